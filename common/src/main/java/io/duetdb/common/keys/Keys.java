@@ -1,0 +1,168 @@
+package io.duetdb.common.keys;
+
+import java.util.HexFormat;
+import java.util.List;
+
+import io.duetdb.common.codec.CodecException;
+import io.duetdb.common.codec.KeyReader;
+import io.duetdb.common.codec.KeyWriter;
+import io.duetdb.common.types.ColumnType;
+
+/**
+ * Every key prefix of the key space, and nothing else may build them. The layout is TiDB's:
+ * <pre>
+ *   m{name}                                   metadata (catalog, schema versions)
+ *   t{tableId}_r{handle}                      a table's rows, by integer handle
+ *   t{tableId}_i{indexId}{values}             a unique index entry (value: the handle)
+ *   t{tableId}_i{indexId}{values}{handle}     a non-unique index entry
+ * </pre>
+ * where ids and handles are memcomparable signed 64-bit integers and index values are flagged datums, so
+ * that byte order is the order of (table, handle) and of (table, index, values).
+ */
+public final class Keys {
+    public static final byte META_PREFIX = 'm';
+    public static final byte TABLE_PREFIX = 't';
+    private static final byte[] RECORD_SEPARATOR = {'_', 'r'};
+    private static final byte[] INDEX_SEPARATOR = {'_', 'i'};
+    /** Length of t{tableId}. */
+    private static final int TABLE_PREFIX_LENGTH = 1 + 8;
+    /** Length of t{tableId}_r. */
+    private static final int RECORD_PREFIX_LENGTH = TABLE_PREFIX_LENGTH + 2;
+
+    private Keys() {
+    }
+
+    /** {@code m{name}}: a metadata key; the name is group-encoded so that names never prefix each other. */
+    public static byte[] metaKey(byte[] name) {
+        return new KeyWriter(name.length + 12).writeByte(META_PREFIX).writeBytes(name).toByteArray();
+    }
+
+    /** The first key after every metadata key. */
+    public static byte[] metaEnd() {
+        return new byte[] {META_PREFIX + 1};
+    }
+
+    /** {@code t{tableId}}: the start of everything a table owns. */
+    public static byte[] tablePrefix(long tableId) {
+        return new KeyWriter(TABLE_PREFIX_LENGTH).writeByte(TABLE_PREFIX).writeInt64(tableId).toByteArray();
+    }
+
+    /** The first key after everything the table owns. */
+    public static byte[] tableEnd(long tableId) {
+        if (tableId == Long.MAX_VALUE) {
+            return new byte[] {TABLE_PREFIX + 1};
+        }
+        return tablePrefix(tableId + 1);
+    }
+
+    /** {@code t{tableId}_r}: the start of a table's rows. */
+    public static byte[] recordPrefix(long tableId) {
+        return recordWriter(tableId).toByteArray();
+    }
+
+    /** The first key after a table's rows. */
+    public static byte[] recordEnd(long tableId) {
+        return new KeyWriter(RECORD_PREFIX_LENGTH).writeByte(TABLE_PREFIX).writeInt64(tableId)
+                .writeByte(RECORD_SEPARATOR[0]).writeByte(RECORD_SEPARATOR[1] + 1).toByteArray();
+    }
+
+    /** {@code t{tableId}_r{handle}}. */
+    public static byte[] recordKey(long tableId, long handle) {
+        return recordWriter(tableId).writeInt64(handle).toByteArray();
+    }
+
+    public static boolean isRecordKey(byte[] key) {
+        return key.length == RECORD_PREFIX_LENGTH + 8 && key[0] == TABLE_PREFIX
+                && key[TABLE_PREFIX_LENGTH] == RECORD_SEPARATOR[0] && key[TABLE_PREFIX_LENGTH + 1] == RECORD_SEPARATOR[1];
+    }
+
+    public static long tableIdOf(byte[] key) {
+        if (key.length < TABLE_PREFIX_LENGTH || key[0] != TABLE_PREFIX) {
+            throw new CodecException("not a table key: " + describe(key));
+        }
+        return new KeyReader(key, 1).readInt64();
+    }
+
+    public static long handleOf(byte[] recordKey) {
+        if (!isRecordKey(recordKey)) {
+            throw new CodecException("not a record key: " + describe(recordKey));
+        }
+        return new KeyReader(recordKey, RECORD_PREFIX_LENGTH).readInt64();
+    }
+
+    /** {@code t{tableId}_i{indexId}}: the start of one index's entries. */
+    public static byte[] indexPrefix(long tableId, long indexId) {
+        return indexWriter(tableId, indexId).toByteArray();
+    }
+
+    /** The first key after one index's entries. */
+    public static byte[] indexEnd(long tableId, long indexId) {
+        if (indexId == Long.MAX_VALUE) {
+            return new KeyWriter().writeByte(TABLE_PREFIX).writeInt64(tableId)
+                    .writeByte(INDEX_SEPARATOR[0]).writeByte(INDEX_SEPARATOR[1] + 1).toByteArray();
+        }
+        return indexPrefix(tableId, indexId + 1);
+    }
+
+    /** A unique index entry: {@code t{tableId}_i{indexId}{values}}. */
+    public static byte[] uniqueIndexKey(long tableId, long indexId, List<ColumnType> types, List<?> values) {
+        return indexValues(indexWriter(tableId, indexId), types, values).toByteArray();
+    }
+
+    /** A non-unique index entry: {@code t{tableId}_i{indexId}{values}{handle}}. */
+    public static byte[] indexKey(long tableId, long indexId, List<ColumnType> types, List<?> values, long handle) {
+        return indexValues(indexWriter(tableId, indexId), types, values)
+                .writeDatum(ColumnType.INT64, handle).toByteArray();
+    }
+
+    /** A readable form for logs and {@code ctl}: t12_r100, t12_i2_..., m..., or hex. */
+    public static String describe(byte[] key) {
+        if (key.length == 0) {
+            return "";
+        }
+        try {
+            if (key[0] == TABLE_PREFIX && key.length >= TABLE_PREFIX_LENGTH) {
+                KeyReader reader = new KeyReader(key, 1);
+                StringBuilder text = new StringBuilder("t").append(reader.readInt64());
+                if (reader.skipIfNext(RECORD_SEPARATOR)) {
+                    text.append("_r");
+                    if (reader.remaining() >= 8) {
+                        text.append(reader.readInt64());
+                    }
+                } else if (reader.skipIfNext(INDEX_SEPARATOR)) {
+                    text.append("_i");
+                    if (reader.remaining() >= 8) {
+                        text.append(reader.readInt64());
+                    }
+                }
+                if (reader.hasRemaining()) {
+                    text.append("_0x").append(HexFormat.of().withUpperCase().formatHex(reader.readRaw(reader.remaining())));
+                }
+                return text.toString();
+            }
+        } catch (CodecException e) {
+            // Not one of ours after all: fall through to hex.
+        }
+        return "0x" + HexFormat.of().withUpperCase().formatHex(key);
+    }
+
+    private static KeyWriter recordWriter(long tableId) {
+        return new KeyWriter(RECORD_PREFIX_LENGTH + 8).writeByte(TABLE_PREFIX).writeInt64(tableId)
+                .writeRaw(RECORD_SEPARATOR);
+    }
+
+    private static KeyWriter indexWriter(long tableId, long indexId) {
+        return new KeyWriter(64).writeByte(TABLE_PREFIX).writeInt64(tableId).writeRaw(INDEX_SEPARATOR)
+                .writeInt64(indexId);
+    }
+
+    private static KeyWriter indexValues(KeyWriter writer, List<ColumnType> types, List<?> values) {
+        if (types.size() != values.size()) {
+            throw new IllegalArgumentException(types.size() + " index column types for " + values.size() + " values");
+        }
+        for (int i = 0; i < types.size(); i++) {
+            writer.writeDatum(types.get(i), values.get(i));
+        }
+        return writer;
+    }
+}
