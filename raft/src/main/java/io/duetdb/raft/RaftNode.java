@@ -1,0 +1,155 @@
+package io.duetdb.raft;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.raft.internal.StateMachineAdapter;
+
+/**
+ * One Ratis server: one Raft port on which this node takes part in any number of groups, each with its
+ * own state machine made by the factory (never one instance shared by groups).
+ */
+public final class RaftNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
+
+    private final RaftNodeOptions options;
+    private final Function<RaftGroupKey, ReplicatedStateMachine> stateMachines;
+    private final Map<RaftGroupKey, RaftGroupHandle> handles = new ConcurrentHashMap<>();
+    private RaftServer server;
+
+    public RaftNode(RaftNodeOptions options, Function<RaftGroupKey, ReplicatedStateMachine> stateMachines) {
+        this.options = requireNonNull(options, "options is null");
+        this.stateMachines = requireNonNull(stateMachines, "stateMachines is null");
+    }
+
+    /**
+     * Starts the server with one group, recovered from disk if this node has been a member before and
+     * created from {@code peers} otherwise.
+     */
+    public RaftGroupHandle start(RaftGroupKey key, List<RaftPeerSpec> peers) throws IOException {
+        RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(key.toUuid()), toRaftPeers(peers));
+        RaftProperties properties = serverProperties();
+        server = RaftServer.newBuilder()
+                .setServerId(RaftPeerId.valueOf(options.nodeId()))
+                .setProperties(properties)
+                .setGroup(group)
+                .setOption(RaftStorage.StartupOption.RECOVER)
+                .setStateMachineRegistry(groupId -> new StateMachineAdapter(
+                        stateMachines.apply(RaftGroupKey.fromUuid(groupId.getUuid())),
+                        options.nodeId() + "/" + RaftGroupKey.fromUuid(groupId.getUuid())))
+                .build();
+        try {
+            server.start();
+        } catch (IOException e) {
+            if (hasCause(e, BindException.class)) {
+                throw new IOException("Raft port " + options.bindHost() + ":" + options.port() + " is already in use", e);
+            }
+            throw e;
+        }
+        LOG.info("Raft server {} listening on {}:{} with group {} ({} peers)", options.nodeId(), options.bindHost(),
+                options.port(), key, peers.size());
+        RaftGroupHandle handle = new RaftGroupHandle(server, group, key, clientProperties(),
+                options.requestTimeout().toMillis());
+        handles.put(key, handle);
+        return handle;
+    }
+
+    private static boolean hasCause(Throwable error, Class<? extends Throwable> type) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<RaftPeer> toRaftPeers(List<RaftPeerSpec> peers) {
+        List<RaftPeer> result = new ArrayList<>();
+        for (RaftPeerSpec peer : peers) {
+            result.add(RaftPeer.newBuilder().setId(peer.id()).setAddress(peer.address())
+                    .setStartupRole(peer.listener() ? RaftPeerRole.LISTENER : RaftPeerRole.FOLLOWER).build());
+        }
+        return result;
+    }
+
+    private RaftProperties serverProperties() {
+        RaftProperties properties = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(properties, options.bindHost());
+        GrpcConfigKeys.Server.setPort(properties, options.port());
+        RaftServerConfigKeys.setStorageDir(properties, Collections.singletonList(options.storageDirectory().toFile()));
+        RaftServerConfigKeys.Rpc.setTimeoutMin(properties, millis(options.electionTimeoutMin().toMillis()));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(properties, millis(options.electionTimeoutMax().toMillis()));
+        RaftServerConfigKeys.Rpc.setRequestTimeout(properties, millis(options.requestTimeout().toMillis()));
+        // ReadIndex rounds (used to confirm leadership) need linearizable reads; leases are our own.
+        RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(properties, false);
+        RaftServerConfigKeys.Read.setTimeout(properties, millis(options.requestTimeout().toMillis()));
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, options.snapshotThreshold());
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("8MB"));
+        return properties;
+    }
+
+    private RaftProperties clientProperties() {
+        RaftProperties properties = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+        org.apache.ratis.client.RaftClientConfigKeys.Rpc.setRequestTimeout(properties,
+                millis(options.requestTimeout().toMillis()));
+        return properties;
+    }
+
+    private static TimeDuration millis(long value) {
+        return TimeDuration.valueOf(value, TimeUnit.MILLISECONDS);
+    }
+
+    public RaftGroupHandle group(RaftGroupKey key) {
+        RaftGroupHandle handle = handles.get(key);
+        if (handle == null) {
+            throw new IllegalArgumentException("this node hosts no group " + key);
+        }
+        return handle;
+    }
+
+    public String nodeId() {
+        return options.nodeId();
+    }
+
+    @Override
+    public void close() throws IOException {
+        handles.values().forEach(RaftGroupHandle::close);
+        handles.clear();
+        if (server != null) {
+            server.close();
+            LOG.info("Raft server {} stopped", options.nodeId());
+        }
+    }
+}
