@@ -18,6 +18,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
@@ -64,9 +65,16 @@ public final class RaftGroupHandle implements AutoCloseable {
         return submitLocally(RaftClientRequest.readRequestType(), new byte[0]).thenApply(reply -> null);
     }
 
-    /** Sends a command to whichever replica leads, retrying across the group; for followers' own requests. */
-    public CompletableFuture<byte[]> submitToLeader(byte[] command) {
-        return client().async().send(Message.valueOf(ByteString.copyFrom(command))).thenApply(RaftGroupHandle::unwrap);
+    /**
+     * Sends a command to whichever replica leads, for a follower's own requests. Blocks; makes one attempt
+     * (following a leader hint learnt from an earlier attempt), so callers retry on failure.
+     */
+    public byte[] submitToLeader(byte[] command) {
+        try {
+            return unwrap(client().io().send(Message.valueOf(ByteString.copyFrom(command))));
+        } catch (IOException e) {
+            throw translate(e);
+        }
     }
 
     private CompletableFuture<byte[]> submitLocally(RaftClientRequest.Type type, byte[] payload) {
@@ -170,7 +178,7 @@ public final class RaftGroupHandle implements AutoCloseable {
             synchronized (this) {
                 if (forwardingClient == null) {
                     forwardingClient = RaftClient.newBuilder().setProperties(clientProperties).setRaftGroup(group)
-                            .setClientId(ClientId.randomId()).build();
+                            .setClientId(ClientId.randomId()).setRetryPolicy(RetryPolicies.noRetry()).build();
                 }
                 client = forwardingClient;
             }
