@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import io.duetdb.common.build.BuildInfo;
 import io.duetdb.common.concurrent.NamedThreadFactory;
@@ -57,12 +58,17 @@ public final class PlacementServer implements AutoCloseable {
 
     /** Starts every part; on failure closes what started and throws a one-line {@link DuetException}. */
     public PlacementServer start() {
+        MDC.put(NamedThreadFactory.MDC_COMPONENT, COMPONENT);
+        MDC.put(NamedThreadFactory.MDC_NODE, config.name());
         try {
             doStart();
             return this;
         } catch (RuntimeException e) {
             close();
             throw e;
+        } finally {
+            MDC.remove(NamedThreadFactory.MDC_COMPONENT);
+            MDC.remove(NamedThreadFactory.MDC_NODE);
         }
     }
 

@@ -73,6 +73,7 @@ public final class GrpcPlacementClient implements PlacementClient {
     private volatile HostAndPort leader;
     private volatile long clusterId;
     private volatile boolean closed;
+    private volatile String lastDiscoveryError = "no member answered";
 
     public GrpcPlacementClient(PlacementClientConfig config, String owner) {
         this.config = requireNonNull(config, "config is null");
@@ -99,7 +100,7 @@ public final class GrpcPlacementClient implements PlacementClient {
                 GrpcPlacementClient.this.learnClusterId(id);
             }
         }, config.requestTimeout().toNanos(), config.tsoMaxBatch(), config.tsoMaxInflight(),
-                () -> "endpoints " + endpoints, new NamedThreadFactory("client", owner, "tso"));
+                () -> lastDiscoveryError, new NamedThreadFactory("client", owner, "tso"));
     }
 
     @Override
@@ -237,7 +238,9 @@ public final class GrpcPlacementClient implements PlacementClient {
         String lastError = "no member answered";
         while (!closed) {
             HostAndPort target = leader != null ? leader : discoverLeader(deadline);
-            if (target != null) {
+            if (target == null) {
+                lastError = lastDiscoveryError;
+            } else {
                 try {
                     long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
                     R response = rpc.apply(PlacementGrpc.newBlockingStub(channel(target))
@@ -319,6 +322,7 @@ public final class GrpcPlacementClient implements PlacementClient {
                     return found;
                 }
             } catch (StatusRuntimeException e) {
+                lastDiscoveryError = "cannot reach " + endpoint + ": " + describe(e.getStatus());
                 LOG.debug("placement member {} did not answer GetMembers: {}", endpoint, e.getStatus());
             }
         }

@@ -123,7 +123,8 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
 
     @Override
     public void leaderChanged(String leaderId, boolean self) {
-        LOG.info("placement leader is now {}", leaderId == null ? "unknown" : self ? leaderId + " (this member)" : leaderId);
+        LOG.info("{}: placement leader is now {}", config.name(),
+                leaderId == null ? "unknown" : self ? leaderId + " (this member)" : leaderId);
         if (!self) {
             stepDown();
         }

@@ -1,0 +1,175 @@
+package io.duetdb.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.duetdb.cli.logging.LogSetup;
+import io.duetdb.common.build.BuildInfo;
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.placement.PlacementConfig;
+import io.duetdb.placement.PlacementServer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code duet playground}: every component in one JVM on the default ports, data under ./data. Today that
+ * is the placement driver (three members); storage nodes, learners and the SQL server join as they land.
+ */
+@Command(name = "playground", mixinStandardHelpOptions = true,
+        description = "Start a whole DuetDB cluster in this process, on the default ports.")
+public final class PlaygroundCommand implements Callable<Integer> {
+    /** Member i listens on client, peer and status ports BASE + 3i, +1, +2: 2379/2380/2381, 2382/2383/2384, ... */
+    static final int PLACEMENT_BASE_PORT = PlacementConfig.DEFAULT_CLIENT_PORT;
+
+    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "data", description = "default: ${DEFAULT-VALUE}")
+    Path dataDir;
+
+    @Option(names = "--clean", description = "delete the data directory first")
+    boolean clean;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to listen on (default: ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--pd", defaultValue = "3", paramLabel = "N", description = "placement members, 1 or 3 (default: ${DEFAULT-VALUE})")
+    int placementMembers;
+
+    @Option(names = "--port-offset", defaultValue = "0", hidden = true,
+            description = "added to every default port (for tests that run beside a playground)")
+    int portOffset;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    private final List<AutoCloseable> running = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public Integer call() throws Exception {
+        if (placementMembers != 1 && placementMembers != 3) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--pd must be 1 or 3");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (clean) {
+            deleteRecursively(dataDir);
+        }
+        LogSetup.bridgeJulToSlf4j();
+        LogSetup.logToFile(LogFiles.prepare(dataDir, "playground"));
+        out.println("DuetDB " + BuildInfo.version() + " playground, data in " + dataDir.toAbsolutePath().normalize());
+        out.flush();
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopAll();
+            out.println("DuetDB playground stopped.");
+            out.flush();
+            stopped.countDown();
+        }, "shutdown"));
+
+        List<PlacementServer> placement = startPlacement(out);
+        awaitPlacementLeader(placement, out);
+        HostAndPort first = placement.get(0).clientAddress();
+        out.println();
+        out.println("Ready. Inspect the cluster with:");
+        out.println("  bin/duet ctl --pd " + first + " members");
+        out.println("Press Ctrl-C to stop; state survives a restart on the same --data-dir.");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private List<PlacementServer> startPlacement(PrintWriter out) {
+        List<String> initialCluster = new ArrayList<>();
+        for (int i = 0; i < placementMembers; i++) {
+            initialCluster.add("pd-" + (i + 1) + "=" + host + ":" + (port(i, 1)));
+        }
+        List<PlacementServer> servers = new ArrayList<>();
+        for (int i = 0; i < placementMembers; i++) {
+            String name = "pd-" + (i + 1);
+            PlacementConfig config = new PlacementConfig()
+                    .setName(name)
+                    .setDataDir(dataDir.resolve(name))
+                    .setClientAddress(new HostAndPort(host, port(i, 0)))
+                    .setPeerAddress(new HostAndPort(host, port(i, 1)))
+                    .setStatusAddress(new HostAndPort(host, port(i, 2)))
+                    .setInitialCluster(initialCluster);
+            PlacementServer server = new PlacementServer(config).start();
+            running.add(server);
+            servers.add(server);
+            out.printf("  placement %-6s client %s  peer %s  status http://%s/%n", name, server.clientAddress(),
+                    config.peerAddress(), server.statusAddress());
+            out.flush();
+        }
+        return servers;
+    }
+
+    private int port(int member, int which) {
+        return PLACEMENT_BASE_PORT + portOffset + 3 * member + which;
+    }
+
+    private static void awaitPlacementLeader(List<PlacementServer> servers, PrintWriter out) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        out.print("  waiting for a placement leader");
+        out.flush();
+        int ticks = 0;
+        while (servers.stream().noneMatch(PlacementServer::isLeader)) {
+            if (System.nanoTime() > deadline) {
+                out.println();
+                throw new DuetException(ErrorCode.PLACEMENT_SERVER_TIMEOUT, "no placement leader was elected within 60 s");
+            }
+            Thread.sleep(100);
+            if (++ticks % 5 == 0) {
+                out.print('.');
+                out.flush();
+            }
+        }
+        String leader = servers.stream().filter(PlacementServer::isLeader).findFirst()
+                .map(server -> server.config().name()).orElse("?");
+        out.println(" " + leader + " leads");
+        out.flush();
+    }
+
+    private void stopAll() {
+        List<AutoCloseable> reversed = new ArrayList<>(running);
+        Collections.reverse(reversed);
+        running.clear();
+        for (AutoCloseable component : reversed) {
+            try {
+                component.close();
+            } catch (Exception e) {
+                // Keep stopping the rest; each component logs its own failures.
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path directory, IOException error) throws IOException {
+                Files.delete(directory);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}

@@ -1,0 +1,91 @@
+package io.duetdb.testing.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.client.placement.GrpcPlacementClient;
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.client.placement.PlacementClientConfig;
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.time.Timestamp;
+
+/** The README's first command: `bin/duet playground`, stopped with SIGTERM and started again on its data. */
+class ItPlaygroundLauncher {
+    private static final Path PROJECT_ROOT = Path.of("").toAbsolutePath().getParent();
+
+    @TempDir
+    Path root;
+
+    private static final class Playground implements AutoCloseable {
+        final Process process;
+        final Path outputFile;
+
+        Playground(Path dataDir, int portOffset, Path outputFile) throws Exception {
+            this.outputFile = outputFile;
+            ProcessBuilder builder = new ProcessBuilder(PROJECT_ROOT.resolve("bin/duet").toString(), "playground",
+                    "--data-dir", dataDir.toString(), "--port-offset", Integer.toString(portOffset))
+                    .redirectErrorStream(true).redirectOutput(outputFile.toFile());
+            builder.environment().put("DUET_NO_BUILD", "1");
+            builder.environment().put("DUET_HEAP", "512m");
+            process = builder.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!output().contains("Ready.") && process.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(output()).as("playground output").contains("Ready.");
+        }
+
+        String output() throws java.io.IOException {
+            return Files.exists(outputFile) ? Files.readString(outputFile) : "";
+        }
+
+        int terminate() throws InterruptedException {
+            process.destroy(); // SIGTERM, like Ctrl-C's SIGINT: shutdown hooks run
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            return process.exitValue();
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void startsPrintsWhereItListensStopsCleanlyAndRestartsOnItsData() throws Exception {
+        int offset = 20_000 + (int) (ProcessHandle.current().pid() % 5_000);
+        HostAndPort pd1 = new HostAndPort("127.0.0.1", 2379 + offset);
+        Path data = root.resolve("data");
+        Timestamp before;
+        long clusterId;
+        try (Playground playground = new Playground(data, offset, root.resolve("first.out"))) {
+            assertThat(playground.output()).contains("placement pd-1   client " + pd1)
+                    .contains("placement pd-3   client 127.0.0.1:" + (2385 + offset));
+            try (PlacementClient client = new GrpcPlacementClient(PlacementClientConfig.of(List.of(pd1)), "it")) {
+                before = client.getTimestamp();
+                clusterId = client.clusterId();
+                assertThat(client.getMembers().getMembersList()).hasSize(3);
+            }
+            int exitCode = playground.terminate();
+            assertThat(playground.output()).as("exit code %d", exitCode).contains("DuetDB playground stopped.");
+        }
+        String log = Files.readString(data.resolve("logs/playground.log"));
+        assertThat(log).contains("[placement/pd-1]").contains("[placement/pd-2]").contains("[placement/pd-3]");
+
+        try (Playground again = new Playground(data, offset, root.resolve("second.out"));
+                PlacementClient client = new GrpcPlacementClient(PlacementClientConfig.of(List.of(pd1))
+                        .withRequestTimeout(Duration.ofSeconds(30)), "it")) {
+            assertThat(client.getTimestamp()).isGreaterThan(before);
+            assertThat(client.clusterId()).isEqualTo(clusterId);
+            again.terminate();
+        }
+    }
+}
