@@ -29,6 +29,10 @@ public final class PdCommand implements Callable<Integer> {
     @Option(names = "--client-address", paramLabel = "HOST:PORT", converter = HostAndPortConverter.class)
     HostAndPort clientAddress;
 
+    @Option(names = "--advertise-client-address", paramLabel = "HOST:PORT", converter = HostAndPortConverter.class,
+            description = "the client address other hosts use, when listening on 0.0.0.0")
+    HostAndPort advertiseClientAddress;
+
     @Option(names = "--peer-address", paramLabel = "HOST:PORT", converter = HostAndPortConverter.class)
     HostAndPort peerAddress;
 
@@ -74,6 +78,9 @@ public final class PdCommand implements Callable<Integer> {
         }
         if (clientAddress != null) {
             effective.setClientAddress(clientAddress);
+        }
+        if (advertiseClientAddress != null) {
+            effective.setAdvertiseClientAddress(advertiseClientAddress);
         }
         if (peerAddress != null) {
             effective.setPeerAddress(peerAddress);

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -27,6 +29,9 @@ public final class PlacementConfig {
     private Path dataDir = Path.of("data", "pd-1");
     /** gRPC for clients (TSO, region map, heartbeats). */
     private HostAndPort clientAddress = new HostAndPort("127.0.0.1", DEFAULT_CLIENT_PORT);
+    /** The client address other hosts reach this member at, when it differs (listening on 0.0.0.0). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private HostAndPort advertiseClientAddress;
     /** Raft between placement members. */
     private HostAndPort peerAddress = new HostAndPort("127.0.0.1", DEFAULT_PEER_PORT);
     /** HTTP: /metrics and /status. */
@@ -143,6 +148,16 @@ public final class PlacementConfig {
 
     public PlacementConfig setClientAddress(HostAndPort clientAddress) {
         this.clientAddress = clientAddress;
+        return this;
+    }
+
+    /** Where clients should reach this member: the advertised address, else the listening one. */
+    public HostAndPort advertisedClientAddress() {
+        return advertiseClientAddress != null ? advertiseClientAddress : clientAddress;
+    }
+
+    public PlacementConfig setAdvertiseClientAddress(HostAndPort advertiseClientAddress) {
+        this.advertiseClientAddress = advertiseClientAddress;
         return this;
     }
 

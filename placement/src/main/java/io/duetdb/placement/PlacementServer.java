@@ -76,7 +76,7 @@ public final class PlacementServer implements AutoCloseable {
         DataDirectory dataDirectory = DataDirectory.open(config.dataDir(), COMPONENT);
         resources.add(dataDirectory);
         String version = BuildInfo.version();
-        PlacementMetrics metrics = new PlacementMetrics(config.name());
+        PlacementMetrics metrics = new PlacementMetrics();
         PlacementStateMachine stateMachine = new PlacementStateMachine();
         service = new PlacementService(config, stateMachine, metrics, version);
 

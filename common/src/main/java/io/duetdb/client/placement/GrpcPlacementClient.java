@@ -125,6 +125,11 @@ public final class GrpcPlacementClient implements PlacementClient {
         return tso.next();
     }
 
+    /** TSO batching and latency since the previous call (for benchmarks and metrics). */
+    public TsoStatistics tsoStatistics() {
+        return tso.statistics();
+    }
+
     @Override
     public long allocateIds(IdKind kind, int count) {
         return call("AllocId", (stub, header) -> stub.allocId(AllocIdRequest.newBuilder()

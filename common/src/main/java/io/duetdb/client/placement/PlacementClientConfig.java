@@ -19,7 +19,7 @@ public record PlacementClientConfig(List<HostAndPort> endpoints, Duration reques
         int tsoMaxInflight) {
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_TSO_MAX_BATCH = 10_000;
-    public static final int DEFAULT_TSO_MAX_INFLIGHT = 4;
+    public static final int DEFAULT_TSO_MAX_INFLIGHT = 1;
 
     public PlacementClientConfig {
         endpoints = List.copyOf(requireNonNull(endpoints, "endpoints is null"));

@@ -8,10 +8,14 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -43,6 +47,12 @@ final class TsoDispatcher implements AutoCloseable {
         void learnClusterId(long clusterId);
     }
 
+    /** What the TSO requests of this client did since the previous call. */
+    TsoStatistics statistics() {
+        Histogram latency = batchLatency.getIntervalHistogram();
+        return new TsoStatistics(batches.sumThenReset(), timestamps.sumThenReset(), latency);
+    }
+
     private static final class Request {
         final CompletableFuture<Timestamp> future = new CompletableFuture<>();
         final long deadlineNanos;
@@ -60,6 +70,9 @@ final class TsoDispatcher implements AutoCloseable {
     private final ConcurrentLinkedDeque<List<Request>> retries = new ConcurrentLinkedDeque<>();
     private final Thread thread;
     private final Supplier<String> description;
+    private final Recorder batchLatency = new Recorder(3);
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder timestamps = new LongAdder();
     private volatile boolean running = true;
     private Stream stream;
 
@@ -183,6 +196,7 @@ final class TsoDispatcher implements AutoCloseable {
     /** One TSO stream: batches are answered in the order they were sent. */
     private final class Stream implements StreamObserver<TsoResponse> {
         private final ArrayDeque<List<Request>> pending = new ArrayDeque<>();
+        private final ArrayDeque<Long> sentNanos = new ArrayDeque<>();
         private StreamObserver<TsoRequest> requests;
         private volatile boolean broken;
 
@@ -191,6 +205,7 @@ final class TsoDispatcher implements AutoCloseable {
                 return false;
             }
             pending.addLast(batch);
+            sentNanos.addLast(System.nanoTime());
             requests.onNext(TsoRequest.newBuilder().setHeader(target.header()).setCount(batch.size()).build());
             return true;
         }
@@ -212,6 +227,10 @@ final class TsoDispatcher implements AutoCloseable {
                     return;
                 }
                 batch = pending.pollFirst();
+                Long sent = sentNanos.pollFirst();
+                if (sent != null) {
+                    batchLatency.recordValue(Math.max(0, System.nanoTime() - sent) / 1000);
+                }
             }
             inflight.release();
             if (batch == null) {
@@ -226,6 +245,8 @@ final class TsoDispatcher implements AutoCloseable {
                 batch.forEach(request -> request.future.completeExceptionally(error));
                 return;
             }
+            batches.increment();
+            timestamps.add(batch.size());
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).future.complete(new Timestamp(physical, firstLogical + i));
             }
@@ -259,6 +280,7 @@ final class TsoDispatcher implements AutoCloseable {
                 retries.addFirst(batch);
                 inflight.release();
             }
+            sentNanos.clear();
             if (cancel != null) {
                 try {
                     requests.onError(cancel.asRuntimeException());

@@ -185,7 +185,7 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
     /** Publishes this member's client and status addresses through the leader until they are recorded. */
     public void publishMember() {
         Member wanted = Member.newBuilder().setName(config.name()).setPeerAddress(config.peerAddress().toString())
-                .setClientAddress(config.clientAddress().toString()).setStatusAddress(config.statusAddress().toString())
+                .setClientAddress(config.advertisedClientAddress().toString()).setStatusAddress(config.statusAddress().toString())
                 .setVersion(version).build();
         boolean recorded = stateMachine.read(state -> state.members().contains(wanted));
         RaftGroupHandle handle = raft;
@@ -615,7 +615,7 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
         status.put("component", "placement");
         status.put("name", config.name());
         status.put("version", version);
-        status.put("client_address", config.clientAddress().toString());
+        status.put("client_address", config.advertisedClientAddress().toString());
         status.put("peer_address", config.peerAddress().toString());
         RaftGroupHandle handle = raft;
         if (handle != null) {

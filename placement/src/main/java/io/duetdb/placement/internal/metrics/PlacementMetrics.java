@@ -21,7 +21,7 @@ public final class PlacementMetrics {
     public final Counter operatorsEnded;
     public final Histogram rpcSeconds;
 
-    public PlacementMetrics(String member) {
+    public PlacementMetrics() {
         JvmMetrics.builder().register(registry);
         tsoRequests = Counter.builder().name("duet_placement_tso_requests_total")
                 .help("TSO batch requests served").register(registry);
