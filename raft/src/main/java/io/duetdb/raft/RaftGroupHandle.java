@@ -23,6 +23,7 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.TimeDuration;
 
 /** One group as seen from one of its replicas: propose, confirm leadership, read the replica's role. */
 public final class RaftGroupHandle implements AutoCloseable {
@@ -66,8 +67,8 @@ public final class RaftGroupHandle implements AutoCloseable {
     }
 
     /**
-     * Sends a command to whichever replica leads, for a follower's own requests. Blocks; makes one attempt
-     * (following a leader hint learnt from an earlier attempt), so callers retry on failure.
+     * Sends a command to whichever replica leads, for a follower's own requests. Blocks; follows leader
+     * hints for a few attempts, then fails, so callers retry later.
      */
     public byte[] submitToLeader(byte[] command) {
         try {
@@ -178,7 +179,9 @@ public final class RaftGroupHandle implements AutoCloseable {
             synchronized (this) {
                 if (forwardingClient == null) {
                     forwardingClient = RaftClient.newBuilder().setProperties(clientProperties).setRaftGroup(group)
-                            .setClientId(ClientId.randomId()).setRetryPolicy(RetryPolicies.noRetry()).build();
+                            .setClientId(ClientId.randomId()).setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                                    group.getPeers().size() + 1, TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)))
+                            .build();
                 }
                 client = forwardingClient;
             }
