@@ -114,7 +114,7 @@ public final class PlacementServer implements AutoCloseable {
                     .build()
                     .start();
         } catch (IOException e) {
-            if (e instanceof BindException || e.getCause() instanceof BindException) {
+            if (isAddressInUse(e)) {
                 throw new DuetException(ErrorCode.ADDRESS_IN_USE, "placement " + config.name() + ": client address "
                         + config.clientAddress() + " is already in use");
             }
@@ -146,6 +146,15 @@ public final class PlacementServer implements AutoCloseable {
         background.scheduleWithFixedDelay(guard("balance", service::balance), interval, interval, TimeUnit.MILLISECONDS);
         LOG.info("placement {} started: client {} peer {} status http://{}/ data {}", config.name(),
                 clientAddress(), config.peerAddress(), statusServer.boundAddress(), config.dataDir());
+    }
+
+    private static boolean isAddressInUse(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof BindException || String.valueOf(cause.getMessage()).contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Runnable guard(String what, Runnable task) {

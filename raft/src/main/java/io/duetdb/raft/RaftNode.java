@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -24,6 +26,7 @@ import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.ExitUtils;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
@@ -44,6 +47,12 @@ public final class RaftNode implements AutoCloseable {
     private RaftServer server;
 
     public RaftNode(RaftNodeOptions options, Function<RaftGroupKey, ReplicatedStateMachine> stateMachines) {
+        // Ratis' default is to end the JVM on any uncaught exception in any thread; in a process that hosts
+        // several components that is too blunt. Such exceptions are logged instead (Ratis has already replaced
+        // the JVM's default handler, which would otherwise print them).
+        ExitUtils.setTerminateOnUncaughtException(false);
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) ->
+                LOG.error("uncaught exception in thread {}", thread.getName(), error));
         this.options = requireNonNull(options, "options is null");
         this.stateMachines = requireNonNull(stateMachines, "stateMachines is null");
     }
@@ -53,6 +62,8 @@ public final class RaftNode implements AutoCloseable {
      * created from {@code peers} otherwise.
      */
     public RaftGroupHandle start(RaftGroupKey key, List<RaftPeerSpec> peers) throws IOException {
+        // Ratis calls System.exit when its gRPC server cannot bind, so find out first.
+        checkPortFree(options.bindHost(), options.port());
         RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(key.toUuid()), toRaftPeers(peers));
         RaftProperties properties = serverProperties();
         server = RaftServer.newBuilder()
@@ -78,6 +89,15 @@ public final class RaftNode implements AutoCloseable {
                 options.requestTimeout().toMillis());
         handles.put(key, handle);
         return handle;
+    }
+
+    private static void checkPortFree(String host, int port) throws IOException {
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(host, port));
+        } catch (BindException e) {
+            throw new IOException("Raft port " + host + ":" + port + " is already in use", e);
+        }
     }
 
     private static boolean hasCause(Throwable error, Class<? extends Throwable> type) {
