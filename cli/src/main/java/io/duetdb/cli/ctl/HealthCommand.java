@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 import io.duetdb.client.placement.MemberProbe;
 import io.duetdb.client.placement.PlacementClient;
@@ -14,26 +13,14 @@ import io.duetdb.common.config.HostAndPort;
 import io.duetdb.proto.placement.GetMembersResponse;
 import io.duetdb.proto.placement.Member;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "health", description = "Ask every placement member directly whether it answers.")
-final class HealthCommand implements Callable<Integer> {
+final class HealthCommand extends PlacementQuery {
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
-    @ParentCommand
-    CtlCommand ctl;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
-        GetMembersResponse members;
-        try (PlacementClient client = ctl.connect()) {
-            members = client.getMembers();
-        }
+    Object query(PlacementClient client) {
+        GetMembersResponse members = client.getMembers();
         List<Map<String, Object>> report = new ArrayList<>();
         int healthy = 0;
         for (Member member : members.getMembersList()) {
@@ -53,7 +40,6 @@ final class HealthCommand implements Callable<Integer> {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("healthy", healthy > members.getMembersCount() / 2);
         json.put("members", report);
-        Json.print(spec.commandLine().getOut(), json);
-        return 0;
+        return json;
     }
 }

@@ -3,7 +3,6 @@ package io.duetdb.cli.ctl;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.common.error.DuetException;
@@ -11,20 +10,11 @@ import io.duetdb.common.error.ErrorCode;
 import io.duetdb.proto.placement.RegionInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "region", description = "One region, by id (digits) or by a key it holds.")
-final class RegionCommand implements Callable<Integer> {
-    @ParentCommand
-    CtlCommand ctl;
-
-    @Spec
-    CommandSpec spec;
-
+final class RegionCommand extends PlacementQuery {
     @Parameters(paramLabel = "ID|KEY", description = "a region id, or a key (raw text; hex with --hex)")
     String target;
 
@@ -35,25 +25,22 @@ final class RegionCommand implements Callable<Integer> {
     boolean forceKey;
 
     @Override
-    public Integer call() {
+    Object query(PlacementClient client) {
         boolean isId = !hex && !forceKey && target.matches("\\d{1,19}");
-        try (PlacementClient client = ctl.connect()) {
-            Optional<RegionInfo> region;
-            if (isId) {
-                region = client.getRegionById(Long.parseLong(target));
-            } else {
-                byte[] key;
-                try {
-                    key = hex ? HexFormat.of().parseHex(target) : target.getBytes(StandardCharsets.UTF_8);
-                } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "'" + target + "' is not hexadecimal");
-                }
-                region = client.getRegion(key);
+        Optional<RegionInfo> region;
+        if (isId) {
+            region = client.getRegionById(Long.parseLong(target));
+        } else {
+            byte[] key;
+            try {
+                key = hex ? HexFormat.of().parseHex(target) : target.getBytes(StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "'" + target + "' is not hexadecimal");
             }
-            RegionInfo info = region.orElseThrow(() -> new DuetException(ErrorCode.INVALID_ARGUMENT,
-                    isId ? "no region with id " + target : "no region holds key '" + target + "' (cluster not bootstrapped?)"));
-            Json.print(spec.commandLine().getOut(), Json.region(info));
+            region = client.getRegion(key);
         }
-        return 0;
+        RegionInfo info = region.orElseThrow(() -> new DuetException(ErrorCode.INVALID_ARGUMENT,
+                isId ? "no region with id " + target : "no region holds key '" + target + "' (cluster not bootstrapped?)"));
+        return Json.region(info);
     }
 }

@@ -1,26 +1,12 @@
 package io.duetdb.cli.ctl;
 
-import java.util.concurrent.Callable;
-
 import io.duetdb.client.placement.PlacementClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "tso", description = "Take one timestamp from the oracle and show its parts.")
-final class TsoCommand implements Callable<Integer> {
-    @ParentCommand
-    CtlCommand ctl;
-
-    @Spec
-    CommandSpec spec;
-
+final class TsoCommand extends PlacementQuery {
     @Override
-    public Integer call() {
-        try (PlacementClient client = ctl.connect()) {
-            Json.print(spec.commandLine().getOut(), Json.timestamp(client.getTimestamp()));
-        }
-        return 0;
+    Object query(PlacementClient client) {
+        return Json.timestamp(client.getTimestamp());
     }
 }
