@@ -87,7 +87,7 @@ public final class PlacementServer implements AutoCloseable {
         raftNode = new RaftNode(new RaftNodeOptions(config.name(), config.peerAddress().host(),
                 config.peerAddress().port(), dataDirectory.resolve("raft"), config.electionTimeout(),
                 config.electionTimeout().multipliedBy(2), config.snapshotThreshold(),
-                config.electionTimeout().multipliedBy(5)), key -> {
+                config.electionTimeout().multipliedBy(5), 0, RaftNodeOptions.SnapshotTransfer.RATIS_FILES), key -> {
                     if (!key.equals(RaftGroupKey.placement())) {
                         throw new IllegalStateException("placement data directory holds a foreign Raft group " + key);
                     }

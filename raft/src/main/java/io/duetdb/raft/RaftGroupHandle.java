@@ -1,6 +1,8 @@
 package io.duetdb.raft;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -10,25 +12,31 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftConfiguration;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.TimeDuration;
 
-/** One group as seen from one of its replicas: propose, confirm leadership, read the replica's role. */
+/** One group as seen from one of its replicas: propose, read barriers, membership, role. */
 public final class RaftGroupHandle implements AutoCloseable {
     private final RaftServer server;
-    private final RaftGroup group;
+    private final RaftGroupId groupId;
     private final RaftGroupKey key;
     private final RaftProperties clientProperties;
     private final ClientId clientId = ClientId.randomId();
@@ -36,10 +44,10 @@ public final class RaftGroupHandle implements AutoCloseable {
     private final long requestTimeoutMillis;
     private volatile RaftClient forwardingClient;
 
-    RaftGroupHandle(RaftServer server, RaftGroup group, RaftGroupKey key, RaftProperties clientProperties,
+    RaftGroupHandle(RaftServer server, RaftGroupId groupId, RaftGroupKey key, RaftProperties clientProperties,
             long requestTimeoutMillis) {
         this.server = server;
-        this.group = group;
+        this.groupId = groupId;
         this.key = key;
         this.clientProperties = clientProperties;
         this.requestTimeoutMillis = requestTimeoutMillis;
@@ -59,11 +67,18 @@ public final class RaftGroupHandle implements AutoCloseable {
     }
 
     /**
-     * Completes when a majority has acknowledged this replica as leader after the call began (a ReadIndex
-     * round): until {@code start + electionTimeoutMin} no other replica can have been elected.
+     * A ReadIndex round: completes once this replica has applied everything committed when the call began.
+     * On the leader it also proves leadership: a majority acknowledged it after the call began, so until
+     * {@code start + electionTimeoutMin} no other replica can have been elected (they reject pre-votes while
+     * they hear from a valid leader). On a follower or listener it asks the leader for the index.
      */
-    public CompletableFuture<Void> confirmLeadership() {
+    public CompletableFuture<Void> readIndex() {
         return submitLocally(RaftClientRequest.readRequestType(), new byte[0]).thenApply(reply -> null);
+    }
+
+    /** Same as {@link #readIndex()}; the name says why the leader calls it. */
+    public CompletableFuture<Void> confirmLeadership() {
+        return readIndex();
     }
 
     /**
@@ -78,11 +93,69 @@ public final class RaftGroupHandle implements AutoCloseable {
         }
     }
 
+    /**
+     * Changes the membership (this replica must lead): Ratis catches new members up before they count,
+     * and moves through joint consensus. Completes when the new configuration is committed.
+     */
+    public CompletableFuture<Void> setConfiguration(List<RaftPeerSpec> voters, List<RaftPeerSpec> listeners) {
+        SetConfigurationRequest request = new SetConfigurationRequest(clientId, server.getId(), groupId,
+                callIds.incrementAndGet(), SetConfigurationRequest.Arguments.newBuilder()
+                        .setServersInNewConf(RaftNode.toRaftPeers(voters))
+                        .setListenersInNewConf(RaftNode.toRaftPeers(listeners))
+                        .build());
+        try {
+            return server.setConfigurationAsync(request).handle((reply, error) -> {
+                if (error != null) {
+                    throw translate(error);
+                }
+                unwrap(reply);
+                return null;
+            });
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(translate(e));
+        }
+    }
+
+    /** Hands leadership to another voter; completes when it leads or fails after the timeout. */
+    public CompletableFuture<Void> transferLeadership(String peerId, Duration timeout) {
+        TransferLeadershipRequest request = new TransferLeadershipRequest(clientId, server.getId(), groupId,
+                callIds.incrementAndGet(), RaftPeerId.valueOf(peerId), timeout.toMillis());
+        try {
+            return server.transferLeadershipAsync(request).handle((reply, error) -> {
+                if (error != null) {
+                    throw translate(error);
+                }
+                unwrap(reply);
+                return null;
+            });
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(translate(e));
+        }
+    }
+
+    /** The members in the configuration this replica knows, voters first. */
+    public List<RaftPeerSpec> configuration() {
+        RaftConfiguration configuration = division().getRaftConf();
+        List<RaftPeerSpec> peers = new ArrayList<>();
+        for (RaftPeer peer : configuration.getCurrentPeers(RaftPeerRole.FOLLOWER)) {
+            peers.add(new RaftPeerSpec(peer.getId().toString(), peer.getAddress(), false));
+        }
+        for (RaftPeer peer : configuration.getCurrentPeers(RaftPeerRole.LISTENER)) {
+            peers.add(new RaftPeerSpec(peer.getId().toString(), peer.getAddress(), true));
+        }
+        return peers;
+    }
+
+    /** Whether the configuration is being changed (joint consensus in progress). */
+    public boolean isConfigurationChanging() {
+        return !division().getRaftConf().getPreviousPeers().isEmpty();
+    }
+
     private CompletableFuture<byte[]> submitLocally(RaftClientRequest.Type type, byte[] payload) {
         RaftClientRequest request = RaftClientRequest.newBuilder()
                 .setClientId(clientId)
                 .setServerId(server.getId())
-                .setGroupId(group.getGroupId())
+                .setGroupId(groupId)
                 .setCallId(callIds.incrementAndGet())
                 .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(payload)))
                 .setType(type)
@@ -133,11 +206,24 @@ public final class RaftGroupHandle implements AutoCloseable {
         return new RaftUnavailableException(String.valueOf(cause), cause);
     }
 
-    private DivisionInfo info() {
+    private RaftServer.Division division() {
         try {
-            return server.getDivision(group.getGroupId()).getInfo();
+            return server.getDivision(groupId);
         } catch (IOException e) {
             throw new RaftUnavailableException(key + " is not hosted here", e);
+        }
+    }
+
+    private DivisionInfo info() {
+        return division().getInfo();
+    }
+
+    /** Whether the group still runs on this node (false after removal or close). */
+    public boolean isAlive() {
+        try {
+            return server.getDivision(groupId).getInfo().isAlive();
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -163,14 +249,39 @@ public final class RaftGroupHandle implements AutoCloseable {
         return info().getLastAppliedIndex();
     }
 
+    public long commitIndex() {
+        return division().getRaftLog().getLastCommittedIndex();
+    }
+
     public String role() {
         return info().getCurrentRole().name();
     }
 
+    /** Follower id to the index up to which its log matches the leader's; empty when not leading. */
+    public java.util.Map<String, Long> followerMatchIndices() {
+        RaftServer.Division division = division();
+        long[] indices = division.getInfo().getFollowerMatchIndices();
+        java.util.Map<String, Long> result = new java.util.LinkedHashMap<>();
+        if (indices == null || indices.length == 0) {
+            return result;
+        }
+        List<RaftPeer> others = new ArrayList<>();
+        for (RaftPeer peer : division.getRaftConf().getCurrentPeers(RaftPeerRole.FOLLOWER)) {
+            if (!peer.getId().equals(server.getId())) {
+                others.add(peer);
+            }
+        }
+        for (RaftPeer peer : division.getRaftConf().getCurrentPeers(RaftPeerRole.LISTENER)) {
+            others.add(peer);
+        }
+        for (int i = 0; i < Math.min(indices.length, others.size()); i++) {
+            result.put(others.get(i).getId().toString(), indices[i]);
+        }
+        return result;
+    }
+
     public List<RaftPeerSpec> peers() {
-        return group.getPeers().stream()
-                .map(peer -> RaftPeerSpec.voter(peer.getId().toString(), peer.getAddress()))
-                .toList();
+        return configuration();
     }
 
     private RaftClient client() {
@@ -178,8 +289,10 @@ public final class RaftGroupHandle implements AutoCloseable {
         if (client == null) {
             synchronized (this) {
                 if (forwardingClient == null) {
+                    RaftGroup group = RaftGroup.valueOf(groupId, RaftNode.toRaftPeers(configuration()));
                     forwardingClient = RaftClient.newBuilder().setProperties(clientProperties).setRaftGroup(group)
-                            .setClientId(ClientId.randomId()).setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                            .setClientId(ClientId.randomId())
+                            .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
                                     group.getPeers().size() + 1, TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)))
                             .build();
                 }

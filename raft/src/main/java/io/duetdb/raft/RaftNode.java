@@ -7,46 +7,57 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachine;
 import org.apache.ratis.util.ExitUtils;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.duetdb.raft.internal.DurableStateMachineAdapter;
 import io.duetdb.raft.internal.StateMachineAdapter;
 
 /**
  * One Ratis server: one Raft port on which this node takes part in any number of groups, each with its
- * own state machine made by the factory (never one instance shared by groups).
+ * own state machine made by the factory (never one instance shared by groups). Groups found on disk are
+ * recovered at start.
  */
 public final class RaftNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
     private final RaftNodeOptions options;
-    private final Function<RaftGroupKey, ReplicatedStateMachine> stateMachines;
+    private final Function<RaftGroupKey, ? extends RaftStateMachine> stateMachines;
     private final Map<RaftGroupKey, RaftGroupHandle> handles = new ConcurrentHashMap<>();
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
     private RaftServer server;
 
-    public RaftNode(RaftNodeOptions options, Function<RaftGroupKey, ReplicatedStateMachine> stateMachines) {
+    public RaftNode(RaftNodeOptions options, Function<RaftGroupKey, ? extends RaftStateMachine> stateMachines) {
         // Ratis' default is to end the JVM on any uncaught exception in any thread; in a process that hosts
         // several components that is too blunt. Such exceptions are logged instead (Ratis has already replaced
         // the JVM's default handler, which would otherwise print them).
@@ -62,19 +73,36 @@ public final class RaftNode implements AutoCloseable {
      * created from {@code peers} otherwise.
      */
     public RaftGroupHandle start(RaftGroupKey key, List<RaftPeerSpec> peers) throws IOException {
+        RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(key.toUuid()), toRaftPeers(peers));
+        startServer(group);
+        LOG.info("Raft server {} listening on {}:{} with group {} ({} peers)", options.nodeId(), options.bindHost(),
+                options.port(), key, peers.size());
+        return handle(key);
+    }
+
+    /** Starts the server with whatever groups it finds on disk; more can be added with {@link #addGroup}. */
+    public Collection<RaftGroupHandle> start() throws IOException {
+        startServer(null);
+        for (RaftGroupId groupId : server.getGroupIds()) {
+            handle(RaftGroupKey.fromUuid(groupId.getUuid()));
+        }
+        LOG.info("Raft server {} listening on {}:{}, recovered {} groups", options.nodeId(), options.bindHost(),
+                options.port(), handles.size());
+        return List.copyOf(handles.values());
+    }
+
+    private void startServer(RaftGroup group) throws IOException {
         // Ratis calls System.exit when its gRPC server cannot bind, so find out first.
         checkPortFree(options.bindHost(), options.port());
-        RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(key.toUuid()), toRaftPeers(peers));
-        RaftProperties properties = serverProperties();
-        server = RaftServer.newBuilder()
+        RaftServer.Builder builder = RaftServer.newBuilder()
                 .setServerId(RaftPeerId.valueOf(options.nodeId()))
-                .setProperties(properties)
-                .setGroup(group)
+                .setProperties(serverProperties())
                 .setOption(RaftStorage.StartupOption.RECOVER)
-                .setStateMachineRegistry(groupId -> new StateMachineAdapter(
-                        stateMachines.apply(RaftGroupKey.fromUuid(groupId.getUuid())),
-                        options.nodeId() + "/" + RaftGroupKey.fromUuid(groupId.getUuid())))
-                .build();
+                .setStateMachineRegistry(this::newStateMachine);
+        if (group != null) {
+            builder.setGroup(group);
+        }
+        server = builder.build();
         try {
             server.start();
         } catch (IOException e) {
@@ -83,12 +111,53 @@ public final class RaftNode implements AutoCloseable {
             }
             throw e;
         }
-        LOG.info("Raft server {} listening on {}:{} with group {} ({} peers)", options.nodeId(), options.bindHost(),
-                options.port(), key, peers.size());
-        RaftGroupHandle handle = new RaftGroupHandle(server, group, key, clientProperties(),
-                options.requestTimeout().toMillis());
-        handles.put(key, handle);
-        return handle;
+    }
+
+    private StateMachine newStateMachine(RaftGroupId groupId) {
+        RaftGroupKey key = RaftGroupKey.fromUuid(groupId.getUuid());
+        String name = options.nodeId() + "/" + key;
+        RaftStateMachine stateMachine = stateMachines.apply(key);
+        if (stateMachine instanceof ReplicatedStateMachine replicated) {
+            return new StateMachineAdapter(replicated, name);
+        }
+        return new DurableStateMachineAdapter((DurableStateMachine) stateMachine, name);
+    }
+
+    /** Creates a new group on this node (format), with this node among {@code peers}. */
+    public RaftGroupHandle addGroup(RaftGroupKey key, List<RaftPeerSpec> peers) throws IOException {
+        RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(key.toUuid()), toRaftPeers(peers));
+        RaftClientReply reply = server.groupManagementAsync(GroupManagementRequest.newAdd(clientId, server.getId(),
+                callIds.incrementAndGet(), group, true)).join();
+        if (!reply.isSuccess()) {
+            throw new IOException("cannot add Raft group " + key + ": " + reply.getException());
+        }
+        return handle(key);
+    }
+
+    /** Leaves a group and forgets it: its log and Ratis metadata are deleted (the state machine keeps its data). */
+    public void removeGroup(RaftGroupKey key) throws IOException {
+        RaftGroupHandle handle = handles.remove(key);
+        if (handle != null) {
+            handle.close();
+        }
+        RaftClientReply reply = server.groupManagementAsync(GroupManagementRequest.newRemove(clientId, server.getId(),
+                callIds.incrementAndGet(), RaftGroupId.valueOf(key.toUuid()), true, false)).join();
+        if (!reply.isSuccess()) {
+            throw new IOException("cannot remove Raft group " + key + ": " + reply.getException());
+        }
+    }
+
+    public Optional<RaftGroupHandle> group(RaftGroupKey key) {
+        return Optional.ofNullable(handles.get(key));
+    }
+
+    public Collection<RaftGroupHandle> groups() {
+        return List.copyOf(handles.values());
+    }
+
+    private RaftGroupHandle handle(RaftGroupKey key) {
+        return handles.computeIfAbsent(key, k -> new RaftGroupHandle(server, RaftGroupId.valueOf(k.toUuid()), k,
+                clientProperties(), options.requestTimeout().toMillis()));
     }
 
     private static void checkPortFree(String host, int port) throws IOException {
@@ -109,13 +178,17 @@ public final class RaftNode implements AutoCloseable {
         return false;
     }
 
-    private static List<RaftPeer> toRaftPeers(List<RaftPeerSpec> peers) {
+    static List<RaftPeer> toRaftPeers(List<RaftPeerSpec> peers) {
         List<RaftPeer> result = new ArrayList<>();
         for (RaftPeerSpec peer : peers) {
-            result.add(RaftPeer.newBuilder().setId(peer.id()).setAddress(peer.address())
-                    .setStartupRole(peer.listener() ? RaftPeerRole.LISTENER : RaftPeerRole.FOLLOWER).build());
+            result.add(toRaftPeer(peer));
         }
         return result;
+    }
+
+    static RaftPeer toRaftPeer(RaftPeerSpec peer) {
+        return RaftPeer.newBuilder().setId(peer.id()).setAddress(peer.address())
+                .setStartupRole(peer.listener() ? RaftPeerRole.LISTENER : RaftPeerRole.FOLLOWER).build();
     }
 
     private RaftProperties serverProperties() {
@@ -127,7 +200,7 @@ public final class RaftNode implements AutoCloseable {
         RaftServerConfigKeys.Rpc.setTimeoutMin(properties, millis(options.electionTimeoutMin().toMillis()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(properties, millis(options.electionTimeoutMax().toMillis()));
         RaftServerConfigKeys.Rpc.setRequestTimeout(properties, millis(options.requestTimeout().toMillis()));
-        // ReadIndex rounds (used to confirm leadership) need linearizable reads; leases are our own.
+        // ReadIndex rounds (leadership confirmation, follower reads) need linearizable reads; leases are our own.
         RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         RaftServerConfigKeys.Read.setLeaderLeaseEnabled(properties, false);
         RaftServerConfigKeys.Read.setTimeout(properties, millis(options.requestTimeout().toMillis()));
@@ -136,6 +209,13 @@ public final class RaftNode implements AutoCloseable {
         RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
         RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("8MB"));
+        // Durable state machines fetch snapshots themselves; Ratis ships files only for in-memory ones.
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties,
+                options.snapshotTransfer() == RaftNodeOptions.SnapshotTransfer.RATIS_FILES);
+        if (options.serverThreads() > 0) {
+            RaftServerConfigKeys.ThreadPool.setServerCached(properties, false);
+            RaftServerConfigKeys.ThreadPool.setServerSize(properties, options.serverThreads());
+        }
         return properties;
     }
 
@@ -149,14 +229,6 @@ public final class RaftNode implements AutoCloseable {
 
     private static TimeDuration millis(long value) {
         return TimeDuration.valueOf(value, TimeUnit.MILLISECONDS);
-    }
-
-    public RaftGroupHandle group(RaftGroupKey key) {
-        RaftGroupHandle handle = handles.get(key);
-        if (handle == null) {
-            throw new IllegalArgumentException("this node hosts no group " + key);
-        }
-        return handle;
     }
 
     public String nodeId() {

@@ -9,7 +9,7 @@ import java.io.OutputStream;
  * deterministic (no clock, randomness or I/O beyond its own state) so that every replica reaches the same
  * state, and must not throw for bad input: it answers such commands with an error reply instead.
  */
-public interface ReplicatedStateMachine {
+public non-sealed interface ReplicatedStateMachine extends RaftStateMachine {
     /** Applies the committed command at {@code index} and returns the reply for whoever proposed it. */
     byte[] apply(long index, byte[] command);
 

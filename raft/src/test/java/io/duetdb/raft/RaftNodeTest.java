@@ -69,7 +69,8 @@ class RaftNodeTest {
         RaftPeerSpec peer = peers.get(index);
         RaftNode node = new RaftNode(new RaftNodeOptions(peer.id(), "127.0.0.1",
                 Integer.parseInt(peer.address().split(":")[1]), directory.resolve(peer.id()),
-                Duration.ofMillis(400), Duration.ofMillis(800), 20, Duration.ofSeconds(5)), key -> machine);
+                Duration.ofMillis(400), Duration.ofMillis(800), 20, Duration.ofSeconds(5), 0,
+                RaftNodeOptions.SnapshotTransfer.RATIS_FILES), key -> machine);
         nodes.set(index, node);
         return node.start(RaftGroupKey.placement(), peers);
     }

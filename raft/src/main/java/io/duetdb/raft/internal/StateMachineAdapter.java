@@ -25,7 +25,6 @@ import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
-import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
@@ -40,7 +39,7 @@ import io.duetdb.raft.ReplicatedStateMachine;
  * The Ratis side of a {@link ReplicatedStateMachine}: decodes log entries, dispatches them, moves the
  * applied index, and keeps whole-state snapshots as single files in the group's state-machine directory.
  */
-public final class StateMachineAdapter extends BaseStateMachine {
+public final class StateMachineAdapter extends LifecycleStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(StateMachineAdapter.class);
     private static final Message EMPTY = Message.valueOf(ByteString.EMPTY);
 
@@ -55,13 +54,12 @@ public final class StateMachineAdapter extends BaseStateMachine {
 
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
-        super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
-        loadSnapshot(storage.loadLatestSnapshot());
+        super.initialize(server, groupId, raftStorage);
     }
 
     @Override
-    public void reinitialize() throws IOException {
+    void load() throws IOException {
         loadSnapshot(storage.loadLatestSnapshot());
     }
 
