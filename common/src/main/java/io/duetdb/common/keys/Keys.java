@@ -18,6 +18,14 @@ import io.duetdb.common.types.ColumnType;
  * </pre>
  * where ids and handles are memcomparable signed 64-bit integers and index values are flagged datums, so
  * that byte order is the order of (table, handle) and of (table, index, values).
+ * <p>
+ * Inside a storage node's engine, user keys live under {@link #DATA_PREFIX} ({@code z{userKey}}) in the data
+ * column families, and the node's own records under {@link #LOCAL_PREFIX} in the raft column family:
+ * <pre>
+ *   0x01 0x01                   the store's identity (cluster id, store id)
+ *   0x01 0x02 {regionId}        a region replica's local state (region, peer state)
+ *   0x01 0x03 {regionId}        a region replica's applied and snapshot positions
+ * </pre>
  */
 public final class Keys {
     public static final byte META_PREFIX = 'm';
@@ -29,7 +37,63 @@ public final class Keys {
     /** Length of t{tableId}_r. */
     private static final int RECORD_PREFIX_LENGTH = TABLE_PREFIX_LENGTH + 2;
 
+    /** Engine keys of user data: {@code z{userKey}}. */
+    public static final byte DATA_PREFIX = 'z';
+    /** Engine keys of the store's own records. */
+    public static final byte LOCAL_PREFIX = 0x01;
+    private static final byte STORE_IDENT = 0x01;
+    private static final byte REGION_STATE = 0x02;
+    private static final byte APPLY_STATE = 0x03;
+
     private Keys() {
+    }
+
+    /** The engine key of a user key. */
+    public static byte[] dataKey(byte[] userKey) {
+        byte[] key = new byte[userKey.length + 1];
+        key[0] = DATA_PREFIX;
+        System.arraycopy(userKey, 0, key, 1, userKey.length);
+        return key;
+    }
+
+    /** The engine key bounding a range's end; an empty user end key means the end of all data. */
+    public static byte[] dataEndKey(byte[] userEndKey) {
+        return userEndKey.length == 0 ? new byte[] {DATA_PREFIX + 1} : dataKey(userEndKey);
+    }
+
+    /** The user key of an engine data key. */
+    public static byte[] userKeyOf(byte[] dataKey) {
+        if (dataKey.length == 0 || dataKey[0] != DATA_PREFIX) {
+            throw new CodecException("not a data key: " + describe(dataKey));
+        }
+        return java.util.Arrays.copyOfRange(dataKey, 1, dataKey.length);
+    }
+
+    public static byte[] storeIdentKey() {
+        return new byte[] {LOCAL_PREFIX, STORE_IDENT};
+    }
+
+    public static byte[] regionStateKey(long regionId) {
+        return new KeyWriter(10).writeByte(LOCAL_PREFIX).writeByte(REGION_STATE).writeUint64(regionId).toByteArray();
+    }
+
+    public static byte[] regionStatePrefix() {
+        return new byte[] {LOCAL_PREFIX, REGION_STATE};
+    }
+
+    public static byte[] regionStateEnd() {
+        return new byte[] {LOCAL_PREFIX, REGION_STATE + 1};
+    }
+
+    public static long regionIdOfStateKey(byte[] key) {
+        if (key.length != 10 || key[0] != LOCAL_PREFIX || key[1] != REGION_STATE) {
+            throw new CodecException("not a region state key: " + describe(key));
+        }
+        return new KeyReader(key, 2).readUint64();
+    }
+
+    public static byte[] applyStateKey(long regionId) {
+        return new KeyWriter(10).writeByte(LOCAL_PREFIX).writeByte(APPLY_STATE).writeUint64(regionId).toByteArray();
     }
 
     /** {@code m{name}}: a metadata key; the name is group-encoded so that names never prefix each other. */

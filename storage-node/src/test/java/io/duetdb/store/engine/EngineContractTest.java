@@ -1,0 +1,142 @@
+package io.duetdb.store.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What every {@link Engine} must do; subclassed per implementation. */
+public abstract class EngineContractTest {
+    @TempDir
+    protected Path directory;
+    protected Engine engine;
+
+    protected abstract Engine open(Path path);
+
+    @BeforeEach
+    void openEngine() {
+        engine = open(directory.resolve("engine"));
+    }
+
+    @AfterEach
+    void closeEngine() {
+        engine.close();
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void put(ColumnFamily cf, String key, String value) {
+        try (EngineWriteBatch batch = engine.newWriteBatch()) {
+            batch.put(cf, bytes(key), bytes(value));
+            engine.write(batch, false);
+        }
+    }
+
+    private List<String> keys(EngineIterator iterator, boolean reverse) {
+        List<String> keys = new ArrayList<>();
+        if (reverse) {
+            for (iterator.seekToLast(); iterator.valid(); iterator.prev()) {
+                keys.add(new String(iterator.key(), StandardCharsets.UTF_8));
+            }
+        } else {
+            for (iterator.seekToFirst(); iterator.valid(); iterator.next()) {
+                keys.add(new String(iterator.key(), StandardCharsets.UTF_8));
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void columnFamiliesAreSeparateKeySpaces() {
+        put(ColumnFamily.DEFAULT, "k", "default");
+        put(ColumnFamily.WRITE, "k", "write");
+        assertThat(engine.get(ColumnFamily.DEFAULT, bytes("k"))).isEqualTo(bytes("default"));
+        assertThat(engine.get(ColumnFamily.WRITE, bytes("k"))).isEqualTo(bytes("write"));
+        assertThat(engine.get(ColumnFamily.LOCK, bytes("k"))).isNull();
+    }
+
+    @Test
+    void batchesApplyAtomicallyWithRangeDeletes() {
+        for (String key : List.of("a", "b", "c", "d")) {
+            put(ColumnFamily.DEFAULT, key, key);
+        }
+        try (EngineWriteBatch batch = engine.newWriteBatch()) {
+            batch.deleteRange(ColumnFamily.DEFAULT, bytes("b"), bytes("d"));
+            batch.put(ColumnFamily.RAFT, bytes("applied"), bytes("7"));
+            batch.delete(ColumnFamily.DEFAULT, bytes("a"));
+            assertThat(batch.count()).isEqualTo(3);
+            engine.write(batch, true);
+        }
+        try (EngineIterator iterator = engine.iterator(ColumnFamily.DEFAULT, null, null)) {
+            assertThat(keys(iterator, false)).containsExactly("d");
+        }
+        assertThat(engine.get(ColumnFamily.RAFT, bytes("applied"))).isEqualTo(bytes("7"));
+    }
+
+    @Test
+    void snapshotsDoNotSeeLaterWrites() {
+        put(ColumnFamily.DEFAULT, "k", "old");
+        try (EngineSnapshot snapshot = engine.snapshot()) {
+            put(ColumnFamily.DEFAULT, "k", "new");
+            put(ColumnFamily.DEFAULT, "k2", "new");
+            assertThat(snapshot.get(ColumnFamily.DEFAULT, bytes("k"))).isEqualTo(bytes("old"));
+            try (EngineIterator iterator = snapshot.iterator(ColumnFamily.DEFAULT, null, null)) {
+                assertThat(keys(iterator, false)).containsExactly("k");
+            }
+        }
+        assertThat(engine.get(ColumnFamily.DEFAULT, bytes("k"))).isEqualTo(bytes("new"));
+    }
+
+    @Test
+    void iteratorsRespectBoundsBothWays() {
+        for (String key : List.of("a", "b", "c", "d", "e")) {
+            put(ColumnFamily.DEFAULT, key, key);
+        }
+        try (EngineIterator iterator = engine.iterator(ColumnFamily.DEFAULT, bytes("b"), bytes("e"))) {
+            assertThat(keys(iterator, false)).containsExactly("b", "c", "d");
+            assertThat(keys(iterator, true)).containsExactly("d", "c", "b");
+            iterator.seek(bytes("bb"));
+            assertThat(iterator.key()).isEqualTo(bytes("c"));
+            iterator.seekForPrev(bytes("cc"));
+            assertThat(iterator.key()).isEqualTo(bytes("c"));
+        }
+    }
+
+    @Test
+    void ingestsSortedFilesAndMeasuresSize() {
+        Path file = directory.resolve("part.sst");
+        try (SstFileBuilder builder = engine.newSstFile(ColumnFamily.WRITE, file)) {
+            for (int i = 0; i < 1000; i++) {
+                builder.add(bytes(String.format("key%05d", i)), bytes("value-" + i));
+            }
+            assertThat(builder.finish()).isTrue();
+        }
+        engine.ingest(ColumnFamily.WRITE, List.of(file));
+        assertThat(engine.get(ColumnFamily.WRITE, bytes("key00500"))).isEqualTo(bytes("value-500"));
+        assertThat(engine.approximateSize(bytes("key"), bytes("kez"))).isPositive();
+        try (SstFileBuilder empty = engine.newSstFile(ColumnFamily.WRITE, directory.resolve("empty.sst"))) {
+            assertThat(empty.finish()).isFalse();
+        }
+        assertThat(directory.resolve("empty.sst")).doesNotExist();
+    }
+
+    @Test
+    void reopenedEngineKeepsSyncedWrites() {
+        try (EngineWriteBatch batch = engine.newWriteBatch()) {
+            batch.put(ColumnFamily.DEFAULT, bytes("durable"), bytes("yes"));
+            engine.write(batch, true);
+        }
+        engine.close();
+        engine = open(directory.resolve("engine"));
+        assertThat(engine.get(ColumnFamily.DEFAULT, bytes("durable"))).isEqualTo(bytes("yes"));
+    }
+}
