@@ -85,6 +85,13 @@ class ConfigFilesTest {
         assertThat(Durations.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
         assertThatThrownBy(() -> Durations.parse("5 parsecs")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Durations.parse("")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(DataSize.parse("96MiB").bytes()).isEqualTo(96L << 20);
+        assertThat(DataSize.parse("96MB").bytes()).isEqualTo(96L << 20);
+        assertThat(DataSize.parse("1.5GiB").bytes()).isEqualTo(3L << 29);
+        assertThat(DataSize.parse("512").bytes()).isEqualTo(512);
+        assertThat(DataSize.ofMebibytes(384).toString()).isEqualTo("384MiB");
+        assertThat(new DataSize(1000).toString()).isEqualTo("1000B");
+        assertThatThrownBy(() -> DataSize.parse("lots")).isInstanceOf(IllegalArgumentException.class);
         assertThat(HostAndPort.parse("[::1]:80")).isEqualTo(new HostAndPort("::1", 80));
         assertThat(HostAndPort.parse("[::1]:80").toString()).isEqualTo("[::1]:80");
         assertThatThrownBy(() -> HostAndPort.parse("host:99999")).isInstanceOf(IllegalArgumentException.class);

@@ -1,0 +1,325 @@
+package io.duetdb.client.kv;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.client.region.RegionCache;
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.KeyRanges;
+import io.duetdb.proto.kv.Context;
+import io.duetdb.proto.kv.KeyValue;
+import io.duetdb.proto.kv.KvGrpc;
+import io.duetdb.proto.kv.RawBatchGetRequest;
+import io.duetdb.proto.kv.RawBatchGetResponse;
+import io.duetdb.proto.kv.RawBatchPutRequest;
+import io.duetdb.proto.kv.RawBatchPutResponse;
+import io.duetdb.proto.kv.RawDeleteRangeRequest;
+import io.duetdb.proto.kv.RawDeleteRangeResponse;
+import io.duetdb.proto.kv.RawDeleteRequest;
+import io.duetdb.proto.kv.RawDeleteResponse;
+import io.duetdb.proto.kv.RawGetRequest;
+import io.duetdb.proto.kv.RawGetResponse;
+import io.duetdb.proto.kv.RawPutRequest;
+import io.duetdb.proto.kv.RawPutResponse;
+import io.duetdb.proto.kv.RawScanRequest;
+import io.duetdb.proto.kv.RawScanResponse;
+import io.duetdb.proto.kv.RegionError;
+import io.duetdb.proto.kv.ReplicaRead;
+import io.duetdb.proto.meta.Peer;
+import io.duetdb.proto.meta.PeerRole;
+import io.duetdb.proto.meta.Region;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+
+/**
+ * The raw (non-transactional) key-value API of the cluster. Finds each key's region through the region
+ * cache, sends to the region's leader (or to a follower for follower reads), and on a region error refreshes
+ * what it knows and retries with backoff until the request timeout.
+ */
+public final class RawKvClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RawKvClient.class);
+    private static final long MAX_BACKOFF_MILLIS = 500;
+
+    private final RegionCache regions;
+    private final Duration timeout;
+    private final ReplicaRead readMode;
+    private final Map<HostAndPort, ManagedChannel> channels = new ConcurrentHashMap<>();
+
+    public RawKvClient(PlacementClient placement, Duration timeout, ReplicaRead readMode) {
+        this.regions = new RegionCache(requireNonNull(placement, "placement is null"));
+        this.timeout = requireNonNull(timeout, "timeout is null");
+        this.readMode = requireNonNull(readMode, "readMode is null");
+    }
+
+    public RawKvClient(PlacementClient placement) {
+        this(placement, Duration.ofSeconds(20), ReplicaRead.LEADER);
+    }
+
+    /** The value of {@code key}, or empty. */
+    public Optional<byte[]> get(byte[] key) {
+        RawGetResponse response = call(key, true, (context, stub) -> stub.rawGet(RawGetRequest.newBuilder()
+                .setContext(context).setKey(ByteString.copyFrom(key)).build()), RawGetResponse::getRegionError,
+                RawGetResponse::hasRegionError, RawGetResponse::getError);
+        return response.getNotFound() ? Optional.empty() : Optional.of(response.getValue().toByteArray());
+    }
+
+    public void put(byte[] key, byte[] value) {
+        call(key, false, (context, stub) -> stub.rawPut(RawPutRequest.newBuilder().setContext(context)
+                .setKey(ByteString.copyFrom(key)).setValue(ByteString.copyFrom(value)).build()),
+                RawPutResponse::getRegionError, RawPutResponse::hasRegionError, RawPutResponse::getError);
+    }
+
+    public void delete(byte[] key) {
+        call(key, false, (context, stub) -> stub.rawDelete(RawDeleteRequest.newBuilder().setContext(context)
+                .setKey(ByteString.copyFrom(key)).build()),
+                RawDeleteResponse::getRegionError, RawDeleteResponse::hasRegionError, RawDeleteResponse::getError);
+    }
+
+    /** Values of the keys that exist, by key (in the order given). */
+    public Map<ByteString, byte[]> batchGet(List<byte[]> keys) {
+        Map<ByteString, byte[]> result = new LinkedHashMap<>();
+        for (List<byte[]> group : groupByRegion(keys)) {
+            RawBatchGetResponse response = call(group.get(0), true, (context, stub) -> stub.rawBatchGet(
+                    RawBatchGetRequest.newBuilder().setContext(context)
+                            .addAllKeys(group.stream().map(ByteString::copyFrom).toList()).build()),
+                    RawBatchGetResponse::getRegionError, RawBatchGetResponse::hasRegionError, RawBatchGetResponse::getError);
+            for (KeyValue pair : response.getPairsList()) {
+                result.put(pair.getKey(), pair.getValue().toByteArray());
+            }
+        }
+        return result;
+    }
+
+    /** Puts every pair; pairs in one region are written atomically, regions one after another. */
+    public void batchPut(Map<byte[], byte[]> pairs) {
+        List<byte[]> keys = new ArrayList<>(pairs.keySet());
+        for (List<byte[]> group : groupByRegion(keys)) {
+            call(group.get(0), false, (context, stub) -> {
+                RawBatchPutRequest.Builder request = RawBatchPutRequest.newBuilder().setContext(context);
+                for (byte[] key : group) {
+                    request.addPairs(KeyValue.newBuilder().setKey(ByteString.copyFrom(key))
+                            .setValue(ByteString.copyFrom(pairs.get(key))));
+                }
+                return stub.rawBatchPut(request.build());
+            }, RawBatchPutResponse::getRegionError, RawBatchPutResponse::hasRegionError, RawBatchPutResponse::getError);
+        }
+    }
+
+    /** Up to {@code limit} pairs in [start, end), ascending (or descending with {@code reverse}). */
+    public List<KeyValue> scan(byte[] start, byte[] end, int limit, boolean reverse) {
+        if (!KeyRanges.isValid(start, end)) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "scan range is reversed: start key is not before end key");
+        }
+        if (limit <= 0) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "scan limit must be positive");
+        }
+        List<KeyValue> result = new ArrayList<>();
+        if (!reverse) {
+            byte[] cursor = start;
+            while (result.size() < limit) {
+                byte[] from = cursor;
+                int remaining = limit - result.size();
+                byte[][] regionEnd = new byte[1][];
+                RawScanResponse response = call(from, true, (context, stub) -> stub.rawScan(RawScanRequest.newBuilder()
+                        .setContext(context).setStartKey(ByteString.copyFrom(from)).setEndKey(ByteString.copyFrom(end))
+                        .setLimit(Math.min(remaining, 10_000)).build()), RawScanResponse::getRegionError,
+                        RawScanResponse::hasRegionError, RawScanResponse::getError, region -> regionEnd[0] = region.getEndKey().toByteArray());
+                result.addAll(response.getPairsList());
+                byte[] next = regionEnd[0];
+                if (next == null || next.length == 0 || (end.length > 0 && KeyRanges.compare(next, end) >= 0)
+                        || response.getPairsCount() >= remaining) {
+                    break;
+                }
+                cursor = next;
+            }
+            return result.size() > limit ? result.subList(0, limit) : result;
+        }
+        List<RegionCache.CachedRegion> covering = regions.locateRange(start, end);
+        for (int i = covering.size() - 1; i >= 0 && result.size() < limit; i--) {
+            Region region = covering.get(i).region();
+            byte[] from = KeyRanges.compare(start, region.getStartKey().toByteArray()) > 0 ? start : region.getStartKey().toByteArray();
+            byte[] to = KeyRanges.compareEnds(end, region.getEndKey().toByteArray()) <= 0 ? end : region.getEndKey().toByteArray();
+            int remaining = limit - result.size();
+            RawScanResponse response = call(from, true, (context, stub) -> stub.rawScan(RawScanRequest.newBuilder()
+                    .setContext(context).setStartKey(ByteString.copyFrom(from)).setEndKey(ByteString.copyFrom(to))
+                    .setLimit(Math.min(remaining, 10_000)).setReverse(true).build()), RawScanResponse::getRegionError,
+                    RawScanResponse::hasRegionError, RawScanResponse::getError);
+            result.addAll(response.getPairsList());
+        }
+        return result;
+    }
+
+    /** Deletes every key in [start, end), region by region. */
+    public void deleteRange(byte[] start, byte[] end) {
+        if (!KeyRanges.isValid(start, end)) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "delete range is reversed: start key is not before end key");
+        }
+        for (RegionCache.CachedRegion cached : regions.locateRange(start, end)) {
+            Region region = cached.region();
+            byte[] from = KeyRanges.compare(start, region.getStartKey().toByteArray()) > 0 ? start : region.getStartKey().toByteArray();
+            byte[] to = KeyRanges.compareEnds(end, region.getEndKey().toByteArray()) <= 0 ? end : region.getEndKey().toByteArray();
+            call(from, false, (context, stub) -> stub.rawDeleteRange(RawDeleteRangeRequest.newBuilder().setContext(context)
+                    .setStartKey(ByteString.copyFrom(from)).setEndKey(ByteString.copyFrom(to)).build()),
+                    RawDeleteRangeResponse::getRegionError, RawDeleteRangeResponse::hasRegionError,
+                    RawDeleteRangeResponse::getError);
+        }
+    }
+
+    private List<List<byte[]>> groupByRegion(List<byte[]> keys) {
+        Map<Long, List<byte[]>> groups = new LinkedHashMap<>();
+        for (byte[] key : keys) {
+            groups.computeIfAbsent(regions.locate(key).region().getId(), id -> new ArrayList<>()).add(key);
+        }
+        return new ArrayList<>(groups.values());
+    }
+
+    private <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
+            Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf) {
+        return call(key, read, rpc, regionErrorOf, hasRegionError, errorOf, region -> { });
+    }
+
+    /**
+     * Sends to the replica of the region holding {@code key}, retrying on region errors. A request whose keys
+     * span regions fails with KeyNotInRegion and is split by the caller; here every request stays in one region.
+     */
+    private <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
+            Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
+            java.util.function.Consumer<Region> regionUsed) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long backoff = 5;
+        String lastProblem = "no attempt";
+        int attempt = 0;
+        while (true) {
+            RegionCache.CachedRegion cached = regions.locate(key);
+            Region region = cached.region();
+            Peer target = choosePeer(cached, read, attempt);
+            attempt++;
+            HostAndPort address;
+            try {
+                address = HostAndPort.parse(regions.store(target.getStoreId()).getStore().getAddress());
+            } catch (RuntimeException e) {
+                regions.invalidateStore(target.getStoreId());
+                lastProblem = "store " + target.getStoreId() + " unknown: " + e.getMessage();
+                backoff = sleep(deadline, backoff, lastProblem);
+                continue;
+            }
+            Context context = Context.newBuilder().setRegionId(region.getId()).setRegionEpoch(region.getEpoch())
+                    .setPeer(target).setReplicaRead(read ? readMode : ReplicaRead.LEADER).build();
+            R response;
+            try {
+                long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                response = rpc.apply(context, KvGrpc.newBlockingStub(channel(address))
+                        .withDeadlineAfter(Math.min(remaining, 10_000), TimeUnit.MILLISECONDS));
+            } catch (StatusRuntimeException e) {
+                Status.Code code = e.getStatus().getCode();
+                if (code != Status.Code.UNAVAILABLE && code != Status.Code.DEADLINE_EXCEEDED) {
+                    throw new DuetException(ErrorCode.UNKNOWN_ERROR, "store " + target.getStoreId() + " failed: " + e.getStatus());
+                }
+                lastProblem = "store " + target.getStoreId() + " at " + address + ": " + e.getStatus().getCode();
+                regions.updateLeader(region.getId(), null);
+                regions.invalidateStore(target.getStoreId());
+                backoff = sleep(deadline, backoff, lastProblem);
+                continue;
+            }
+            if (!hasRegionError.apply(response)) {
+                String error = errorOf.apply(response);
+                if (error != null && !error.isEmpty()) {
+                    throw new DuetException(ErrorCode.INVALID_ARGUMENT, error);
+                }
+                regionUsed.accept(region);
+                if (!read && !target.equals(cached.leader())) {
+                    regions.updateLeader(region.getId(), target);
+                }
+                return response;
+            }
+            RegionError error = regionErrorOf.apply(response);
+            lastProblem = error.getMessage();
+            switch (error.getDetailCase()) {
+                case NOT_LEADER -> {
+                    if (error.getNotLeader().hasLeader()) {
+                        regions.updateLeader(region.getId(), error.getNotLeader().getLeader());
+                        continue;
+                    }
+                    regions.updateLeader(region.getId(), null);
+                }
+                case EPOCH_NOT_MATCH -> {
+                    regions.invalidate(region.getId());
+                    regions.updateRegions(error.getEpochNotMatch().getCurrentRegionsList());
+                    continue;
+                }
+                case REGION_NOT_FOUND, KEY_NOT_IN_REGION, STORE_NOT_MATCH, REGION_IS_MERGING ->
+                        regions.invalidate(region.getId());
+                case DISK_FULL -> throw new DuetException(ErrorCode.STORE_SERVER_BUSY, error.getMessage());
+                case SERVER_IS_BUSY -> backoff = Math.max(backoff, error.getServerIsBusy().getBackoffMs());
+                default -> regions.invalidate(region.getId());
+            }
+            backoff = sleep(deadline, backoff, lastProblem);
+        }
+    }
+
+    /** The leader if known; else the voters in turn; for follower reads, any replica. */
+    private Peer choosePeer(RegionCache.CachedRegion cached, boolean read, int attempt) {
+        List<Peer> voters = cached.region().getPeersList().stream().filter(p -> p.getRole() == PeerRole.VOTER).toList();
+        List<Peer> candidates = voters.isEmpty() ? cached.region().getPeersList() : voters;
+        if (read && readMode == ReplicaRead.FOLLOWER) {
+            List<Peer> all = cached.region().getPeersList();
+            return all.get(ThreadLocalRandom.current().nextInt(all.size()));
+        }
+        if (cached.leader() != null && attempt == 0) {
+            return cached.leader();
+        }
+        if (cached.leader() != null && candidates.stream().anyMatch(p -> Objects.equals(p, cached.leader())) && attempt % 2 == 0) {
+            return cached.leader();
+        }
+        return candidates.get(attempt % candidates.size());
+    }
+
+    private long sleep(long deadline, long backoff, String problem) {
+        if (System.nanoTime() - deadline > 0) {
+            throw new DuetException(ErrorCode.REGION_UNAVAILABLE, "no replica answered within " + timeout.toMillis()
+                    + " ms (last: " + problem + ")");
+        }
+        try {
+            Thread.sleep(backoff);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "interrupted");
+        }
+        return Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+    }
+
+    private ManagedChannel channel(HostAndPort address) {
+        return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forAddress(a.host(), a.port()).usePlaintext()
+                .maxInboundMessageSize(64 << 20).build());
+    }
+
+
+    @Override
+    public void close() {
+        channels.values().forEach(ManagedChannel::shutdownNow);
+        channels.clear();
+    }
+}

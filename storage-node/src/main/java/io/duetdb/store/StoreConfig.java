@@ -1,0 +1,270 @@
+package io.duetdb.store;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.duetdb.common.config.DataSize;
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+
+/**
+ * One storage node's configuration. Field initialisers are the defaults; TOML keys are the kebab-case field
+ * names (docs/configuration.md); command-line flags override both.
+ */
+public final class StoreConfig {
+    public static final int DEFAULT_PORT = 20160;
+    public static final int DEFAULT_RAFT_PORT = 20161;
+    public static final int DEFAULT_STATUS_PORT = 20180;
+    /** Longest key a request may carry. */
+    public static final int MAX_KEY_BYTES = 8 << 10;
+    /** Longest value a request may carry. */
+    public static final int MAX_VALUE_BYTES = 8 << 20;
+    /** Largest request (all keys and values together). */
+    public static final int MAX_REQUEST_BYTES = 32 << 20;
+
+    private Path dataDir = Path.of("data", "store-1");
+    /** Placement members' client addresses. */
+    private List<HostAndPort> pd = List.of(new HostAndPort("127.0.0.1", 2379));
+    /** gRPC for clients and other stores: Kv and StoreAdmin. */
+    private HostAndPort address = new HostAndPort("127.0.0.1", DEFAULT_PORT);
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private HostAndPort advertiseAddress;
+    /** The Raft server that hosts every region replica on this store. */
+    private HostAndPort raftAddress = new HostAndPort("127.0.0.1", DEFAULT_RAFT_PORT);
+    private HostAndPort statusAddress = new HostAndPort("127.0.0.1", DEFAULT_STATUS_PORT);
+    /** Store labels, such as zone = "z1"; engine = "columnar" marks a store for learners only. */
+    private Map<String, String> labels = new LinkedHashMap<>();
+    /** Lower bound of the region Raft election timeout (upper bound twice this); bounds the lease. */
+    private Duration electionTimeout = Duration.ofSeconds(1);
+    private Duration storeHeartbeatInterval = Duration.ofSeconds(10);
+    private Duration regionHeartbeatInterval = Duration.ofSeconds(5);
+    private Duration splitCheckInterval = Duration.ofSeconds(10);
+    private Duration replicaGcInterval = Duration.ofSeconds(30);
+    /** A region larger than this is split at its middle. */
+    private DataSize regionMaxSize = DataSize.ofMebibytes(384);
+    private DataSize blockCacheSize = DataSize.ofMebibytes(256);
+    /** Writes stop when the data directory's disk has less free space than this. */
+    private DataSize reserveSpace = DataSize.ofMebibytes(1024);
+    /** Raft log entries applied between snapshots (log purges) of a region. */
+    private long raftSnapshotThreshold = 10_000;
+    /** Commands one Raft entry may carry. */
+    private int maxBatchCommands = 512;
+    private DataSize maxBatchBytes = DataSize.ofMebibytes(8);
+    /** Raft entries a region leader may have in flight. */
+    private int maxInflightProposals = 2;
+    /** Ratis' shared server thread pool; 0 for a cached pool. */
+    private int raftServerThreads = 0;
+
+    public StoreConfig validate() {
+        Set<HostAndPort> own = new HashSet<>(List.of(address, raftAddress, statusAddress));
+        if (own.size() != 3 && address.port() != 0) {
+            fail("address, raft-address and status-address must differ");
+        }
+        if (pd.isEmpty()) {
+            fail("pd must list at least one placement member");
+        }
+        for (Duration duration : List.of(electionTimeout, storeHeartbeatInterval, regionHeartbeatInterval,
+                splitCheckInterval, replicaGcInterval)) {
+            if (duration.isZero() || duration.isNegative()) {
+                fail("durations must be positive");
+            }
+        }
+        if (regionMaxSize.bytes() < (1 << 20)) {
+            fail("region-max-size must be at least 1MiB");
+        }
+        if (maxBatchCommands < 1 || maxInflightProposals < 1 || maxBatchBytes.bytes() < MAX_VALUE_BYTES) {
+            fail("max-batch-commands and max-inflight-proposals must be positive, max-batch-bytes at least 8MiB");
+        }
+        if (raftSnapshotThreshold < 100) {
+            fail("raft-snapshot-threshold must be at least 100");
+        }
+        return this;
+    }
+
+    private static void fail(String message) {
+        throw new DuetException(ErrorCode.INVALID_CONFIG, message);
+    }
+
+    public HostAndPort advertisedAddress() {
+        return advertiseAddress != null ? advertiseAddress : address;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public StoreConfig setDataDir(Path dataDir) {
+        this.dataDir = dataDir;
+        return this;
+    }
+
+    public List<HostAndPort> pd() {
+        return pd;
+    }
+
+    public StoreConfig setPd(List<HostAndPort> pd) {
+        this.pd = List.copyOf(pd);
+        return this;
+    }
+
+    public HostAndPort address() {
+        return address;
+    }
+
+    public StoreConfig setAddress(HostAndPort address) {
+        this.address = address;
+        return this;
+    }
+
+    public StoreConfig setAdvertiseAddress(HostAndPort advertiseAddress) {
+        this.advertiseAddress = advertiseAddress;
+        return this;
+    }
+
+    public HostAndPort raftAddress() {
+        return raftAddress;
+    }
+
+    public StoreConfig setRaftAddress(HostAndPort raftAddress) {
+        this.raftAddress = raftAddress;
+        return this;
+    }
+
+    public HostAndPort statusAddress() {
+        return statusAddress;
+    }
+
+    public StoreConfig setStatusAddress(HostAndPort statusAddress) {
+        this.statusAddress = statusAddress;
+        return this;
+    }
+
+    public Map<String, String> labels() {
+        return labels;
+    }
+
+    public StoreConfig setLabels(Map<String, String> labels) {
+        this.labels = new LinkedHashMap<>(labels);
+        return this;
+    }
+
+    public Duration electionTimeout() {
+        return electionTimeout;
+    }
+
+    public StoreConfig setElectionTimeout(Duration electionTimeout) {
+        this.electionTimeout = electionTimeout;
+        return this;
+    }
+
+    public Duration storeHeartbeatInterval() {
+        return storeHeartbeatInterval;
+    }
+
+    public StoreConfig setStoreHeartbeatInterval(Duration storeHeartbeatInterval) {
+        this.storeHeartbeatInterval = storeHeartbeatInterval;
+        return this;
+    }
+
+    public Duration regionHeartbeatInterval() {
+        return regionHeartbeatInterval;
+    }
+
+    public StoreConfig setRegionHeartbeatInterval(Duration regionHeartbeatInterval) {
+        this.regionHeartbeatInterval = regionHeartbeatInterval;
+        return this;
+    }
+
+    public Duration splitCheckInterval() {
+        return splitCheckInterval;
+    }
+
+    public StoreConfig setSplitCheckInterval(Duration splitCheckInterval) {
+        this.splitCheckInterval = splitCheckInterval;
+        return this;
+    }
+
+    public Duration replicaGcInterval() {
+        return replicaGcInterval;
+    }
+
+    public StoreConfig setReplicaGcInterval(Duration replicaGcInterval) {
+        this.replicaGcInterval = replicaGcInterval;
+        return this;
+    }
+
+    public DataSize regionMaxSize() {
+        return regionMaxSize;
+    }
+
+    public StoreConfig setRegionMaxSize(DataSize regionMaxSize) {
+        this.regionMaxSize = regionMaxSize;
+        return this;
+    }
+
+    public DataSize blockCacheSize() {
+        return blockCacheSize;
+    }
+
+    public StoreConfig setBlockCacheSize(DataSize blockCacheSize) {
+        this.blockCacheSize = blockCacheSize;
+        return this;
+    }
+
+    public DataSize reserveSpace() {
+        return reserveSpace;
+    }
+
+    public StoreConfig setReserveSpace(DataSize reserveSpace) {
+        this.reserveSpace = reserveSpace;
+        return this;
+    }
+
+    public long raftSnapshotThreshold() {
+        return raftSnapshotThreshold;
+    }
+
+    public StoreConfig setRaftSnapshotThreshold(long raftSnapshotThreshold) {
+        this.raftSnapshotThreshold = raftSnapshotThreshold;
+        return this;
+    }
+
+    public int maxBatchCommands() {
+        return maxBatchCommands;
+    }
+
+    public StoreConfig setMaxBatchCommands(int maxBatchCommands) {
+        this.maxBatchCommands = maxBatchCommands;
+        return this;
+    }
+
+    public DataSize maxBatchBytes() {
+        return maxBatchBytes;
+    }
+
+    public int maxInflightProposals() {
+        return maxInflightProposals;
+    }
+
+    public StoreConfig setMaxInflightProposals(int maxInflightProposals) {
+        this.maxInflightProposals = maxInflightProposals;
+        return this;
+    }
+
+    public int raftServerThreads() {
+        return raftServerThreads;
+    }
+
+    public StoreConfig setRaftServerThreads(int raftServerThreads) {
+        this.raftServerThreads = raftServerThreads;
+        return this;
+    }
+}

@@ -1,0 +1,311 @@
+package io.duetdb.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+import io.duetdb.client.placement.GrpcPlacementClient;
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.client.placement.PlacementClientConfig;
+import io.duetdb.client.region.RegionCache;
+import io.duetdb.common.build.BuildInfo;
+import io.duetdb.common.concurrent.NamedThreadFactory;
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.datadir.DataDirectory;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.status.StatusServer;
+import io.duetdb.proto.meta.Store;
+import io.duetdb.proto.meta.StoreLabel;
+import io.duetdb.proto.placement.RegisterStoreResponse;
+import io.duetdb.raft.RaftNode;
+import io.duetdb.raft.RaftNodeOptions;
+import io.duetdb.store.engine.EngineException;
+import io.duetdb.store.engine.rocksdb.RocksEngine;
+import io.duetdb.store.internal.DiskMonitor;
+import io.duetdb.store.internal.KvService;
+import io.duetdb.store.internal.StoreNode;
+import io.duetdb.store.internal.metrics.StoreMetrics;
+import io.duetdb.store.internal.proto.StoreIdent;
+import io.duetdb.store.internal.region.RegionPeer;
+import io.duetdb.store.internal.region.RegionStorage;
+import io.duetdb.store.internal.region.StorePeers;
+import io.duetdb.store.internal.rpc.KvGrpcEndpoint;
+import io.duetdb.store.internal.rpc.StoreAdminGrpcEndpoint;
+import io.duetdb.store.internal.rpc.StoreClients;
+import io.duetdb.store.internal.schedule.Heartbeats;
+import io.duetdb.store.internal.schedule.RegionOperations;
+import io.duetdb.store.internal.schedule.ReplicaCollector;
+import io.duetdb.store.internal.snapshot.SnapshotTransfer;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+
+/**
+ * One storage node: its engine, one Raft server hosting a replica per region, the Kv and StoreAdmin gRPC
+ * services, a status port, and the background work (heartbeats, scheduling steps, splits, replica clean-up).
+ */
+public final class StoreServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreServer.class);
+    private static final String COMPONENT = "storage";
+
+    private final StoreConfig config;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private volatile long storeId;
+    private StoreNode node;
+    private Server grpcServer;
+    private StatusServer statusServer;
+
+    public StoreServer(StoreConfig config) {
+        this.config = requireNonNull(config, "config is null").validate();
+    }
+
+    public StoreServer start() {
+        MDC.put(NamedThreadFactory.MDC_COMPONENT, COMPONENT);
+        try {
+            doStart();
+            return this;
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        } finally {
+            MDC.remove(NamedThreadFactory.MDC_COMPONENT);
+            MDC.remove(NamedThreadFactory.MDC_NODE);
+        }
+    }
+
+    private void doStart() {
+        DataDirectory dataDirectory = DataDirectory.open(config.dataDir(), COMPONENT);
+        resources.add(dataDirectory);
+        RocksEngine engine;
+        try {
+            engine = RocksEngine.open(dataDirectory.resolve("db"), config.blockCacheSize().bytes());
+        } catch (EngineException e) {
+            throw new DuetException(ErrorCode.INCOMPATIBLE_DATA_DIRECTORY, "storage at " + config.dataDir()
+                    + " cannot be opened: " + e.getMessage(), e);
+        }
+        resources.add(engine);
+        DiskMonitor disk;
+        try {
+            disk = new DiskMonitor(dataDirectory.path(), config.reserveSpace().bytes());
+        } catch (IOException e) {
+            throw new DuetException(ErrorCode.INVALID_CONFIG, "cannot read the disk of " + config.dataDir() + ": " + e);
+        }
+
+        PlacementClient placement = new GrpcPlacementClient(PlacementClientConfig.of(config.pd()), "store");
+        resources.add(placement);
+        StoreIdent ident = RegionStorage.storeIdent(engine);
+        RegisterStoreResponse registration = register(placement, ident);
+        storeId = registration.getStore().getId();
+        String node = "store-" + storeId;
+        MDC.put(NamedThreadFactory.MDC_NODE, node);
+        if (ident == null) {
+            RegionStorage.writeStoreIdent(engine, StoreIdent.newBuilder().setClusterId(placement.clusterId())
+                    .setStoreId(storeId).build());
+        } else if (ident.getClusterId() != placement.clusterId()) {
+            throw new DuetException(ErrorCode.CLUSTER_ID_MISMATCH, "data directory " + config.dataDir()
+                    + " belongs to cluster " + Long.toUnsignedString(ident.getClusterId()) + ", but placement at "
+                    + config.pd() + " runs cluster " + Long.toUnsignedString(placement.clusterId()));
+        }
+
+        StoreMetrics metrics = new StoreMetrics();
+        StoreClients clients = new StoreClients();
+        resources.add(clients);
+        ExecutorService proposalExecutor = Executors.newFixedThreadPool(2, new NamedThreadFactory(COMPONENT, node, "propose"));
+        ScheduledExecutorService background = Executors.newScheduledThreadPool(4,
+                new NamedThreadFactory(COMPONENT, node, "background"));
+        ExecutorService slow = Executors.newFixedThreadPool(4, new NamedThreadFactory(COMPONENT, node, "admin"));
+        ExecutorService heartbeatSenders = Executors.newFixedThreadPool(2, new NamedThreadFactory(COMPONENT, node, "heartbeat"));
+        resources.add(proposalExecutor::shutdownNow);
+        resources.add(background::shutdownNow);
+        resources.add(slow::shutdownNow);
+        resources.add(heartbeatSenders::shutdownNow);
+
+        SnapshotTransfer snapshots;
+        try {
+            snapshots = new SnapshotTransfer(engine, dataDirectory.resolve("snap"), clients, slow, metrics);
+        } catch (IOException e) {
+            throw new DuetException(ErrorCode.INVALID_CONFIG, "cannot prepare the snapshot directory: " + e);
+        }
+        RegionCache directory = new RegionCache(placement);
+        this.node = new StoreNode(config, storeId, engine, directory, metrics, proposalExecutor, background, snapshots);
+        snapshots.attach(this.node);
+        RaftNode raftNode = new RaftNode(new RaftNodeOptions(StorePeers.raftPeerId(storeId), config.raftAddress().host(),
+                config.raftAddress().port(), dataDirectory.resolve("raft"), config.electionTimeout(),
+                config.electionTimeout().multipliedBy(2), config.raftSnapshotThreshold(), java.time.Duration.ofSeconds(10),
+                config.raftServerThreads(), RaftNodeOptions.SnapshotTransfer.STATE_MACHINE), this.node::stateMachineFor);
+        resources.add(() -> this.node.close());
+        try {
+            this.node.start(raftNode);
+            if (registration.hasBootstrapRegion()) {
+                this.node.bootstrap(registration.getBootstrapRegion());
+            }
+        } catch (IOException e) {
+            throw new DuetException(e.getMessage() != null && e.getMessage().contains("already in use")
+                    ? ErrorCode.ADDRESS_IN_USE : ErrorCode.UNKNOWN_ERROR,
+                    "store " + storeId + ": cannot start Raft on " + config.raftAddress() + ": " + e.getMessage(), e);
+        }
+
+        KvService kv = new KvService(this.node, disk);
+        RegionOperations operations = new RegionOperations(this.node, placement, clients, background, metrics);
+        Heartbeats heartbeats = new Heartbeats(this.node, placement, operations, disk, heartbeatSenders);
+        ReplicaCollector collector = new ReplicaCollector(this.node, placement);
+        this.node.onMembershipChange(() -> background.execute(() -> reconcileAll(operations)));
+
+        ExecutorService rpcExecutor = Executors.newFixedThreadPool(16, new NamedThreadFactory(COMPONENT, node, "rpc"));
+        resources.add(rpcExecutor::shutdownNow);
+        try {
+            grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.address().host(), config.address().port()))
+                    .executor(rpcExecutor)
+                    .maxInboundMessageSize(64 << 20)
+                    .addService(new KvGrpcEndpoint(kv, metrics))
+                    .addService(new StoreAdminGrpcEndpoint(this.node, operations, snapshots, slow))
+                    .build()
+                    .start();
+        } catch (IOException e) {
+            if (isAddressInUse(e)) {
+                throw new DuetException(ErrorCode.ADDRESS_IN_USE, "store " + storeId + ": address " + config.address()
+                        + " is already in use");
+            }
+            throw new DuetException(ErrorCode.UNKNOWN_ERROR, "store " + storeId + ": cannot listen on " + config.address()
+                    + ": " + e.getMessage(), e);
+        }
+        resources.add(() -> {
+            grpcServer.shutdownNow();
+            grpcServer.awaitTermination(5, TimeUnit.SECONDS);
+        });
+
+        metrics.gauge("duet_store_regions", "Region replicas on this store", () -> this.node.peers().size());
+        metrics.gauge("duet_store_leaders", "Regions this store leads",
+                () -> this.node.peers().stream().filter(RegionPeer::isLeaderReady).count());
+        metrics.gauge("duet_store_disk_available_bytes", "Free bytes on the data directory's disk", disk::availableBytes);
+        statusServer = new StatusServer(COMPONENT, node, config.statusAddress(), metrics.registry(), this::status);
+        statusServer.start();
+        resources.add(statusServer);
+
+        background.scheduleWithFixedDelay(guard("disk check", disk::refresh), 1, 1, TimeUnit.SECONDS);
+        background.scheduleWithFixedDelay(guard("store heartbeat", heartbeats::sendStoreHeartbeat), 0,
+                config.storeHeartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(guard("region heartbeats", heartbeats::sendRegionHeartbeats), 200, 200,
+                TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(guard("reconcile", () -> reconcileAll(operations)), 2, 2, TimeUnit.SECONDS);
+        background.scheduleWithFixedDelay(guard("split check", operations::checkSplits),
+                config.splitCheckInterval().toMillis(), config.splitCheckInterval().toMillis(), TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(guard("replica collection", collector::collect),
+                config.replicaGcInterval().toMillis(), config.replicaGcInterval().toMillis(), TimeUnit.MILLISECONDS);
+        LOG.info("store {} started: address {} raft {} status http://{}/ data {} ({} regions)", storeId,
+                address(), config.raftAddress(), statusServer.boundAddress(), config.dataDir(), this.node.peers().size());
+    }
+
+    private RegisterStoreResponse register(PlacementClient placement, StoreIdent ident) {
+        Store.Builder store = Store.newBuilder()
+                .setId(ident == null ? 0 : ident.getStoreId())
+                .setAddress(config.advertisedAddress().toString())
+                .setRaftAddress(config.raftAddress().toString())
+                .setStatusAddress(config.statusAddress().toString())
+                .setVersion(BuildInfo.version());
+        for (Map.Entry<String, String> label : config.labels().entrySet()) {
+            store.addLabels(StoreLabel.newBuilder().setKey(label.getKey()).setValue(label.getValue()));
+        }
+        RegisterStoreResponse response = placement.registerStore(store.build());
+        LOG.info("registered with placement as store {} (cluster {})", response.getStore().getId(),
+                Long.toUnsignedString(placement.clusterId()));
+        return response;
+    }
+
+    private void reconcileAll(RegionOperations operations) {
+        for (RegionPeer peer : node.peers()) {
+            if (peer.isLeaderReady()) {
+                operations.reconcile(peer);
+            }
+        }
+    }
+
+    private Runnable guard(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warn("store {}: {} failed: {}", storeId, what, e.toString());
+            }
+        };
+    }
+
+    private static boolean isAddressInUse(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof BindException || String.valueOf(cause.getMessage()).contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public Map<String, Object> status() {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("component", "storage");
+        status.put("store_id", storeId);
+        status.put("version", BuildInfo.version());
+        status.put("address", config.advertisedAddress().toString());
+        status.put("raft_address", config.raftAddress().toString());
+        StoreNode current = node;
+        if (current != null) {
+            status.put("regions", current.peers().size());
+            status.put("leaders", current.peers().stream().filter(RegionPeer::isLeaderReady).count());
+        }
+        return status;
+    }
+
+    public long storeId() {
+        return storeId;
+    }
+
+    public HostAndPort address() {
+        return new HostAndPort(config.address().host(), grpcServer.getPort());
+    }
+
+    public HostAndPort statusAddress() {
+        return statusServer.boundAddress();
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    /** The number of regions this store leads (for tests and the playground). */
+    public long leaderCount() {
+        StoreNode current = node;
+        return current == null ? 0 : current.peers().stream().filter(RegionPeer::isLeaderReady).count();
+    }
+
+    @Override
+    public void close() {
+        List<AutoCloseable> reversed = new ArrayList<>(resources);
+        Collections.reverse(reversed);
+        resources.clear();
+        for (AutoCloseable resource : reversed) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.warn("store {}: error while stopping: {}", storeId, e.toString());
+            }
+        }
+        if (node != null) {
+            LOG.info("store {} stopped", storeId);
+            node = null;
+        }
+    }
+}

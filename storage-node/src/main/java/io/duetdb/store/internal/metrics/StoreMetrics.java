@@ -1,0 +1,57 @@
+package io.duetdb.store.internal.metrics;
+
+import java.util.function.DoubleSupplier;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/** A storage node's metrics, in its own registry (several stores may share a JVM). */
+public final class StoreMetrics {
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    public final Counter requests;
+    public final Histogram requestSeconds;
+    public final Counter regionErrors;
+    public final Counter proposals;
+    public final Counter proposedCommands;
+    public final Counter snapshotsSent;
+    public final Counter snapshotsInstalled;
+    public final Counter splits;
+    public final Counter merges;
+    public final Counter replicasDestroyed;
+    public final Counter operatorSteps;
+
+    public StoreMetrics() {
+        JvmMetrics.builder().register(registry);
+        requests = Counter.builder().name("duet_store_requests_total").help("KV requests by method")
+                .labelNames("method").register(registry);
+        requestSeconds = Histogram.builder().name("duet_store_request_seconds").help("KV request handling time")
+                .labelNames("method").classicUpperBounds(0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1, 5)
+                .register(registry);
+        regionErrors = Counter.builder().name("duet_store_region_errors_total").help("Region errors answered, by kind")
+                .labelNames("kind").register(registry);
+        proposals = Counter.builder().name("duet_store_raft_proposals_total").help("Raft entries proposed").register(registry);
+        proposedCommands = Counter.builder().name("duet_store_raft_proposed_commands_total")
+                .help("Commands carried by proposed Raft entries").register(registry);
+        snapshotsSent = Counter.builder().name("duet_store_snapshots_sent_total").help("Region snapshots sent").register(registry);
+        snapshotsInstalled = Counter.builder().name("duet_store_snapshots_installed_total")
+                .help("Region snapshots installed").register(registry);
+        splits = Counter.builder().name("duet_store_splits_total").help("Region splits applied").register(registry);
+        merges = Counter.builder().name("duet_store_merges_total").help("Region merges applied").register(registry);
+        replicasDestroyed = Counter.builder().name("duet_store_replicas_destroyed_total")
+                .help("Replicas removed from this store").register(registry);
+        operatorSteps = Counter.builder().name("duet_store_operator_steps_total").help("Scheduling steps carried out")
+                .labelNames("step").register(registry);
+    }
+
+    public void gauge(String name, String help, DoubleSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help)
+                .callback(callback -> callback.call(value.getAsDouble())).register(registry);
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+}

@@ -1,0 +1,251 @@
+package io.duetdb.store.internal.region;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.common.keys.KeyRanges;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.proto.kv.RegionError;
+import io.duetdb.proto.meta.Peer;
+import io.duetdb.proto.meta.PeerRole;
+import io.duetdb.proto.meta.Region;
+import io.duetdb.proto.meta.RegionEpoch;
+import io.duetdb.proto.raftcmd.ChangePeer;
+import io.duetdb.proto.raftcmd.CommandResult;
+import io.duetdb.proto.raftcmd.CommitMerge;
+import io.duetdb.proto.raftcmd.KeyValue;
+import io.duetdb.proto.raftcmd.PrepareMerge;
+import io.duetdb.proto.raftcmd.RaftCommand;
+import io.duetdb.proto.raftcmd.RawDeleteRange;
+import io.duetdb.proto.raftcmd.Split;
+import io.duetdb.store.engine.ColumnFamily;
+import io.duetdb.store.engine.EngineWriteBatch;
+import io.duetdb.store.internal.proto.PeerState;
+import io.duetdb.store.internal.proto.RegionLocalState;
+
+/**
+ * Turns one committed command into engine writes, deterministically from the region's state at that point
+ * of the log. Commands proposed against an older epoch, or touching keys the region no longer holds, are
+ * refused here too (the proposer checked before proposing, but a split may have been applied in between).
+ */
+public final class CommandApplier {
+    private CommandApplier() {
+    }
+
+    public static ApplyOutcome apply(RegionLocalState state, RaftCommand command, EngineWriteBatch batch) {
+        Region region = state.getRegion();
+        return switch (command.getCommandCase()) {
+            case RAW_PUT, RAW_DELETE, RAW_DELETE_RANGE -> applyData(state, command, batch);
+            case CHANGE_PEER -> changePeer(state, command.getEpoch(), command.getChangePeer(), batch);
+            case SPLIT -> split(state, command.getEpoch(), command.getSplit(), batch);
+            case PREPARE_MERGE -> prepareMerge(state, command.getEpoch(), command.getPrepareMerge(), batch);
+            case COMMIT_MERGE -> commitMerge(state, command.getEpoch(), command.getCommitMerge(), batch);
+            case COMMAND_NOT_SET -> ApplyOutcome.of(error("empty command in region " + region.getId()), state);
+        };
+    }
+
+    private static ApplyOutcome applyData(RegionLocalState state, RaftCommand command, EngineWriteBatch batch) {
+        Region region = state.getRegion();
+        if (state.getState() == PeerState.MERGING) {
+            return ApplyOutcome.of(regionError(RegionErrors.merging(region.getId())), state);
+        }
+        if (command.getEpoch().getVersion() != region.getEpoch().getVersion()) {
+            return ApplyOutcome.of(regionError(RegionErrors.epochNotMatch(List.of(region),
+                    "region " + region.getId() + " changed (version " + region.getEpoch().getVersion()
+                            + ") after the request was proposed at version " + command.getEpoch().getVersion())), state);
+        }
+        switch (command.getCommandCase()) {
+            case RAW_PUT -> {
+                for (KeyValue pair : command.getRawPut().getPairsList()) {
+                    if (!contains(region, pair.getKey())) {
+                        return ApplyOutcome.of(regionError(RegionErrors.keyNotInRegion(pair.getKey().toByteArray(), region)), state);
+                    }
+                }
+                for (KeyValue pair : command.getRawPut().getPairsList()) {
+                    batch.put(ColumnFamily.DEFAULT, Keys.dataKey(pair.getKey().toByteArray()), pair.getValue().toByteArray());
+                }
+            }
+            case RAW_DELETE -> {
+                for (ByteString key : command.getRawDelete().getKeysList()) {
+                    if (!contains(region, key)) {
+                        return ApplyOutcome.of(regionError(RegionErrors.keyNotInRegion(key.toByteArray(), region)), state);
+                    }
+                }
+                for (ByteString key : command.getRawDelete().getKeysList()) {
+                    batch.delete(ColumnFamily.DEFAULT, Keys.dataKey(key.toByteArray()));
+                }
+            }
+            case RAW_DELETE_RANGE -> {
+                RawDeleteRange range = command.getRawDeleteRange();
+                byte[] start = max(range.getStartKey().toByteArray(), region.getStartKey().toByteArray());
+                byte[] end = minEnd(range.getEndKey().toByteArray(), region.getEndKey().toByteArray());
+                if (KeyRanges.isValid(start, end) && !(end.length > 0 && KeyRanges.compare(start, end) >= 0)) {
+                    batch.deleteRange(ColumnFamily.DEFAULT, Keys.dataKey(start), Keys.dataEndKey(end));
+                }
+            }
+            default -> throw new IllegalStateException("not a data command: " + command.getCommandCase());
+        }
+        return ApplyOutcome.of(CommandResult.getDefaultInstance(), state);
+    }
+
+    private static Optional<ApplyOutcome> checkAdminEpoch(RegionLocalState state, RegionEpoch epoch, String what) {
+        Region region = state.getRegion();
+        if (state.getState() != PeerState.NORMAL) {
+            return Optional.of(ApplyOutcome.of(regionError(RegionErrors.merging(region.getId())), state));
+        }
+        if (!epoch.equals(region.getEpoch())) {
+            return Optional.of(ApplyOutcome.of(regionError(RegionErrors.epochNotMatch(List.of(region),
+                    what + " of region " + region.getId() + " was proposed at epoch " + describe(epoch)
+                            + " but the region is at " + describe(region.getEpoch()))), state));
+        }
+        return Optional.empty();
+    }
+
+    private static ApplyOutcome changePeer(RegionLocalState state, RegionEpoch epoch, ChangePeer change, EngineWriteBatch batch) {
+        Optional<ApplyOutcome> stale = checkAdminEpoch(state, epoch, "a membership change");
+        if (stale.isPresent()) {
+            return stale.get();
+        }
+        Region region = state.getRegion();
+        Peer peer = change.getPeer();
+        List<Peer> peers = new ArrayList<>(region.getPeersList());
+        Optional<Peer> existing = peers.stream().filter(p -> p.getStoreId() == peer.getStoreId()).findFirst();
+        switch (change.getChange()) {
+            case ADD_LEARNER -> {
+                if (existing.isPresent()) {
+                    return ApplyOutcome.of(error("store " + peer.getStoreId() + " already holds a replica of region "
+                            + region.getId()), state);
+                }
+                peers.add(peer.toBuilder().setRole(PeerRole.LEARNER).build());
+            }
+            case PROMOTE_LEARNER -> {
+                if (existing.isEmpty() || existing.get().getRole() != PeerRole.LEARNER) {
+                    return ApplyOutcome.of(error("region " + region.getId() + " has no learner on store " + peer.getStoreId()), state);
+                }
+                peers.set(peers.indexOf(existing.get()), existing.get().toBuilder().setRole(PeerRole.VOTER).build());
+            }
+            case REMOVE_PEER -> {
+                if (existing.isEmpty()) {
+                    return ApplyOutcome.of(error("region " + region.getId() + " has no replica on store " + peer.getStoreId()), state);
+                }
+                long votersLeft = peers.stream().filter(p -> p.getRole() == PeerRole.VOTER && p != existing.get()).count();
+                if (votersLeft == 0) {
+                    return ApplyOutcome.of(error("cannot remove the last voter of region " + region.getId()), state);
+                }
+                peers.remove(existing.get());
+            }
+            default -> {
+                return ApplyOutcome.of(error("unknown membership change " + change.getChange()), state);
+            }
+        }
+        Region changed = region.toBuilder().clearPeers().addAllPeers(peers)
+                .setEpoch(region.getEpoch().toBuilder().setConfVersion(region.getEpoch().getConfVersion() + 1)).build();
+        RegionLocalState next = state.toBuilder().setRegion(changed).build();
+        RegionStorage.putRegionState(batch, next);
+        return ApplyOutcome.of(CommandResult.newBuilder().setRegion(changed).build(), next);
+    }
+
+    private static ApplyOutcome split(RegionLocalState state, RegionEpoch epoch, Split split, EngineWriteBatch batch) {
+        Optional<ApplyOutcome> stale = checkAdminEpoch(state, epoch, "a split");
+        if (stale.isPresent()) {
+            return stale.get();
+        }
+        Region region = state.getRegion();
+        byte[] splitKey = split.getSplitKey().toByteArray();
+        byte[] start = region.getStartKey().toByteArray();
+        byte[] end = region.getEndKey().toByteArray();
+        if (splitKey.length == 0 || KeyRanges.compare(splitKey, start) <= 0
+                || (end.length > 0 && KeyRanges.compare(splitKey, end) >= 0)) {
+            return ApplyOutcome.of(error("split key " + Keys.describe(splitKey) + " is not inside region " + region.getId()), state);
+        }
+        if (split.getNewPeerIdsCount() != region.getPeersCount() || split.getNewRegionId() == 0
+                || split.getNewRegionId() == region.getId()) {
+            return ApplyOutcome.of(error("split of region " + region.getId() + " needs a new region id and "
+                    + region.getPeersCount() + " new peer ids"), state);
+        }
+        RegionEpoch newEpoch = region.getEpoch().toBuilder().setVersion(region.getEpoch().getVersion() + 1).build();
+        Region left = region.toBuilder().setEndKey(ByteString.copyFrom(splitKey)).setEpoch(newEpoch).build();
+        Region.Builder right = Region.newBuilder().setId(split.getNewRegionId()).setStartKey(ByteString.copyFrom(splitKey))
+                .setEndKey(region.getEndKey()).setEpoch(newEpoch);
+        for (int i = 0; i < region.getPeersCount(); i++) {
+            right.addPeers(region.getPeers(i).toBuilder().setId(split.getNewPeerIds(i)));
+        }
+        Region derived = right.build();
+        RegionLocalState next = state.toBuilder().setRegion(left).build();
+        RegionStorage.putRegionState(batch, next);
+        RegionStorage.putRegionState(batch, RegionLocalState.newBuilder().setRegion(derived).setState(PeerState.NORMAL).build());
+        RegionStorage.putApplyState(batch, derived.getId(),
+                RegionStorage.applyState(RegionStorage.INITIAL_POSITION, RegionStorage.INITIAL_POSITION));
+        return new ApplyOutcome(CommandResult.newBuilder().setRegion(left).addDerived(derived).build(), next,
+                List.of(derived), List.of());
+    }
+
+    private static ApplyOutcome prepareMerge(RegionLocalState state, RegionEpoch epoch, PrepareMerge prepare,
+            EngineWriteBatch batch) {
+        Optional<ApplyOutcome> stale = checkAdminEpoch(state, epoch, "a merge");
+        if (stale.isPresent()) {
+            return stale.get();
+        }
+        Region region = state.getRegion();
+        Region frozen = region.toBuilder().setEpoch(region.getEpoch().toBuilder()
+                .setVersion(region.getEpoch().getVersion() + 1)
+                .setConfVersion(region.getEpoch().getConfVersion() + 1)).build();
+        RegionLocalState next = state.toBuilder().setRegion(frozen).setState(PeerState.MERGING)
+                .setMergeTarget(prepare.getTargetRegionId()).build();
+        RegionStorage.putRegionState(batch, next);
+        return ApplyOutcome.of(CommandResult.newBuilder().setRegion(frozen).build(), next);
+    }
+
+    private static ApplyOutcome commitMerge(RegionLocalState state, RegionEpoch epoch, CommitMerge commit,
+            EngineWriteBatch batch) {
+        Optional<ApplyOutcome> stale = checkAdminEpoch(state, epoch, "a merge");
+        if (stale.isPresent()) {
+            return stale.get();
+        }
+        Region region = state.getRegion();
+        Region source = commit.getSource();
+        Region.Builder merged = region.toBuilder();
+        if (source.getEndKey().equals(region.getStartKey()) && !source.getEndKey().isEmpty()) {
+            merged.setStartKey(source.getStartKey());
+        } else if (region.getEndKey().equals(source.getStartKey()) && !region.getEndKey().isEmpty()) {
+            merged.setEndKey(source.getEndKey());
+        } else {
+            return ApplyOutcome.of(error("region " + source.getId() + " is not adjacent to region " + region.getId()), state);
+        }
+        long version = Math.max(region.getEpoch().getVersion(), source.getEpoch().getVersion()) + 1;
+        Region result = merged.setEpoch(region.getEpoch().toBuilder().setVersion(version)).build();
+        RegionLocalState next = state.toBuilder().setRegion(result).build();
+        RegionStorage.putRegionState(batch, next);
+        RegionStorage.putRegionState(batch, RegionLocalState.newBuilder().setRegion(source)
+                .setState(PeerState.TOMBSTONE).build());
+        return new ApplyOutcome(CommandResult.newBuilder().setRegion(result).build(), next, List.of(),
+                List.of(source.getId()));
+    }
+
+    static boolean contains(Region region, ByteString key) {
+        return KeyRanges.contains(region.getStartKey().toByteArray(), region.getEndKey().toByteArray(), key.toByteArray());
+    }
+
+    private static byte[] max(byte[] a, byte[] b) {
+        return KeyRanges.compare(a, b) >= 0 ? a : b;
+    }
+
+    private static byte[] minEnd(byte[] a, byte[] b) {
+        return KeyRanges.compareEnds(a, b) <= 0 ? a : b;
+    }
+
+    private static String describe(RegionEpoch epoch) {
+        return "(conf " + epoch.getConfVersion() + ", version " + epoch.getVersion() + ")";
+    }
+
+    static CommandResult error(String message) {
+        return CommandResult.newBuilder().setError(message).build();
+    }
+
+    static CommandResult regionError(RegionError error) {
+        return CommandResult.newBuilder().setRegionError(error).build();
+    }
+}

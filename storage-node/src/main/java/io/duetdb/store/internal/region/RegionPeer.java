@@ -1,0 +1,135 @@
+package io.duetdb.store.internal.region;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.duetdb.proto.meta.Peer;
+import io.duetdb.proto.meta.Region;
+import io.duetdb.proto.raftcmd.CommandResult;
+import io.duetdb.proto.raftcmd.RaftCommand;
+import io.duetdb.raft.RaftGroupHandle;
+import io.duetdb.store.internal.proto.RegionLocalState;
+
+/**
+ * One region replica on this store at run time: its state machine, its Raft group, the proposer that
+ * batches its writes, and the lease its leader reads under.
+ */
+public final class RegionPeer {
+    private final long storeId;
+    private final RegionStateMachine stateMachine;
+    private final LeaderLease lease;
+    private volatile RaftGroupHandle handle;
+    private volatile Proposer proposer;
+    /** A scheduling step is being carried out (one at a time). */
+    public final AtomicBoolean operatorRunning = new AtomicBoolean();
+    /** The Raft configuration is being moved to match the region's membership record. */
+    public final AtomicBoolean reconciling = new AtomicBoolean();
+    /** Something placement should hear about soon (leadership, epoch). */
+    public final AtomicBoolean heartbeatDue = new AtomicBoolean(true);
+    private volatile long lastHeartbeatNanos;
+    private volatile long createdNanos = System.nanoTime();
+
+    public RegionPeer(long storeId, RegionStateMachine stateMachine, LeaderLease lease) {
+        this.storeId = storeId;
+        this.stateMachine = requireNonNull(stateMachine, "stateMachine is null");
+        this.lease = requireNonNull(lease, "lease is null");
+    }
+
+    public void attach(RaftGroupHandle groupHandle, Proposer groupProposer) {
+        this.handle = requireNonNull(groupHandle, "groupHandle is null");
+        this.proposer = requireNonNull(groupProposer, "groupProposer is null");
+    }
+
+    public boolean isAttached() {
+        return handle != null;
+    }
+
+    public long regionId() {
+        return stateMachine.regionId();
+    }
+
+    public RegionStateMachine stateMachine() {
+        return stateMachine;
+    }
+
+    /** The region, or null while this replica waits for its first snapshot. */
+    public Region region() {
+        return stateMachine.region();
+    }
+
+    public RegionLocalState state() {
+        return stateMachine.state();
+    }
+
+    public RaftGroupHandle handle() {
+        return handle;
+    }
+
+    public LeaderLease lease() {
+        return lease;
+    }
+
+    public long storeId() {
+        return storeId;
+    }
+
+    public boolean isLeaderReady() {
+        RaftGroupHandle current = handle;
+        try {
+            return current != null && current.isLeaderReady();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The peer believed to lead, from Raft's view and the region's membership, if known. */
+    public Optional<Peer> leaderPeer() {
+        RaftGroupHandle current = handle;
+        Region region = region();
+        if (current == null || region == null) {
+            return Optional.empty();
+        }
+        try {
+            return current.leaderId().map(StorePeers::storeIdOf)
+                    .flatMap(leaderStore -> region.getPeersList().stream()
+                            .filter(peer -> peer.getStoreId() == leaderStore).findFirst());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    public Optional<Peer> selfPeer() {
+        Region region = region();
+        return region == null ? Optional.empty()
+                : region.getPeersList().stream().filter(peer -> peer.getStoreId() == storeId).findFirst();
+    }
+
+    /** Proposes a command through this replica (which must lead). */
+    public CompletableFuture<CommandResult> propose(RaftCommand command) {
+        Proposer current = proposer;
+        if (current == null) {
+            return CompletableFuture.completedFuture(CommandResult.newBuilder()
+                    .setRegionError(RegionErrors.serverIsBusy("region " + regionId() + " is starting", 50)).build());
+        }
+        return current.submit(command);
+    }
+
+    public Proposer proposer() {
+        return proposer;
+    }
+
+    public long lastHeartbeatNanos() {
+        return lastHeartbeatNanos;
+    }
+
+    public void heartbeatSent(long nanos) {
+        lastHeartbeatNanos = nanos;
+    }
+
+    public long createdNanos() {
+        return createdNanos;
+    }
+}

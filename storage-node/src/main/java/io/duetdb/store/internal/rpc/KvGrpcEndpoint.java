@@ -1,0 +1,112 @@
+package io.duetdb.store.internal.rpc;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.proto.kv.KvGrpc;
+import io.duetdb.proto.kv.RawBatchGetRequest;
+import io.duetdb.proto.kv.RawBatchGetResponse;
+import io.duetdb.proto.kv.RawBatchPutRequest;
+import io.duetdb.proto.kv.RawBatchPutResponse;
+import io.duetdb.proto.kv.RawDeleteRangeRequest;
+import io.duetdb.proto.kv.RawDeleteRangeResponse;
+import io.duetdb.proto.kv.RawDeleteRequest;
+import io.duetdb.proto.kv.RawDeleteResponse;
+import io.duetdb.proto.kv.RawGetRequest;
+import io.duetdb.proto.kv.RawGetResponse;
+import io.duetdb.proto.kv.RawPutRequest;
+import io.duetdb.proto.kv.RawPutResponse;
+import io.duetdb.proto.kv.RawScanRequest;
+import io.duetdb.proto.kv.RawScanResponse;
+import io.duetdb.proto.kv.RegionError;
+import io.duetdb.store.internal.KvService;
+import io.duetdb.store.internal.metrics.StoreMetrics;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+
+/** The gRPC face of {@link KvService}; region errors travel in responses, failures as gRPC statuses. */
+public final class KvGrpcEndpoint extends KvGrpc.KvImplBase {
+    private static final Logger LOG = LoggerFactory.getLogger(KvGrpcEndpoint.class);
+
+    private final KvService service;
+    private final StoreMetrics metrics;
+
+    public KvGrpcEndpoint(KvService service, StoreMetrics metrics) {
+        this.service = requireNonNull(service, "service is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+    }
+
+    @Override
+    public void rawGet(RawGetRequest request, StreamObserver<RawGetResponse> observer) {
+        serve("RawGet", observer, () -> service.get(request), RawGetResponse::getRegionError, RawGetResponse::hasRegionError);
+    }
+
+    @Override
+    public void rawBatchGet(RawBatchGetRequest request, StreamObserver<RawBatchGetResponse> observer) {
+        serve("RawBatchGet", observer, () -> service.batchGet(request), RawBatchGetResponse::getRegionError,
+                RawBatchGetResponse::hasRegionError);
+    }
+
+    @Override
+    public void rawScan(RawScanRequest request, StreamObserver<RawScanResponse> observer) {
+        serve("RawScan", observer, () -> service.scan(request), RawScanResponse::getRegionError, RawScanResponse::hasRegionError);
+    }
+
+    @Override
+    public void rawPut(RawPutRequest request, StreamObserver<RawPutResponse> observer) {
+        serve("RawPut", observer, () -> service.put(request), RawPutResponse::getRegionError, RawPutResponse::hasRegionError);
+    }
+
+    @Override
+    public void rawBatchPut(RawBatchPutRequest request, StreamObserver<RawBatchPutResponse> observer) {
+        serve("RawBatchPut", observer, () -> service.batchPut(request), RawBatchPutResponse::getRegionError,
+                RawBatchPutResponse::hasRegionError);
+    }
+
+    @Override
+    public void rawDelete(RawDeleteRequest request, StreamObserver<RawDeleteResponse> observer) {
+        serve("RawDelete", observer, () -> service.delete(request), RawDeleteResponse::getRegionError,
+                RawDeleteResponse::hasRegionError);
+    }
+
+    @Override
+    public void rawDeleteRange(RawDeleteRangeRequest request, StreamObserver<RawDeleteRangeResponse> observer) {
+        serve("RawDeleteRange", observer, () -> service.deleteRange(request), RawDeleteRangeResponse::getRegionError,
+                RawDeleteRangeResponse::hasRegionError);
+    }
+
+    private <R> void serve(String method, StreamObserver<R> observer, Supplier<CompletableFuture<R>> call,
+            Function<R, RegionError> regionError, Function<R, Boolean> hasRegionError) {
+        long started = System.nanoTime();
+        metrics.requests.labelValues(method).inc();
+        CompletableFuture<R> future;
+        try {
+            future = call.get();
+        } catch (RuntimeException e) {
+            future = CompletableFuture.failedFuture(e);
+        }
+        future.whenComplete((response, error) -> {
+            if (error != null) {
+                LOG.warn("{} failed: {}", method, error.toString());
+                observer.onError(Status.INTERNAL.withDescription(method + ": " + error).asRuntimeException());
+                return;
+            }
+            if (hasRegionError.apply(response)) {
+                metrics.regionErrors.labelValues(regionError.apply(response).getDetailCase().name()).inc();
+            }
+            try {
+                observer.onNext(response);
+                observer.onCompleted();
+            } catch (RuntimeException e) {
+                // The client went away.
+            }
+            metrics.requestSeconds.labelValues(method).observe((System.nanoTime() - started) / 1e9);
+        });
+    }
+}
