@@ -16,18 +16,21 @@ import java.util.concurrent.CountDownLatch;
 
 import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.build.BuildInfo;
+import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.placement.PlacementConfig;
 import io.duetdb.placement.PlacementServer;
+import io.duetdb.store.StoreConfig;
+import io.duetdb.store.StoreServer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code duet playground}: every component in one JVM on the default ports, data under ./data. Today that
- * is the placement driver (three members); storage nodes, learners and the SQL server join as they land.
+ * {@code duet playground}: every component in one JVM on the default ports, data under ./data: three placement
+ * members and three storage nodes today; learners and the SQL server join as they land.
  */
 @Command(name = "playground", mixinStandardHelpOptions = true,
         description = "Start a whole DuetDB cluster in this process, on the default ports.")
@@ -47,6 +50,9 @@ public final class PlaygroundCommand implements Callable<Integer> {
     @Option(names = "--pd", defaultValue = "3", paramLabel = "N", description = "placement members, 1 or 3 (default: ${DEFAULT-VALUE})")
     int placementMembers;
 
+    @Option(names = "--stores", defaultValue = "3", paramLabel = "N", description = "storage nodes, 0 to 10 (default: ${DEFAULT-VALUE})")
+    int storeCount;
+
     @Option(names = "--port-offset", defaultValue = "0", hidden = true,
             description = "added to every default port (for tests that run beside a playground)")
     int portOffset;
@@ -60,6 +66,9 @@ public final class PlaygroundCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (placementMembers != 1 && placementMembers != 3) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--pd must be 1 or 3");
+        }
+        if (storeCount < 0 || storeCount > 10) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--stores must be between 0 and 10");
         }
         PrintWriter out = spec.commandLine().getOut();
         if (clean) {
@@ -80,6 +89,9 @@ public final class PlaygroundCommand implements Callable<Integer> {
 
         List<PlacementServer> placement = startPlacement(out);
         awaitPlacementLeader(placement, out);
+        List<HostAndPort> placementAddresses = placement.stream().map(PlacementServer::clientAddress).toList();
+        List<StoreServer> stores = startStores(placementAddresses, out);
+        awaitRegionLeader(stores, out);
         HostAndPort first = placement.get(0).clientAddress();
         out.println();
         out.println("Ready. Inspect the cluster with:");
@@ -113,6 +125,39 @@ public final class PlaygroundCommand implements Callable<Integer> {
             out.flush();
         }
         return servers;
+    }
+
+    private List<StoreServer> startStores(List<HostAndPort> placementAddresses, PrintWriter out) {
+        List<StoreServer> stores = new ArrayList<>();
+        for (int i = 0; i < storeCount; i++) {
+            StoreConfig config = new StoreConfig()
+                    .setDataDir(dataDir.resolve("store-" + (i + 1)))
+                    .setPd(placementAddresses)
+                    .setAddress(new HostAndPort(host, StoreConfig.DEFAULT_PORT + portOffset + i))
+                    .setRaftAddress(new HostAndPort(host, StoreConfig.DEFAULT_RAFT_PORT + portOffset + i))
+                    .setStatusAddress(new HostAndPort(host, StoreConfig.DEFAULT_STATUS_PORT + portOffset + i))
+                    .setBlockCacheSize(DataSize.ofMebibytes(64));
+            StoreServer store = new StoreServer(config).start();
+            running.add(store);
+            stores.add(store);
+            out.printf("  store %-8s address %s  raft %s  status http://%s/%n", "store-" + store.storeId(),
+                    store.address(), config.raftAddress(), store.statusAddress());
+            out.flush();
+        }
+        return stores;
+    }
+
+    private static void awaitRegionLeader(List<StoreServer> stores, PrintWriter out) throws InterruptedException {
+        if (stores.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (stores.stream().mapToLong(StoreServer::leaderCount).sum() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new DuetException(ErrorCode.REGION_UNAVAILABLE, "no region elected a leader within 60 s");
+            }
+            Thread.sleep(100);
+        }
     }
 
     private int port(int member, int which) {

@@ -21,7 +21,7 @@ import io.duetdb.common.error.ErrorCode;
  */
 public final class StoreConfig {
     public static final int DEFAULT_PORT = 20160;
-    public static final int DEFAULT_RAFT_PORT = 20161;
+    public static final int DEFAULT_RAFT_PORT = 20170;
     public static final int DEFAULT_STATUS_PORT = 20180;
     /** Longest key a request may carry. */
     public static final int MAX_KEY_BYTES = 8 << 10;
