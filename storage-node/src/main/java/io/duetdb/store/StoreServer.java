@@ -130,6 +130,10 @@ public final class StoreServer implements AutoCloseable {
                 new NamedThreadFactory(COMPONENT, node, "background"));
         ExecutorService slow = Executors.newFixedThreadPool(4, new NamedThreadFactory(COMPONENT, node, "admin"));
         ExecutorService heartbeatSenders = Executors.newFixedThreadPool(2, new NamedThreadFactory(COMPONENT, node, "heartbeat"));
+        // Store heartbeats keep the store alive in placement's eyes: never behind slow background work.
+        ScheduledExecutorService storeHeartbeat = Executors.newSingleThreadScheduledExecutor(
+                new NamedThreadFactory(COMPONENT, node, "store-heartbeat"));
+        resources.add(storeHeartbeat::shutdownNow);
         resources.add(proposalExecutor::shutdownNow);
         resources.add(background::shutdownNow);
         resources.add(slow::shutdownNow);
@@ -198,7 +202,7 @@ public final class StoreServer implements AutoCloseable {
         resources.add(statusServer);
 
         background.scheduleWithFixedDelay(guard("disk check", disk::refresh), 1, 1, TimeUnit.SECONDS);
-        background.scheduleWithFixedDelay(guard("store heartbeat", heartbeats::sendStoreHeartbeat), 0,
+        storeHeartbeat.scheduleWithFixedDelay(guard("store heartbeat", heartbeats::sendStoreHeartbeat), 0,
                 config.storeHeartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("region heartbeats", heartbeats::sendRegionHeartbeats), 200, 200,
                 TimeUnit.MILLISECONDS);

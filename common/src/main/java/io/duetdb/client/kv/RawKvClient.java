@@ -229,6 +229,7 @@ public final class RawKvClient implements AutoCloseable {
             Context context = Context.newBuilder().setRegionId(region.getId()).setRegionEpoch(region.getEpoch())
                     .setPeer(target).setReplicaRead(read ? readMode : ReplicaRead.LEADER).build();
             R response;
+            LOG.debug("attempt {} on region {} at store {} ({})", attempt, region.getId(), target.getStoreId(), address);
             try {
                 long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
                 response = rpc.apply(context, KvGrpc.newBlockingStub(channel(address))
@@ -239,7 +240,8 @@ public final class RawKvClient implements AutoCloseable {
                     throw new DuetException(ErrorCode.UNKNOWN_ERROR, "store " + target.getStoreId() + " failed: " + e.getStatus());
                 }
                 lastProblem = "store " + target.getStoreId() + " at " + address + ": " + e.getStatus().getCode();
-                regions.updateLeader(region.getId(), null);
+                // The cached membership may be old (a store that left, or one that was never cached): ask placement.
+                regions.invalidate(region.getId());
                 regions.invalidateStore(target.getStoreId());
                 backoff = sleep(deadline, backoff, lastProblem);
                 continue;
@@ -257,13 +259,17 @@ public final class RawKvClient implements AutoCloseable {
             }
             RegionError error = regionErrorOf.apply(response);
             lastProblem = error.getMessage();
+            LOG.debug("region {} at store {}: {}", region.getId(), target.getStoreId(), lastProblem);
             switch (error.getDetailCase()) {
                 case NOT_LEADER -> {
-                    if (error.getNotLeader().hasLeader()) {
-                        regions.updateLeader(region.getId(), error.getNotLeader().getLeader());
+                    Peer hint = error.getNotLeader().getLeader();
+                    boolean known = error.getNotLeader().hasLeader() && !hint.equals(target)
+                            && region.getPeersList().stream().anyMatch(p -> p.getStoreId() == hint.getStoreId());
+                    if (known && attempt < 8) {
+                        regions.updateLeader(region.getId(), hint);
                         continue;
                     }
-                    regions.updateLeader(region.getId(), null);
+                    regions.invalidate(region.getId());
                 }
                 case EPOCH_NOT_MATCH -> {
                     regions.invalidate(region.getId());

@@ -64,11 +64,23 @@ public final class DurableStateMachineAdapter extends LifecycleStateMachine {
         this.name = name;
     }
 
+    /**
+     * Ratis replays the log from the last snapshot, so the applied position it tracks starts there; the
+     * delegate skips entries it has already applied.
+     */
     @Override
     void load() {
-        LogPosition applied = delegate.applied();
-        if (applied.index() >= 0) {
-            setLastAppliedTermIndex(TermIndex.valueOf(applied.term(), applied.index()));
+        Optional<LogPosition> snapshot = delegate.latestSnapshot();
+        if (snapshot.isPresent() && snapshot.get().index() >= 0) {
+            setLastAppliedTermIndex(TermIndex.valueOf(snapshot.get().term(), snapshot.get().index()));
+        }
+    }
+
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        TermIndex current = getLastAppliedTermIndex();
+        if (current == null || index > current.getIndex()) {
+            super.notifyTermIndexUpdated(term, index);
         }
     }
 
@@ -113,7 +125,10 @@ public final class DurableStateMachineAdapter extends LifecycleStateMachine {
             LOG.error("{} failed to apply entry {}: {}", name, entry.getIndex(), e.toString(), e);
             return CompletableFuture.failedFuture(e);
         } finally {
-            updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+            TermIndex current = getLastAppliedTermIndex();
+            if (current == null || entry.getIndex() > current.getIndex()) {
+                updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+            }
         }
     }
 

@@ -1,0 +1,133 @@
+package io.duetdb.testing.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.client.kv.RawKvClient;
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.proto.meta.PeerRole;
+import io.duetdb.proto.placement.RegionInfo;
+import io.duetdb.testing.JavaProcess;
+import io.duetdb.testing.LocalCluster;
+import io.duetdb.testing.LocalPlacementCluster;
+
+/** Three `duet store` processes; one is killed with SIGKILL under writes and started again. */
+class ItStoreProcesses {
+    @TempDir
+    Path root;
+    private final List<JavaProcess> stores = new ArrayList<>();
+    private final List<List<String>> arguments = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() throws InterruptedException {
+        for (JavaProcess store : stores) {
+            if (store != null) {
+                store.close();
+            }
+        }
+    }
+
+    private JavaProcess start(int index) throws Exception {
+        JavaProcess process = JavaProcess.startDuet(root.resolve("store-" + index + "-" + System.nanoTime() + ".out"),
+                arguments.get(index));
+        stores.set(index, process);
+        return process;
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void killingAStoreUnderWritesLosesNoAcknowledgedWrite() throws Exception {
+        try (LocalPlacementCluster placementCluster = new LocalPlacementCluster(root.resolve("pd"), 1,
+                config -> config.setStoreDisconnectTime(Duration.ofSeconds(5))).start()) {
+            placementCluster.awaitLeader(Duration.ofSeconds(30));
+            String pd = placementCluster.clientAddresses().get(0).toString();
+            for (int i = 0; i < 3; i++) {
+                int port = LocalPlacementCluster.freePort();
+                arguments.add(List.of("store", "--pd", pd, "--data-dir", root.resolve("store-" + i).toString(),
+                        "--port", Integer.toString(port), "--raft-port", Integer.toString(LocalPlacementCluster.freePort()),
+                        "--status-port", Integer.toString(LocalPlacementCluster.freePort())));
+                stores.add(null);
+                start(i);
+            }
+            try (PlacementClient placement = placementCluster.newClient(); RawKvClient kv = new RawKvClient(placement)) {
+                LocalCluster.await("the first store to bootstrap the cluster", Duration.ofSeconds(60),
+                        () -> placement.getRegion(bytes("p-seed")).isPresent());
+                kv.put(bytes("p-seed"), bytes("x"));
+                LocalCluster.await("three voters", Duration.ofSeconds(90), () -> placement.getRegion(bytes("p-seed"))
+                        .map(info -> info.getRegion().getPeersList().stream().filter(p -> p.getRole() == PeerRole.VOTER)
+                                .count() == 3).orElse(false));
+                Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+                AtomicBoolean stop = new AtomicBoolean();
+                ExecutorService writers = Executors.newFixedThreadPool(4);
+                List<Future<?>> futures = new ArrayList<>();
+                for (int w = 0; w < 4; w++) {
+                    int writer = w;
+                    futures.add(writers.submit(() -> {
+                        for (int i = 0; !stop.get(); i++) {
+                            String key = String.format("p-%d-%06d", writer, i);
+                            try {
+                                kv.put(bytes(key), bytes(key));
+                                acknowledged.add(key);
+                            } catch (RuntimeException e) {
+                                // Outcome unknown; not counted as acknowledged.
+                                System.out.println(System.currentTimeMillis() + " write " + key + " failed: " + e);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                Thread.sleep(3_000);
+                RegionInfo region = placement.getRegion(bytes("p-seed")).orElseThrow();
+                long leaderStore = region.getLeader().getStoreId();
+                int victim = indexOfStore(placement, leaderStore);
+                int before = acknowledged.size();
+                System.out.println(System.currentTimeMillis() + " killing store " + leaderStore);
+                stores.get(victim).kill();
+                Thread.sleep(6_000);
+                int duringOutage = acknowledged.size() - before;
+                start(victim);
+                Thread.sleep(3_000);
+                stop.set(true);
+                for (Future<?> future : futures) {
+                    future.get(60, TimeUnit.SECONDS);
+                }
+                writers.shutdown();
+                assertThat(duringOutage).as("writes kept succeeding after the leader's store was killed").isPositive();
+                List<String> present = kv.scan(bytes("p-0"), bytes("p-9"), 1_000_000, false).stream()
+                        .map(pair -> pair.getKey().toStringUtf8()).toList();
+                assertThat(present).containsAll(acknowledged);
+                assertThat(acknowledged.size()).isGreaterThan(200);
+            }
+        }
+    }
+
+    private int indexOfStore(PlacementClient placement, long storeId) {
+        String address = placement.getStore(storeId).orElseThrow().getStore().getAddress();
+        String port = address.substring(address.lastIndexOf(':') + 1);
+        for (int i = 0; i < arguments.size(); i++) {
+            if (arguments.get(i).get(arguments.get(i).indexOf("--port") + 1).equals(port)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no process for store " + storeId);
+    }
+}
