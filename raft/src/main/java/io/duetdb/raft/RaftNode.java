@@ -212,6 +212,10 @@ public final class RaftNode implements AutoCloseable {
         // Durable state machines fetch snapshots themselves; Ratis ships files only for in-memory ones.
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties,
                 options.snapshotTransfer() == RaftNodeOptions.SnapshotTransfer.RATIS_FILES);
+        String waitMin = System.getProperty("duet.experiment.appender.wait-min-ms");
+        if (waitMin != null) {
+            RaftServerConfigKeys.Log.Appender.setWaitTimeMin(properties, millis(Long.parseLong(waitMin)));
+        }
         if (options.serverThreads() > 0) {
             RaftServerConfigKeys.ThreadPool.setServerCached(properties, false);
             RaftServerConfigKeys.ThreadPool.setServerSize(properties, options.serverThreads());

@@ -67,6 +67,7 @@ public final class StoreServer implements AutoCloseable {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private volatile long storeId;
     private StoreNode node;
+    private StoreMetrics metrics;
     private Server grpcServer;
     private StatusServer statusServer;
 
@@ -123,6 +124,7 @@ public final class StoreServer implements AutoCloseable {
         }
 
         StoreMetrics metrics = new StoreMetrics();
+        this.metrics = metrics;
         StoreClients clients = new StoreClients();
         resources.add(clients);
         ExecutorService proposalExecutor = Executors.newFixedThreadPool(2, new NamedThreadFactory(COMPONENT, node, "propose"));
@@ -269,6 +271,11 @@ public final class StoreServer implements AutoCloseable {
         if (current != null) {
             status.put("regions", current.peers().size());
             status.put("leaders", current.peers().stream().filter(RegionPeer::isLeaderReady).count());
+        }
+        StoreMetrics currentMetrics = metrics;
+        if (currentMetrics != null) {
+            status.put("raft_proposals", (long) currentMetrics.proposals.get());
+            status.put("raft_proposed_commands", (long) currentMetrics.proposedCommands.get());
         }
         return status;
     }

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -23,6 +25,7 @@ import com.google.protobuf.ByteString;
 
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.region.RegionCache;
+import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -63,33 +66,127 @@ public final class RawKvClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RawKvClient.class);
     private static final long MAX_BACKOFF_MILLIS = 500;
 
+    /** Keys a batch RPC carries at most. */
+    private static final int MAX_BATCH = 256;
+    /** Batch RPCs in flight per region. */
+    private static final int MAX_INFLIGHT = 4;
+    private static final int MAX_KEY_BYTES = 8 << 10;
+    private static final int MAX_VALUE_BYTES = 8 << 20;
+
     private final RegionCache regions;
     private final Duration timeout;
     private final ReplicaRead readMode;
     private final Map<HostAndPort, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final ExecutorService senders;
+    private final RequestBatcher<byte[], Void> puts;
+    private final RequestBatcher<Void, Optional<byte[]>> gets;
+
+    /** A batch met a region that changed under it; its requests are sent again one region at a time. */
+    private static final class RegionChanged extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RegionChanged() {
+            super(null, null, false, false);
+        }
+    }
 
     public RawKvClient(PlacementClient placement, Duration timeout, ReplicaRead readMode) {
         this.regions = new RegionCache(requireNonNull(placement, "placement is null"));
         this.timeout = requireNonNull(timeout, "timeout is null");
         this.readMode = requireNonNull(readMode, "readMode is null");
+        this.senders = Executors.newFixedThreadPool(8, new NamedThreadFactory("client", "kv", "batch"));
+        this.puts = new RequestBatcher<>(key -> regions.locate(key).region().getId(), this::sendPuts, senders,
+                MAX_BATCH, MAX_INFLIGHT);
+        this.gets = new RequestBatcher<>(key -> regions.locate(key).region().getId(), this::sendGets, senders,
+                MAX_BATCH, MAX_INFLIGHT);
     }
 
     public RawKvClient(PlacementClient placement) {
         this(placement, Duration.ofSeconds(20), ReplicaRead.LEADER);
     }
 
-    /** The value of {@code key}, or empty. */
+    /** The value of {@code key}, or empty. Concurrent gets of one region share a batch RPC. */
     public Optional<byte[]> get(byte[] key) {
-        RawGetResponse response = call(key, true, (context, stub) -> stub.rawGet(RawGetRequest.newBuilder()
-                .setContext(context).setKey(ByteString.copyFrom(key)).build()), RawGetResponse::getRegionError,
-                RawGetResponse::hasRegionError, RawGetResponse::getError);
-        return response.getNotFound() ? Optional.empty() : Optional.of(response.getValue().toByteArray());
+        checkKey(key);
+        return await(gets.submit(key, null));
     }
 
+    /** Writes one pair; concurrent puts to one region share a batch RPC (and one Raft command). */
     public void put(byte[] key, byte[] value) {
-        call(key, false, (context, stub) -> stub.rawPut(RawPutRequest.newBuilder().setContext(context)
-                .setKey(ByteString.copyFrom(key)).setValue(ByteString.copyFrom(value)).build()),
-                RawPutResponse::getRegionError, RawPutResponse::hasRegionError, RawPutResponse::getError);
+        await(putAsync(key, value));
+    }
+
+    /** As {@link #put}, without waiting: completes when the write is replicated and applied. */
+    public java.util.concurrent.CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+        checkKey(key);
+        if (value.length > MAX_VALUE_BYTES) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "value of " + value.length
+                    + " bytes exceeds the limit of " + MAX_VALUE_BYTES);
+        }
+        return puts.submit(key, value);
+    }
+
+    /** As {@link #get}, without waiting. */
+    public java.util.concurrent.CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
+        checkKey(key);
+        return gets.submit(key, null);
+    }
+
+    private static void checkKey(byte[] key) {
+        if (key.length == 0) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "key must not be empty");
+        }
+        if (key.length > MAX_KEY_BYTES) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "key of " + key.length
+                    + " bytes exceeds the limit of " + MAX_KEY_BYTES);
+        }
+    }
+
+    private static <V> V await(java.util.concurrent.CompletableFuture<V> future) {
+        try {
+            return future.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw e;
+        }
+    }
+
+    private void sendPuts(long regionId, List<RequestBatcher.Pending<byte[], Void>> batch) {
+        try {
+            call(batch.get(0).key(), false, (context, stub) -> {
+                RawBatchPutRequest.Builder request = RawBatchPutRequest.newBuilder().setContext(context);
+                for (RequestBatcher.Pending<byte[], Void> pending : batch) {
+                    request.addPairs(KeyValue.newBuilder().setKey(ByteString.copyFrom(pending.key()))
+                            .setValue(ByteString.copyFrom(pending.request())));
+                }
+                return stub.rawBatchPut(request.build());
+            }, RawBatchPutResponse::getRegionError, RawBatchPutResponse::hasRegionError, RawBatchPutResponse::getError,
+                    region -> { }, true);
+            batch.forEach(pending -> pending.result().complete(null));
+        } catch (RegionChanged e) {
+            batch.forEach(puts::enqueue);
+        }
+    }
+
+    private void sendGets(long regionId, List<RequestBatcher.Pending<Void, Optional<byte[]>>> batch) {
+        try {
+            RawBatchGetResponse response = call(batch.get(0).key(), true, (context, stub) -> stub.rawBatchGet(
+                    RawBatchGetRequest.newBuilder().setContext(context)
+                            .addAllKeys(batch.stream().map(pending -> ByteString.copyFrom(pending.key())).toList()).build()),
+                    RawBatchGetResponse::getRegionError, RawBatchGetResponse::hasRegionError, RawBatchGetResponse::getError,
+                    region -> { }, true);
+            Map<ByteString, byte[]> found = new java.util.HashMap<>();
+            for (KeyValue pair : response.getPairsList()) {
+                found.put(pair.getKey(), pair.getValue().toByteArray());
+            }
+            for (RequestBatcher.Pending<Void, Optional<byte[]>> pending : batch) {
+                pending.result().complete(Optional.ofNullable(found.get(ByteString.copyFrom(pending.key()))));
+            }
+        } catch (RegionChanged e) {
+            batch.forEach(gets::enqueue);
+        }
     }
 
     public void delete(byte[] key) {
@@ -198,16 +295,23 @@ public final class RawKvClient implements AutoCloseable {
 
     private <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
             Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf) {
-        return call(key, read, rpc, regionErrorOf, hasRegionError, errorOf, region -> { });
+        return call(key, read, rpc, regionErrorOf, hasRegionError, errorOf, region -> { }, false);
     }
 
-    /**
-     * Sends to the replica of the region holding {@code key}, retrying on region errors. A request whose keys
-     * span regions fails with KeyNotInRegion and is split by the caller; here every request stays in one region.
-     */
     private <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
             Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
             java.util.function.Consumer<Region> regionUsed) {
+        return call(key, read, rpc, regionErrorOf, hasRegionError, errorOf, regionUsed, false);
+    }
+
+    /**
+     * Sends to the replica of the region holding {@code key}, retrying on region errors. With
+     * {@code batched}, a change of the region's range (split, merge, moved keys) throws {@link RegionChanged}
+     * so that the batch's requests are regrouped; otherwise the request is retried as it is.
+     */
+    private <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
+            Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
+            java.util.function.Consumer<Region> regionUsed, boolean batched) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long backoff = 5;
         String lastProblem = "no attempt";
@@ -274,10 +378,17 @@ public final class RawKvClient implements AutoCloseable {
                 case EPOCH_NOT_MATCH -> {
                     regions.invalidate(region.getId());
                     regions.updateRegions(error.getEpochNotMatch().getCurrentRegionsList());
+                    if (batched) {
+                        throw new RegionChanged();
+                    }
                     continue;
                 }
-                case REGION_NOT_FOUND, KEY_NOT_IN_REGION, STORE_NOT_MATCH, REGION_IS_MERGING ->
-                        regions.invalidate(region.getId());
+                case REGION_NOT_FOUND, KEY_NOT_IN_REGION, STORE_NOT_MATCH, REGION_IS_MERGING -> {
+                    regions.invalidate(region.getId());
+                    if (batched && error.getDetailCase() != RegionError.DetailCase.STORE_NOT_MATCH) {
+                        throw new RegionChanged();
+                    }
+                }
                 case DISK_FULL -> throw new DuetException(ErrorCode.STORE_SERVER_BUSY, error.getMessage());
                 case SERVER_IS_BUSY -> backoff = Math.max(backoff, error.getServerIsBusy().getBackoffMs());
                 default -> regions.invalidate(region.getId());
@@ -325,6 +436,7 @@ public final class RawKvClient implements AutoCloseable {
 
     @Override
     public void close() {
+        senders.shutdownNow();
         channels.values().forEach(ManagedChannel::shutdownNow);
         channels.clear();
     }
