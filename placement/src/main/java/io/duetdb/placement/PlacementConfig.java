@@ -11,6 +11,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -52,6 +53,11 @@ public final class PlacementConfig {
     private int leaderScheduleLimit = 4;
     private int regionScheduleLimit = 2;
     private Duration operatorTimeout = Duration.ofMinutes(10);
+    /** Regions smaller than this are merged into a small neighbour on the same stores; 0 turns merging off. */
+    private DataSize maxMergeRegionSize = DataSize.ofMebibytes(20);
+    /** A region whose range changed (split or merge) less than this long ago is not merged. */
+    private Duration splitMergeInterval = Duration.ofHours(1);
+    private int mergeScheduleLimit = 8;
     /** Raft log entries applied between snapshots. */
     private long snapshotThreshold = 10_000;
 
@@ -81,7 +87,7 @@ public final class PlacementConfig {
         if (maxReplicas < 1 || maxReplicas > 7) {
             fail("max-replicas must be between 1 and 7");
         }
-        if (leaderScheduleLimit < 0 || regionScheduleLimit < 0) {
+        if (leaderScheduleLimit < 0 || regionScheduleLimit < 0 || mergeScheduleLimit < 0) {
             fail("schedule limits must not be negative");
         }
         if (snapshotThreshold < 100) {
@@ -266,6 +272,33 @@ public final class PlacementConfig {
 
     public PlacementConfig setOperatorTimeout(Duration operatorTimeout) {
         this.operatorTimeout = operatorTimeout;
+        return this;
+    }
+
+    public DataSize maxMergeRegionSize() {
+        return maxMergeRegionSize;
+    }
+
+    public PlacementConfig setMaxMergeRegionSize(DataSize maxMergeRegionSize) {
+        this.maxMergeRegionSize = maxMergeRegionSize;
+        return this;
+    }
+
+    public Duration splitMergeInterval() {
+        return splitMergeInterval;
+    }
+
+    public PlacementConfig setSplitMergeInterval(Duration splitMergeInterval) {
+        this.splitMergeInterval = splitMergeInterval;
+        return this;
+    }
+
+    public int mergeScheduleLimit() {
+        return mergeScheduleLimit;
+    }
+
+    public PlacementConfig setMergeScheduleLimit(int mergeScheduleLimit) {
+        this.mergeScheduleLimit = mergeScheduleLimit;
         return this;
     }
 

@@ -49,6 +49,7 @@ import io.duetdb.store.internal.rpc.KvGrpcEndpoint;
 import io.duetdb.store.internal.rpc.StoreAdminGrpcEndpoint;
 import io.duetdb.store.internal.rpc.StoreClients;
 import io.duetdb.store.internal.schedule.Heartbeats;
+import io.duetdb.store.internal.schedule.RegionMerger;
 import io.duetdb.store.internal.schedule.RegionOperations;
 import io.duetdb.store.internal.schedule.ReplicaCollector;
 import io.duetdb.store.internal.snapshot.SnapshotTransfer;
@@ -167,7 +168,8 @@ public final class StoreServer implements AutoCloseable {
         }
 
         KvService kv = new KvService(this.node, disk);
-        RegionOperations operations = new RegionOperations(this.node, placement, clients, background, metrics);
+        RegionMerger merger = new RegionMerger(this.node, placement, clients);
+        RegionOperations operations = new RegionOperations(this.node, placement, clients, merger, background, metrics);
         Heartbeats heartbeats = new Heartbeats(this.node, placement, operations, disk, heartbeatSenders);
         ReplicaCollector collector = new ReplicaCollector(this.node, placement);
         this.node.onMembershipChange(() -> background.execute(() -> reconcileAll(operations)));
@@ -179,7 +181,7 @@ public final class StoreServer implements AutoCloseable {
                     .executor(rpcExecutor)
                     .maxInboundMessageSize(64 << 20)
                     .addService(new KvGrpcEndpoint(kv, metrics))
-                    .addService(new StoreAdminGrpcEndpoint(this.node, operations, snapshots, slow))
+                    .addService(new StoreAdminGrpcEndpoint(this.node, operations, merger, snapshots, slow))
                     .build()
                     .start();
         } catch (IOException e) {

@@ -84,6 +84,14 @@ public final class StoreAdminCalls implements AutoCloseable {
         }
     }
 
+    /** Merges the region holding {@code sourceKey} into the region holding {@code targetKey}; returns the result. */
+    public io.duetdb.proto.store.MergeRegionResponse merge(byte[] sourceKey, byte[] targetKey) {
+        RegionInfo source = regionWithLeader(sourceKey);
+        RegionInfo target = regionWithLeader(targetKey);
+        return admin(source.getLeader().getStoreId()).mergeRegion(io.duetdb.proto.store.MergeRegionRequest.newBuilder()
+                .setSourceRegionId(source.getRegion().getId()).setTargetRegionId(target.getRegion().getId()).build());
+    }
+
     /** Moves the leadership of the region holding {@code key} to {@code storeId}; false if that failed. */
     public boolean transferLeader(byte[] key, long storeId) {
         RegionInfo info = regionWithLeader(key);

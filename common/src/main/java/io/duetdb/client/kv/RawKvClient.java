@@ -317,7 +317,18 @@ public final class RawKvClient implements AutoCloseable {
         String lastProblem = "no attempt";
         int attempt = 0;
         while (true) {
-            RegionCache.CachedRegion cached = regions.locate(key);
+            RegionCache.CachedRegion cached;
+            try {
+                cached = regions.locate(key);
+            } catch (DuetException e) {
+                if (e.code() != ErrorCode.REGION_UNAVAILABLE) {
+                    throw e;
+                }
+                // A region that has just split may not be known to placement yet.
+                lastProblem = e.getMessage();
+                backoff = sleep(deadline, backoff, lastProblem);
+                continue;
+            }
             Region region = cached.region();
             Peer target = choosePeer(cached, read, attempt);
             attempt++;

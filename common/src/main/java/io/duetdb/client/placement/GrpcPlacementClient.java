@@ -167,6 +167,12 @@ public final class GrpcPlacementClient implements PlacementClient {
     }
 
     @Override
+    public void reportSplit(List<io.duetdb.proto.meta.Region> regions) {
+        call("ReportSplit", (stub, header) -> stub.reportSplit(io.duetdb.proto.placement.ReportSplitRequest.newBuilder()
+                .setHeader(header).addAllRegions(regions).build()), r -> r.getHeader());
+    }
+
+    @Override
     public Optional<StoreInfo> getStore(long storeId) {
         try {
             return Optional.of(call("GetStore", (stub, header) -> stub.getStore(GetStoreRequest.newBuilder()

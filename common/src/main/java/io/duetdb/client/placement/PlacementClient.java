@@ -45,6 +45,9 @@ public interface PlacementClient extends AutoCloseable {
 
     RegionHeartbeatResponse regionHeartbeat(RegionHeartbeatRequest request);
 
+    /** Records the regions a split produced, so that keys of the new region are found before it reports. */
+    void reportSplit(List<io.duetdb.proto.meta.Region> regions);
+
     Optional<StoreInfo> getStore(long storeId);
 
     List<StoreInfo> getAllStores();

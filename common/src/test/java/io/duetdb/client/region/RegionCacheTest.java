@@ -99,6 +99,11 @@ class RegionCacheTest {
         }
 
         @Override
+        public void reportSplit(List<Region> reported) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public List<StoreInfo> getAllStores() {
             throw new UnsupportedOperationException();
         }

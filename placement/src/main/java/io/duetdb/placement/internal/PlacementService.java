@@ -110,7 +110,8 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
             }
         });
         this.schedulingConfig = new SchedulingConfig(config.maxReplicas(), config.leaderScheduleLimit(),
-                config.regionScheduleLimit(), config.operatorTimeout());
+                config.regionScheduleLimit(), config.operatorTimeout(), config.maxMergeRegionSize().bytes(),
+                config.splitMergeInterval(), config.mergeScheduleLimit());
         stateMachine.setLeadershipListener(this);
     }
 
@@ -480,6 +481,28 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
         return response.build();
     }
 
+    /** Records every region a split produced (the leader of the split region reports them together). */
+    public void reportSplit(long clusterId, List<Region> regions) {
+        requireLeader(clusterId);
+        for (Region region : regions) {
+            if (region.getId() == 0 || region.getPeersCount() == 0
+                    || !KeyRanges.isValid(region.getStartKey().toByteArray(), region.getEndKey().toByteArray())) {
+                throw new PlacementError(ErrorType.INVALID_ARGUMENT, "a split report needs regions with ids, peers and valid ranges");
+            }
+        }
+        // The right-hand regions first: recording the shrunk left region first would briefly leave their keys
+        // without a region.
+        for (int i = regions.size() - 1; i >= 0; i--) {
+            Region region = regions.get(i);
+            if (stateMachine.read(state -> state.staleness(region)).isPresent()
+                    || !stateMachine.read(state -> state.differsFromKnown(region))) {
+                continue;
+            }
+            proposeAndWait(PlacementCommand.newBuilder().setPutRegion(PutRegion.newBuilder().setRegion(region)).build());
+        }
+        LOG.info("split reported: {}", regions.stream().map(PlacementStateDescriptions::range).toList());
+    }
+
     private static void validateRegion(Region region, RegionHeartbeatRequest request) {
         if (region.getId() == 0 || region.getPeersCount() == 0) {
             throw new PlacementError(ErrorType.INVALID_ARGUMENT, "a region heartbeat needs the region id and peers");
@@ -513,7 +536,7 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
     private RegionView regionView(Region region) {
         return runtime.region(region.getId())
                 .map(report -> new RegionView(region, report.leader(), report.downPeers(), report.pendingPeers(),
-                        report.approximateSize()))
+                        report.approximateSize(), System.nanoTime() - report.versionSinceNanos()))
                 .orElseGet(() -> RegionView.of(region, null));
     }
 

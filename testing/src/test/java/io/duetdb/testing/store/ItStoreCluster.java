@@ -357,4 +357,59 @@ class ItStoreCluster {
                 .hasMessageContaining("disk full");
         assertThat(kv.get(bytes("f"))).isEmpty();
     }
+
+    @Test
+    void mergesUnderConcurrentWritesKeepEveryKeyAndPlacementMergesSmallRegions() throws Exception {
+        cluster = new LocalCluster(root, 1, config -> config.setSplitMergeInterval(Duration.ofSeconds(3)), config -> { })
+                .start(3);
+        placement = cluster.newPlacementClient();
+        kv = cluster.newRawKvClient(placement);
+        admin = new StoreAdminCalls(placement);
+        kv.put(bytes("g-seed"), bytes("x"));
+        awaitVoters(bytes("g-seed"), 3);
+        admin.split(bytes("g-5"));
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService writers = Executors.newFixedThreadPool(2);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            int writer = w;
+            futures.add(writers.submit(() -> {
+                for (int i = 0; !stop.get(); i++) {
+                    String key = String.format("g-%d-%06d", writer * 7, i);
+                    try {
+                        kv.put(bytes(key), bytes(key));
+                        acknowledged.add(key);
+                    } catch (RuntimeException e) {
+                        // Unknown outcome.
+                    }
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(1_000);
+        var merged = admin.merge(bytes("g-0"), bytes("g-9"));
+        assertThat(merged.getError()).isEmpty();
+        assertThat(merged.hasRegionError()).isFalse();
+        assertThat(merged.getRegion().getStartKey().isEmpty() || merged.getRegion().getEndKey().isEmpty()).isTrue();
+        Thread.sleep(1_000);
+        stop.set(true);
+        for (Future<?> future : futures) {
+            future.get(60, TimeUnit.SECONDS);
+        }
+        writers.shutdown();
+        List<String> present = kv.scan(bytes("g-"), bytes("g-z"), 1_000_000, false).stream()
+                .map(pair -> pair.getKey().toStringUtf8()).toList();
+        assertThat(new HashSet<>(present)).hasSize(present.size());
+        assertThat(present).containsAll(acknowledged);
+        assertThat(acknowledged.size()).isGreaterThan(100);
+        LocalCluster.await("placement to see one region", WAIT,
+                () -> placement.scanRegions(new byte[0], new byte[0], 0).size() == 1);
+
+        // A small split-off region is merged back by placement once its range has been stable for a while.
+        admin.split(bytes("g-3"));
+        LocalCluster.await("placement to merge the small regions back", WAIT,
+                () -> placement.scanRegions(new byte[0], new byte[0], 0).size() == 1);
+        assertThat(kv.scan(bytes("g-"), bytes("g-z"), 1_000_000, false)).hasSize(present.size());
+    }
 }

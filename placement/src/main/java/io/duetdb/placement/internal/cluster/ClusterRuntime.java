@@ -20,7 +20,7 @@ public final class ClusterRuntime {
     }
 
     public record RegionReport(long receivedNanos, Peer leader, List<Peer> downPeers, List<Peer> pendingPeers,
-            long approximateSize, long approximateKeys) {
+            long approximateSize, long approximateKeys, long version, long versionSinceNanos) {
     }
 
     private final Map<Long, StoreReport> stores = new ConcurrentHashMap<>();
@@ -47,9 +47,11 @@ public final class ClusterRuntime {
     }
 
     public void regionReported(RegionHeartbeatRequest request, long nowNanos) {
-        regions.put(request.getRegion().getId(), new RegionReport(nowNanos, request.getLeader(),
+        long version = request.getRegion().getEpoch().getVersion();
+        regions.compute(request.getRegion().getId(), (id, previous) -> new RegionReport(nowNanos, request.getLeader(),
                 request.getDownPeersList(), request.getPendingPeersList(), request.getApproximateSize(),
-                request.getApproximateKeys()));
+                request.getApproximateKeys(), version,
+                previous != null && previous.version() == version ? previous.versionSinceNanos() : nowNanos));
     }
 
     public Optional<StoreReport> store(long storeId) {

@@ -165,6 +165,15 @@ public final class PlacementGrpcEndpoint extends PlacementGrpc.PlacementImplBase
     }
 
     @Override
+    public void reportSplit(io.duetdb.proto.placement.ReportSplitRequest request,
+            StreamObserver<io.duetdb.proto.placement.ReportSplitResponse> observer) {
+        unary("ReportSplit", observer, () -> {
+            service.reportSplit(request.getHeader().getClusterId(), request.getRegionsList());
+            return io.duetdb.proto.placement.ReportSplitResponse.newBuilder().setHeader(ok()).build();
+        }, header -> io.duetdb.proto.placement.ReportSplitResponse.newBuilder().setHeader(header).build());
+    }
+
+    @Override
     public void getRegion(GetRegionRequest request, StreamObserver<GetRegionResponse> observer) {
         unary("GetRegion", observer, () -> service.regionByKey(request.getHeader().getClusterId(),
                         request.getKey().toByteArray())

@@ -18,7 +18,8 @@ public final class Operator {
         REPLICA,
         RULE,
         LEADER_BALANCE,
-        REGION_BALANCE
+        REGION_BALANCE,
+        MERGE
     }
 
     public enum Status {

@@ -46,6 +46,9 @@ public final class OperatorController {
         if (created.isEmpty()) {
             created = RuleChecker.check(region, cluster, newPeerId, nowNanos);
         }
+        if (created.isEmpty() && count(Operator.Kind.MERGE) < cluster.config().mergeScheduleLimit()) {
+            created = MergeChecker.check(region, cluster, operators::containsKey, nowNanos);
+        }
         if (created.isEmpty()) {
             return Optional.empty();
         }

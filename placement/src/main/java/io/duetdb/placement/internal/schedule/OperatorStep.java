@@ -82,6 +82,28 @@ public sealed interface OperatorStep {
         }
     }
 
+    /** Merge the region into {@code target}; done once the region no longer exists (its version moves first). */
+    record MergeInto(Region target) implements OperatorStep {
+        public MergeInto {
+            requireNonNull(target, "target is null");
+        }
+
+        @Override
+        public boolean isFinished(Region region, Peer leader) {
+            return false;
+        }
+
+        @Override
+        public void writeTo(RegionHeartbeatResponse.Builder response) {
+            response.setMerge(io.duetdb.proto.placement.MergeRegion.newBuilder().setTarget(target));
+        }
+
+        @Override
+        public String toString() {
+            return "merge into region " + target.getId();
+        }
+    }
+
     record TransferLeaderTo(Peer peer) implements OperatorStep {
         public TransferLeaderTo {
             requireNonNull(peer, "peer is null");

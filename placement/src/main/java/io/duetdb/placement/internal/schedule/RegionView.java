@@ -9,9 +9,12 @@ import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
 
-/** A region with what its leader last reported; {@code leader} is null when no heartbeat arrived yet. */
+/**
+ * A region with what its leader last reported; {@code leader} is null when no heartbeat arrived yet.
+ * {@code rangeAgeNanos} is how long its range (version) has been as it is, as far as this leader saw.
+ */
 public record RegionView(Region region, Peer leader, List<Peer> downPeers, List<Peer> pendingPeers,
-        long approximateSize) {
+        long approximateSize, long rangeAgeNanos) {
     public RegionView {
         requireNonNull(region, "region is null");
         downPeers = List.copyOf(downPeers);
@@ -19,7 +22,7 @@ public record RegionView(Region region, Peer leader, List<Peer> downPeers, List<
     }
 
     public static RegionView of(Region region, Peer leader) {
-        return new RegionView(region, leader, List.of(), List.of(), 0);
+        return new RegionView(region, leader, List.of(), List.of(), 0, 0);
     }
 
     public long id() {

@@ -29,7 +29,8 @@ import io.duetdb.proto.placement.StoreLiveness;
 
 /** Scheduler decisions on synthetic clusters: what each checker proposes given stores and regions. */
 class SchedulerTest {
-    private static final SchedulingConfig CONFIG = new SchedulingConfig(3, 4, 2, Duration.ofMinutes(10));
+    private static final SchedulingConfig CONFIG = new SchedulingConfig(3, 4, 2, Duration.ofMinutes(10), 20 << 20,
+            Duration.ofHours(1), 8);
     private final AtomicLong peerIds = new AtomicLong(1000);
     private final LongSupplier newPeerId = peerIds::incrementAndGet;
 
@@ -210,5 +211,40 @@ class SchedulerTest {
         long late = Duration.ofMinutes(11).toNanos();
         controller.expire(late, Duration.ofMinutes(10).toNanos(), Map.of(1L, third));
         assertThat(controller.operator(1)).isEmpty();
+    }
+
+    private static RegionView sized(Region region, Peer leader, long size, Duration rangeAge) {
+        return new RegionView(region, leader, List.of(), List.of(), size, rangeAge.toNanos());
+    }
+
+    private static Region ranged(long id, String start, String end, Peer... peers) {
+        return region(id, peers).toBuilder().setStartKey(ByteString.copyFromUtf8(start))
+                .setEndKey(ByteString.copyFromUtf8(end)).build();
+    }
+
+    @Test
+    void mergesSmallOldRegionsIntoASmallNeighbourOnTheSameStores() {
+        List<StoreView> stores = List.of(store(1, StoreLiveness.UP, 3, 1), store(2, StoreLiveness.UP, 3, 1),
+                store(3, StoreLiveness.UP, 3, 1), store(4, StoreLiveness.UP, 1, 0));
+        RegionView small = sized(ranged(1, "", "k", voter(11, 1), voter(12, 2), voter(13, 3)), voter(11, 1), 1 << 20,
+                Duration.ofHours(2));
+        RegionView neighbour = sized(ranged(2, "k", "t", voter(21, 1), voter(22, 2), voter(23, 3)), voter(21, 1), 2 << 20,
+                Duration.ofHours(2));
+        RegionView big = sized(ranged(3, "t", "", voter(31, 1), voter(32, 2), voter(33, 3)), voter(31, 1), 500L << 20,
+                Duration.ofHours(2));
+        ClusterView cluster = cluster(stores, List.of(small, neighbour, big), List.of());
+        Operator merge = MergeChecker.check(small, cluster, id -> false, 0).orElseThrow();
+        assertThat(merge.steps()).containsExactly(new OperatorStep.MergeInto(neighbour.region()));
+        assertThat(MergeChecker.check(big, cluster, id -> false, 0)).as("too big").isEmpty();
+
+        RegionView justSplit = sized(small.region(), voter(11, 1), 1 << 20, Duration.ofMinutes(1));
+        assertThat(MergeChecker.check(justSplit, cluster(stores, List.of(justSplit, neighbour, big), List.of()),
+                id -> false, 0)).as("range changed recently").isEmpty();
+
+        RegionView elsewhere = sized(ranged(2, "k", "t", voter(21, 1), voter(22, 2), voter(24, 4)), voter(21, 1), 1 << 20,
+                Duration.ofHours(2));
+        assertThat(MergeChecker.check(small, cluster(stores, List.of(small, elsewhere, big), List.of()), id -> false, 0))
+                .as("neighbour on other stores").isEmpty();
+        assertThat(MergeChecker.check(small, cluster, id -> id == 2, 0)).as("neighbour busy").isEmpty();
     }
 }

@@ -43,6 +43,7 @@ public final class CommandApplier {
             case SPLIT -> split(state, command.getEpoch(), command.getSplit(), batch);
             case PREPARE_MERGE -> prepareMerge(state, command.getEpoch(), command.getPrepareMerge(), batch);
             case COMMIT_MERGE -> commitMerge(state, command.getEpoch(), command.getCommitMerge(), batch);
+            case ROLLBACK_MERGE -> rollbackMerge(state, command.getEpoch(), batch);
             case COMMAND_NOT_SET -> ApplyOutcome.of(error("empty command in region " + region.getId()), state);
         };
     }
@@ -197,6 +198,22 @@ public final class CommandApplier {
                 .setMergeTarget(prepare.getTargetRegionId()).build();
         RegionStorage.putRegionState(batch, next);
         return ApplyOutcome.of(CommandResult.newBuilder().setRegion(frozen).build(), next);
+    }
+
+    private static ApplyOutcome rollbackMerge(RegionLocalState state, RegionEpoch epoch, EngineWriteBatch batch) {
+        Region region = state.getRegion();
+        if (state.getState() != PeerState.MERGING) {
+            return ApplyOutcome.of(error("region " + region.getId() + " is not merging"), state);
+        }
+        if (!epoch.equals(region.getEpoch())) {
+            return ApplyOutcome.of(regionError(RegionErrors.epochNotMatch(List.of(region),
+                    "a merge rollback of region " + region.getId() + " was proposed at an older epoch")), state);
+        }
+        Region resumed = region.toBuilder().setEpoch(region.getEpoch().toBuilder()
+                .setVersion(region.getEpoch().getVersion() + 1)).build();
+        RegionLocalState next = state.toBuilder().setRegion(resumed).setState(PeerState.NORMAL).clearMergeTarget().build();
+        RegionStorage.putRegionState(batch, next);
+        return ApplyOutcome.of(CommandResult.newBuilder().setRegion(resumed).build(), next);
     }
 
     private static ApplyOutcome commitMerge(RegionLocalState state, RegionEpoch epoch, CommitMerge commit,

@@ -25,6 +25,7 @@ import io.duetdb.proto.store.TransferLeaderResponse;
 import io.duetdb.store.internal.StoreNode;
 import io.duetdb.store.internal.region.RegionErrors;
 import io.duetdb.store.internal.region.RegionPeer;
+import io.duetdb.store.internal.schedule.RegionMerger;
 import io.duetdb.store.internal.schedule.RegionOperations;
 import io.duetdb.store.internal.snapshot.SnapshotTransfer;
 import io.grpc.Status;
@@ -37,11 +38,14 @@ public final class StoreAdminGrpcEndpoint extends StoreAdminGrpc.StoreAdminImplB
     private final StoreNode node;
     private final RegionOperations operations;
     private final SnapshotTransfer snapshots;
+    private final RegionMerger merger;
     private final Executor slow;
 
-    public StoreAdminGrpcEndpoint(StoreNode node, RegionOperations operations, SnapshotTransfer snapshots, Executor slow) {
+    public StoreAdminGrpcEndpoint(StoreNode node, RegionOperations operations, RegionMerger merger,
+            SnapshotTransfer snapshots, Executor slow) {
         this.node = requireNonNull(node, "node is null");
         this.operations = requireNonNull(operations, "operations is null");
+        this.merger = requireNonNull(merger, "merger is null");
         this.snapshots = requireNonNull(snapshots, "snapshots is null");
         this.slow = requireNonNull(slow, "slow is null");
     }
@@ -82,7 +86,18 @@ public final class StoreAdminGrpcEndpoint extends StoreAdminGrpc.StoreAdminImplB
 
     @Override
     public void mergeRegion(MergeRegionRequest request, StreamObserver<MergeRegionResponse> observer) {
-        answer(observer, () -> MergeRegionResponse.newBuilder().setError("merging regions is not available yet").build());
+        slow.execute(() -> answer(observer, () -> {
+            if (request.hasPreparedSource()) {
+                return node.peer(request.getTargetRegionId())
+                        .map(peer -> merger.commit(peer, request.getPreparedSource()))
+                        .orElseGet(() -> MergeRegionResponse.newBuilder()
+                                .setRegionError(RegionErrors.regionNotFound(request.getTargetRegionId())).build());
+            }
+            return node.peer(request.getSourceRegionId())
+                    .map(peer -> merger.merge(peer, request.getTargetRegionId()))
+                    .orElseGet(() -> MergeRegionResponse.newBuilder()
+                            .setRegionError(RegionErrors.regionNotFound(request.getSourceRegionId())).build());
+        }));
     }
 
     @Override

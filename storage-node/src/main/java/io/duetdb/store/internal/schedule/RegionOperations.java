@@ -61,11 +61,13 @@ public final class RegionOperations {
     private final StoreNode node;
     private final PlacementClient placement;
     private final StoreClients clients;
+    private final RegionMerger merger;
     private final ScheduledExecutorService executor;
     private final StoreMetrics metrics;
 
-    public RegionOperations(StoreNode node, PlacementClient placement, StoreClients clients,
+    public RegionOperations(StoreNode node, PlacementClient placement, StoreClients clients, RegionMerger merger,
             ScheduledExecutorService executor, StoreMetrics metrics) {
+        this.merger = requireNonNull(merger, "merger is null");
         this.node = requireNonNull(node, "node is null");
         this.placement = requireNonNull(placement, "placement is null");
         this.clients = requireNonNull(clients, "clients is null");
@@ -77,7 +79,7 @@ public final class RegionOperations {
 
     /** Carries out the step placement sent back to a region heartbeat (one step per region at a time). */
     public void execute(RegionPeer peer, RegionHeartbeatResponse response) {
-        if (!response.hasChangePeer() && !response.hasTransferLeader()) {
+        if (!response.hasChangePeer() && !response.hasTransferLeader() && !response.hasMerge()) {
             return;
         }
         if (!peer.operatorRunning.compareAndSet(false, true)) {
@@ -87,6 +89,14 @@ public final class RegionOperations {
             try {
                 if (response.hasChangePeer()) {
                     changePeer(peer, response.getChangePeer(), response.getOperatorDescription());
+                } else if (response.hasMerge()) {
+                    var merged = merger.merge(peer, response.getMerge().getTarget().getId());
+                    metrics.operatorSteps.labelValues("MERGE").inc();
+                    if (!merged.getError().isEmpty() || merged.hasRegionError()) {
+                        LOG.info("region {}: merge into region {} did not happen: {}", peer.regionId(),
+                                response.getMerge().getTarget().getId(),
+                                merged.hasRegionError() ? merged.getRegionError().getMessage() : merged.getError());
+                    }
                 } else {
                     transferLeader(peer, response.getTransferLeader().getPeer().getStoreId());
                 }
@@ -290,7 +300,17 @@ public final class RegionOperations {
         if (!result.getError().isEmpty()) {
             return SplitRegionResponse.newBuilder().setError(result.getError()).build();
         }
-        return SplitRegionResponse.newBuilder().addRegions(result.getRegion()).addAllRegions(result.getDerivedList()).build();
+        List<Region> regions = new ArrayList<>();
+        regions.add(result.getRegion());
+        regions.addAll(result.getDerivedList());
+        try {
+            placement.reportSplit(regions);
+        } catch (RuntimeException e) {
+            LOG.info("region {}: reporting the split to placement failed (heartbeats will tell it): {}", region.getId(),
+                    e.toString());
+        }
+        peer.heartbeatDue.set(true);
+        return SplitRegionResponse.newBuilder().addAllRegions(regions).build();
     }
 
     /** A key near the middle of the region's data, by bytes. */
