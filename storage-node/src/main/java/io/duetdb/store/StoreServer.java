@@ -165,6 +165,10 @@ public final class StoreServer implements AutoCloseable {
             throw new DuetException(e.getMessage() != null && e.getMessage().contains("already in use")
                     ? ErrorCode.ADDRESS_IN_USE : ErrorCode.UNKNOWN_ERROR,
                     "store " + storeId + ": cannot start Raft on " + config.raftAddress() + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new DuetException(ErrorCode.INCOMPATIBLE_DATA_DIRECTORY, "store " + storeId
+                    + ": the Raft logs under " + dataDirectory.resolve("raft") + " cannot be recovered (corrupt or unreadable): "
+                    + causes(e), e);
         }
 
         KvService kv = new KvService(this.node, disk);
@@ -217,6 +221,18 @@ public final class StoreServer implements AutoCloseable {
                 config.replicaGcInterval().toMillis(), config.replicaGcInterval().toMillis(), TimeUnit.MILLISECONDS);
         LOG.info("store {} started: address {} raft {} status http://{}/ data {} ({} regions)", storeId,
                 address(), config.raftAddress(), statusServer.boundAddress(), config.dataDir(), this.node.peers().size());
+    }
+
+    /** The distinct messages of an exception and its causes, innermost last. */
+    private static String causes(Throwable error) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            String message = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + cause.getMessage());
+            if (messages.stream().noneMatch(message::contains)) {
+                messages.add(message);
+            }
+        }
+        return String.join(": ", messages);
     }
 
     private RegisterStoreResponse register(PlacementClient placement, StoreIdent ident) {

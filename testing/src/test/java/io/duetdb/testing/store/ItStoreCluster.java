@@ -412,4 +412,41 @@ class ItStoreCluster {
                 () -> placement.scanRegions(new byte[0], new byte[0], 0).size() == 1);
         assertThat(kv.scan(bytes("g-"), bytes("g-z"), 1_000_000, false)).hasSize(present.size());
     }
+
+    private static void flipBytesIn(Path file) throws java.io.IOException {
+        byte[] content = java.nio.file.Files.readAllBytes(file);
+        for (int i = content.length / 3; i < Math.min(content.length, content.length / 3 + 64); i++) {
+            content[i] = (byte) ~content[i];
+        }
+        java.nio.file.Files.write(file, content);
+    }
+
+    @Test
+    void corruptedFilesAreDetectedAtStartAndReportedClearly() throws Exception {
+        start(1, config -> { });
+        for (int i = 0; i < 200; i++) {
+            kv.put(bytes("c-" + i), bytes("value-" + i));
+        }
+        Path dataDir = cluster.storeConfig(0).dataDir();
+        cluster.stopStore(0);
+        Path manifest;
+        try (var files = java.nio.file.Files.list(dataDir.resolve("db"))) {
+            manifest = files.filter(file -> file.getFileName().toString().startsWith("MANIFEST-")).findFirst().orElseThrow();
+        }
+        byte[] original = java.nio.file.Files.readAllBytes(manifest);
+        flipBytesIn(manifest);
+        assertThatThrownBy(() -> cluster.startStore(0)).isInstanceOf(DuetException.class)
+                .hasMessageContaining("cannot be opened").hasMessageContaining("Corruption");
+        java.nio.file.Files.write(manifest, original);
+
+        Path segment;
+        try (var files = java.nio.file.Files.walk(dataDir.resolve("raft"))) {
+            segment = files.filter(file -> file.getFileName().toString().startsWith("log_"))
+                    .max(java.util.Comparator.comparingLong(file -> file.toFile().length())).orElseThrow();
+        }
+        flipBytesIn(segment);
+        assertThatThrownBy(() -> cluster.startStore(0)).isInstanceOf(DuetException.class)
+                .hasMessageContaining("cannot be recovered")
+                .hasMessageContaining("ChecksumException Log entry corrupted");
+    }
 }
