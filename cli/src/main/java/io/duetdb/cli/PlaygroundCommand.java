@@ -137,6 +137,10 @@ public final class PlaygroundCommand implements Callable<Integer> {
                     .setRaftAddress(new HostAndPort(host, StoreConfig.DEFAULT_RAFT_PORT + portOffset + i))
                     .setStatusAddress(new HostAndPort(host, StoreConfig.DEFAULT_STATUS_PORT + portOffset + i))
                     .setBlockCacheSize(DataSize.ofMebibytes(64));
+            if (host.equals("0.0.0.0") || host.equals("::")) {
+                // Every component runs in this process, so they reach each other over loopback.
+                config.setAdvertiseAddress(new HostAndPort("127.0.0.1", config.address().port()));
+            }
             StoreServer store = new StoreServer(config).start();
             running.add(store);
             stores.add(store);

@@ -35,6 +35,13 @@ import org.apache.ratis.util.TimeDuration;
 
 /** One group as seen from one of its replicas: propose, read barriers, membership, role. */
 public final class RaftGroupHandle implements AutoCloseable {
+    /**
+     * The largest command one entry may carry. Ratis cannot replicate an entry larger than its appender
+     * buffer ({@link RaftNode#MAX_ENTRY_BYTES}): the appender fails on it forever and the group stops, so
+     * oversized commands are refused before they reach the log.
+     */
+    public static final int MAX_COMMAND_BYTES = RaftNode.MAX_ENTRY_BYTES - (64 << 10);
+
     private final RaftServer server;
     private final RaftGroupId groupId;
     private final RaftGroupKey key;
@@ -63,6 +70,10 @@ public final class RaftGroupHandle implements AutoCloseable {
      * or {@link RaftUnavailableException}.
      */
     public CompletableFuture<byte[]> propose(byte[] command) {
+        if (command.length > MAX_COMMAND_BYTES) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("a Raft command of " + command.length
+                    + " bytes exceeds the limit of " + MAX_COMMAND_BYTES));
+        }
         return submitLocally(RaftClientRequest.writeRequestType(), command);
     }
 

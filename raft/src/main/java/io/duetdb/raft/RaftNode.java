@@ -48,6 +48,9 @@ import io.duetdb.raft.internal.StateMachineAdapter;
  * recovered at start.
  */
 public final class RaftNode implements AutoCloseable {
+    /** The largest log entry (with Ratis' own framing) the appenders and the log writer are sized for. */
+    public static final int MAX_ENTRY_BYTES = 8 << 20;
+
     private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
     private final RaftNodeOptions options;
@@ -209,13 +212,12 @@ public final class RaftNode implements AutoCloseable {
         RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
         RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("8MB"));
+        // An entry must fit in one appender buffer and in the log writer's buffer (which needs 8 bytes of framing).
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf(MAX_ENTRY_BYTES));
+        RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf(MAX_ENTRY_BYTES + (64 << 10)));
         // Durable state machines fetch snapshots themselves; Ratis ships files only for in-memory ones.
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties,
                 options.snapshotTransfer() == RaftNodeOptions.SnapshotTransfer.RATIS_FILES);
-        String waitMin = System.getProperty("duet.experiment.appender.wait-min-ms");
-        if (waitMin != null) {
-            RaftServerConfigKeys.Log.Appender.setWaitTimeMin(properties, millis(Long.parseLong(waitMin)));
-        }
         if (options.serverThreads() > 0) {
             RaftServerConfigKeys.ThreadPool.setServerCached(properties, false);
             RaftServerConfigKeys.ThreadPool.setServerSize(properties, options.serverThreads());

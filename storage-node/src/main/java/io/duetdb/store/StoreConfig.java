@@ -14,6 +14,8 @@ import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.KvLimits;
+import io.duetdb.raft.RaftGroupHandle;
 
 /**
  * One storage node's configuration. Field initialisers are the defaults; TOML keys are the kebab-case field
@@ -23,12 +25,6 @@ public final class StoreConfig {
     public static final int DEFAULT_PORT = 20160;
     public static final int DEFAULT_RAFT_PORT = 20170;
     public static final int DEFAULT_STATUS_PORT = 20180;
-    /** Longest key a request may carry. */
-    public static final int MAX_KEY_BYTES = 8 << 10;
-    /** Longest value a request may carry. */
-    public static final int MAX_VALUE_BYTES = 8 << 20;
-    /** Largest request (all keys and values together). */
-    public static final int MAX_REQUEST_BYTES = 32 << 20;
 
     private Path dataDir = Path.of("data", "store-1");
     /** Placement members' client addresses. */
@@ -57,7 +53,7 @@ public final class StoreConfig {
     private long raftSnapshotThreshold = 10_000;
     /** Commands one Raft entry may carry. */
     private int maxBatchCommands = 512;
-    private DataSize maxBatchBytes = DataSize.ofMebibytes(8);
+    private DataSize maxBatchBytes = DataSize.ofMebibytes(4);
     /** Raft entries a region leader may have in flight. */
     private int maxInflightProposals = 2;
     /** Ratis' shared server thread pool; 0 for a cached pool. */
@@ -67,6 +63,9 @@ public final class StoreConfig {
         Set<HostAndPort> own = new HashSet<>(List.of(address, raftAddress, statusAddress));
         if (own.size() != 3 && address.port() != 0) {
             fail("address, raft-address and status-address must differ");
+        }
+        if (isWildcard(advertisedAddress())) {
+            fail("address " + address + " listens on every interface: set advertise-address to the address others should use");
         }
         if (pd.isEmpty()) {
             fail("pd must list at least one placement member");
@@ -80,8 +79,12 @@ public final class StoreConfig {
         if (regionMaxSize.bytes() < (1 << 20)) {
             fail("region-max-size must be at least 1MiB");
         }
-        if (maxBatchCommands < 1 || maxInflightProposals < 1 || maxBatchBytes.bytes() < MAX_VALUE_BYTES) {
-            fail("max-batch-commands and max-inflight-proposals must be positive, max-batch-bytes at least 8MiB");
+        if (maxBatchCommands < 1 || maxInflightProposals < 1) {
+            fail("max-batch-commands and max-inflight-proposals must be positive");
+        }
+        if (maxBatchBytes.bytes() < (64 << 10) || maxBatchBytes.bytes() > KvLimits.MAX_WRITE_BYTES) {
+            fail("max-batch-bytes must be between 64KiB and " + new DataSize(KvLimits.MAX_WRITE_BYTES)
+                    + " (a Raft entry must stay below " + new DataSize(RaftGroupHandle.MAX_COMMAND_BYTES) + ")");
         }
         if (raftSnapshotThreshold < 100) {
             fail("raft-snapshot-threshold must be at least 100");
@@ -95,6 +98,23 @@ public final class StoreConfig {
 
     public HostAndPort advertisedAddress() {
         return advertiseAddress != null ? advertiseAddress : address;
+    }
+
+    /**
+     * What other stores dial for Raft: the Raft address, or, when it listens on a wildcard address, the
+     * advertised host with the Raft port.
+     */
+    public HostAndPort advertisedRaftAddress() {
+        return isWildcard(raftAddress) ? new HostAndPort(advertisedAddress().host(), raftAddress.port()) : raftAddress;
+    }
+
+    /** The status address as others should use it (same rule as the Raft address). */
+    public HostAndPort advertisedStatusAddress() {
+        return isWildcard(statusAddress) ? new HostAndPort(advertisedAddress().host(), statusAddress.port()) : statusAddress;
+    }
+
+    private static boolean isWildcard(HostAndPort address) {
+        return address.host().equals("0.0.0.0") || address.host().equals("::") || address.host().equals("[::]");
     }
 
     public Path dataDir() {

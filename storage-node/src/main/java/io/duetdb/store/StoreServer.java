@@ -239,8 +239,8 @@ public final class StoreServer implements AutoCloseable {
         Store.Builder store = Store.newBuilder()
                 .setId(ident == null ? 0 : ident.getStoreId())
                 .setAddress(config.advertisedAddress().toString())
-                .setRaftAddress(config.raftAddress().toString())
-                .setStatusAddress(config.statusAddress().toString())
+                .setRaftAddress(config.advertisedRaftAddress().toString())
+                .setStatusAddress(config.advertisedStatusAddress().toString())
                 .setVersion(BuildInfo.version());
         for (Map.Entry<String, String> label : config.labels().entrySet()) {
             store.addLabels(StoreLabel.newBuilder().setKey(label.getKey()).setValue(label.getValue()));
@@ -284,7 +284,7 @@ public final class StoreServer implements AutoCloseable {
         status.put("store_id", storeId);
         status.put("version", BuildInfo.version());
         status.put("address", config.advertisedAddress().toString());
-        status.put("raft_address", config.raftAddress().toString());
+        status.put("raft_address", config.advertisedRaftAddress().toString());
         StoreNode current = node;
         if (current != null) {
             status.put("regions", current.peers().size());

@@ -33,7 +33,7 @@ class StoreConfigTest {
         assertThat(config.reserveSpace()).isEqualTo(DataSize.ofMebibytes(1024));
         assertThat(config.raftSnapshotThreshold()).isEqualTo(10_000);
         assertThat(config.maxBatchCommands()).isEqualTo(512);
-        assertThat(config.maxBatchBytes()).isEqualTo(DataSize.ofMebibytes(8));
+        assertThat(config.maxBatchBytes()).isEqualTo(DataSize.ofMebibytes(4));
         assertThat(config.maxInflightProposals()).isEqualTo(2);
         assertThat(config.raftServerThreads()).isZero();
     }
@@ -62,6 +62,19 @@ class StoreConfigTest {
         assertThat(config.reserveSpace().bytes()).isEqualTo(5L << 30);
         assertThat(config.labels()).containsEntry("zone", "z1").containsEntry("engine", "columnar");
         assertThat(config.maxInflightProposals()).isEqualTo(4);
+    }
+
+    @Test
+    void wildcardListenersAdvertiseTheAdvertisedHost() {
+        StoreConfig config = new StoreConfig().setAddress(HostAndPort.parse("0.0.0.0:20160"))
+                .setRaftAddress(HostAndPort.parse("0.0.0.0:20170")).setStatusAddress(HostAndPort.parse("0.0.0.0:20180"))
+                .setAdvertiseAddress(HostAndPort.parse("store-1:20160")).validate();
+        assertThat(config.advertisedRaftAddress()).isEqualTo(HostAndPort.parse("store-1:20170"));
+        assertThat(config.advertisedStatusAddress()).isEqualTo(HostAndPort.parse("store-1:20180"));
+        StoreConfig local = new StoreConfig().validate();
+        assertThat(local.advertisedRaftAddress()).isEqualTo(local.raftAddress());
+        assertThatThrownBy(() -> new StoreConfig().setAddress(HostAndPort.parse("0.0.0.0:20160")).validate())
+                .hasMessageContaining("set advertise-address");
     }
 
     @Test

@@ -6,8 +6,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.duetdb.cli.Main;
 import io.duetdb.client.placement.PlacementClient;
@@ -26,19 +23,11 @@ import picocli.CommandLine;
 
 /** `duet ctl` against a running three-member placement cluster: its JSON and its errors. */
 class ItCtl {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     static Path root;
     private static LocalPlacementCluster cluster;
     private static Region bootstrap;
     private static long storeId;
-
-    record Run(int exitCode, String out, String err) {
-        JsonNode json() throws Exception {
-            return JSON.readTree(out);
-        }
-    }
 
     @BeforeAll
     static void startCluster() {
@@ -58,22 +47,14 @@ class ItCtl {
         cluster.close();
     }
 
-    private static Run ctl(String... arguments) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Main.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        List<String> all = new ArrayList<>(List.of("ctl", "--pd", cluster.config(1).clientAddress().toString()));
-        all.addAll(List.of(arguments));
-        int code = commandLine.execute(all.toArray(String[]::new));
-        return new Run(code, out.toString(), err.toString());
+    private static CtlRun ctl(String... arguments) {
+        return CtlRun.run(cluster.config(1).clientAddress().toString(), arguments);
     }
 
     @Test
     void tsoPrintsIncreasingTimestamps() throws Exception {
-        Run first = ctl("tso");
-        Run second = ctl("tso");
+        CtlRun first = ctl("tso");
+        CtlRun second = ctl("tso");
         assertThat(first.exitCode()).isZero();
         long a = first.json().get("timestamp").asLong();
         assertThat(second.json().get("timestamp").asLong()).isGreaterThan(a);
@@ -112,15 +93,15 @@ class ItCtl {
 
     @Test
     void errorsAreOneLineWithANonZeroExit() {
-        Run unknown = ctl("frobnicate");
+        CtlRun unknown = ctl("frobnicate");
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.err().strip()).startsWith("error: unknown command 'frobnicate'").doesNotContain("\n");
 
-        Run missing = ctl("region", "987654");
+        CtlRun missing = ctl("region", "987654");
         assertThat(missing.exitCode()).isEqualTo(1);
         assertThat(missing.err().strip()).isEqualTo("error: no region with id 987654");
 
-        Run badHex = ctl("region", "--hex", "zz");
+        CtlRun badHex = ctl("region", "--hex", "zz");
         assertThat(badHex.exitCode()).isEqualTo(2);
 
         StringWriter err = new StringWriter();

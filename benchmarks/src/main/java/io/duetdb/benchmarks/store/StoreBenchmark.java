@@ -69,6 +69,9 @@ public final class StoreBenchmark implements Callable<Integer> {
     @Option(names = "--inflight", defaultValue = "2", description = "Raft entries a region leader keeps in flight")
     int inflight;
 
+    @Option(names = "--raft-server-threads", defaultValue = "0", description = "Ratis server thread pool size; 0 for a cached pool")
+    int raftServerThreads;
+
     @Option(names = "--regions", split = ",", defaultValue = "1,10,100", description = "region counts for the scaling run")
     List<Integer> regionCounts;
 
@@ -87,7 +90,7 @@ public final class StoreBenchmark implements Callable<Integer> {
         Path root = Files.createTempDirectory("duet-store-bench");
         try (LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
                 .setBlockCacheSize(DataSize.ofMebibytes(64)).setReserveSpace(DataSize.ofMebibytes(256))
-                .setMaxInflightProposals(inflight).setElectionTimeout(Duration.ofSeconds(1)));
+                .setMaxInflightProposals(inflight).setRaftServerThreads(raftServerThreads).setElectionTimeout(Duration.ofSeconds(1)));
                 ) {
             cluster.start(3);
             try (PlacementClient placement = cluster.newPlacementClient();

@@ -30,6 +30,7 @@ import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.KeyRanges;
+import io.duetdb.common.keys.KvLimits;
 import io.duetdb.proto.kv.Context;
 import io.duetdb.proto.kv.KeyValue;
 import io.duetdb.proto.kv.KvGrpc;
@@ -70,8 +71,6 @@ public final class RawKvClient implements AutoCloseable {
     private static final int MAX_BATCH = 256;
     /** Batch RPCs in flight per region. */
     private static final int MAX_INFLIGHT = 4;
-    private static final int MAX_KEY_BYTES = 8 << 10;
-    private static final int MAX_VALUE_BYTES = 8 << 20;
 
     private final RegionCache regions;
     private final Duration timeout;
@@ -96,9 +95,10 @@ public final class RawKvClient implements AutoCloseable {
         this.readMode = requireNonNull(readMode, "readMode is null");
         this.senders = Executors.newFixedThreadPool(8, new NamedThreadFactory("client", "kv", "batch"));
         this.puts = new RequestBatcher<>(key -> regions.locate(key).region().getId(), this::sendPuts, senders,
-                MAX_BATCH, MAX_INFLIGHT);
+                MAX_BATCH, KvLimits.MAX_WRITE_BYTES,
+                pending -> KvLimits.pairBytes(pending.key().length, pending.request().length), MAX_INFLIGHT);
         this.gets = new RequestBatcher<>(key -> regions.locate(key).region().getId(), this::sendGets, senders,
-                MAX_BATCH, MAX_INFLIGHT);
+                MAX_BATCH, Long.MAX_VALUE, pending -> 0, MAX_INFLIGHT);
     }
 
     public RawKvClient(PlacementClient placement) {
@@ -119,11 +119,38 @@ public final class RawKvClient implements AutoCloseable {
     /** As {@link #put}, without waiting: completes when the write is replicated and applied. */
     public java.util.concurrent.CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
         checkKey(key);
-        if (value.length > MAX_VALUE_BYTES) {
-            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "value of " + value.length
-                    + " bytes exceeds the limit of " + MAX_VALUE_BYTES);
-        }
+        checkValue(value);
         return puts.submit(key, value);
+    }
+
+    private static void checkValue(byte[] value) {
+        if (value.length > KvLimits.MAX_VALUE_BYTES) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "value of " + value.length
+                    + " bytes exceeds the limit of " + KvLimits.MAX_VALUE_BYTES);
+        }
+    }
+
+    /** Cuts each region's keys into groups that fit in one write. */
+    private static List<List<byte[]>> bySize(List<List<byte[]>> groups, Map<byte[], byte[]> pairs) {
+        List<List<byte[]>> cut = new ArrayList<>();
+        for (List<byte[]> group : groups) {
+            List<byte[]> current = new ArrayList<>();
+            long bytes = 0;
+            for (byte[] key : group) {
+                long weight = KvLimits.pairBytes(key.length, pairs.get(key).length);
+                if (!current.isEmpty() && bytes + weight > KvLimits.MAX_WRITE_BYTES) {
+                    cut.add(current);
+                    current = new ArrayList<>();
+                    bytes = 0;
+                }
+                current.add(key);
+                bytes += weight;
+            }
+            if (!current.isEmpty()) {
+                cut.add(current);
+            }
+        }
+        return cut;
     }
 
     /** As {@link #get}, without waiting. */
@@ -136,9 +163,9 @@ public final class RawKvClient implements AutoCloseable {
         if (key.length == 0) {
             throw new DuetException(ErrorCode.INVALID_ARGUMENT, "key must not be empty");
         }
-        if (key.length > MAX_KEY_BYTES) {
+        if (key.length > KvLimits.MAX_KEY_BYTES) {
             throw new DuetException(ErrorCode.INVALID_ARGUMENT, "key of " + key.length
-                    + " bytes exceeds the limit of " + MAX_KEY_BYTES);
+                    + " bytes exceeds the limit of " + KvLimits.MAX_KEY_BYTES);
         }
     }
 
@@ -210,10 +237,17 @@ public final class RawKvClient implements AutoCloseable {
         return result;
     }
 
-    /** Puts every pair; pairs in one region are written atomically, regions one after another. */
+    /**
+     * Puts every pair. Pairs in one region are written atomically when together they fit in one write
+     * ({@link KvLimits#MAX_WRITE_BYTES}); larger groups and different regions are written one after another.
+     */
     public void batchPut(Map<byte[], byte[]> pairs) {
         List<byte[]> keys = new ArrayList<>(pairs.keySet());
-        for (List<byte[]> group : groupByRegion(keys)) {
+        for (byte[] key : keys) {
+            checkKey(key);
+            checkValue(pairs.get(key));
+        }
+        for (List<byte[]> group : bySize(groupByRegion(keys), pairs)) {
             call(group.get(0), false, (context, stub) -> {
                 RawBatchPutRequest.Builder request = RawBatchPutRequest.newBuilder().setContext(context);
                 for (byte[] key : group) {

@@ -48,13 +48,19 @@ final class RequestBatcher<T, R> {
     private final Sender<T, R> sender;
     private final Executor executor;
     private final int maxBatch;
+    private final long maxBatchBytes;
+    private final ToLongFunction<Pending<T, R>> weigher;
     private final int maxInflight;
 
-    RequestBatcher(ToLongFunction<byte[]> regionOf, Sender<T, R> sender, Executor executor, int maxBatch, int maxInflight) {
+    /** A batch takes up to {@code maxBatch} requests and {@code maxBatchBytes} as the weigher counts them. */
+    RequestBatcher(ToLongFunction<byte[]> regionOf, Sender<T, R> sender, Executor executor, int maxBatch,
+            long maxBatchBytes, ToLongFunction<Pending<T, R>> weigher, int maxInflight) {
         this.regionOf = requireNonNull(regionOf, "regionOf is null");
         this.sender = requireNonNull(sender, "sender is null");
         this.executor = requireNonNull(executor, "executor is null");
+        this.weigher = requireNonNull(weigher, "weigher is null");
         this.maxBatch = maxBatch;
+        this.maxBatchBytes = maxBatchBytes;
         this.maxInflight = maxInflight;
     }
 
@@ -95,9 +101,17 @@ final class RequestBatcher<T, R> {
                     continue;
                 }
                 List<Pending<T, R>> batch = new ArrayList<>();
+                long bytes = 0;
                 Pending<T, R> next;
-                while (batch.size() < maxBatch && (next = lane.queue.poll()) != null) {
+                // Only this drainer takes from the lane, so what it peeks is what it polls.
+                while (batch.size() < maxBatch && (next = lane.queue.peek()) != null) {
+                    long weight = weigher.applyAsLong(next);
+                    if (!batch.isEmpty() && bytes + weight > maxBatchBytes) {
+                        break;
+                    }
+                    lane.queue.poll();
                     batch.add(next);
+                    bytes += weight;
                 }
                 if (batch.isEmpty()) {
                     lane.inflight.decrementAndGet();

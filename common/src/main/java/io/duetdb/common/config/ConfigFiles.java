@@ -77,7 +77,7 @@ public final class ConfigFiles {
     }
 
     static ObjectMapper mapper() {
-        SimpleModule durations = new SimpleModule("durations");
+        SimpleModule durations = new SimpleModule("duetdb-config");
         durations.addDeserializer(Duration.class, new JsonDeserializer<>() {
             @Override
             public Duration deserialize(JsonParser parser, DeserializationContext context) throws IOException {
@@ -89,6 +89,14 @@ public final class ConfigFiles {
             public void serialize(Duration value, com.fasterxml.jackson.core.JsonGenerator generator,
                     SerializerProvider provider) throws IOException {
                 generator.writeString(Durations.format(value));
+            }
+        });
+        // Jackson writes paths as file: URIs; a config file should show the path as the user wrote it.
+        durations.addSerializer(Path.class, new JsonSerializer<>() {
+            @Override
+            public void serialize(Path value, com.fasterxml.jackson.core.JsonGenerator generator,
+                    SerializerProvider provider) throws IOException {
+                generator.writeString(value.toString());
             }
         });
         return TomlMapper.builder()

@@ -21,6 +21,7 @@ class ConfigFilesTest {
         private Duration heartbeatInterval = Duration.ofSeconds(10);
         private int workerThreads = 4;
         private List<String> peers = List.of();
+        private Path dataDir = Path.of("data", "node-1");
     }
 
     @Test
@@ -68,11 +69,13 @@ class ConfigFilesTest {
     @Test
     void rendersWhatItReads(@TempDir Path directory) throws Exception {
         String text = ConfigFiles.toToml(new SampleConfig());
-        assertThat(text).contains("heartbeat-interval = '10s'").contains("listen-address = '127.0.0.1:2379'");
+        assertThat(text).contains("heartbeat-interval = '10s'").contains("listen-address = '127.0.0.1:2379'")
+                .contains("data-dir = 'data/node-1'");
         Path file = directory.resolve("round.toml");
         Files.writeString(file, text);
         SampleConfig read = ConfigFiles.load(file, new SampleConfig());
         assertThat(read.heartbeatInterval).isEqualTo(Duration.ofSeconds(10));
+        assertThat(read.dataDir).isEqualTo(Path.of("data", "node-1"));
     }
 
     @Test

@@ -12,6 +12,7 @@ import com.google.protobuf.ByteString;
 
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.keys.KvLimits;
 import io.duetdb.proto.kv.Context;
 import io.duetdb.proto.kv.KeyValue;
 import io.duetdb.proto.kv.RawBatchGetRequest;
@@ -38,7 +39,6 @@ import io.duetdb.proto.raftcmd.RawDeleteRange;
 import io.duetdb.proto.raftcmd.RawPut;
 import io.duetdb.raft.NotLeaderException;
 import io.duetdb.raft.RaftGroupHandle;
-import io.duetdb.store.StoreConfig;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.internal.proto.PeerState;
@@ -168,14 +168,14 @@ public final class KvService {
         if (key.isEmpty()) {
             throw new Refusal("key must not be empty");
         }
-        if (key.size() > StoreConfig.MAX_KEY_BYTES) {
-            throw new Refusal("key of " + key.size() + " bytes exceeds the limit of " + StoreConfig.MAX_KEY_BYTES);
+        if (key.size() > KvLimits.MAX_KEY_BYTES) {
+            throw new Refusal("key of " + key.size() + " bytes exceeds the limit of " + KvLimits.MAX_KEY_BYTES);
         }
     }
 
     private static void checkValue(ByteString value) {
-        if (value.size() > StoreConfig.MAX_VALUE_BYTES) {
-            throw new Refusal("value of " + value.size() + " bytes exceeds the limit of " + StoreConfig.MAX_VALUE_BYTES);
+        if (value.size() > KvLimits.MAX_VALUE_BYTES) {
+            throw new Refusal("value of " + value.size() + " bytes exceeds the limit of " + KvLimits.MAX_VALUE_BYTES);
         }
     }
 
@@ -343,12 +343,13 @@ public final class KvService {
             for (KeyValue pair : request.getPairsList()) {
                 checkKey(pair.getKey());
                 checkValue(pair.getValue());
-                total += pair.getKey().size() + pair.getValue().size();
+                total += KvLimits.pairBytes(pair.getKey().size(), pair.getValue().size());
                 keys.add(pair.getKey());
                 put.addPairs(io.duetdb.proto.raftcmd.KeyValue.newBuilder().setKey(pair.getKey()).setValue(pair.getValue()));
             }
-            if (total > StoreConfig.MAX_REQUEST_BYTES) {
-                throw new Refusal("batch of " + total + " bytes exceeds the limit of " + StoreConfig.MAX_REQUEST_BYTES);
+            if (total > KvLimits.MAX_WRITE_BYTES) {
+                throw new Refusal("batch of " + total + " bytes exceeds the limit of " + KvLimits.MAX_WRITE_BYTES
+                        + " for one write");
             }
         } catch (Refusal refusal) {
             return refused(refusal, respond);

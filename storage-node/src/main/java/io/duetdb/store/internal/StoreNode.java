@@ -291,7 +291,7 @@ public final class StoreNode implements RegionStateMachine.Listener {
 
     public String raftAddressOf(long store) {
         if (store == storeId) {
-            return config.raftAddress().toString();
+            return config.advertisedRaftAddress().toString();
         }
         return directory.store(store).getStore().getRaftAddress();
     }

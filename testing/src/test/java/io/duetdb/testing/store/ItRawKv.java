@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.duetdb.client.kv.RawKvClient;
 import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.common.keys.KvLimits;
 import io.duetdb.proto.kv.KeyValue;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.testing.LocalCluster;
@@ -42,6 +43,25 @@ class ItRawKv {
             kv.put(bytes("after"), bytes("replication"));
             assertThat(kv.get(bytes("after"))).hasValue(bytes("replication"));
             assertThat(kv.get(bytes("k050"))).hasValue(bytes("v50"));
+
+            // The largest values replicate (an entry past Ratis' appender buffer would stop the region for good),
+            // concurrent ones are split over several entries, and a batch past one write is cut in pieces.
+            byte[] largest = new byte[KvLimits.MAX_VALUE_BYTES];
+            java.util.Arrays.fill(largest, (byte) 7);
+            List<java.util.concurrent.CompletableFuture<Void>> writes = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                writes.add(kv.putAsync(bytes("largest-" + i), largest));
+            }
+            writes.forEach(java.util.concurrent.CompletableFuture::join);
+            assertThat(kv.get(bytes("largest-2"))).hasValueSatisfying(value -> assertThat(value).isEqualTo(largest));
+            java.util.Map<byte[], byte[]> batch = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < 20; i++) {
+                batch.put(bytes(String.format("batch-%02d", i)), new byte[1 << 20]);
+            }
+            kv.batchPut(batch);
+            assertThat(kv.scan(bytes("batch-"), bytes("batch."), 100, false)).hasSize(20);
+            kv.put(bytes("after-large"), bytes("still writable"));
+            assertThat(kv.get(bytes("after-large"))).hasValue(bytes("still writable"));
         }
     }
 }
