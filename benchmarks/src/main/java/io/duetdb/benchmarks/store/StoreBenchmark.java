@@ -78,8 +78,11 @@ public final class StoreBenchmark implements Callable<Integer> {
     @Option(names = "--idle-check", defaultValue = "20", description = "seconds to watch for leader changes while idle")
     int idleSeconds;
 
-    record Result(String workload, int regions, double perSecond, long p50, long p99, int threads, long rssMib) {
+    record Result(String workload, int regions, double perSecond, long p50, long p99, double raftEntriesPerSecond,
+            int threads, long rssMib) {
     }
+
+    private java.util.function.LongSupplier raftEntries = () -> 0;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new StoreBenchmark()).execute(args));
@@ -93,6 +96,13 @@ public final class StoreBenchmark implements Callable<Integer> {
                 .setMaxInflightProposals(inflight).setRaftServerThreads(raftServerThreads).setElectionTimeout(Duration.ofSeconds(1)));
                 ) {
             cluster.start(3);
+            raftEntries = () -> {
+                long proposals = 0;
+                for (int i = 0; i < cluster.storeCount(); i++) {
+                    proposals += (Long) cluster.store(i).orElseThrow().status().get("raft_proposals");
+                }
+                return proposals;
+            };
             try (PlacementClient placement = cluster.newPlacementClient();
                     RawKvClient kv = new RawKvClient(placement);
                     StoreAdminCalls admin = new StoreAdminCalls(placement)) {
@@ -115,15 +125,6 @@ public final class StoreBenchmark implements Callable<Integer> {
                     if (workloads.contains("write")) {
                         results.add(measure(kv, "write", regions));
                     }
-                    long proposals = 0;
-                    long commands = 0;
-                    for (int i = 0; i < cluster.storeCount(); i++) {
-                        Map<String, Object> status = cluster.store(i).orElseThrow().status();
-                        proposals += (Long) status.get("raft_proposals");
-                        commands += (Long) status.get("raft_proposed_commands");
-                    }
-                    System.out.printf("  writes: %d Raft entries carried %d commands so far (%.1f per entry)%n",
-                            proposals, commands, commands / (double) Math.max(1, proposals));
                     if (workloads.contains("get")) {
                         results.add(measure(kv, "get", regions));
                     }
@@ -134,12 +135,13 @@ public final class StoreBenchmark implements Callable<Integer> {
                 System.out.println();
                 System.out.printf("Store benchmark: 3 stores x 3 replicas in one JVM, %d clients x %d outstanding, %d-byte values, %d s per run%n",
                         clients, pipeline, valueSize, seconds);
-                System.out.printf("%-10s %8s %14s %10s %10s %8s %9s%n", "workload", "regions", "ops/s (keys/s)",
-                        "p50 us", "p99 us", "threads", "RSS MiB");
+                System.out.printf("%-10s %8s %14s %10s %10s %10s %8s %9s%n", "workload", "regions", "ops/s (keys/s)",
+                        "p50 us", "p99 us", "entries/s", "threads", "RSS MiB");
                 for (Result r : results) {
-                    System.out.printf("%-10s %8d %,14.0f %10d %10d %8d %9d%n", r.workload(), r.regions(), r.perSecond(),
-                            r.p50(), r.p99(), r.threads(), r.rssMib());
+                    System.out.printf("%-10s %8d %,14.0f %10d %10d %,10.0f %8d %9d%n", r.workload(), r.regions(), r.perSecond(),
+                            r.p50(), r.p99(), r.raftEntriesPerSecond(), r.threads(), r.rssMib());
                 }
+                System.out.println("entries/s: Raft entries the region leaders proposed per second (keys per entry = ops/s ÷ entries/s)");
             }
         }
         return 0;
@@ -213,8 +215,10 @@ public final class StoreBenchmark implements Callable<Integer> {
     }
 
     private Result measure(RawKvClient kv, String workload, int regions) throws Exception {
+        long entriesBefore = raftEntries.getAsLong();
         long[] outcome = run(kv, workload, seconds);
-        return new Result(workload, regions, outcome[0] / (double) seconds, outcome[1], outcome[2],
+        double entries = (raftEntries.getAsLong() - entriesBefore) / (double) seconds;
+        return new Result(workload, regions, outcome[0] / (double) seconds, outcome[1], outcome[2], entries,
                 Thread.activeCount(), rssMib());
     }
 

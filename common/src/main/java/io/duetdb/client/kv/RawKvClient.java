@@ -70,7 +70,7 @@ public final class RawKvClient implements AutoCloseable {
     /** Keys a batch RPC carries at most. */
     private static final int MAX_BATCH = 256;
     /** Batch RPCs in flight per region. */
-    private static final int MAX_INFLIGHT = 4;
+    private static final int MAX_INFLIGHT = 2;
 
     private final RegionCache regions;
     private final Duration timeout;

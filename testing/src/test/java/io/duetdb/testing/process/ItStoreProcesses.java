@@ -8,12 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +18,7 @@ import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.placement.RegionInfo;
 import io.duetdb.testing.JavaProcess;
+import io.duetdb.testing.KeyWriters;
 import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.LocalPlacementCluster;
 
@@ -75,42 +70,20 @@ class ItStoreProcesses {
                 LocalCluster.await("three voters", Duration.ofSeconds(90), () -> placement.getRegion(bytes("p-seed"))
                         .map(info -> info.getRegion().getPeersList().stream().filter(p -> p.getRole() == PeerRole.VOTER)
                                 .count() == 3).orElse(false));
-                Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-                AtomicBoolean stop = new AtomicBoolean();
-                ExecutorService writers = Executors.newFixedThreadPool(4);
-                List<Future<?>> futures = new ArrayList<>();
-                for (int w = 0; w < 4; w++) {
-                    int writer = w;
-                    futures.add(writers.submit(() -> {
-                        for (int i = 0; !stop.get(); i++) {
-                            String key = String.format("p-%d-%06d", writer, i);
-                            try {
-                                kv.put(bytes(key), bytes(key));
-                                acknowledged.add(key);
-                            } catch (RuntimeException e) {
-                                // Outcome unknown; not counted as acknowledged.
-                                System.out.println(System.currentTimeMillis() + " write " + key + " failed: " + e);
-                            }
-                        }
-                        return null;
-                    }));
-                }
+                KeyWriters writers = new KeyWriters(kv, List.of("p-0", "p-1", "p-2", "p-3"), key -> key);
                 Thread.sleep(3_000);
                 RegionInfo region = placement.getRegion(bytes("p-seed")).orElseThrow();
                 long leaderStore = region.getLeader().getStoreId();
                 int victim = indexOfStore(placement, leaderStore);
-                int before = acknowledged.size();
+                int before = writers.acknowledgedCount();
                 System.out.println(System.currentTimeMillis() + " killing store " + leaderStore);
                 stores.get(victim).kill();
                 Thread.sleep(6_000);
-                int duringOutage = acknowledged.size() - before;
+                int duringOutage = writers.acknowledgedCount() - before;
                 start(victim);
                 Thread.sleep(3_000);
-                stop.set(true);
-                for (Future<?> future : futures) {
-                    future.get(60, TimeUnit.SECONDS);
-                }
-                writers.shutdown();
+                writers.stop();
+                Set<String> acknowledged = writers.acknowledged();
                 assertThat(duringOutage).as("writes kept succeeding after the leader's store was killed").isPositive();
                 List<String> present = kv.scan(bytes("p-0"), bytes("p-9"), 1_000_000, false).stream()
                         .map(pair -> pair.getKey().toStringUtf8()).toList();

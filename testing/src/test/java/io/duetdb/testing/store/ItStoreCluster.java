@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -46,6 +45,7 @@ import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.meta.RegionEpoch;
 import io.duetdb.proto.placement.RegionInfo;
+import io.duetdb.testing.KeyWriters;
 import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.StoreAdminCalls;
 import io.duetdb.testing.history.RegisterHistory;
@@ -166,37 +166,16 @@ class ItStoreCluster {
         start(3, config -> { });
         kv.put(bytes("w-seed"), bytes("x"));
         awaitVoters(bytes("w-seed"), 3);
-        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-        Set<String> uncertain = ConcurrentHashMap.newKeySet();
-        AtomicBoolean stop = new AtomicBoolean();
-        ExecutorService writers = Executors.newFixedThreadPool(4);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int w = 0; w < 4; w++) {
-            int writer = w;
-            futures.add(writers.submit(() -> {
-                for (int i = 0; !stop.get(); i++) {
-                    String key = String.format("w-%d-%06d", writer, i);
-                    try {
-                        kv.put(bytes(key), bytes("value-" + key));
-                        acknowledged.add(key);
-                    } catch (RuntimeException e) {
-                        uncertain.add(key);
-                    }
-                }
-                return null;
-            }));
-        }
+        KeyWriters writers = new KeyWriters(kv, List.of("w-0", "w-1", "w-2", "w-3"), key -> "value-" + key);
         List<String> splitKeys = List.of("w-2", "w-1", "w-3", "w-0-000500", "w-2-000500");
         for (String splitKey : splitKeys) {
             Thread.sleep(700);
             admin.split(bytes(splitKey));
         }
         Thread.sleep(700);
-        stop.set(true);
-        for (Future<?> future : futures) {
-            future.get(60, TimeUnit.SECONDS);
-        }
-        writers.shutdown();
+        writers.stop();
+        Set<String> acknowledged = writers.acknowledged();
+        Set<String> uncertain = writers.uncertain();
         LocalCluster.await("placement to hear of every new region", WAIT,
                 () -> placement.scanRegions(new byte[0], new byte[0], 0).size() >= splitKeys.size() + 1);
 
@@ -368,36 +347,15 @@ class ItStoreCluster {
         kv.put(bytes("g-seed"), bytes("x"));
         awaitVoters(bytes("g-seed"), 3);
         admin.split(bytes("g-5"));
-        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-        AtomicBoolean stop = new AtomicBoolean();
-        ExecutorService writers = Executors.newFixedThreadPool(2);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int w = 0; w < 2; w++) {
-            int writer = w;
-            futures.add(writers.submit(() -> {
-                for (int i = 0; !stop.get(); i++) {
-                    String key = String.format("g-%d-%06d", writer * 7, i);
-                    try {
-                        kv.put(bytes(key), bytes(key));
-                        acknowledged.add(key);
-                    } catch (RuntimeException e) {
-                        // Unknown outcome.
-                    }
-                }
-                return null;
-            }));
-        }
+        KeyWriters writers = new KeyWriters(kv, List.of("g-0", "g-7"), key -> key);
         Thread.sleep(1_000);
         var merged = admin.merge(bytes("g-0"), bytes("g-9"));
         assertThat(merged.getError()).isEmpty();
         assertThat(merged.hasRegionError()).isFalse();
         assertThat(merged.getRegion().getStartKey().isEmpty() || merged.getRegion().getEndKey().isEmpty()).isTrue();
         Thread.sleep(1_000);
-        stop.set(true);
-        for (Future<?> future : futures) {
-            future.get(60, TimeUnit.SECONDS);
-        }
-        writers.shutdown();
+        writers.stop();
+        Set<String> acknowledged = writers.acknowledged();
         List<String> present = kv.scan(bytes("g-"), bytes("g-z"), 1_000_000, false).stream()
                 .map(pair -> pair.getKey().toStringUtf8()).toList();
         assertThat(new HashSet<>(present)).hasSize(present.size());
