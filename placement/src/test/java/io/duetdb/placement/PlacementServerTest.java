@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 
@@ -22,10 +23,10 @@ class PlacementServerTest {
     @TempDir
     Path directory;
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    private final LoopbackPorts ports = new LoopbackPorts();
+
+    private int freePort() {
+        return ports.allocate();
     }
 
     private PlacementConfig config() throws IOException {

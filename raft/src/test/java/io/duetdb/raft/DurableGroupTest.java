@@ -97,13 +97,7 @@ class DurableGroupTest {
     }
 
     private RaftNode node(String id, LogPosition initial) throws IOException {
-        addresses.computeIfAbsent(id, i -> {
-            try {
-                return "127.0.0.1:" + RaftNodeTest.freePort();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        addresses.computeIfAbsent(id, i -> "127.0.0.1:" + RaftNodeTest.freePort());
         RaftNode node = new RaftNode(new RaftNodeOptions(id, "127.0.0.1", Integer.parseInt(addresses.get(id).split(":")[1]),
                 directory.resolve(id), Duration.ofMillis(400), Duration.ofMillis(800), 1_000_000, Duration.ofSeconds(10), 0,
                 RaftNodeOptions.SnapshotTransfer.STATE_MACHINE), key -> machines.computeIfAbsent(id,

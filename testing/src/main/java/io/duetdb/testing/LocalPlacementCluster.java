@@ -1,8 +1,5 @@
 package io.duetdb.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +11,7 @@ import io.duetdb.client.placement.GrpcPlacementClient;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.placement.PlacementClientConfig;
 import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.placement.PlacementConfig;
 import io.duetdb.placement.PlacementServer;
 
@@ -22,6 +20,8 @@ import io.duetdb.placement.PlacementServer;
  * real Ratis, real gRPC. Members can be stopped and started again on the same data.
  */
 public final class LocalPlacementCluster implements AutoCloseable {
+    private static final LoopbackPorts PORTS = new LoopbackPorts();
+
     private final List<PlacementConfig> configs = new ArrayList<>();
     private final List<PlacementServer> servers = new ArrayList<>();
 
@@ -117,12 +117,7 @@ public final class LocalPlacementCluster implements AutoCloseable {
     }
 
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return PORTS.allocate();
     }
 
     private static void sleep(long millis) {
