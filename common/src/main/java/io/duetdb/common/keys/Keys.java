@@ -19,8 +19,10 @@ import io.duetdb.common.types.ColumnType;
  * where ids and handles are memcomparable signed 64-bit integers and index values are flagged datums, so
  * that byte order is the order of (table, handle) and of (table, index, values).
  * <p>
- * Inside a storage node's engine, user keys live under {@link #DATA_PREFIX} ({@code z{userKey}}) in the data
- * column families, and the node's own records under {@link #LOCAL_PREFIX} in the raft column family:
+ * Inside a storage node's engine, user keys live group-encoded under {@link #DATA_PREFIX}
+ * ({@code z{encoded userKey}}) in the data column families, MVCC versions with an inverted timestamp after
+ * the key ({@code z{encoded userKey}{^ts}}: a key's newest version first), and the node's own records under
+ * {@link #LOCAL_PREFIX} in the raft column family:
  * <pre>
  *   0x01 0x01                   the store's identity (cluster id, store id)
  *   0x01 0x02 {regionId}        a region replica's local state (region, peer state)
@@ -48,12 +50,10 @@ public final class Keys {
     private Keys() {
     }
 
-    /** The engine key of a user key. */
+    /** The engine key of a user key: {@code z} and the key's group encoding, so that keys never prefix each other. */
     public static byte[] dataKey(byte[] userKey) {
-        byte[] key = new byte[userKey.length + 1];
-        key[0] = DATA_PREFIX;
-        System.arraycopy(userKey, 0, key, 1, userKey.length);
-        return key;
+        return new KeyWriter(userKey.length + userKey.length / 8 + 10).writeByte(DATA_PREFIX).writeBytes(userKey)
+                .toByteArray();
     }
 
     /** The engine key bounding a range's end; an empty user end key means the end of all data. */
@@ -61,12 +61,47 @@ public final class Keys {
         return userEndKey.length == 0 ? new byte[] {DATA_PREFIX + 1} : dataKey(userEndKey);
     }
 
-    /** The user key of an engine data key. */
+    /** The user key of an engine data key, with or without a timestamp suffix. */
     public static byte[] userKeyOf(byte[] dataKey) {
         if (dataKey.length == 0 || dataKey[0] != DATA_PREFIX) {
             throw new CodecException("not a data key: " + describe(dataKey));
         }
-        return java.util.Arrays.copyOfRange(dataKey, 1, dataKey.length);
+        return new KeyReader(dataKey, 1).readBytes();
+    }
+
+    /**
+     * An MVCC version of a user key: {@code z{encoded key}{^timestamp}}. The timestamp is inverted so that
+     * a key's newest version comes first.
+     */
+    public static byte[] versionKey(byte[] userKey, long timestamp) {
+        return new KeyWriter(userKey.length + userKey.length / 8 + 18).writeByte(DATA_PREFIX).writeBytes(userKey)
+                .writeUint64(~timestamp).toByteArray();
+    }
+
+    /** Appends an inverted timestamp to an engine data key. */
+    public static byte[] versionKeyOf(byte[] dataKey, long timestamp) {
+        byte[] key = java.util.Arrays.copyOf(dataKey, dataKey.length + 8);
+        long inverted = ~timestamp;
+        for (int i = 0; i < 8; i++) {
+            key[dataKey.length + i] = (byte) (inverted >>> (56 - 8 * i));
+        }
+        return key;
+    }
+
+    /** The timestamp of an MVCC version key. */
+    public static long timestampOf(byte[] versionKey) {
+        if (versionKey.length < 1 + 9 + 8 || versionKey[0] != DATA_PREFIX) {
+            throw new CodecException("not a version key: " + describe(versionKey));
+        }
+        return ~new KeyReader(versionKey, versionKey.length - 8).readUint64();
+    }
+
+    /** The engine data key (without timestamp) of an MVCC version key. */
+    public static byte[] dataKeyOfVersion(byte[] versionKey) {
+        if (versionKey.length < 1 + 9 + 8 || versionKey[0] != DATA_PREFIX) {
+            throw new CodecException("not a version key: " + describe(versionKey));
+        }
+        return java.util.Arrays.copyOf(versionKey, versionKey.length - 8);
     }
 
     public static byte[] storeIdentKey() {

@@ -7,13 +7,14 @@ import java.util.List;
  * The store's ordered key-value storage: column families, atomic write batches, snapshots, sorted-file
  * ingestion. Knows nothing of regions or Raft; thread-safe.
  */
-public interface Engine extends AutoCloseable {
-    /** The value, or null when the key is absent. */
+public interface Engine extends EngineReader, AutoCloseable {
+    @Override
     byte[] get(ColumnFamily cf, byte[] key);
 
     EngineSnapshot snapshot();
 
     /** A cursor over the live data (sees writes made while it is open only up to when it was created). */
+    @Override
     EngineIterator iterator(ColumnFamily cf, byte[] lower, byte[] upper);
 
     EngineWriteBatch newWriteBatch();

@@ -61,6 +61,9 @@ class ItCtlStore {
             assertThat(left).isNotEqualTo(right);
             assertThat(CtlRun.run(pd, "raw", "get", "x4").json().get("value").asText()).isEqualTo("value-x4");
 
+            // The new region's leader reports itself with its first heartbeat, shortly after the split.
+            LocalCluster.await("the split-off region's leader reported", Duration.ofSeconds(30), () -> placement
+                    .getRegionById(right).map(info -> info.hasLeader() && info.getLeader().getStoreId() != 0).orElse(false));
             JsonNode rightRegion = CtlRun.run(pd, "region", Long.toString(right)).json();
             long leaderStore = rightRegion.get("leader").get("store_id").asLong();
             long otherStore = -1;

@@ -8,6 +8,8 @@ import com.google.protobuf.ByteString;
 
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.proto.kv.KeyError;
+import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.RegionError;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.PeerRole;
@@ -20,11 +22,22 @@ import io.duetdb.proto.raftcmd.KeyValue;
 import io.duetdb.proto.raftcmd.PrepareMerge;
 import io.duetdb.proto.raftcmd.RaftCommand;
 import io.duetdb.proto.raftcmd.RawDeleteRange;
+import io.duetdb.proto.raftcmd.MvccGarbageCollect;
 import io.duetdb.proto.raftcmd.Split;
+import io.duetdb.proto.raftcmd.TxnCommit;
+import io.duetdb.proto.raftcmd.TxnHeartBeat;
+import io.duetdb.proto.raftcmd.TxnPessimisticLock;
+import io.duetdb.proto.raftcmd.TxnPessimisticRollback;
+import io.duetdb.proto.raftcmd.TxnPrewrite;
+import io.duetdb.proto.raftcmd.TxnRollback;
 import io.duetdb.store.engine.ColumnFamily;
+import io.duetdb.store.engine.EngineReader;
 import io.duetdb.store.engine.EngineWriteBatch;
 import io.duetdb.store.internal.proto.PeerState;
 import io.duetdb.store.internal.proto.RegionLocalState;
+import io.duetdb.store.txn.MvccReader;
+import io.duetdb.store.txn.MvccTxn;
+import io.duetdb.store.txn.TxnActions;
 
 /**
  * Turns one committed command into engine writes, deterministically from the region's state at that point
@@ -35,10 +48,13 @@ public final class CommandApplier {
     private CommandApplier() {
     }
 
-    public static ApplyOutcome apply(RegionLocalState state, RaftCommand command, EngineWriteBatch batch) {
+    public static ApplyOutcome apply(RegionLocalState state, RaftCommand command, EngineReader engine,
+            EngineWriteBatch batch) {
         Region region = state.getRegion();
         return switch (command.getCommandCase()) {
             case RAW_PUT, RAW_DELETE, RAW_DELETE_RANGE -> applyData(state, command, batch);
+            case PREWRITE, COMMIT, ROLLBACK, PESSIMISTIC_LOCK, PESSIMISTIC_ROLLBACK, TXN_HEART_BEAT, GARBAGE_COLLECT ->
+                    applyTransactional(state, command, engine, batch);
             case CHANGE_PEER -> changePeer(state, command.getEpoch(), command.getChangePeer(), batch);
             case SPLIT -> split(state, command.getEpoch(), command.getSplit(), batch);
             case PREPARE_MERGE -> prepareMerge(state, command.getEpoch(), command.getPrepareMerge(), batch);
@@ -90,6 +106,101 @@ public final class CommandApplier {
             default -> throw new IllegalStateException("not a data command: " + command.getCommandCase());
         }
         return ApplyOutcome.of(CommandResult.getDefaultInstance(), state);
+    }
+
+    /** The user keys a transactional command touches; empty for other commands. */
+    public static List<ByteString> transactionalKeys(RaftCommand command) {
+        return switch (command.getCommandCase()) {
+            case PREWRITE -> command.getPrewrite().getMutationsList().stream().map(Mutation::getKey).toList();
+            case COMMIT -> command.getCommit().getKeysList();
+            case ROLLBACK -> command.getRollback().getKeysList();
+            case PESSIMISTIC_LOCK -> command.getPessimisticLock().getKeysList();
+            case PESSIMISTIC_ROLLBACK -> command.getPessimisticRollback().getKeysList();
+            case TXN_HEART_BEAT -> List.of(command.getTxnHeartBeat().getPrimary());
+            case GARBAGE_COLLECT -> command.getGarbageCollect().getKeysList();
+            default -> List.of();
+        };
+    }
+
+    private static ApplyOutcome applyTransactional(RegionLocalState state, RaftCommand command, EngineReader engine,
+            EngineWriteBatch batch) {
+        Region region = state.getRegion();
+        if (state.getState() == PeerState.MERGING) {
+            return ApplyOutcome.of(regionError(RegionErrors.merging(region.getId())), state);
+        }
+        if (command.getEpoch().getVersion() != region.getEpoch().getVersion()) {
+            return ApplyOutcome.of(regionError(RegionErrors.epochNotMatch(List.of(region),
+                    "region " + region.getId() + " changed (version " + region.getEpoch().getVersion()
+                            + ") after the request was proposed at version " + command.getEpoch().getVersion())), state);
+        }
+        for (ByteString key : transactionalKeys(command)) {
+            if (!contains(region, key)) {
+                return ApplyOutcome.of(regionError(RegionErrors.keyNotInRegion(key.toByteArray(), region)), state);
+            }
+        }
+        MvccReader reader = new MvccReader(engine);
+        MvccTxn txn = new MvccTxn();
+        List<KeyError> errors = new ArrayList<>();
+        switch (command.getCommandCase()) {
+            case PREWRITE -> {
+                TxnPrewrite prewrite = command.getPrewrite();
+                TxnActions.PrewriteContext context = new TxnActions.PrewriteContext(prewrite.getPrimary().toByteArray(),
+                        prewrite.getStartTs(), prewrite.getLockTtl(), prewrite.getForUpdateTs(), prewrite.getTxnSize());
+                for (int i = 0; i < prewrite.getMutationsCount(); i++) {
+                    boolean pessimistic = i < prewrite.getIsPessimisticLockCount() && prewrite.getIsPessimisticLock(i);
+                    addIfError(errors, TxnActions.prewrite(reader, txn, context, prewrite.getMutations(i), pessimistic));
+                }
+            }
+            case COMMIT -> {
+                TxnCommit commit = command.getCommit();
+                for (ByteString key : commit.getKeysList()) {
+                    addIfError(errors, TxnActions.commit(reader, txn, key.toByteArray(), commit.getStartTs(), commit.getCommitTs()));
+                }
+            }
+            case ROLLBACK -> {
+                TxnRollback rollback = command.getRollback();
+                for (ByteString key : rollback.getKeysList()) {
+                    addIfError(errors, TxnActions.rollback(reader, txn, key.toByteArray(), rollback.getStartTs()));
+                }
+            }
+            case PESSIMISTIC_LOCK -> {
+                TxnPessimisticLock lock = command.getPessimisticLock();
+                for (ByteString key : lock.getKeysList()) {
+                    addIfError(errors, TxnActions.pessimisticLock(reader, txn, key.toByteArray(), lock.getPrimary().toByteArray(),
+                            lock.getStartTs(), lock.getForUpdateTs(), lock.getLockTtl()).error());
+                }
+            }
+            case PESSIMISTIC_ROLLBACK -> {
+                TxnPessimisticRollback rollback = command.getPessimisticRollback();
+                for (ByteString key : rollback.getKeysList()) {
+                    addIfError(errors, TxnActions.pessimisticRollback(reader, txn, key.toByteArray(), rollback.getStartTs(),
+                            rollback.getForUpdateTs()));
+                }
+            }
+            case TXN_HEART_BEAT -> {
+                TxnHeartBeat heartBeat = command.getTxnHeartBeat();
+                addIfError(errors, TxnActions.heartBeat(reader, txn, heartBeat.getPrimary().toByteArray(),
+                        heartBeat.getStartTs(), heartBeat.getLockTtl()).error());
+            }
+            case GARBAGE_COLLECT -> {
+                MvccGarbageCollect collect = command.getGarbageCollect();
+                for (ByteString key : collect.getKeysList()) {
+                    TxnActions.garbageCollect(reader, txn, key.toByteArray(), collect.getSafePoint());
+                }
+            }
+            default -> throw new IllegalStateException("not a transactional command: " + command.getCommandCase());
+        }
+        if (!errors.isEmpty()) {
+            return ApplyOutcome.of(CommandResult.newBuilder().addAllKeyErrors(errors).build(), state);
+        }
+        txn.writeTo(batch);
+        return ApplyOutcome.of(CommandResult.getDefaultInstance(), state);
+    }
+
+    private static void addIfError(List<KeyError> errors, KeyError error) {
+        if (error != null) {
+            errors.add(error);
+        }
     }
 
     private static Optional<ApplyOutcome> checkAdminEpoch(RegionLocalState state, RegionEpoch epoch, String what) {

@@ -3,13 +3,16 @@ package io.duetdb.store.internal.region;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 
 import io.duetdb.proto.meta.Region;
@@ -104,19 +107,33 @@ public final class RegionStateMachine implements DurableStateMachine {
         List<ApplyOutcome> outcomes = new ArrayList<>();
         RegionLocalState current = state;
         LogPosition position = new LogPosition(term, index);
-        try (EngineWriteBatch batch = engine.newWriteBatch()) {
+        EngineWriteBatch batch = engine.newWriteBatch();
+        try {
+            Set<ByteString> touched = new HashSet<>();
             for (RaftCommand raftCommand : entry.getCommandsList()) {
                 if (current == null || current.getState() == PeerState.TOMBSTONE) {
                     results.addResults(CommandApplier.regionError(RegionErrors.regionNotFound(regionId)));
                     continue;
                 }
-                ApplyOutcome outcome = CommandApplier.apply(current, raftCommand, batch);
+                List<ByteString> keys = CommandApplier.transactionalKeys(raftCommand);
+                if (!keys.isEmpty() && keys.stream().anyMatch(touched::contains)) {
+                    // Transactional actions read the engine: let them see what earlier commands of this entry
+                    // wrote. Safe without the applied position because transactional commands are idempotent.
+                    engine.write(batch, false);
+                    batch.close();
+                    batch = engine.newWriteBatch();
+                    touched.clear();
+                }
+                touched.addAll(keys);
+                ApplyOutcome outcome = CommandApplier.apply(current, raftCommand, engine, batch);
                 outcomes.add(outcome);
                 results.addResults(outcome.result());
                 current = outcome.state();
             }
             RegionStorage.putApplyState(batch, regionId, RegionStorage.applyState(position, snapshot));
             engine.write(batch, false);
+        } finally {
+            batch.close();
         }
         state = current;
         applied = position;

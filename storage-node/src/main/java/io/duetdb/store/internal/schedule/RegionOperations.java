@@ -321,7 +321,7 @@ public final class RegionOperations {
         List<byte[]> samples = new ArrayList<>();
         long step = Math.max(4096, node.engine().approximateSize(lower, upper) / 64);
         long sinceSample = 0;
-        for (ColumnFamily cf : List.of(ColumnFamily.DEFAULT)) {
+        for (ColumnFamily cf : List.of(ColumnFamily.DEFAULT, ColumnFamily.WRITE)) {
             try (EngineIterator iterator = node.engine().iterator(cf, lower, upper)) {
                 for (iterator.seekToFirst(); iterator.valid(); iterator.next()) {
                     int size = iterator.key().length + iterator.value().length;
@@ -337,6 +337,7 @@ public final class RegionOperations {
         if (samples.size() < 2) {
             return Optional.empty();
         }
+        samples.sort(KeyRanges::compare);
         byte[] middle = samples.get(samples.size() / 2);
         return KeyRanges.compare(middle, region.getStartKey().toByteArray()) > 0 ? Optional.of(middle) : Optional.empty();
     }

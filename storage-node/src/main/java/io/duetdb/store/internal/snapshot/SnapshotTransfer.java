@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import com.google.protobuf.ByteString;
 
 import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.store.FetchSnapshotRequest;
@@ -115,7 +116,7 @@ public final class SnapshotTransfer implements RegionStateMachine.SnapshotInstal
                     SnapshotData.Builder chunk = SnapshotData.newBuilder().setCf(WIRE_NAMES.get(cf));
                     int bytes = 0;
                     for (iterator.seekToFirst(); iterator.valid(); iterator.next()) {
-                        byte[] key = Keys.userKeyOf(iterator.key());
+                        byte[] key = iterator.key();
                         byte[] value = iterator.value();
                         chunk.addKeys(ByteString.copyFrom(key)).addValues(ByteString.copyFrom(value));
                         bytes += key.length + value.length;
@@ -175,6 +176,8 @@ public final class SnapshotTransfer implements RegionStateMachine.SnapshotInstal
             Function<io.duetdb.proto.store.ColumnFamily, ColumnFamily> cfOf = wire -> WIRE_NAMES.entrySet().stream()
                     .filter(entry -> entry.getValue() == wire).findFirst().orElseThrow().getKey();
             long keys = 0;
+            byte[] lower = Keys.dataKey(region.getStartKey().toByteArray());
+            byte[] upper = Keys.dataEndKey(region.getEndKey().toByteArray());
             while (chunks.hasNext()) {
                 SnapshotChunk chunk = chunks.next();
                 SnapshotData data = chunk.getData();
@@ -182,7 +185,12 @@ public final class SnapshotTransfer implements RegionStateMachine.SnapshotInstal
                 SstFileBuilder builder = builders.computeIfAbsent(cf,
                         c -> engine.newSstFile(c, work.resolve(c.engineName() + ".sst")));
                 for (int i = 0; i < data.getKeysCount(); i++) {
-                    builder.add(Keys.dataKey(data.getKeys(i).toByteArray()), data.getValues(i).toByteArray());
+                    byte[] key = data.getKeys(i).toByteArray();
+                    if (KeyRanges.compare(key, lower) < 0 || KeyRanges.compare(key, upper) >= 0) {
+                        throw new IllegalStateException("snapshot of region " + regionId + " from store " + leaderStore
+                                + " holds key " + Keys.describe(key) + " outside the region");
+                    }
+                    builder.add(key, data.getValues(i).toByteArray());
                     keys++;
                 }
             }

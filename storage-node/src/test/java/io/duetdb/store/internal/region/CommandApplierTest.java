@@ -60,7 +60,7 @@ class CommandApplierTest {
 
     private ApplyOutcome apply(RegionLocalState state, RaftCommand command) {
         try (EngineWriteBatch batch = engine.newWriteBatch()) {
-            ApplyOutcome outcome = CommandApplier.apply(state, command, batch);
+            ApplyOutcome outcome = CommandApplier.apply(state, command, engine, batch);
             engine.write(batch, false);
             return outcome;
         }

@@ -1,0 +1,58 @@
+package io.duetdb.store.txn;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.duetdb.common.keys.Keys;
+import io.duetdb.store.engine.ColumnFamily;
+import io.duetdb.store.engine.EngineWriteBatch;
+
+/** The engine changes that transactional actions decide on, written together in one batch. */
+public final class MvccTxn {
+    private record Change(ColumnFamily cf, byte[] key, byte[] value) {
+    }
+
+    private final List<Change> changes = new ArrayList<>();
+
+    void putLock(byte[] userKey, Lock lock) {
+        changes.add(new Change(ColumnFamily.LOCK, Keys.dataKey(userKey), lock.encode()));
+    }
+
+    void unlock(byte[] userKey) {
+        changes.add(new Change(ColumnFamily.LOCK, Keys.dataKey(userKey), null));
+    }
+
+    void putValue(byte[] userKey, long startTs, byte[] value) {
+        changes.add(new Change(ColumnFamily.DEFAULT, Keys.versionKey(userKey, startTs), value));
+    }
+
+    void deleteValue(byte[] userKey, long startTs) {
+        changes.add(new Change(ColumnFamily.DEFAULT, Keys.versionKey(userKey, startTs), null));
+    }
+
+    void putWrite(byte[] userKey, long commitTs, Write write) {
+        changes.add(new Change(ColumnFamily.WRITE, Keys.versionKey(userKey, commitTs), write.encode()));
+    }
+
+    void deleteWrite(byte[] userKey, long commitTs) {
+        changes.add(new Change(ColumnFamily.WRITE, Keys.versionKey(userKey, commitTs), null));
+    }
+
+    public boolean isEmpty() {
+        return changes.isEmpty();
+    }
+
+    public int size() {
+        return changes.size();
+    }
+
+    public void writeTo(EngineWriteBatch batch) {
+        for (Change change : changes) {
+            if (change.value() == null) {
+                batch.delete(change.cf(), change.key());
+            } else {
+                batch.put(change.cf(), change.key(), change.value());
+            }
+        }
+    }
+}

@@ -1,0 +1,249 @@
+package io.duetdb.store.txn;
+
+import java.util.Optional;
+
+import io.duetdb.proto.kv.KeyError;
+import io.duetdb.proto.kv.Mutation;
+import io.duetdb.proto.kv.Op;
+import io.duetdb.common.time.Timestamp;
+import io.duetdb.store.engine.ColumnFamily;
+import io.duetdb.store.engine.EngineIterator;
+import io.duetdb.common.keys.Keys;
+
+/**
+ * Percolator's actions on one key, as pure functions: each reads through an {@link MvccReader} and either
+ * records the engine changes it decides on in an {@link MvccTxn} and returns null, or returns why it cannot,
+ * changing nothing. The region leader runs them against a snapshot to answer early; every replica runs them
+ * again when it applies the command from the log, so the outcome follows from the log alone.
+ */
+public final class TxnActions {
+    private TxnActions() {
+    }
+
+    /** Parameters of one transaction's prewrite, shared by its keys. */
+    public record PrewriteContext(byte[] primary, long startTs, long lockTtl, long forUpdateTs, long txnSize) {
+    }
+
+    public static KeyError prewrite(MvccReader reader, MvccTxn txn, PrewriteContext context, Mutation mutation,
+            boolean pessimisticLocked) {
+        byte[] key = mutation.getKey().toByteArray();
+        Lock lock = reader.lock(key);
+        if (lock != null && lock.startTs() != context.startTs()) {
+            return KeyErrors.locked(key, lock);
+        }
+        if (lock != null && lock.type() != LockType.PESSIMISTIC) {
+            // The same prewrite again (a retry): the lock is already there.
+            return null;
+        }
+        if (lock == null) {
+            Optional<CommittedWrite> own = reader.writeOfTransaction(key, context.startTs());
+            if (own.isPresent()) {
+                return own.get().write().type() == WriteType.ROLLBACK ? KeyErrors.rolledBack(key, context.startTs())
+                        : null;
+            }
+            if (pessimisticLocked) {
+                return KeyErrors.pessimisticLockNotFound(key, context.startTs());
+            }
+            Optional<CommittedWrite> newest = reader.newestWrite(key, Long.MAX_VALUE);
+            if (newest.isPresent() && newest.get().commitTs() >= context.startTs()) {
+                return KeyErrors.conflict(key, context.primary(), context.startTs(), newest.get());
+            }
+        }
+        if (mutation.getOp() == Op.CHECK_NOT_EXISTS && reader.valueAt(key, Long.MAX_VALUE) != null) {
+            return KeyErrors.alreadyExist(key);
+        }
+        LockType type;
+        switch (mutation.getOp()) {
+            case PUT -> type = LockType.PUT;
+            case DELETE -> type = LockType.DELETE;
+            case LOCK -> type = LockType.LOCK;
+            case CHECK_NOT_EXISTS -> {
+                return null;
+            }
+            default -> {
+                return KeyErrors.invalid("mutation " + mutation.getOp() + " cannot be prewritten");
+            }
+        }
+        byte[] value = mutation.getValue().toByteArray();
+        byte[] shortValue = null;
+        if (type == LockType.PUT) {
+            if (value.length <= Write.SHORT_VALUE_MAX_BYTES) {
+                shortValue = value;
+            } else {
+                txn.putValue(key, context.startTs(), value);
+            }
+        }
+        txn.putLock(key, new Lock(type, context.primary(), context.startTs(), context.lockTtl(),
+                context.forUpdateTs(), context.txnSize(), shortValue));
+        return null;
+    }
+
+    public static KeyError commit(MvccReader reader, MvccTxn txn, byte[] key, long startTs, long commitTs) {
+        if (commitTs <= startTs) {
+            return KeyErrors.invalid("commit ts " + commitTs + " is not after start ts " + startTs);
+        }
+        Lock lock = reader.lock(key);
+        if (lock != null && lock.startTs() == startTs) {
+            if (lock.type() == LockType.PESSIMISTIC) {
+                return KeyErrors.invalid("key " + Keys.describe(key) + " is locked pessimistically by transaction "
+                        + startTs + " but was never prewritten");
+            }
+            txn.putWrite(key, commitTs, new Write(WriteType.ofLock(lock.type()), startTs, lock.shortValue()));
+            txn.unlock(key);
+            return null;
+        }
+        Optional<CommittedWrite> own = reader.writeOfTransaction(key, startTs);
+        if (own.isPresent() && own.get().write().type() != WriteType.ROLLBACK) {
+            return null;
+        }
+        return KeyErrors.rolledBack(key, startTs);
+    }
+
+    public static KeyError rollback(MvccReader reader, MvccTxn txn, byte[] key, long startTs) {
+        Lock lock = reader.lock(key);
+        if (lock != null && lock.startTs() == startTs) {
+            if (lock.type() == LockType.PUT && !lock.hasShortValue()) {
+                txn.deleteValue(key, startTs);
+            }
+            txn.unlock(key);
+            txn.putWrite(key, startTs, Write.rollback(startTs));
+            return null;
+        }
+        Optional<CommittedWrite> own = reader.writeOfTransaction(key, startTs);
+        if (own.isPresent()) {
+            return own.get().write().type() == WriteType.ROLLBACK ? null : KeyErrors.committed(own.get().commitTs());
+        }
+        // Neither locked nor committed: leave a record so that a late prewrite of this transaction fails.
+        txn.putWrite(key, startTs, Write.rollback(startTs));
+        return null;
+    }
+
+    /** The value of the key as the lock holder will see it: the latest committed one. */
+    public record PessimisticLockOutcome(KeyError error, byte[] value) {
+    }
+
+    public static PessimisticLockOutcome pessimisticLock(MvccReader reader, MvccTxn txn, byte[] key, byte[] primary,
+            long startTs, long forUpdateTs, long lockTtl) {
+        Lock lock = reader.lock(key);
+        if (lock != null) {
+            if (lock.startTs() != startTs) {
+                return new PessimisticLockOutcome(KeyErrors.locked(key, lock), null);
+            }
+            if (lock.type() == LockType.PESSIMISTIC && lock.forUpdateTs() < forUpdateTs) {
+                txn.putLock(key, lock.withForUpdateTs(forUpdateTs));
+            }
+            return new PessimisticLockOutcome(null, reader.valueAt(key, Long.MAX_VALUE));
+        }
+        Optional<CommittedWrite> own = reader.writeOfTransaction(key, startTs);
+        if (own.isPresent()) {
+            return new PessimisticLockOutcome(own.get().write().type() == WriteType.ROLLBACK
+                    ? KeyErrors.rolledBack(key, startTs) : KeyErrors.committed(own.get().commitTs()), null);
+        }
+        Optional<CommittedWrite> newest = reader.newestWrite(key, Long.MAX_VALUE);
+        if (newest.isPresent() && newest.get().commitTs() > forUpdateTs) {
+            return new PessimisticLockOutcome(KeyErrors.conflict(key, primary, startTs, newest.get()), null);
+        }
+        txn.putLock(key, new Lock(LockType.PESSIMISTIC, primary, startTs, lockTtl, forUpdateTs, 0, null));
+        return new PessimisticLockOutcome(null, reader.valueAt(key, Long.MAX_VALUE));
+    }
+
+    public static KeyError pessimisticRollback(MvccReader reader, MvccTxn txn, byte[] key, long startTs, long forUpdateTs) {
+        Lock lock = reader.lock(key);
+        if (lock != null && lock.startTs() == startTs && lock.type() == LockType.PESSIMISTIC
+                && lock.forUpdateTs() <= forUpdateTs) {
+            txn.unlock(key);
+        }
+        return null;
+    }
+
+    /** Extends the primary's lock; answers the TTL in force, or an error when the lock is gone. */
+    public record HeartBeatOutcome(KeyError error, long ttl) {
+    }
+
+    public static HeartBeatOutcome heartBeat(MvccReader reader, MvccTxn txn, byte[] primary, long startTs, long ttl) {
+        Lock lock = reader.lock(primary);
+        if (lock == null || lock.startTs() != startTs) {
+            return new HeartBeatOutcome(KeyErrors.txnNotFound(primary, startTs), 0);
+        }
+        if (ttl > lock.ttlMillis()) {
+            txn.putLock(primary, lock.withTtl(ttl));
+            return new HeartBeatOutcome(null, ttl);
+        }
+        return new HeartBeatOutcome(null, lock.ttlMillis());
+    }
+
+    /** What the primary key says about a transaction. */
+    public sealed interface TxnStatus {
+        /** Locked and within its TTL. */
+        record Alive(Lock lock) implements TxnStatus {
+        }
+
+        record Committed(long commitTs) implements TxnStatus {
+        }
+
+        record RolledBack() implements TxnStatus {
+        }
+
+        /** The lock outlived its TTL (or was never written): rolling back is up to the caller. */
+        record ShouldRollBack(Lock lock) implements TxnStatus {
+        }
+
+        /** Neither lock nor record; the caller did not ask to roll back. */
+        record NotFound() implements TxnStatus {
+        }
+    }
+
+    public static TxnStatus checkTxnStatus(MvccReader reader, byte[] primary, long lockTs, long currentTs,
+            boolean rollbackIfNotExist) {
+        Lock lock = reader.lock(primary);
+        if (lock != null && lock.startTs() == lockTs) {
+            return isExpired(lock, currentTs) ? new TxnStatus.ShouldRollBack(lock) : new TxnStatus.Alive(lock);
+        }
+        Optional<CommittedWrite> own = reader.writeOfTransaction(primary, lockTs);
+        if (own.isPresent()) {
+            return own.get().write().type() == WriteType.ROLLBACK ? new TxnStatus.RolledBack()
+                    : new TxnStatus.Committed(own.get().commitTs());
+        }
+        return rollbackIfNotExist ? new TxnStatus.ShouldRollBack(null) : new TxnStatus.NotFound();
+    }
+
+    public static boolean isExpired(Lock lock, long currentTs) {
+        long started = Timestamp.fromPacked(lock.startTs()).physical();
+        long now = Timestamp.fromPacked(currentTs).physical();
+        return now >= started + lock.ttlMillis();
+    }
+
+    /**
+     * Removes what no snapshot at or after the safe point can read: versions older than the newest data
+     * change at or before it (that one too when it is a delete), and rollback and lock records before it.
+     */
+    public static void garbageCollect(MvccReader reader, MvccTxn txn, byte[] key, long safePoint) {
+        byte[] dataKey = Keys.dataKey(key);
+        boolean keptNewest = false;
+        try (EngineIterator iterator = reader.engine().iterator(ColumnFamily.WRITE, Keys.versionKeyOf(dataKey, safePoint),
+                MvccReader.keyEnd(dataKey))) {
+            for (iterator.seekToFirst(); iterator.valid(); iterator.next()) {
+                long commitTs = Keys.timestampOf(iterator.key());
+                Write write = Write.decode(iterator.value());
+                if (!keptNewest && write.type() == WriteType.PUT) {
+                    keptNewest = true;
+                    continue;
+                }
+                if (!keptNewest && write.type() == WriteType.DELETE) {
+                    keptNewest = true;
+                }
+                txn.deleteWrite(key, commitTs);
+                if (write.type() == WriteType.PUT && write.shortValue() == null) {
+                    txn.deleteValue(key, write.startTs());
+                }
+            }
+        }
+    }
+
+    /** Whether the key has anything {@link #garbageCollect} would remove (cheap enough to scan a region with). */
+    public static boolean hasGarbage(MvccReader reader, byte[] key, long safePoint) {
+        MvccTxn probe = new MvccTxn();
+        garbageCollect(reader, probe, key, safePoint);
+        return !probe.isEmpty();
+    }
+}
