@@ -58,6 +58,8 @@ public final class PlacementConfig {
     /** A region whose range changed (split or merge) less than this long ago is not merged. */
     private Duration splitMergeInterval = Duration.ofHours(1);
     private int mergeScheduleLimit = 8;
+    /** How long MVCC versions stay readable after they are overwritten (the GC safe point trails now by this). */
+    private Duration gcLifeTime = Duration.ofMinutes(10);
     /** Raft log entries applied between snapshots. */
     private long snapshotThreshold = 10_000;
 
@@ -78,6 +80,7 @@ public final class PlacementConfig {
         positive("store-disconnect-time", storeDisconnectTime);
         positive("schedule-interval", scheduleInterval);
         positive("operator-timeout", operatorTimeout);
+        positive("gc-life-time", gcLifeTime);
         if (tsoSaveInterval.toMillis() < 100) {
             fail("tso-save-interval must be at least 100ms");
         }
@@ -281,6 +284,15 @@ public final class PlacementConfig {
 
     public PlacementConfig setMaxMergeRegionSize(DataSize maxMergeRegionSize) {
         this.maxMergeRegionSize = maxMergeRegionSize;
+        return this;
+    }
+
+    public Duration gcLifeTime() {
+        return gcLifeTime;
+    }
+
+    public PlacementConfig setGcLifeTime(Duration gcLifeTime) {
+        this.gcLifeTime = gcLifeTime;
         return this;
     }
 

@@ -44,6 +44,10 @@ public final class StoreConfig {
     private Duration regionHeartbeatInterval = Duration.ofSeconds(5);
     private Duration splitCheckInterval = Duration.ofSeconds(10);
     private Duration replicaGcInterval = Duration.ofSeconds(30);
+    /** How often the store checks placement's GC safe point and collects old MVCC versions in the regions it leads. */
+    private Duration gcRunInterval = Duration.ofMinutes(1);
+    /** Slots of the transaction latch table (keys hash to slots; more slots, fewer false waits). */
+    private int latchSlots = 2048;
     /** A region larger than this is split at its middle. */
     private DataSize regionMaxSize = DataSize.ofMebibytes(384);
     private DataSize blockCacheSize = DataSize.ofMebibytes(256);
@@ -71,7 +75,7 @@ public final class StoreConfig {
             fail("pd must list at least one placement member");
         }
         for (Duration duration : List.of(electionTimeout, storeHeartbeatInterval, regionHeartbeatInterval,
-                splitCheckInterval, replicaGcInterval)) {
+                splitCheckInterval, replicaGcInterval, gcRunInterval)) {
             if (duration.isZero() || duration.isNegative()) {
                 fail("durations must be positive");
             }
@@ -85,6 +89,9 @@ public final class StoreConfig {
         if (maxBatchBytes.bytes() < (64 << 10) || maxBatchBytes.bytes() > KvLimits.MAX_WRITE_BYTES) {
             fail("max-batch-bytes must be between 64KiB and " + new DataSize(KvLimits.MAX_WRITE_BYTES)
                     + " (a Raft entry must stay below " + new DataSize(RaftGroupHandle.MAX_COMMAND_BYTES) + ")");
+        }
+        if (latchSlots < 16 || latchSlots > (1 << 20)) {
+            fail("latch-slots must be between 16 and 1048576");
         }
         if (raftSnapshotThreshold < 100) {
             fail("raft-snapshot-threshold must be at least 100");
@@ -209,6 +216,24 @@ public final class StoreConfig {
 
     public StoreConfig setSplitCheckInterval(Duration splitCheckInterval) {
         this.splitCheckInterval = splitCheckInterval;
+        return this;
+    }
+
+    public Duration gcRunInterval() {
+        return gcRunInterval;
+    }
+
+    public StoreConfig setGcRunInterval(Duration gcRunInterval) {
+        this.gcRunInterval = gcRunInterval;
+        return this;
+    }
+
+    public int latchSlots() {
+        return latchSlots;
+    }
+
+    public StoreConfig setLatchSlots(int latchSlots) {
+        this.latchSlots = latchSlots;
         return this;
     }
 

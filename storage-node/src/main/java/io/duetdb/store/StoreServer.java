@@ -39,6 +39,11 @@ import io.duetdb.store.engine.EngineException;
 import io.duetdb.store.engine.rocksdb.RocksEngine;
 import io.duetdb.store.internal.DiskMonitor;
 import io.duetdb.store.internal.KvService;
+import io.duetdb.store.internal.TxnService;
+import io.duetdb.store.internal.txn.GarbageCollector;
+import io.duetdb.store.internal.txn.Latches;
+import io.duetdb.store.internal.txn.LockWaits;
+import io.duetdb.store.internal.txn.PlacementDeadlockDetector;
 import io.duetdb.store.internal.StoreNode;
 import io.duetdb.store.internal.metrics.StoreMetrics;
 import io.duetdb.store.internal.proto.StoreIdent;
@@ -172,6 +177,12 @@ public final class StoreServer implements AutoCloseable {
         }
 
         KvService kv = new KvService(this.node, disk);
+        GarbageCollector garbageCollector = new GarbageCollector(placement, engine, metrics);
+        ExecutorService txnScheduler = Executors.newFixedThreadPool(4, new NamedThreadFactory(COMPONENT, node, "txn"));
+        resources.add(txnScheduler::shutdownNow);
+        LockWaits lockWaits = new LockWaits(background, new PlacementDeadlockDetector(placement, slow));
+        TxnService txn = new TxnService(this.node, kv, new Latches(config.latchSlots()), lockWaits, txnScheduler,
+                garbageCollector::safePoint);
         RegionMerger merger = new RegionMerger(this.node, placement, clients);
         RegionOperations operations = new RegionOperations(this.node, placement, clients, merger, background, metrics);
         Heartbeats heartbeats = new Heartbeats(this.node, placement, operations, disk, heartbeatSenders);
@@ -184,7 +195,7 @@ public final class StoreServer implements AutoCloseable {
             grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.address().host(), config.address().port()))
                     .executor(rpcExecutor)
                     .maxInboundMessageSize(64 << 20)
-                    .addService(new KvGrpcEndpoint(kv, metrics))
+                    .addService(new KvGrpcEndpoint(kv, txn, metrics))
                     .addService(new StoreAdminGrpcEndpoint(this.node, operations, merger, snapshots, slow))
                     .build()
                     .start();
@@ -219,6 +230,9 @@ public final class StoreServer implements AutoCloseable {
                 config.splitCheckInterval().toMillis(), config.splitCheckInterval().toMillis(), TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("replica collection", collector::collect),
                 config.replicaGcInterval().toMillis(), config.replicaGcInterval().toMillis(), TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(guard("garbage collection", () -> garbageCollector.collect(this.node.peers())),
+                config.gcRunInterval().toMillis(), config.gcRunInterval().toMillis(), TimeUnit.MILLISECONDS);
+        metrics.gauge("duet_store_lock_waiters", "Pessimistic lock requests waiting for a lock", lockWaits::waiting);
         LOG.info("store {} started: address {} raft {} status http://{}/ data {} ({} regions)", storeId,
                 address(), config.raftAddress(), statusServer.boundAddress(), config.dataDir(), this.node.peers().size());
     }

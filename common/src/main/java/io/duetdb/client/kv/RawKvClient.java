@@ -4,17 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -26,7 +21,6 @@ import com.google.protobuf.ByteString;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.region.RegionCache;
 import io.duetdb.common.concurrent.NamedThreadFactory;
-import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.KeyRanges;
@@ -42,21 +36,11 @@ import io.duetdb.proto.kv.RawDeleteRangeRequest;
 import io.duetdb.proto.kv.RawDeleteRangeResponse;
 import io.duetdb.proto.kv.RawDeleteRequest;
 import io.duetdb.proto.kv.RawDeleteResponse;
-import io.duetdb.proto.kv.RawGetRequest;
-import io.duetdb.proto.kv.RawGetResponse;
-import io.duetdb.proto.kv.RawPutRequest;
-import io.duetdb.proto.kv.RawPutResponse;
 import io.duetdb.proto.kv.RawScanRequest;
 import io.duetdb.proto.kv.RawScanResponse;
 import io.duetdb.proto.kv.RegionError;
 import io.duetdb.proto.kv.ReplicaRead;
-import io.duetdb.proto.meta.Peer;
-import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
-import io.grpc.ManagedChannel;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 
 /**
  * The raw (non-transactional) key-value API of the cluster. Finds each key's region through the region
@@ -73,26 +57,15 @@ public final class RawKvClient implements AutoCloseable {
     private static final int MAX_INFLIGHT = 2;
 
     private final RegionCache regions;
-    private final Duration timeout;
-    private final ReplicaRead readMode;
-    private final Map<HostAndPort, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final RegionRequestSender sender;
     private final ExecutorService senders;
     private final RequestBatcher<byte[], Void> puts;
     private final RequestBatcher<Void, Optional<byte[]>> gets;
 
-    /** A batch met a region that changed under it; its requests are sent again one region at a time. */
-    private static final class RegionChanged extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        RegionChanged() {
-            super(null, null, false, false);
-        }
-    }
-
     public RawKvClient(PlacementClient placement, Duration timeout, ReplicaRead readMode) {
         this.regions = new RegionCache(requireNonNull(placement, "placement is null"));
-        this.timeout = requireNonNull(timeout, "timeout is null");
-        this.readMode = requireNonNull(readMode, "readMode is null");
+        this.sender = new RegionRequestSender(regions, requireNonNull(timeout, "timeout is null"),
+                requireNonNull(readMode, "readMode is null"));
         this.senders = Executors.newFixedThreadPool(8, new NamedThreadFactory("client", "kv", "batch"));
         this.puts = new RequestBatcher<>(key -> regions.locate(key).region().getId(), this::sendPuts, senders,
                 MAX_BATCH, KvLimits.MAX_WRITE_BYTES,
@@ -192,7 +165,7 @@ public final class RawKvClient implements AutoCloseable {
             }, RawBatchPutResponse::getRegionError, RawBatchPutResponse::hasRegionError, RawBatchPutResponse::getError,
                     region -> { }, true);
             batch.forEach(pending -> pending.result().complete(null));
-        } catch (RegionChanged e) {
+        } catch (RegionRequestSender.RegionChanged e) {
             batch.forEach(puts::enqueue);
         }
     }
@@ -211,7 +184,7 @@ public final class RawKvClient implements AutoCloseable {
             for (RequestBatcher.Pending<Void, Optional<byte[]>> pending : batch) {
                 pending.result().complete(Optional.ofNullable(found.get(ByteString.copyFrom(pending.key()))));
             }
-        } catch (RegionChanged e) {
+        } catch (RegionRequestSender.RegionChanged e) {
             batch.forEach(gets::enqueue);
         }
     }
@@ -329,160 +302,24 @@ public final class RawKvClient implements AutoCloseable {
 
     private <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
             Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf) {
-        return call(key, read, rpc, regionErrorOf, hasRegionError, errorOf, region -> { }, false);
+        return sender.call(key, read, rpc, regionErrorOf, hasRegionError, errorOf);
     }
 
     private <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
             Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
             java.util.function.Consumer<Region> regionUsed) {
-        return call(key, read, rpc, regionErrorOf, hasRegionError, errorOf, regionUsed, false);
+        return sender.call(key, read, rpc, regionErrorOf, hasRegionError, errorOf, regionUsed, false);
     }
 
-    /**
-     * Sends to the replica of the region holding {@code key}, retrying on region errors. With
-     * {@code batched}, a change of the region's range (split, merge, moved keys) throws {@link RegionChanged}
-     * so that the batch's requests are regrouped; otherwise the request is retried as it is.
-     */
     private <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
             Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
             java.util.function.Consumer<Region> regionUsed, boolean batched) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long backoff = 5;
-        String lastProblem = "no attempt";
-        int attempt = 0;
-        while (true) {
-            RegionCache.CachedRegion cached;
-            try {
-                cached = regions.locate(key);
-            } catch (DuetException e) {
-                if (e.code() != ErrorCode.REGION_UNAVAILABLE) {
-                    throw e;
-                }
-                // A region that has just split may not be known to placement yet.
-                lastProblem = e.getMessage();
-                backoff = sleep(deadline, backoff, lastProblem);
-                continue;
-            }
-            Region region = cached.region();
-            Peer target = choosePeer(cached, read, attempt);
-            attempt++;
-            HostAndPort address;
-            try {
-                address = HostAndPort.parse(regions.store(target.getStoreId()).getStore().getAddress());
-            } catch (RuntimeException e) {
-                regions.invalidateStore(target.getStoreId());
-                lastProblem = "store " + target.getStoreId() + " unknown: " + e.getMessage();
-                backoff = sleep(deadline, backoff, lastProblem);
-                continue;
-            }
-            Context context = Context.newBuilder().setRegionId(region.getId()).setRegionEpoch(region.getEpoch())
-                    .setPeer(target).setReplicaRead(read ? readMode : ReplicaRead.LEADER).build();
-            R response;
-            LOG.debug("attempt {} on region {} at store {} ({})", attempt, region.getId(), target.getStoreId(), address);
-            try {
-                long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                response = rpc.apply(context, KvGrpc.newBlockingStub(channel(address))
-                        .withDeadlineAfter(Math.min(remaining, 10_000), TimeUnit.MILLISECONDS));
-            } catch (StatusRuntimeException e) {
-                Status.Code code = e.getStatus().getCode();
-                if (code != Status.Code.UNAVAILABLE && code != Status.Code.DEADLINE_EXCEEDED) {
-                    throw new DuetException(ErrorCode.UNKNOWN_ERROR, "store " + target.getStoreId() + " failed: " + e.getStatus());
-                }
-                lastProblem = "store " + target.getStoreId() + " at " + address + ": " + e.getStatus().getCode();
-                // The cached membership may be old (a store that left, or one that was never cached): ask placement.
-                regions.invalidate(region.getId());
-                regions.invalidateStore(target.getStoreId());
-                backoff = sleep(deadline, backoff, lastProblem);
-                continue;
-            }
-            if (!hasRegionError.apply(response)) {
-                String error = errorOf.apply(response);
-                if (error != null && !error.isEmpty()) {
-                    throw new DuetException(ErrorCode.INVALID_ARGUMENT, error);
-                }
-                regionUsed.accept(region);
-                if (!read && !target.equals(cached.leader())) {
-                    regions.updateLeader(region.getId(), target);
-                }
-                return response;
-            }
-            RegionError error = regionErrorOf.apply(response);
-            lastProblem = error.getMessage();
-            LOG.debug("region {} at store {}: {}", region.getId(), target.getStoreId(), lastProblem);
-            switch (error.getDetailCase()) {
-                case NOT_LEADER -> {
-                    Peer hint = error.getNotLeader().getLeader();
-                    boolean known = error.getNotLeader().hasLeader() && !hint.equals(target)
-                            && region.getPeersList().stream().anyMatch(p -> p.getStoreId() == hint.getStoreId());
-                    if (known && attempt < 8) {
-                        regions.updateLeader(region.getId(), hint);
-                        continue;
-                    }
-                    regions.invalidate(region.getId());
-                }
-                case EPOCH_NOT_MATCH -> {
-                    regions.invalidate(region.getId());
-                    regions.updateRegions(error.getEpochNotMatch().getCurrentRegionsList());
-                    if (batched) {
-                        throw new RegionChanged();
-                    }
-                    continue;
-                }
-                case REGION_NOT_FOUND, KEY_NOT_IN_REGION, STORE_NOT_MATCH, REGION_IS_MERGING -> {
-                    regions.invalidate(region.getId());
-                    if (batched && error.getDetailCase() != RegionError.DetailCase.STORE_NOT_MATCH) {
-                        throw new RegionChanged();
-                    }
-                }
-                case DISK_FULL -> throw new DuetException(ErrorCode.STORE_SERVER_BUSY, error.getMessage());
-                case SERVER_IS_BUSY -> backoff = Math.max(backoff, error.getServerIsBusy().getBackoffMs());
-                default -> regions.invalidate(region.getId());
-            }
-            backoff = sleep(deadline, backoff, lastProblem);
-        }
+        return sender.call(key, read, rpc, regionErrorOf, hasRegionError, errorOf, regionUsed, batched);
     }
-
-    /** The leader if known; else the voters in turn; for follower reads, any replica. */
-    private Peer choosePeer(RegionCache.CachedRegion cached, boolean read, int attempt) {
-        List<Peer> voters = cached.region().getPeersList().stream().filter(p -> p.getRole() == PeerRole.VOTER).toList();
-        List<Peer> candidates = voters.isEmpty() ? cached.region().getPeersList() : voters;
-        if (read && readMode == ReplicaRead.FOLLOWER) {
-            List<Peer> all = cached.region().getPeersList();
-            return all.get(ThreadLocalRandom.current().nextInt(all.size()));
-        }
-        if (cached.leader() != null && attempt == 0) {
-            return cached.leader();
-        }
-        if (cached.leader() != null && candidates.stream().anyMatch(p -> Objects.equals(p, cached.leader())) && attempt % 2 == 0) {
-            return cached.leader();
-        }
-        return candidates.get(attempt % candidates.size());
-    }
-
-    private long sleep(long deadline, long backoff, String problem) {
-        if (System.nanoTime() - deadline > 0) {
-            throw new DuetException(ErrorCode.REGION_UNAVAILABLE, "no replica answered within " + timeout.toMillis()
-                    + " ms (last: " + problem + ")");
-        }
-        try {
-            Thread.sleep(backoff);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "interrupted");
-        }
-        return Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
-    }
-
-    private ManagedChannel channel(HostAndPort address) {
-        return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forAddress(a.host(), a.port()).usePlaintext()
-                .maxInboundMessageSize(64 << 20).build());
-    }
-
 
     @Override
     public void close() {
         senders.shutdownNow();
-        channels.values().forEach(ManagedChannel::shutdownNow);
-        channels.clear();
+        sender.close();
     }
 }

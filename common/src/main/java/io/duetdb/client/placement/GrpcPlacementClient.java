@@ -32,7 +32,15 @@ import io.duetdb.proto.placement.DeletePlacementRuleRequest;
 import io.duetdb.proto.placement.ErrorType;
 import io.duetdb.proto.placement.GetAllStoresRequest;
 import io.duetdb.proto.placement.GetMembersRequest;
+import io.duetdb.proto.placement.CleanUpWaitForRequest;
+import io.duetdb.proto.placement.CleanUpWaitForResponse;
+import io.duetdb.proto.placement.DetectDeadlockRequest;
+import io.duetdb.proto.placement.DetectDeadlockResponse;
+import io.duetdb.proto.placement.GetGcSafePointRequest;
+import io.duetdb.proto.placement.GetGcSafePointResponse;
 import io.duetdb.proto.placement.GetMembersResponse;
+import io.duetdb.proto.placement.UpdateServiceSafePointRequest;
+import io.duetdb.proto.placement.UpdateServiceSafePointResponse;
 import io.duetdb.proto.placement.GetPlacementRulesRequest;
 import io.duetdb.proto.placement.GetRegionByIdRequest;
 import io.duetdb.proto.placement.GetRegionRequest;
@@ -212,6 +220,33 @@ public final class GrpcPlacementClient implements PlacementClient {
         return call("ScanRegions", (stub, header) -> stub.scanRegions(ScanRegionsRequest.newBuilder()
                 .setHeader(header).setStartKey(ByteString.copyFrom(start)).setEndKey(ByteString.copyFrom(end))
                 .setLimit(limit).build()), r -> r.getHeader()).getRegionsList();
+    }
+
+    @Override
+    public List<Long> detectDeadlock(long waiterTs, long holderTs, long keyHash) {
+        return call("DetectDeadlock", (stub, header) -> stub.detectDeadlock(DetectDeadlockRequest.newBuilder()
+                .setHeader(header).setWaiterTs(waiterTs).setHolderTs(holderTs).setKeyHash(keyHash).build()),
+                DetectDeadlockResponse::getHeader).getCycleList();
+    }
+
+    @Override
+    public void cleanUpWaitFor(long waiterTs, long holderTs) {
+        call("CleanUpWaitFor", (stub, header) -> stub.cleanUpWaitFor(CleanUpWaitForRequest.newBuilder()
+                .setHeader(header).setWaiterTs(waiterTs).setHolderTs(holderTs).build()), CleanUpWaitForResponse::getHeader);
+    }
+
+    @Override
+    public long updateServiceSafePoint(String serviceId, long safePoint, long ttlSeconds) {
+        return call("UpdateServiceSafePoint", (stub, header) -> stub.updateServiceSafePoint(
+                UpdateServiceSafePointRequest.newBuilder().setHeader(header).setServiceId(serviceId)
+                        .setSafePoint(safePoint).setTtlSeconds(ttlSeconds).build()),
+                UpdateServiceSafePointResponse::getHeader).getGcSafePoint();
+    }
+
+    @Override
+    public GetGcSafePointResponse getGcSafePoint() {
+        return call("GetGcSafePoint", (stub, header) -> stub.getGcSafePoint(GetGcSafePointRequest.newBuilder()
+                .setHeader(header).build()), GetGcSafePointResponse::getHeader);
     }
 
     @Override

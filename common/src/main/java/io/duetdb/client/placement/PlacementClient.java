@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import io.duetdb.common.time.Timestamp;
 import io.duetdb.proto.meta.Store;
 import io.duetdb.proto.meta.StoreState;
+import io.duetdb.proto.placement.GetGcSafePointResponse;
 import io.duetdb.proto.placement.GetMembersResponse;
 import io.duetdb.proto.placement.IdKind;
 import io.duetdb.proto.placement.PlacementRule;
@@ -65,6 +66,20 @@ public interface PlacementClient extends AutoCloseable {
     boolean deletePlacementRule(String ruleId);
 
     List<PlacementRule> getPlacementRules();
+
+    /**
+     * Records that transaction {@code waiterTs} waits for {@code holderTs}; returns the wait-for cycle it
+     * would close (waiter first), or an empty list when the wait is safe.
+     */
+    List<Long> detectDeadlock(long waiterTs, long holderTs, long keyHash);
+
+    /** The waiter stopped waiting for the holder (0: for anyone). */
+    void cleanUpWaitFor(long waiterTs, long holderTs);
+
+    /** Holds the GC safe point at or below {@code safePoint} for {@code ttlSeconds}; 0 removes. Returns the GC safe point. */
+    long updateServiceSafePoint(String serviceId, long safePoint, long ttlSeconds);
+
+    GetGcSafePointResponse getGcSafePoint();
 
     @Override
     void close();

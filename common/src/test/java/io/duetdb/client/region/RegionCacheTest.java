@@ -134,6 +134,26 @@ class RegionCacheTest {
         }
 
         @Override
+        public List<Long> detectDeadlock(long waiterTs, long holderTs, long keyHash) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void cleanUpWaitFor(long waiterTs, long holderTs) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long updateServiceSafePoint(String serviceId, long safePoint, long ttlSeconds) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public io.duetdb.proto.placement.GetGcSafePointResponse getGcSafePoint() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void close() {
         }
     }

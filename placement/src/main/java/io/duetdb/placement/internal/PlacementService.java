@@ -65,6 +65,12 @@ import io.duetdb.proto.placement.RegisterStoreResponse;
 import io.duetdb.proto.placement.StoreInfo;
 import io.duetdb.proto.placement.StoreLiveness;
 import io.duetdb.proto.placement.StoreStats;
+import io.duetdb.common.time.Timestamp;
+import io.duetdb.placement.internal.proto.AdvanceGcSafePoint;
+import io.duetdb.placement.internal.proto.PutServiceSafePoint;
+import io.duetdb.placement.internal.txn.WaitForGraph;
+import io.duetdb.proto.placement.GetGcSafePointResponse;
+import io.duetdb.proto.placement.ServiceSafePoint;
 import io.duetdb.raft.NotLeaderException;
 import io.duetdb.raft.RaftGroupHandle;
 
@@ -86,6 +92,7 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
     private final TimestampService timestamps;
     private final IdAllocator ids;
     private final SchedulingConfig schedulingConfig;
+    private final WaitForGraph waits = new WaitForGraph(TimeUnit.MINUTES.toNanos(2));
     private volatile RaftGroupHandle raft;
 
     public PlacementService(PlacementConfig config, PlacementStateMachine stateMachine, PlacementMetrics metrics,
@@ -135,6 +142,7 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
     public void leaderReady() {
         LOG.info("this member leads the placement cluster and has applied all earlier entries");
         runtime.reset(System.nanoTime());
+        waits.clear();
         operators.clear();
         ids.reset();
         timestamps.leaderReady();
@@ -520,10 +528,77 @@ public final class PlacementService implements PlacementStateMachine.LeadershipL
         return await(ids.allocate(1));
     }
 
+    // ---- transactions ----
+
+    public List<Long> detectDeadlock(long clusterId, long waiterTs, long holderTs, long keyHash) {
+        requireLeader(clusterId);
+        List<Long> cycle = waits.detect(waiterTs, holderTs, keyHash, System.nanoTime());
+        if (!cycle.isEmpty()) {
+            metrics.deadlocks.inc();
+            LOG.info("deadlock: transaction {} would wait for {}, closing the cycle {}", waiterTs, holderTs, cycle);
+        }
+        return cycle;
+    }
+
+    public void cleanUpWaitFor(long clusterId, long waiterTs, long holderTs) {
+        requireLeader(clusterId);
+        waits.cleanUp(waiterTs, holderTs);
+    }
+
+    /** Records a service's oldest readable timestamp; answers the GC safe point. */
+    public long updateServiceSafePoint(long clusterId, String serviceId, long safePoint, long ttlSeconds) {
+        requireLeader(clusterId);
+        if (serviceId.isBlank()) {
+            throw new PlacementError(ErrorType.INVALID_ARGUMENT, "a service safe point needs a service id");
+        }
+        if (ttlSeconds <= 0 && safePoint != 0) {
+            throw new PlacementError(ErrorType.INVALID_ARGUMENT, "a service safe point needs a positive TTL");
+        }
+        long expiresAt = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(Math.min(ttlSeconds, 365L * 24 * 3600));
+        PlacementCommandResult result = await(propose(PlacementCommand.newBuilder().setPutServiceSafePoint(
+                PutServiceSafePoint.newBuilder().setEntry(ServiceSafePoint.newBuilder().setServiceId(serviceId)
+                        .setSafePoint(safePoint).setExpiresAtMs(expiresAt))).build()));
+        if (result.hasError()) {
+            throw new PlacementError(result.getError().getType(), result.getError().getMessage());
+        }
+        return result.getGcSafePoint();
+    }
+
+    public GetGcSafePointResponse gcSafePoint(long clusterId) {
+        requireLeader(clusterId);
+        return stateMachine.read(state -> GetGcSafePointResponse.newBuilder().setSafePoint(state.gcSafePoint())
+                .setGcLifeTimeMs(config.gcLifeTime().toMillis()).addAllServiceSafePoints(state.serviceSafePoints()).build());
+    }
+
+    /** Moves the GC safe point to min(now - GC life time, live service safe points) when that is later. */
+    private void advanceGcSafePoint() {
+        long now = System.currentTimeMillis();
+        long candidate = new Timestamp(Math.max(0, now - config.gcLifeTime().toMillis()), 0).packed();
+        long current = stateMachine.read(PlacementState::gcSafePoint);
+        boolean expired = stateMachine.read(state -> state.serviceSafePoints().stream()
+                .anyMatch(entry -> entry.getExpiresAtMs() <= now));
+        long limit = stateMachine.read(state -> state.serviceSafePoints().stream()
+                .filter(entry -> entry.getExpiresAtMs() > now).mapToLong(ServiceSafePoint::getSafePoint).min()
+                .orElse(Long.MAX_VALUE));
+        if (Math.min(candidate, limit) <= current && !expired) {
+            return;
+        }
+        PlacementCommandResult result = await(propose(PlacementCommand.newBuilder().setAdvanceGcSafePoint(
+                AdvanceGcSafePoint.newBuilder().setSafePoint(candidate).setNowMs(now)).build()));
+        if (result.getGcSafePoint() > current) {
+            LOG.info("GC safe point advanced to {}", Timestamp.fromPacked(result.getGcSafePoint()));
+        }
+    }
+
     /** One balance round and operator expiry; runs every schedule interval on the leader. */
     public void balance() {
         if (!isReadyLeader()) {
             return;
+        }
+        try {
+            advanceGcSafePoint();
+        } catch (RuntimeException e) {
+            LOG.info("GC safe point not advanced this round: {}", e.toString());
         }
         ClusterView view = clusterView();
         long now = System.nanoTime();

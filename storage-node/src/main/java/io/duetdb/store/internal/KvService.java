@@ -78,7 +78,7 @@ public final class KvService {
         }
     }
 
-    private RegionPeer checkedPeer(Context context, List<ByteString> keys, boolean write) {
+    RegionPeer checkedPeer(Context context, List<ByteString> keys, boolean write) {
         RegionPeer peer = node.peer(context.getRegionId())
                 .orElseThrow(() -> new Refusal(RegionErrors.regionNotFound(context.getRegionId())));
         RegionLocalState state = peer.state();
@@ -128,7 +128,7 @@ public final class KvService {
     }
 
     /** Completes when a read at this replica sees every write acknowledged before the read began. */
-    private CompletableFuture<Void> readBarrier(RegionPeer peer, ReplicaRead mode) {
+    CompletableFuture<Void> readBarrier(RegionPeer peer, ReplicaRead mode) {
         RaftGroupHandle handle = peer.handle();
         if (mode == ReplicaRead.FOLLOWER) {
             return handle.readIndex();
@@ -147,7 +147,7 @@ public final class KvService {
         return handle.readIndex().thenRun(() -> peer.lease().renew(term, now));
     }
 
-    private RegionError barrierError(RegionPeer peer, Throwable error) {
+    RegionError barrierError(RegionPeer peer, Throwable error) {
         Throwable cause = error;
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
@@ -164,7 +164,7 @@ public final class KvService {
         return RegionErrors.serverIsBusy("read barrier: " + cause.getMessage(), 50);
     }
 
-    private static void checkKey(ByteString key) {
+    static void checkKey(ByteString key) {
         if (key.isEmpty()) {
             throw new Refusal("key must not be empty");
         }
@@ -173,7 +173,7 @@ public final class KvService {
         }
     }
 
-    private static void checkValue(ByteString value) {
+    static void checkValue(ByteString value) {
         if (value.size() > KvLimits.MAX_VALUE_BYTES) {
             throw new Refusal("value of " + value.size() + " bytes exceeds the limit of " + KvLimits.MAX_VALUE_BYTES);
         }

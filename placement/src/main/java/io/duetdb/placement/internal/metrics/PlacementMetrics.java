@@ -19,6 +19,7 @@ public final class PlacementMetrics {
     public final Counter staleRegionHeartbeats;
     public final Counter operatorsCreated;
     public final Counter operatorsEnded;
+    public final Counter deadlocks;
     public final Histogram rpcSeconds;
 
     public PlacementMetrics() {
@@ -39,6 +40,8 @@ public final class PlacementMetrics {
                 .help("Scheduling operators started").labelNames("kind").register(registry);
         operatorsEnded = Counter.builder().name("duet_placement_operators_ended_total")
                 .help("Scheduling operators ended").labelNames("kind", "status").register(registry);
+        deadlocks = Counter.builder().name("duet_placement_deadlocks_total")
+                .help("Lock waits refused because they closed a wait-for cycle").register(registry);
         rpcSeconds = Histogram.builder().name("duet_placement_rpc_seconds")
                 .help("Placement RPC handling time").labelNames("method")
                 .classicUpperBounds(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5)

@@ -27,7 +27,15 @@ import io.duetdb.proto.placement.GetPlacementRulesRequest;
 import io.duetdb.proto.placement.GetPlacementRulesResponse;
 import io.duetdb.proto.placement.GetRegionByIdRequest;
 import io.duetdb.proto.placement.GetRegionRequest;
+import io.duetdb.proto.placement.CleanUpWaitForRequest;
+import io.duetdb.proto.placement.CleanUpWaitForResponse;
+import io.duetdb.proto.placement.DetectDeadlockRequest;
+import io.duetdb.proto.placement.DetectDeadlockResponse;
+import io.duetdb.proto.placement.GetGcSafePointRequest;
+import io.duetdb.proto.placement.GetGcSafePointResponse;
 import io.duetdb.proto.placement.GetRegionResponse;
+import io.duetdb.proto.placement.UpdateServiceSafePointRequest;
+import io.duetdb.proto.placement.UpdateServiceSafePointResponse;
 import io.duetdb.proto.placement.GetStoreRequest;
 import io.duetdb.proto.placement.GetStoreResponse;
 import io.duetdb.proto.placement.PlacementGrpc;
@@ -190,6 +198,38 @@ public final class PlacementGrpcEndpoint extends PlacementGrpc.PlacementImplBase
                         .orElseThrow(() -> new PlacementError(ErrorType.REGION_NOT_FOUND,
                                 "no region " + request.getRegionId())),
                 header -> GetRegionResponse.newBuilder().setHeader(header).build());
+    }
+
+    @Override
+    public void detectDeadlock(DetectDeadlockRequest request, StreamObserver<DetectDeadlockResponse> observer) {
+        unary("DetectDeadlock", observer, () -> DetectDeadlockResponse.newBuilder().setHeader(ok())
+                        .addAllCycle(service.detectDeadlock(request.getHeader().getClusterId(), request.getWaiterTs(),
+                                request.getHolderTs(), request.getKeyHash())).build(),
+                header -> DetectDeadlockResponse.newBuilder().setHeader(header).build());
+    }
+
+    @Override
+    public void cleanUpWaitFor(CleanUpWaitForRequest request, StreamObserver<CleanUpWaitForResponse> observer) {
+        unary("CleanUpWaitFor", observer, () -> {
+            service.cleanUpWaitFor(request.getHeader().getClusterId(), request.getWaiterTs(), request.getHolderTs());
+            return CleanUpWaitForResponse.newBuilder().setHeader(ok()).build();
+        }, header -> CleanUpWaitForResponse.newBuilder().setHeader(header).build());
+    }
+
+    @Override
+    public void updateServiceSafePoint(UpdateServiceSafePointRequest request,
+            StreamObserver<UpdateServiceSafePointResponse> observer) {
+        unary("UpdateServiceSafePoint", observer, () -> UpdateServiceSafePointResponse.newBuilder().setHeader(ok())
+                        .setGcSafePoint(service.updateServiceSafePoint(request.getHeader().getClusterId(),
+                                request.getServiceId(), request.getSafePoint(), request.getTtlSeconds())).build(),
+                header -> UpdateServiceSafePointResponse.newBuilder().setHeader(header).build());
+    }
+
+    @Override
+    public void getGcSafePoint(GetGcSafePointRequest request, StreamObserver<GetGcSafePointResponse> observer) {
+        unary("GetGcSafePoint", observer, () -> service.gcSafePoint(request.getHeader().getClusterId()).toBuilder()
+                        .setHeader(ok()).build(),
+                header -> GetGcSafePointResponse.newBuilder().setHeader(header).build());
     }
 
     @Override

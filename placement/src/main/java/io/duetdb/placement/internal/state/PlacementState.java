@@ -12,6 +12,7 @@ import java.util.TreeMap;
 
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.placement.internal.proto.AdvanceGcSafePoint;
 import io.duetdb.placement.internal.proto.Bootstrap;
 import io.duetdb.placement.internal.proto.DeleteRule;
 import io.duetdb.placement.internal.proto.ExtendTso;
@@ -22,6 +23,7 @@ import io.duetdb.placement.internal.proto.PlacementSnapshot;
 import io.duetdb.placement.internal.proto.PutMember;
 import io.duetdb.placement.internal.proto.PutRegion;
 import io.duetdb.placement.internal.proto.PutRule;
+import io.duetdb.placement.internal.proto.PutServiceSafePoint;
 import io.duetdb.placement.internal.proto.PutStore;
 import io.duetdb.placement.internal.proto.ReserveIds;
 import io.duetdb.placement.internal.proto.ReserveTso;
@@ -33,6 +35,7 @@ import io.duetdb.proto.placement.Error;
 import io.duetdb.proto.placement.ErrorType;
 import io.duetdb.proto.placement.Member;
 import io.duetdb.proto.placement.PlacementRule;
+import io.duetdb.proto.placement.ServiceSafePoint;
 
 /**
  * Everything the placement group replicates, and the deterministic rules that change it. Not thread-safe:
@@ -50,6 +53,8 @@ public final class PlacementState {
     private final NavigableMap<byte[], Region> regionsByStart = new TreeMap<>(KeyRanges.KEY_ORDER);
     private final Map<Long, Region> regionsById = new HashMap<>();
     private final Map<String, PlacementRule> rules = new LinkedHashMap<>();
+    private long gcSafePoint;
+    private final Map<String, ServiceSafePoint> serviceSafePoints = new LinkedHashMap<>();
 
     public PlacementCommandResult apply(PlacementCommand command) {
         return switch (command.getCommandCase()) {
@@ -63,6 +68,8 @@ public final class PlacementState {
             case PUT_REGION -> putRegion(command.getPutRegion());
             case PUT_RULE -> putRule(command.getPutRule());
             case DELETE_RULE -> deleteRule(command.getDeleteRule());
+            case PUT_SERVICE_SAFE_POINT -> putServiceSafePoint(command.getPutServiceSafePoint());
+            case ADVANCE_GC_SAFE_POINT -> advanceGcSafePoint(command.getAdvanceGcSafePoint());
             case COMMAND_NOT_SET -> error(ErrorType.INVALID_ARGUMENT, "empty placement command");
         };
     }
@@ -213,6 +220,37 @@ public final class PlacementState {
         return PlacementCommandResult.newBuilder().setExisted(existed).build();
     }
 
+    private PlacementCommandResult putServiceSafePoint(PutServiceSafePoint command) {
+        ServiceSafePoint entry = command.getEntry();
+        if (entry.getSafePoint() == 0) {
+            serviceSafePoints.remove(entry.getServiceId());
+        } else if (entry.getSafePoint() < gcSafePoint) {
+            return error(ErrorType.INVALID_ARGUMENT, "service safe point " + entry.getSafePoint()
+                    + " is below the GC safe point " + gcSafePoint);
+        } else {
+            serviceSafePoints.put(entry.getServiceId(), entry);
+        }
+        return PlacementCommandResult.newBuilder().setGcSafePoint(gcSafePoint).build();
+    }
+
+    private PlacementCommandResult advanceGcSafePoint(AdvanceGcSafePoint command) {
+        serviceSafePoints.values().removeIf(entry -> entry.getExpiresAtMs() <= command.getNowMs());
+        long limit = serviceSafePoints.values().stream().mapToLong(ServiceSafePoint::getSafePoint).min().orElse(Long.MAX_VALUE);
+        long next = Math.min(command.getSafePoint(), limit);
+        if (next > gcSafePoint) {
+            gcSafePoint = next;
+        }
+        return PlacementCommandResult.newBuilder().setGcSafePoint(gcSafePoint).build();
+    }
+
+    public long gcSafePoint() {
+        return gcSafePoint;
+    }
+
+    public Collection<ServiceSafePoint> serviceSafePoints() {
+        return List.copyOf(serviceSafePoints.values());
+    }
+
     private void insertRegion(Region region) {
         regionsByStart.put(region.getStartKey().toByteArray(), region);
         regionsById.put(region.getId(), region);
@@ -305,6 +343,8 @@ public final class PlacementState {
                 .addAllStores(stores.values())
                 .addAllRegions(regionsByStart.values())
                 .addAllRules(rules.values())
+                .setGcSafePoint(gcSafePoint)
+                .addAllServiceSafePoints(serviceSafePoints.values())
                 .build();
     }
 
@@ -326,6 +366,9 @@ public final class PlacementState {
         snapshot.getRegionsList().forEach(this::insertRegion);
         rules.clear();
         snapshot.getRulesList().forEach(rule -> rules.put(rule.getId(), rule));
+        gcSafePoint = snapshot.getGcSafePoint();
+        serviceSafePoints.clear();
+        snapshot.getServiceSafePointsList().forEach(entry -> serviceSafePoints.put(entry.getServiceId(), entry));
     }
 
     private static PlacementCommandResult error(ErrorType type, String message) {

@@ -22,9 +22,15 @@ public final class StoreMetrics {
     public final Counter merges;
     public final Counter replicasDestroyed;
     public final Counter operatorSteps;
+    public final Counter gcKeys;
+    public final Counter keyErrors;
 
     public StoreMetrics() {
         JvmMetrics.builder().register(registry);
+        gcKeys = Counter.builder().name("duet_store_gc_keys_total")
+                .help("Keys whose old MVCC versions were garbage-collected").register(registry);
+        keyErrors = Counter.builder().name("duet_store_txn_key_errors_total")
+                .help("Transactional key errors answered, by kind").labelNames("kind").register(registry);
         requests = Counter.builder().name("duet_store_requests_total").help("KV requests by method")
                 .labelNames("method").register(registry);
         requestSeconds = Histogram.builder().name("duet_store_request_seconds").help("KV request handling time")

@@ -25,7 +25,32 @@ import io.duetdb.proto.kv.RawPutResponse;
 import io.duetdb.proto.kv.RawScanRequest;
 import io.duetdb.proto.kv.RawScanResponse;
 import io.duetdb.proto.kv.RegionError;
+import io.duetdb.proto.kv.TxnGetRequest;
+import io.duetdb.proto.kv.TxnGetResponse;
+import io.duetdb.proto.kv.TxnBatchGetRequest;
+import io.duetdb.proto.kv.TxnBatchGetResponse;
+import io.duetdb.proto.kv.TxnScanRequest;
+import io.duetdb.proto.kv.TxnScanResponse;
+import io.duetdb.proto.kv.PrewriteRequest;
+import io.duetdb.proto.kv.PrewriteResponse;
+import io.duetdb.proto.kv.CommitRequest;
+import io.duetdb.proto.kv.CommitResponse;
+import io.duetdb.proto.kv.BatchRollbackRequest;
+import io.duetdb.proto.kv.BatchRollbackResponse;
+import io.duetdb.proto.kv.PessimisticLockRequest;
+import io.duetdb.proto.kv.PessimisticLockResponse;
+import io.duetdb.proto.kv.PessimisticRollbackRequest;
+import io.duetdb.proto.kv.PessimisticRollbackResponse;
+import io.duetdb.proto.kv.CheckTxnStatusRequest;
+import io.duetdb.proto.kv.CheckTxnStatusResponse;
+import io.duetdb.proto.kv.TxnHeartBeatRequest;
+import io.duetdb.proto.kv.TxnHeartBeatResponse;
+import io.duetdb.proto.kv.ResolveLockRequest;
+import io.duetdb.proto.kv.ResolveLockResponse;
+import io.duetdb.proto.kv.ScanLockRequest;
+import io.duetdb.proto.kv.ScanLockResponse;
 import io.duetdb.store.internal.KvService;
+import io.duetdb.store.internal.TxnService;
 import io.duetdb.store.internal.metrics.StoreMetrics;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -35,10 +60,12 @@ public final class KvGrpcEndpoint extends KvGrpc.KvImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(KvGrpcEndpoint.class);
 
     private final KvService service;
+    private final TxnService txn;
     private final StoreMetrics metrics;
 
-    public KvGrpcEndpoint(KvService service, StoreMetrics metrics) {
+    public KvGrpcEndpoint(KvService service, TxnService txn, StoreMetrics metrics) {
         this.service = requireNonNull(service, "service is null");
+        this.txn = requireNonNull(txn, "txn is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
     }
 
@@ -79,6 +106,66 @@ public final class KvGrpcEndpoint extends KvGrpc.KvImplBase {
     public void rawDeleteRange(RawDeleteRangeRequest request, StreamObserver<RawDeleteRangeResponse> observer) {
         serve("RawDeleteRange", observer, () -> service.deleteRange(request), RawDeleteRangeResponse::getRegionError,
                 RawDeleteRangeResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvGet(TxnGetRequest request, StreamObserver<TxnGetResponse> observer) {
+        serve("KvGet", observer, () -> txn.get(request), TxnGetResponse::getRegionError, TxnGetResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvBatchGet(TxnBatchGetRequest request, StreamObserver<TxnBatchGetResponse> observer) {
+        serve("KvBatchGet", observer, () -> txn.batchGet(request), TxnBatchGetResponse::getRegionError, TxnBatchGetResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvScan(TxnScanRequest request, StreamObserver<TxnScanResponse> observer) {
+        serve("KvScan", observer, () -> txn.scan(request), TxnScanResponse::getRegionError, TxnScanResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvPrewrite(PrewriteRequest request, StreamObserver<PrewriteResponse> observer) {
+        serve("KvPrewrite", observer, () -> txn.prewrite(request), PrewriteResponse::getRegionError, PrewriteResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvCommit(CommitRequest request, StreamObserver<CommitResponse> observer) {
+        serve("KvCommit", observer, () -> txn.commit(request), CommitResponse::getRegionError, CommitResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvBatchRollback(BatchRollbackRequest request, StreamObserver<BatchRollbackResponse> observer) {
+        serve("KvBatchRollback", observer, () -> txn.batchRollback(request), BatchRollbackResponse::getRegionError, BatchRollbackResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvPessimisticLock(PessimisticLockRequest request, StreamObserver<PessimisticLockResponse> observer) {
+        serve("KvPessimisticLock", observer, () -> txn.pessimisticLock(request), PessimisticLockResponse::getRegionError, PessimisticLockResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvPessimisticRollback(PessimisticRollbackRequest request, StreamObserver<PessimisticRollbackResponse> observer) {
+        serve("KvPessimisticRollback", observer, () -> txn.pessimisticRollback(request), PessimisticRollbackResponse::getRegionError, PessimisticRollbackResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvCheckTxnStatus(CheckTxnStatusRequest request, StreamObserver<CheckTxnStatusResponse> observer) {
+        serve("KvCheckTxnStatus", observer, () -> txn.checkTxnStatus(request), CheckTxnStatusResponse::getRegionError, CheckTxnStatusResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvTxnHeartBeat(TxnHeartBeatRequest request, StreamObserver<TxnHeartBeatResponse> observer) {
+        serve("KvTxnHeartBeat", observer, () -> txn.heartBeat(request), TxnHeartBeatResponse::getRegionError, TxnHeartBeatResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvResolveLock(ResolveLockRequest request, StreamObserver<ResolveLockResponse> observer) {
+        serve("KvResolveLock", observer, () -> txn.resolveLock(request), ResolveLockResponse::getRegionError, ResolveLockResponse::hasRegionError);
+    }
+
+    @Override
+    public void kvScanLock(ScanLockRequest request, StreamObserver<ScanLockResponse> observer) {
+        serve("KvScanLock", observer, () -> txn.scanLock(request), ScanLockResponse::getRegionError, ScanLockResponse::hasRegionError);
     }
 
     private <R> void serve(String method, StreamObserver<R> observer, Supplier<CompletableFuture<R>> call,

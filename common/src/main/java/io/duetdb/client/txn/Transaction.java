@@ -1,0 +1,662 @@
+package io.duetdb.client.txn;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.common.keys.KvLimits;
+import io.duetdb.proto.kv.BatchRollbackRequest;
+import io.duetdb.proto.kv.BatchRollbackResponse;
+import io.duetdb.proto.kv.CommitRequest;
+import io.duetdb.proto.kv.CommitResponse;
+import io.duetdb.proto.kv.KeyError;
+import io.duetdb.proto.kv.KeyValue;
+import io.duetdb.proto.kv.LockInfo;
+import io.duetdb.proto.kv.Mutation;
+import io.duetdb.proto.kv.Op;
+import io.duetdb.proto.kv.PessimisticLockRequest;
+import io.duetdb.proto.kv.PessimisticLockResponse;
+import io.duetdb.proto.kv.PrewriteRequest;
+import io.duetdb.proto.kv.PrewriteResponse;
+import io.duetdb.proto.kv.TxnBatchGetRequest;
+import io.duetdb.proto.kv.TxnBatchGetResponse;
+import io.duetdb.proto.kv.TxnGetRequest;
+import io.duetdb.proto.kv.TxnGetResponse;
+import io.duetdb.proto.kv.TxnHeartBeatRequest;
+import io.duetdb.proto.kv.TxnHeartBeatResponse;
+import io.duetdb.proto.kv.TxnScanRequest;
+import io.duetdb.proto.kv.TxnScanResponse;
+
+/**
+ * One transaction: reads at its snapshot (or, under READ COMMITTED, at a fresh timestamp per read), buffers
+ * its writes, and commits them with two-phase commit: prewrite every key (in parallel across regions), then
+ * commit the primary key, which decides the outcome, then the other keys in the background. In pessimistic
+ * mode writes and {@link #getForUpdate} lock their keys as they happen. Not thread-safe.
+ */
+public final class Transaction implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Transaction.class);
+
+    private enum State { ACTIVE, COMMITTED, ROLLED_BACK }
+
+    private final TxnClient client;
+    private final long startTs;
+    private final TxnMode mode;
+    private final Isolation isolation;
+    private final NavigableMap<ByteString, Mutation> writes = new TreeMap<>(ByteString.unsignedLexicographicalComparator());
+    /** Keys this transaction holds pessimistic locks on. */
+    private final Set<ByteString> locked = new LinkedHashSet<>();
+    private long writtenBytes;
+    private ByteString primary;
+    private long forUpdateTs;
+    private long commitTs;
+    private State state = State.ACTIVE;
+    private ScheduledFuture<?> heartbeat;
+
+    Transaction(TxnClient client, long startTs, TxnMode mode, Isolation isolation) {
+        this.client = requireNonNull(client, "client is null");
+        this.startTs = startTs;
+        this.mode = requireNonNull(mode, "mode is null");
+        this.isolation = requireNonNull(isolation, "isolation is null");
+    }
+
+    public long startTs() {
+        return startTs;
+    }
+
+    /** The commit timestamp, once committed; 0 before. */
+    public long commitTs() {
+        return commitTs;
+    }
+
+    public TxnMode mode() {
+        return mode;
+    }
+
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    // ---- reads ----
+
+    private long readTs() {
+        return isolation == Isolation.READ_COMMITTED ? client.placement().getTimestamp().packed() : startTs;
+    }
+
+    public Optional<byte[]> get(byte[] key) {
+        checkActive();
+        checkKey(key);
+        ByteString wrapped = ByteString.copyFrom(key);
+        Mutation own = writes.get(wrapped);
+        if (own != null && own.getOp() != Op.LOCK) {
+            return own.getOp() == Op.PUT ? Optional.of(own.getValue().toByteArray()) : Optional.empty();
+        }
+        long version = readTs();
+        long deadline = deadline();
+        while (true) {
+            TxnGetResponse response = client.batches().sendOne(wrapped, true, (stub, context, keys) ->
+                    stub.kvGet(TxnGetRequest.newBuilder().setContext(context).setKey(wrapped).setVersion(version).build()),
+                    TxnGetResponse::getRegionError, TxnGetResponse::hasRegionError);
+            if (!response.hasError()) {
+                return response.getNotFound() ? Optional.empty() : Optional.of(response.getValue().toByteArray());
+            }
+            resolveOrFail(List.of(response.getError()), deadline);
+        }
+    }
+
+    /** The values of those keys that exist. */
+    public Map<ByteString, byte[]> batchGet(List<byte[]> keys) {
+        checkActive();
+        Map<ByteString, byte[]> result = new LinkedHashMap<>();
+        List<ByteString> remote = new ArrayList<>();
+        for (byte[] key : keys) {
+            checkKey(key);
+            ByteString wrapped = ByteString.copyFrom(key);
+            Mutation own = writes.get(wrapped);
+            if (own != null && own.getOp() != Op.LOCK) {
+                if (own.getOp() == Op.PUT) {
+                    result.put(wrapped, own.getValue().toByteArray());
+                }
+            } else {
+                remote.add(wrapped);
+            }
+        }
+        long version = readTs();
+        long deadline = deadline();
+        List<ByteString> pending = remote.stream().distinct().toList();
+        while (!pending.isEmpty()) {
+            List<KeyError> errors = new ArrayList<>();
+            List<ByteString> retry = new ArrayList<>();
+            for (RegionBatches.Sent<TxnBatchGetResponse> sent : client.batches().send(pending, true, key -> 1,
+                    (stub, context, batch) -> stub.kvBatchGet(TxnBatchGetRequest.newBuilder().setContext(context)
+                            .addAllKeys(batch).setVersion(version).build()),
+                    TxnBatchGetResponse::getRegionError, TxnBatchGetResponse::hasRegionError)) {
+                for (KeyValue pair : sent.response().getPairsList()) {
+                    result.put(pair.getKey(), pair.getValue().toByteArray());
+                }
+                for (KeyError error : sent.response().getErrorsList()) {
+                    errors.add(error);
+                    if (error.hasLocked()) {
+                        retry.add(error.getLocked().getKey());
+                    }
+                }
+            }
+            if (errors.isEmpty()) {
+                break;
+            }
+            resolveOrFail(errors, deadline);
+            pending = retry;
+        }
+        return result;
+    }
+
+    /** Up to {@code limit} pairs in [start, end) in key order, this transaction's own writes included. */
+    public List<Map.Entry<ByteString, byte[]>> scan(byte[] start, byte[] end, int limit) {
+        checkActive();
+        if (limit <= 0) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "scan limit must be positive");
+        }
+        long version = readTs();
+        long deadline = deadline();
+        NavigableMap<ByteString, byte[]> merged = new TreeMap<>(ByteString.unsignedLexicographicalComparator());
+        ByteString endKey = ByteString.copyFrom(end);
+        byte[] cursor = start;
+        // Fetch committed pairs region by region until the limit is reached past what our own deletes remove.
+        while (true) {
+            byte[] from = cursor;
+            int want = limit + writes.size();
+            TxnScanResponse response = client.batches().sendOne(ByteString.copyFrom(from), true, (stub, context, keys) ->
+                    stub.kvScan(TxnScanRequest.newBuilder().setContext(context).setStartKey(ByteString.copyFrom(from))
+                            .setEndKey(endKey).setLimit(Math.min(want, 10_000)).setVersion(version).build()),
+                    TxnScanResponse::getRegionError, TxnScanResponse::hasRegionError);
+            if (response.hasError()) {
+                resolveOrFail(List.of(response.getError()), deadline);
+                continue;
+            }
+            for (KeyValue pair : response.getPairsList()) {
+                merged.put(pair.getKey(), pair.getValue().toByteArray());
+            }
+            byte[] regionEnd = client.batches().regionEnd(from);
+            boolean regionExhausted = response.getPairsCount() < Math.min(want, 10_000);
+            if (merged.size() >= want && !regionExhausted) {
+                break;
+            }
+            if (!regionExhausted) {
+                byte[] last = response.getPairs(response.getPairsCount() - 1).getKey().toByteArray();
+                cursor = java.util.Arrays.copyOf(last, last.length + 1);
+                continue;
+            }
+            if (regionEnd.length == 0 || (end.length > 0 && io.duetdb.common.keys.KeyRanges.compare(regionEnd, end) >= 0)
+                    || merged.size() >= want) {
+                break;
+            }
+            cursor = regionEnd;
+        }
+        ByteString startKey = ByteString.copyFrom(start);
+        Map<ByteString, Mutation> own = end.length == 0 ? writes.tailMap(startKey, true) : writes.subMap(startKey, true, endKey, false);
+        for (Map.Entry<ByteString, Mutation> entry : own.entrySet()) {
+            switch (entry.getValue().getOp()) {
+                case PUT -> merged.put(entry.getKey(), entry.getValue().getValue().toByteArray());
+                case DELETE -> merged.remove(entry.getKey());
+                default -> {
+                }
+            }
+        }
+        List<Map.Entry<ByteString, byte[]>> result = new ArrayList<>();
+        for (Map.Entry<ByteString, byte[]> entry : merged.entrySet()) {
+            if (result.size() >= limit) {
+                break;
+            }
+            result.add(Map.entry(entry.getKey(), entry.getValue()));
+        }
+        return result;
+    }
+
+    // ---- writes ----
+
+    public void put(byte[] key, byte[] value) {
+        checkActive();
+        checkKey(key);
+        requireNonNull(value, "value is null");
+        if (value.length > KvLimits.MAX_VALUE_BYTES) {
+            throw new DuetException(ErrorCode.TRANSACTION_TOO_LARGE, "value of " + value.length
+                    + " bytes exceeds the limit of " + KvLimits.MAX_VALUE_BYTES);
+        }
+        ByteString wrapped = ByteString.copyFrom(key);
+        if (mode == TxnMode.PESSIMISTIC) {
+            lock(List.of(wrapped), false);
+        }
+        buffer(Mutation.newBuilder().setOp(Op.PUT).setKey(wrapped).setValue(ByteString.copyFrom(value)).build());
+    }
+
+    public void delete(byte[] key) {
+        checkActive();
+        checkKey(key);
+        ByteString wrapped = ByteString.copyFrom(key);
+        if (mode == TxnMode.PESSIMISTIC) {
+            lock(List.of(wrapped), false);
+        }
+        buffer(Mutation.newBuilder().setOp(Op.DELETE).setKey(wrapped).build());
+    }
+
+    /**
+     * Reads the latest committed value and keeps others from changing it until this transaction ends
+     * (SELECT ... FOR UPDATE): a pessimistic lock, or in optimistic mode a lock checked at commit.
+     */
+    public Optional<byte[]> getForUpdate(byte[] key) {
+        checkActive();
+        checkKey(key);
+        ByteString wrapped = ByteString.copyFrom(key);
+        if (mode == TxnMode.OPTIMISTIC) {
+            Optional<byte[]> value = get(key);
+            if (!writes.containsKey(wrapped)) {
+                buffer(Mutation.newBuilder().setOp(Op.LOCK).setKey(wrapped).build());
+            }
+            return value;
+        }
+        Mutation own = writes.get(wrapped);
+        byte[] latest = lock(List.of(wrapped), true).get(wrapped);
+        if (own != null && own.getOp() != Op.LOCK) {
+            return own.getOp() == Op.PUT ? Optional.of(own.getValue().toByteArray()) : Optional.empty();
+        }
+        return Optional.ofNullable(latest);
+    }
+
+    /** Locks keys without changing them (pessimistic mode; in optimistic mode they are checked at commit). */
+    public void lockKeys(List<byte[]> keys) {
+        checkActive();
+        List<ByteString> wrapped = new ArrayList<>();
+        for (byte[] key : keys) {
+            checkKey(key);
+            wrapped.add(ByteString.copyFrom(key));
+        }
+        if (mode == TxnMode.PESSIMISTIC) {
+            lock(wrapped, false);
+        } else {
+            for (ByteString key : wrapped) {
+                if (!writes.containsKey(key)) {
+                    buffer(Mutation.newBuilder().setOp(Op.LOCK).setKey(key).build());
+                }
+            }
+        }
+    }
+
+    private void buffer(Mutation mutation) {
+        Mutation previous = writes.put(mutation.getKey(), mutation);
+        writtenBytes += mutation.getKey().size() + mutation.getValue().size()
+                - (previous == null ? 0 : previous.getKey().size() + previous.getValue().size());
+        if (writes.size() > client.config().maxEntries() || writtenBytes > client.config().maxBytes()) {
+            throw new DuetException(ErrorCode.TRANSACTION_TOO_LARGE, "transaction writes " + writes.size() + " keys and "
+                    + writtenBytes + " bytes, over the limits of " + client.config().maxEntries() + " keys and "
+                    + client.config().maxBytes() + " bytes");
+        }
+    }
+
+    /** Takes pessimistic locks; answers the latest committed values when asked. */
+    private Map<ByteString, byte[]> lock(List<ByteString> keys, boolean returnValues) {
+        List<ByteString> needed = keys.stream().distinct().filter(key -> returnValues || !locked.contains(key)).toList();
+        if (needed.isEmpty()) {
+            return Map.of();
+        }
+        boolean newPrimary = primary == null;
+        if (newPrimary) {
+            primary = needed.get(0);
+        }
+        try {
+            return lockWithPrimary(needed, returnValues);
+        } catch (RuntimeException e) {
+            if (newPrimary && !locked.contains(primary)) {
+                // The statement failed before the primary was locked: the next lock chooses again.
+                primary = null;
+            }
+            throw e;
+        }
+    }
+
+    private Map<ByteString, byte[]> lockWithPrimary(List<ByteString> needed, boolean returnValues) {
+        long deadline = System.nanoTime() + client.config().requestTimeout().toNanos()
+                + client.config().lockWaitTimeout().toNanos();
+        Map<ByteString, byte[]> values = new HashMap<>();
+        List<ByteString> pending = needed;
+        while (!pending.isEmpty()) {
+            long lockTs = client.placement().getTimestamp().packed();
+            forUpdateTs = Math.max(forUpdateTs, lockTs);
+            List<KeyError> errors = new ArrayList<>();
+            List<ByteString> retry = new ArrayList<>();
+            for (RegionBatches.Sent<PessimisticLockResponse> sent : client.batches().send(pending, false, key -> 1,
+                    (stub, context, batch) -> stub.kvPessimisticLock(PessimisticLockRequest.newBuilder().setContext(context)
+                            .addAllKeys(batch).setPrimaryLock(primary).setStartVersion(startTs).setForUpdateTs(lockTs)
+                            .setLockTtl(client.config().lockTtl().toMillis())
+                            .setWaitTimeoutMs(client.config().lockWaitTimeout().toMillis())
+                            .setReturnValues(returnValues).build()),
+                    PessimisticLockResponse::getRegionError, PessimisticLockResponse::hasRegionError)) {
+                PessimisticLockResponse response = sent.response();
+                if (response.getErrorsCount() == 0) {
+                    locked.addAll(sent.keys());
+                    startHeartbeat();
+                    for (int i = 0; i < response.getValuesCount(); i++) {
+                        if (!response.getNotFounds(i)) {
+                            values.put(sent.keys().get(i), response.getValues(i).toByteArray());
+                        }
+                    }
+                    continue;
+                }
+                retry.addAll(sent.keys());
+                errors.addAll(response.getErrorsList());
+            }
+            if (errors.isEmpty()) {
+                break;
+            }
+            for (KeyError error : errors) {
+                switch (error.getKindCase()) {
+                    case DEADLOCK -> {
+                        rollbackQuietly();
+                        throw new DuetException(ErrorCode.DEADLOCK, "Deadlock found when trying to get lock; try"
+                                + " restarting transaction (transaction " + startTs + " waits for "
+                                + error.getDeadlock().getLockTs() + ", cycle " + error.getDeadlock().getWaitChainList() + ")");
+                    }
+                    case LOCK_WAIT_TIMEOUT -> throw new DuetException(ErrorCode.LOCK_WAIT_TIMEOUT,
+                            "Lock wait timeout exceeded; try restarting transaction (key "
+                                    + Keys.describe(error.getLockWaitTimeout().getKey().toByteArray()) + " is locked by "
+                                    + error.getLockWaitTimeout().getLockVersion() + ")");
+                    default -> {
+                    }
+                }
+            }
+            // Locked by an expired transaction: resolve it. A newer commit than our for_update_ts: lock again later.
+            List<KeyError> lockErrors = errors.stream().filter(KeyError::hasLocked).toList();
+            List<KeyError> others = errors.stream().filter(error -> !error.hasLocked() && !error.hasConflict()).toList();
+            if (!others.isEmpty()) {
+                throw failure(others.get(0));
+            }
+            if (!lockErrors.isEmpty()) {
+                resolveOrFail(lockErrors, deadline);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new DuetException(ErrorCode.LOCK_WAIT_TIMEOUT, "Lock wait timeout exceeded; try restarting transaction");
+            }
+            pending = retry;
+        }
+        return values;
+    }
+
+    private void startHeartbeat() {
+        if (heartbeat != null || primary == null) {
+            return;
+        }
+        long ttl = client.config().lockTtl().toMillis();
+        heartbeat = client.timers().scheduleWithFixedDelay(() -> {
+            try {
+                long alive = System.currentTimeMillis() - io.duetdb.common.time.Timestamp.fromPacked(startTs).physical();
+                ByteString key = primary;
+                TxnHeartBeatResponse response = client.batches().sendOne(key, false, (stub, context, keys) ->
+                        stub.kvTxnHeartBeat(TxnHeartBeatRequest.newBuilder().setContext(context).setPrimaryLock(key)
+                                .setStartVersion(startTs).setAdviseLockTtl(alive + ttl).build()),
+                        TxnHeartBeatResponse::getRegionError, TxnHeartBeatResponse::hasRegionError);
+                if (response.hasError()) {
+                    LOG.debug("heartbeat of transaction {}: {}", startTs, response.getError());
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("heartbeat of transaction {} failed: {}", startTs, e.getMessage());
+            }
+        }, ttl / 2, ttl / 2, TimeUnit.MILLISECONDS);
+    }
+
+    private void stopHeartbeat() {
+        if (heartbeat != null) {
+            heartbeat.cancel(false);
+            heartbeat = null;
+        }
+    }
+
+    // ---- commit and rollback ----
+
+    public void commit() {
+        checkActive();
+        try {
+            commitOrThrow();
+        } finally {
+            stopHeartbeat();
+            client.finished(startTs);
+        }
+    }
+
+    private void commitOrThrow() {
+        List<Mutation> mutations = new ArrayList<>(writes.values());
+        if (mode == TxnMode.PESSIMISTIC) {
+            for (ByteString key : locked) {
+                if (!writes.containsKey(key)) {
+                    // Locked but not written (SELECT ... FOR UPDATE): committed as a lock record to release it.
+                    mutations.add(Mutation.newBuilder().setOp(Op.LOCK).setKey(key).build());
+                }
+            }
+        }
+        if (mutations.isEmpty()) {
+            state = State.COMMITTED;
+            return;
+        }
+        if (primary == null) {
+            primary = mutations.get(0).getKey();
+        }
+        Map<ByteString, Mutation> byKey = new HashMap<>();
+        mutations.forEach(mutation -> byKey.put(mutation.getKey(), mutation));
+        List<ByteString> keys = mutations.stream().map(Mutation::getKey).toList();
+        startHeartbeat();
+        try {
+            prewrite(keys, byKey);
+        } catch (DuetException e) {
+            rollbackQuietly();
+            throw e;
+        }
+        long ts = client.placement().getTimestamp().packed();
+        CommitResponse primaryCommit = client.batches().sendOne(primary, false, (stub, context, batch) ->
+                stub.kvCommit(CommitRequest.newBuilder().setContext(context).setStartVersion(startTs)
+                        .addKeys(primary).setCommitVersion(ts).build()),
+                CommitResponse::getRegionError, CommitResponse::hasRegionError);
+        if (primaryCommit.hasError()) {
+            state = State.ROLLED_BACK;
+            KeyError error = primaryCommit.getError();
+            if (error.hasRolledBack() || error.hasTxnNotFound()) {
+                throw new DuetException(ErrorCode.TRANSACTION_RETRYABLE, "transaction " + startTs
+                        + " was rolled back before it committed (its locks outlived their TTL and another transaction"
+                        + " resolved them); retry it");
+            }
+            throw failure(error);
+        }
+        commitTs = ts;
+        state = State.COMMITTED;
+        List<ByteString> secondaries = keys.stream().filter(key -> !key.equals(primary)).toList();
+        if (!secondaries.isEmpty()) {
+            client.workers().execute(() -> commitSecondaries(secondaries, ts));
+        }
+    }
+
+    private void prewrite(List<ByteString> keys, Map<ByteString, Mutation> byKey) {
+        long deadline = deadline();
+        List<ByteString> pending = keys;
+        while (!pending.isEmpty()) {
+            List<KeyError> errors = new ArrayList<>();
+            List<ByteString> retry = new ArrayList<>();
+            for (RegionBatches.Sent<PrewriteResponse> sent : client.batches().send(pending, false,
+                    key -> key.size() + byKey.get(key).getValue().size() + 16,
+                    (stub, context, batch) -> {
+                        PrewriteRequest.Builder request = PrewriteRequest.newBuilder().setContext(context)
+                                .setPrimaryLock(primary).setStartVersion(startTs)
+                                .setLockTtl(client.config().lockTtl().toMillis()).setTxnSize(keys.size())
+                                .setForUpdateTs(forUpdateTs);
+                        for (ByteString key : batch) {
+                            request.addMutations(byKey.get(key));
+                            if (mode == TxnMode.PESSIMISTIC) {
+                                request.addIsPessimisticLock(locked.contains(key));
+                            }
+                        }
+                        return stub.kvPrewrite(request.build());
+                    }, PrewriteResponse::getRegionError, PrewriteResponse::hasRegionError)) {
+                if (sent.response().getErrorsCount() > 0) {
+                    errors.addAll(sent.response().getErrorsList());
+                    retry.addAll(sent.keys());
+                }
+            }
+            if (errors.isEmpty()) {
+                return;
+            }
+            for (KeyError error : errors) {
+                if (!error.hasLocked()) {
+                    throw failure(error);
+                }
+            }
+            resolveOrFail(errors, deadline);
+            pending = retry;
+        }
+    }
+
+    private void commitSecondaries(List<ByteString> keys, long ts) {
+        try {
+            for (RegionBatches.Sent<CommitResponse> sent : client.batches().send(keys, false, key -> key.size(),
+                    (stub, context, batch) -> stub.kvCommit(CommitRequest.newBuilder().setContext(context)
+                            .setStartVersion(startTs).addAllKeys(batch).setCommitVersion(ts).build()),
+                    CommitResponse::getRegionError, CommitResponse::hasRegionError)) {
+                if (sent.response().hasError()) {
+                    LOG.info("transaction {}: committing {} secondary keys failed ({}); readers will resolve them",
+                            startTs, sent.keys().size(), sent.response().getError());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.info("transaction {}: secondary keys not committed ({}); readers will resolve them", startTs, e.getMessage());
+        }
+    }
+
+    public void rollback() {
+        if (state != State.ACTIVE) {
+            return;
+        }
+        try {
+            rollbackKeys();
+        } finally {
+            state = State.ROLLED_BACK;
+            stopHeartbeat();
+            client.finished(startTs);
+        }
+    }
+
+    private void rollbackQuietly() {
+        try {
+            rollback();
+        } catch (RuntimeException e) {
+            LOG.info("transaction {}: rollback failed ({}); its locks expire after their TTL", startTs, e.getMessage());
+        }
+    }
+
+    private void rollbackKeys() {
+        Set<ByteString> keys = new LinkedHashSet<>(locked);
+        keys.addAll(writes.keySet());
+        if (keys.isEmpty() || (mode == TxnMode.OPTIMISTIC && primary == null)) {
+            return;
+        }
+        for (RegionBatches.Sent<BatchRollbackResponse> sent : client.batches().send(new ArrayList<>(keys), false,
+                key -> key.size(), (stub, context, batch) -> stub.kvBatchRollback(BatchRollbackRequest.newBuilder()
+                        .setContext(context).setStartVersion(startTs).addAllKeys(batch).build()),
+                BatchRollbackResponse::getRegionError, BatchRollbackResponse::hasRegionError)) {
+            if (sent.response().hasError()) {
+                LOG.info("transaction {}: rollback answered {}", startTs, sent.response().getError());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (state == State.ACTIVE) {
+            rollbackQuietly();
+        }
+    }
+
+    // ---- helpers ----
+
+    private void resolveOrFail(List<KeyError> errors, long deadline) {
+        List<LockInfo> locks = new ArrayList<>();
+        for (KeyError error : errors) {
+            if (!error.hasLocked()) {
+                throw failure(error);
+            }
+            locks.add(error.getLocked());
+        }
+        long wait = client.resolver().resolve(locks);
+        if (wait > 0) {
+            long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (remaining <= 0) {
+                throw new DuetException(ErrorCode.RESOLVE_LOCK_TIMEOUT, "transaction " + startTs + " gave up waiting for "
+                        + "the lock of transaction " + locks.get(0).getLockVersion() + " on "
+                        + Keys.describe(locks.get(0).getKey().toByteArray()));
+            }
+            try {
+                Thread.sleep(Math.max(1, Math.min(Math.min(wait, remaining), 100)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "interrupted while waiting for a lock");
+            }
+        }
+    }
+
+    private DuetException failure(KeyError error) {
+        return switch (error.getKindCase()) {
+            case CONFLICT -> new DuetException(ErrorCode.WRITE_CONFLICT, "Write conflict, txnStartTS=" + startTs
+                    + ", conflictStartTS=" + error.getConflict().getConflictTs() + ", conflictCommitTS="
+                    + error.getConflict().getConflictCommitTs() + ", key=" + Keys.describe(error.getConflict().getKey()
+                            .toByteArray()) + " [try again later]");
+            case ALREADY_EXIST -> new DuetException(ErrorCode.DUPLICATE_ENTRY, "key "
+                    + Keys.describe(error.getAlreadyExist().getKey().toByteArray()) + " already exists");
+            case ROLLED_BACK, TXN_NOT_FOUND -> new DuetException(ErrorCode.TRANSACTION_RETRYABLE, "transaction " + startTs
+                    + " was rolled back: " + error);
+            case PESSIMISTIC_LOCK_NOT_FOUND -> new DuetException(ErrorCode.TRANSACTION_RETRYABLE,
+                    error.getPessimisticLockNotFound() + "; retry the transaction");
+            case GC_TOO_EARLY -> new DuetException(ErrorCode.GC_TOO_EARLY, error.getGcTooEarly());
+            case DEADLOCK -> new DuetException(ErrorCode.DEADLOCK, "Deadlock found when trying to get lock; try restarting"
+                    + " transaction");
+            case LOCK_WAIT_TIMEOUT -> new DuetException(ErrorCode.LOCK_WAIT_TIMEOUT, "Lock wait timeout exceeded; try"
+                    + " restarting transaction");
+            case COMMITTED -> new DuetException(ErrorCode.UNKNOWN_ERROR, "transaction " + startTs + " already committed at "
+                    + error.getCommitted().getCommitTs());
+            default -> new DuetException(ErrorCode.INVALID_ARGUMENT, "transaction " + startTs + ": " + error);
+        };
+    }
+
+    private long deadline() {
+        return System.nanoTime() + client.config().requestTimeout().toNanos() + client.config().lockTtl().toNanos();
+    }
+
+    private void checkActive() {
+        if (state != State.ACTIVE) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "transaction " + startTs + " already "
+                    + (state == State.COMMITTED ? "committed" : "rolled back"));
+        }
+    }
+
+    private static void checkKey(byte[] key) {
+        requireNonNull(key, "key is null");
+        if (key.length == 0) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "key must not be empty");
+        }
+        if (key.length > KvLimits.MAX_KEY_BYTES) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "key of " + key.length + " bytes exceeds the limit of "
+                    + KvLimits.MAX_KEY_BYTES);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.duetdb.client.txn;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.UUID;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.client.kv.RegionRequestSender;
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.client.region.RegionCache;
+import io.duetdb.common.concurrent.NamedThreadFactory;
+import io.duetdb.proto.kv.ReplicaRead;
+
+/**
+ * Distributed transactions over the cluster's stores (Percolator): {@link #begin} starts one at a timestamp
+ * from placement. The client also keeps placement's GC safe point below its oldest live transaction.
+ */
+public final class TxnClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TxnClient.class);
+
+    private final PlacementClient placement;
+    private final TxnClientConfig config;
+    private final RegionRequestSender sender;
+    private final ExecutorService workers;
+    private final ScheduledExecutorService timers;
+    private final RegionBatches batches;
+    private final LockResolver resolver;
+    private final String serviceId = "txn-client-" + UUID.randomUUID();
+    /** Start timestamps of live transactions, with how many transactions started at each. */
+    private final ConcurrentSkipListMap<Long, AtomicInteger> live = new ConcurrentSkipListMap<>();
+    private volatile long publishedSafePoint;
+
+    public TxnClient(PlacementClient placement, TxnClientConfig config) {
+        this.placement = requireNonNull(placement, "placement is null");
+        this.config = requireNonNull(config, "config is null");
+        this.sender = new RegionRequestSender(new RegionCache(placement), config.requestTimeout(), ReplicaRead.LEADER);
+        this.workers = Executors.newFixedThreadPool(8, new NamedThreadFactory("client", "txn", "worker"));
+        this.timers = Executors.newScheduledThreadPool(1, new NamedThreadFactory("client", "txn", "timer"));
+        this.batches = new RegionBatches(sender, workers);
+        this.resolver = new LockResolver(placement, batches);
+        timers.scheduleWithFixedDelay(this::publishSafePoint, config.safePointInterval().toMillis(),
+                config.safePointInterval().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public TxnClient(PlacementClient placement) {
+        this(placement, TxnClientConfig.DEFAULT);
+    }
+
+    public Transaction begin(TxnMode mode, Isolation isolation) {
+        long startTs = placement.getTimestamp().packed();
+        live.computeIfAbsent(startTs, ts -> new AtomicInteger()).incrementAndGet();
+        return new Transaction(this, startTs, mode, isolation);
+    }
+
+    public Transaction begin() {
+        return begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+    }
+
+    void finished(long startTs) {
+        live.computeIfPresent(startTs, (ts, count) -> count.decrementAndGet() == 0 ? null : count);
+    }
+
+    private void publishSafePoint() {
+        try {
+            Long oldest = live.isEmpty() ? null : live.firstKey();
+            long point = oldest == null ? 0 : oldest;
+            if (point == publishedSafePoint) {
+                return;
+            }
+            long ttl = Math.max(60, config.safePointInterval().toSeconds() * 10);
+            placement.updateServiceSafePoint(serviceId, point, ttl);
+            publishedSafePoint = point;
+        } catch (RuntimeException e) {
+            LOG.info("could not report the oldest live transaction to placement: {}", e.getMessage());
+        }
+    }
+
+    PlacementClient placement() {
+        return placement;
+    }
+
+    TxnClientConfig config() {
+        return config;
+    }
+
+    RegionBatches batches() {
+        return batches;
+    }
+
+    LockResolver resolver() {
+        return resolver;
+    }
+
+    ExecutorService workers() {
+        return workers;
+    }
+
+    ScheduledExecutorService timers() {
+        return timers;
+    }
+
+    @Override
+    public void close() {
+        timers.shutdownNow();
+        workers.shutdown();
+        try {
+            workers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        workers.shutdownNow();
+        try {
+            if (publishedSafePoint != 0) {
+                placement.updateServiceSafePoint(serviceId, 0, 0);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("service safe point not removed: {}", e.getMessage());
+        }
+        sender.close();
+    }
+}

@@ -1,0 +1,804 @@
+package io.duetdb.store.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.common.keys.KeyRanges;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.common.keys.KvLimits;
+import io.duetdb.proto.kv.BatchRollbackRequest;
+import io.duetdb.proto.kv.BatchRollbackResponse;
+import io.duetdb.proto.kv.CheckTxnStatusRequest;
+import io.duetdb.proto.kv.CheckTxnStatusResponse;
+import io.duetdb.proto.kv.CommitRequest;
+import io.duetdb.proto.kv.CommitResponse;
+import io.duetdb.proto.kv.KeyError;
+import io.duetdb.proto.kv.KeyValue;
+import io.duetdb.proto.kv.Mutation;
+import io.duetdb.proto.kv.Op;
+import io.duetdb.proto.kv.PessimisticLockRequest;
+import io.duetdb.proto.kv.PessimisticLockResponse;
+import io.duetdb.proto.kv.PessimisticRollbackRequest;
+import io.duetdb.proto.kv.PessimisticRollbackResponse;
+import io.duetdb.proto.kv.PrewriteRequest;
+import io.duetdb.proto.kv.PrewriteResponse;
+import io.duetdb.proto.kv.RegionError;
+import io.duetdb.proto.kv.ResolveLockRequest;
+import io.duetdb.proto.kv.ResolveLockResponse;
+import io.duetdb.proto.kv.ScanLockRequest;
+import io.duetdb.proto.kv.ScanLockResponse;
+import io.duetdb.proto.kv.TxnAction;
+import io.duetdb.proto.kv.TxnBatchGetRequest;
+import io.duetdb.proto.kv.TxnBatchGetResponse;
+import io.duetdb.proto.kv.TxnGetRequest;
+import io.duetdb.proto.kv.TxnGetResponse;
+import io.duetdb.proto.kv.TxnHeartBeatRequest;
+import io.duetdb.proto.kv.TxnHeartBeatResponse;
+import io.duetdb.proto.kv.TxnScanRequest;
+import io.duetdb.proto.kv.TxnScanResponse;
+import io.duetdb.proto.meta.Region;
+import io.duetdb.proto.raftcmd.CommandResult;
+import io.duetdb.proto.raftcmd.RaftCommand;
+import io.duetdb.proto.raftcmd.TxnCommit;
+import io.duetdb.proto.raftcmd.TxnHeartBeat;
+import io.duetdb.proto.raftcmd.TxnPessimisticLock;
+import io.duetdb.proto.raftcmd.TxnPessimisticRollback;
+import io.duetdb.proto.raftcmd.TxnPrewrite;
+import io.duetdb.proto.raftcmd.TxnRollback;
+import io.duetdb.store.engine.ColumnFamily;
+import io.duetdb.store.engine.EngineIterator;
+import io.duetdb.store.engine.EngineSnapshot;
+import io.duetdb.store.internal.KvService.Refusal;
+import io.duetdb.store.internal.region.RegionPeer;
+import io.duetdb.store.internal.txn.Latches;
+import io.duetdb.store.internal.txn.LockWaits;
+import io.duetdb.store.txn.KeyErrors;
+import io.duetdb.store.txn.Lock;
+import io.duetdb.store.txn.LockType;
+import io.duetdb.store.txn.MvccReader;
+import io.duetdb.store.txn.MvccTxn;
+import io.duetdb.store.txn.TxnActions;
+import io.duetdb.store.txn.TxnActions.TxnStatus;
+
+/**
+ * The transactional (Percolator) API of a store. Reads check locks at the snapshot's timestamp; writes take
+ * latches on their keys, run the actions against the engine to answer conflicts at once, and propose a typed
+ * command that every replica applies through the same actions. Latches are held until the command applies.
+ */
+public final class TxnService {
+    /** Transactional requests carry at most this many keys (a client splits larger ones). */
+    public static final int MAX_KEYS_PER_REQUEST = 10_000;
+    public static final long MAX_LOCK_WAIT_MILLIS = 60_000;
+
+    private final StoreNode node;
+    private final KvService kv;
+    private final Latches latches;
+    private final LockWaits lockWaits;
+    private final Executor executor;
+    private final java.util.function.LongSupplier gcSafePoint;
+
+    public TxnService(StoreNode node, KvService kv, Latches latches, LockWaits lockWaits, Executor executor,
+            java.util.function.LongSupplier gcSafePoint) {
+        this.gcSafePoint = requireNonNull(gcSafePoint, "gcSafePoint is null");
+        this.node = requireNonNull(node, "node is null");
+        this.kv = requireNonNull(kv, "kv is null");
+        this.latches = requireNonNull(latches, "latches is null");
+        this.lockWaits = requireNonNull(lockWaits, "lockWaits is null");
+        this.executor = requireNonNull(executor, "executor is null");
+    }
+
+    // ---- reads ----
+
+    public CompletableFuture<TxnGetResponse> get(TxnGetRequest request) {
+        Function<RegionError, TxnGetResponse> regionFailure = error -> TxnGetResponse.newBuilder().setRegionError(error).build();
+        try {
+            KvService.checkKey(request.getKey());
+            checkVersion(request.getVersion());
+            RegionPeer peer = kv.checkedPeer(request.getContext(), List.of(request.getKey()), false);
+            return kv.readBarrier(peer, request.getContext().getReplicaRead()).handle((ignored, error) -> {
+                if (error != null) {
+                    return regionFailure.apply(kv.barrierError(peer, error));
+                }
+                KeyError early = tooEarly(request.getVersion());
+                if (early != null) {
+                    return TxnGetResponse.newBuilder().setError(early).build();
+                }
+                MvccReader reader = new MvccReader(node.engine());
+                byte[] key = request.getKey().toByteArray();
+                KeyError locked = readBlocker(reader, key, request.getVersion());
+                if (locked != null) {
+                    return TxnGetResponse.newBuilder().setError(locked).build();
+                }
+                byte[] value = reader.valueAt(key, request.getVersion());
+                return value == null ? TxnGetResponse.newBuilder().setNotFound(true).build()
+                        : TxnGetResponse.newBuilder().setValue(ByteString.copyFrom(value)).build();
+            });
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusal.regionError != null ? regionFailure.apply(refusal.regionError)
+                    : TxnGetResponse.newBuilder().setError(KeyErrors.invalid(refusal.getMessage())).build());
+        }
+    }
+
+    public CompletableFuture<TxnBatchGetResponse> batchGet(TxnBatchGetRequest request) {
+        try {
+            request.getKeysList().forEach(KvService::checkKey);
+            checkVersion(request.getVersion());
+            checkCount(request.getKeysCount());
+            RegionPeer peer = kv.checkedPeer(request.getContext(), request.getKeysList(), false);
+            return kv.readBarrier(peer, request.getContext().getReplicaRead()).handle((ignored, error) -> {
+                if (error != null) {
+                    return TxnBatchGetResponse.newBuilder().setRegionError(kv.barrierError(peer, error)).build();
+                }
+                KeyError early = tooEarly(request.getVersion());
+                if (early != null) {
+                    return TxnBatchGetResponse.newBuilder().addErrors(early).build();
+                }
+                TxnBatchGetResponse.Builder response = TxnBatchGetResponse.newBuilder();
+                try (EngineSnapshot snapshot = node.engine().snapshot()) {
+                    MvccReader reader = new MvccReader(snapshot);
+                    for (ByteString key : request.getKeysList()) {
+                        byte[] bytes = key.toByteArray();
+                        KeyError locked = readBlocker(reader, bytes, request.getVersion());
+                        if (locked != null) {
+                            response.addErrors(locked);
+                            continue;
+                        }
+                        byte[] value = reader.valueAt(bytes, request.getVersion());
+                        if (value != null) {
+                            response.addPairs(KeyValue.newBuilder().setKey(key).setValue(ByteString.copyFrom(value)));
+                        }
+                    }
+                }
+                return response.build();
+            });
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusal.regionError != null
+                    ? TxnBatchGetResponse.newBuilder().setRegionError(refusal.regionError).build()
+                    : TxnBatchGetResponse.newBuilder().addErrors(KeyErrors.invalid(refusal.getMessage())).build());
+        }
+    }
+
+    public CompletableFuture<TxnScanResponse> scan(TxnScanRequest request) {
+        try {
+            checkVersion(request.getVersion());
+            byte[] start = request.getStartKey().toByteArray();
+            byte[] end = request.getEndKey().toByteArray();
+            if (!KeyRanges.isValid(start, end)) {
+                throw new Refusal("scan range is reversed: start key is not before end key");
+            }
+            if (request.getReverse()) {
+                throw new Refusal("reverse transactional scans are not supported");
+            }
+            if (request.getLimit() > KvService.MAX_SCAN_LIMIT) {
+                throw new Refusal("scan limit " + request.getLimit() + " exceeds " + KvService.MAX_SCAN_LIMIT);
+            }
+            RegionPeer peer = kv.checkedPeer(request.getContext(), List.of(request.getStartKey()), false);
+            int limit = request.getLimit() == 0 ? KvService.MAX_SCAN_LIMIT : request.getLimit();
+            return kv.readBarrier(peer, request.getContext().getReplicaRead()).handle((ignored, error) -> {
+                if (error != null) {
+                    return TxnScanResponse.newBuilder().setRegionError(kv.barrierError(peer, error)).build();
+                }
+                KeyError early = tooEarly(request.getVersion());
+                if (early != null) {
+                    return TxnScanResponse.newBuilder().setError(early).build();
+                }
+                Region region = peer.region();
+                byte[] upperUser = KeyRanges.compareEnds(end, region.getEndKey().toByteArray()) <= 0
+                        ? end : region.getEndKey().toByteArray();
+                return scan(start, upperUser, limit, request.getVersion(), request.getKeyOnly());
+            });
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusal.regionError != null
+                    ? TxnScanResponse.newBuilder().setRegionError(refusal.regionError).build()
+                    : TxnScanResponse.newBuilder().setError(KeyErrors.invalid(refusal.getMessage())).build());
+        }
+    }
+
+    /** Walks the write and lock column families together, one user key at a time. */
+    private TxnScanResponse scan(byte[] startUser, byte[] endUser, int limit, long version, boolean keyOnly) {
+        TxnScanResponse.Builder response = TxnScanResponse.newBuilder();
+        byte[] lower = Keys.dataKey(startUser);
+        byte[] upper = Keys.dataEndKey(endUser);
+        try (EngineSnapshot snapshot = node.engine().snapshot();
+                EngineIterator writes = snapshot.iterator(ColumnFamily.WRITE, lower, upper);
+                EngineIterator locks = snapshot.iterator(ColumnFamily.LOCK, lower, upper)) {
+            MvccReader reader = new MvccReader(snapshot);
+            writes.seekToFirst();
+            locks.seekToFirst();
+            while (response.getPairsCount() < limit && (writes.valid() || locks.valid())) {
+                byte[] writeKey = writes.valid() ? Keys.dataKeyOfVersion(writes.key()) : null;
+                byte[] lockKey = locks.valid() ? locks.key() : null;
+                byte[] dataKey = writeKey == null ? lockKey
+                        : lockKey == null ? writeKey : KeyRanges.compare(writeKey, lockKey) <= 0 ? writeKey : lockKey;
+                byte[] userKey = Keys.userKeyOf(dataKey);
+                if (lockKey != null && KeyRanges.compare(lockKey, dataKey) == 0) {
+                    Lock lock = Lock.decode(locks.value());
+                    if (lock.startTs() <= version && lock.type().blocksReads()) {
+                        return response.setError(KeyErrors.locked(userKey, lock)).build();
+                    }
+                    locks.next();
+                }
+                if (writeKey != null && KeyRanges.compare(writeKey, dataKey) == 0) {
+                    byte[] value = reader.valueAt(userKey, version);
+                    if (value != null) {
+                        KeyValue.Builder pair = KeyValue.newBuilder().setKey(ByteString.copyFrom(userKey));
+                        if (!keyOnly) {
+                            pair.setValue(ByteString.copyFrom(value));
+                        }
+                        response.addPairs(pair);
+                    }
+                    writes.seek(MvccReader.keyEnd(dataKey));
+                }
+            }
+        }
+        return response.build();
+    }
+
+    private static KeyError readBlocker(MvccReader reader, byte[] key, long version) {
+        Lock lock = reader.lock(key);
+        if (lock != null && lock.startTs() <= version && lock.type().blocksReads()) {
+            return KeyErrors.locked(key, lock);
+        }
+        return null;
+    }
+
+    // ---- writes ----
+
+    /** What a latched step answers, and when its latches may go (after the command applied). */
+    private record Step<T>(CompletableFuture<T> reply, CompletableFuture<?> done) {
+        static <T> Step<T> of(CompletableFuture<T> reply) {
+            return new Step<>(reply, reply);
+        }
+
+        static <T> Step<T> now(T reply) {
+            return of(CompletableFuture.completedFuture(reply));
+        }
+    }
+
+    private <T> CompletableFuture<T> latched(List<ByteString> keys, Function<MvccReader, Step<T>> step) {
+        CompletableFuture<T> reply = new CompletableFuture<>();
+        latches.acquire(keys, guard -> executor.execute(() -> {
+            Step<T> outcome;
+            try {
+                outcome = step.apply(new MvccReader(node.engine()));
+            } catch (RuntimeException e) {
+                outcome = Step.of(CompletableFuture.failedFuture(e));
+            }
+            outcome.done().whenComplete((ignored, error) -> guard.release());
+            outcome.reply().whenComplete((value, error) -> {
+                if (error != null) {
+                    reply.completeExceptionally(error);
+                } else {
+                    reply.complete(value);
+                }
+            });
+        }));
+        return reply;
+    }
+
+    private CompletableFuture<CommandResult> propose(RegionPeer peer, RaftCommand.Builder command) {
+        Region region = peer.region();
+        if (region == null) {
+            return CompletableFuture.completedFuture(CommandResult.newBuilder()
+                    .setRegionError(io.duetdb.store.internal.region.RegionErrors.regionNotFound(peer.regionId())).build());
+        }
+        return peer.propose(command.setEpoch(region.getEpoch()).build());
+    }
+
+    public CompletableFuture<PrewriteResponse> prewrite(PrewriteRequest request) {
+        BiFunction<RegionError, List<KeyError>, PrewriteResponse> respond = (regionError, errors) -> {
+            PrewriteResponse.Builder response = PrewriteResponse.newBuilder().addAllErrors(errors);
+            if (regionError != null) {
+                response.setRegionError(regionError);
+            }
+            return response.build();
+        };
+        List<ByteString> keys = new ArrayList<>();
+        RegionPeer peer;
+        try {
+            checkVersion(request.getStartVersion());
+            checkCount(request.getMutationsCount());
+            if (request.getPrimaryLock().isEmpty()) {
+                throw new Refusal("prewrite needs a primary key");
+            }
+            if (request.getIsPessimisticLockCount() != 0 && request.getIsPessimisticLockCount() != request.getMutationsCount()) {
+                throw new Refusal("is_pessimistic_lock must be empty or name every mutation");
+            }
+            long bytes = 0;
+            for (Mutation mutation : request.getMutationsList()) {
+                KvService.checkKey(mutation.getKey());
+                KvService.checkValue(mutation.getValue());
+                if (mutation.getOp() == Op.PESSIMISTIC_LOCK || mutation.getOp() == Op.UNRECOGNIZED) {
+                    throw new Refusal("mutation " + mutation.getOp() + " cannot be prewritten");
+                }
+                bytes += KvLimits.pairBytes(mutation.getKey().size(), mutation.getValue().size());
+                keys.add(mutation.getKey());
+            }
+            if (bytes > KvLimits.MAX_WRITE_BYTES) {
+                throw new Refusal("prewrite of " + bytes + " bytes exceeds the limit of " + KvLimits.MAX_WRITE_BYTES
+                        + " for one request");
+            }
+            checkDistinct(keys);
+            peer = kv.checkedPeer(request.getContext(), keys, true);
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refused(refusal, respond));
+        }
+        TxnActions.PrewriteContext context = new TxnActions.PrewriteContext(request.getPrimaryLock().toByteArray(),
+                request.getStartVersion(), request.getLockTtl(), request.getForUpdateTs(), request.getTxnSize());
+        return latched(keys, reader -> {
+            List<KeyError> errors = new ArrayList<>();
+            MvccTxn probe = new MvccTxn();
+            for (int i = 0; i < request.getMutationsCount(); i++) {
+                boolean pessimistic = request.getIsPessimisticLockCount() > 0 && request.getIsPessimisticLock(i);
+                KeyError error = TxnActions.prewrite(reader, probe, context, request.getMutations(i), pessimistic);
+                if (error != null) {
+                    errors.add(error);
+                }
+            }
+            if (!errors.isEmpty()) {
+                return Step.now(respond.apply(null, errors));
+            }
+            if (probe.isEmpty()) {
+                return Step.now(respond.apply(null, List.of()));
+            }
+            TxnPrewrite.Builder command = TxnPrewrite.newBuilder().addAllMutations(request.getMutationsList())
+                    .setPrimary(request.getPrimaryLock()).setStartTs(request.getStartVersion())
+                    .setLockTtl(request.getLockTtl()).setForUpdateTs(request.getForUpdateTs())
+                    .addAllIsPessimisticLock(request.getIsPessimisticLockList()).setTxnSize(request.getTxnSize());
+            return Step.of(propose(peer, RaftCommand.newBuilder().setPrewrite(command))
+                    .thenApply(result -> respond.apply(result.hasRegionError() ? result.getRegionError() : null,
+                            resultErrors(result))));
+        });
+    }
+
+    public CompletableFuture<CommitResponse> commit(CommitRequest request) {
+        BiFunction<RegionError, KeyError, CommitResponse> respond = TxnService::commitResponse;
+        RegionPeer peer;
+        try {
+            checkVersion(request.getStartVersion());
+            checkCount(request.getKeysCount());
+            request.getKeysList().forEach(KvService::checkKey);
+            checkDistinct(request.getKeysList());
+            if (request.getCommitVersion() <= request.getStartVersion()) {
+                throw new Refusal("commit ts " + request.getCommitVersion() + " is not after start ts "
+                        + request.getStartVersion());
+            }
+            peer = kv.checkedPeer(request.getContext(), request.getKeysList(), true);
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusedSingle(refusal, respond));
+        }
+        return commitKeys(peer, request.getKeysList(), request.getStartVersion(), request.getCommitVersion())
+                .thenApply(outcome -> respond.apply(outcome.regionError, outcome.error));
+    }
+
+    private record Outcome(RegionError regionError, KeyError error) {
+        static final Outcome OK = new Outcome(null, null);
+    }
+
+    private static Outcome outcomeOf(CommandResult result) {
+        if (result.hasRegionError()) {
+            return new Outcome(result.getRegionError(), null);
+        }
+        List<KeyError> errors = resultErrors(result);
+        return new Outcome(null, errors.isEmpty() ? null : errors.get(0));
+    }
+
+    private CompletableFuture<Outcome> commitKeys(RegionPeer peer, List<ByteString> keys, long startTs, long commitTs) {
+        return latched(keys, reader -> {
+            MvccTxn probe = new MvccTxn();
+            for (ByteString key : keys) {
+                KeyError error = TxnActions.commit(reader, probe, key.toByteArray(), startTs, commitTs);
+                if (error != null) {
+                    return Step.now(new Outcome(null, error));
+                }
+            }
+            if (probe.isEmpty()) {
+                return Step.now(Outcome.OK);
+            }
+            return Step.of(propose(peer, RaftCommand.newBuilder().setCommit(TxnCommit.newBuilder().addAllKeys(keys)
+                    .setStartTs(startTs).setCommitTs(commitTs))).thenApply(result -> {
+                        lockWaits.released(keys);
+                        return outcomeOf(result);
+                    }));
+        });
+    }
+
+    private CompletableFuture<Outcome> rollbackKeys(RegionPeer peer, List<ByteString> keys, long startTs) {
+        return latched(keys, reader -> {
+            MvccTxn probe = new MvccTxn();
+            for (ByteString key : keys) {
+                KeyError error = TxnActions.rollback(reader, probe, key.toByteArray(), startTs);
+                if (error != null) {
+                    return Step.now(new Outcome(null, error));
+                }
+            }
+            if (probe.isEmpty()) {
+                return Step.now(Outcome.OK);
+            }
+            return Step.of(propose(peer, RaftCommand.newBuilder().setRollback(TxnRollback.newBuilder().addAllKeys(keys)
+                    .setStartTs(startTs))).thenApply(result -> {
+                        lockWaits.released(keys);
+                        return outcomeOf(result);
+                    }));
+        });
+    }
+
+    public CompletableFuture<BatchRollbackResponse> batchRollback(BatchRollbackRequest request) {
+        BiFunction<RegionError, KeyError, BatchRollbackResponse> respond = (regionError, error) -> {
+            BatchRollbackResponse.Builder response = BatchRollbackResponse.newBuilder();
+            if (regionError != null) {
+                response.setRegionError(regionError);
+            }
+            if (error != null) {
+                response.setError(error);
+            }
+            return response.build();
+        };
+        RegionPeer peer;
+        try {
+            checkVersion(request.getStartVersion());
+            checkCount(request.getKeysCount());
+            request.getKeysList().forEach(KvService::checkKey);
+            checkDistinct(request.getKeysList());
+            peer = kv.checkedPeer(request.getContext(), request.getKeysList(), true);
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusedSingle(refusal, respond));
+        }
+        return rollbackKeys(peer, request.getKeysList(), request.getStartVersion())
+                .thenApply(outcome -> respond.apply(outcome.regionError, outcome.error));
+    }
+
+    public CompletableFuture<ResolveLockResponse> resolveLock(ResolveLockRequest request) {
+        BiFunction<RegionError, KeyError, ResolveLockResponse> respond = (regionError, error) -> {
+            ResolveLockResponse.Builder response = ResolveLockResponse.newBuilder();
+            if (regionError != null) {
+                response.setRegionError(regionError);
+            }
+            if (error != null) {
+                response.setError(error);
+            }
+            return response.build();
+        };
+        RegionPeer peer;
+        List<ByteString> keys;
+        try {
+            checkVersion(request.getStartVersion());
+            checkCount(request.getKeysCount());
+            request.getKeysList().forEach(KvService::checkKey);
+            if (request.getCommitVersion() != 0 && request.getCommitVersion() <= request.getStartVersion()) {
+                throw new Refusal("commit ts " + request.getCommitVersion() + " is not after start ts "
+                        + request.getStartVersion());
+            }
+            peer = kv.checkedPeer(request.getContext(), request.getKeysList(), true);
+            keys = request.getKeysCount() > 0 ? new ArrayList<>(new java.util.LinkedHashSet<>(request.getKeysList()))
+                    : locksOf(peer.region(), request.getStartVersion());
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusedSingle(refusal, respond));
+        }
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(respond.apply(null, null));
+        }
+        CompletableFuture<Outcome> outcome = request.getCommitVersion() == 0
+                ? rollbackKeys(peer, keys, request.getStartVersion())
+                : commitKeys(peer, keys, request.getStartVersion(), request.getCommitVersion());
+        return outcome.thenApply(result -> respond.apply(result.regionError, result.error));
+    }
+
+    /** The keys of the region locked by one transaction. */
+    private List<ByteString> locksOf(Region region, long startTs) {
+        List<ByteString> keys = new ArrayList<>();
+        try (EngineIterator locks = node.engine().iterator(ColumnFamily.LOCK, Keys.dataKey(region.getStartKey().toByteArray()),
+                Keys.dataEndKey(region.getEndKey().toByteArray()))) {
+            for (locks.seekToFirst(); locks.valid() && keys.size() < MAX_KEYS_PER_REQUEST; locks.next()) {
+                if (Lock.decode(locks.value()).startTs() == startTs) {
+                    keys.add(ByteString.copyFrom(Keys.userKeyOf(locks.key())));
+                }
+            }
+        }
+        return keys;
+    }
+
+    public CompletableFuture<ScanLockResponse> scanLock(ScanLockRequest request) {
+        try {
+            RegionPeer peer = kv.checkedPeer(request.getContext(), List.of(), false);
+            Region region = peer.region();
+            byte[] start = KeyRanges.compare(request.getStartKey().toByteArray(), region.getStartKey().toByteArray()) > 0
+                    ? request.getStartKey().toByteArray() : region.getStartKey().toByteArray();
+            byte[] end = KeyRanges.compareEnds(request.getEndKey().toByteArray(), region.getEndKey().toByteArray()) <= 0
+                    ? request.getEndKey().toByteArray() : region.getEndKey().toByteArray();
+            int limit = request.getLimit() == 0 ? KvService.MAX_SCAN_LIMIT : Math.min(request.getLimit(), KvService.MAX_SCAN_LIMIT);
+            ScanLockResponse.Builder response = ScanLockResponse.newBuilder();
+            try (EngineIterator locks = node.engine().iterator(ColumnFamily.LOCK, Keys.dataKey(start), Keys.dataEndKey(end))) {
+                for (locks.seekToFirst(); locks.valid() && response.getLocksCount() < limit; locks.next()) {
+                    Lock lock = Lock.decode(locks.value());
+                    if (lock.startTs() <= request.getMaxVersion()) {
+                        response.addLocks(KeyErrors.lockInfo(Keys.userKeyOf(locks.key()), lock));
+                    }
+                }
+            }
+            return CompletableFuture.completedFuture(response.build());
+        } catch (Refusal refusal) {
+            ScanLockResponse.Builder response = ScanLockResponse.newBuilder();
+            if (refusal.regionError != null) {
+                response.setRegionError(refusal.regionError);
+            } else {
+                response.setError(refusal.getMessage());
+            }
+            return CompletableFuture.completedFuture(response.build());
+        }
+    }
+
+    public CompletableFuture<TxnHeartBeatResponse> heartBeat(TxnHeartBeatRequest request) {
+        RegionPeer peer;
+        try {
+            checkVersion(request.getStartVersion());
+            KvService.checkKey(request.getPrimaryLock());
+            peer = kv.checkedPeer(request.getContext(), List.of(request.getPrimaryLock()), true);
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusal.regionError != null
+                    ? TxnHeartBeatResponse.newBuilder().setRegionError(refusal.regionError).build()
+                    : TxnHeartBeatResponse.newBuilder().setError(KeyErrors.invalid(refusal.getMessage())).build());
+        }
+        return latched(List.of(request.getPrimaryLock()), reader -> {
+            TxnActions.HeartBeatOutcome outcome = TxnActions.heartBeat(reader, new MvccTxn(),
+                    request.getPrimaryLock().toByteArray(), request.getStartVersion(), request.getAdviseLockTtl());
+            if (outcome.error() != null) {
+                return Step.now(TxnHeartBeatResponse.newBuilder().setError(outcome.error()).build());
+            }
+            if (outcome.ttl() != request.getAdviseLockTtl()) {
+                return Step.now(TxnHeartBeatResponse.newBuilder().setLockTtl(outcome.ttl()).build());
+            }
+            return Step.of(propose(peer, RaftCommand.newBuilder().setTxnHeartBeat(TxnHeartBeat.newBuilder()
+                    .setPrimary(request.getPrimaryLock()).setStartTs(request.getStartVersion())
+                    .setLockTtl(request.getAdviseLockTtl()))).thenApply(result -> {
+                        Outcome applied = outcomeOf(result);
+                        TxnHeartBeatResponse.Builder response = TxnHeartBeatResponse.newBuilder();
+                        if (applied.regionError != null) {
+                            return response.setRegionError(applied.regionError).build();
+                        }
+                        if (applied.error != null) {
+                            return response.setError(applied.error).build();
+                        }
+                        return response.setLockTtl(request.getAdviseLockTtl()).build();
+                    }));
+        });
+    }
+
+    public CompletableFuture<CheckTxnStatusResponse> checkTxnStatus(CheckTxnStatusRequest request) {
+        RegionPeer peer;
+        try {
+            checkVersion(request.getLockTs());
+            KvService.checkKey(request.getPrimaryKey());
+            peer = kv.checkedPeer(request.getContext(), List.of(request.getPrimaryKey()), true);
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusal.regionError != null
+                    ? CheckTxnStatusResponse.newBuilder().setRegionError(refusal.regionError).build()
+                    : CheckTxnStatusResponse.newBuilder().setError(KeyErrors.invalid(refusal.getMessage())).build());
+        }
+        byte[] primary = request.getPrimaryKey().toByteArray();
+        return latched(List.of(request.getPrimaryKey()), reader -> {
+            TxnStatus status = TxnActions.checkTxnStatus(reader, primary, request.getLockTs(), request.getCurrentTs(),
+                    request.getRollbackIfNotExist());
+            if (status instanceof TxnStatus.Alive alive) {
+                return Step.now(CheckTxnStatusResponse.newBuilder().setLockTtl(alive.lock().ttlMillis())
+                        .setLockInfo(KeyErrors.lockInfo(primary, alive.lock())).build());
+            }
+            if (status instanceof TxnStatus.Committed committed) {
+                return Step.now(CheckTxnStatusResponse.newBuilder().setCommitVersion(committed.commitTs()).build());
+            }
+            if (status instanceof TxnStatus.RolledBack) {
+                return Step.now(CheckTxnStatusResponse.getDefaultInstance());
+            }
+            if (status instanceof TxnStatus.NotFound) {
+                return Step.now(CheckTxnStatusResponse.newBuilder()
+                        .setError(KeyErrors.txnNotFound(primary, request.getLockTs())).build());
+            }
+            Lock expired = ((TxnStatus.ShouldRollBack) status).lock();
+            TxnAction action = expired == null ? TxnAction.LOCK_NOT_EXIST_ROLLBACK
+                    : expired.type() == LockType.PESSIMISTIC ? TxnAction.TTL_EXPIRE_PESSIMISTIC_ROLLBACK
+                            : TxnAction.TTL_EXPIRE_ROLLBACK;
+            return Step.of(propose(peer, RaftCommand.newBuilder().setRollback(TxnRollback.newBuilder()
+                    .addKeys(request.getPrimaryKey()).setStartTs(request.getLockTs()))).thenApply(result -> {
+                        lockWaits.released(List.of(request.getPrimaryKey()));
+                        Outcome applied = outcomeOf(result);
+                        CheckTxnStatusResponse.Builder response = CheckTxnStatusResponse.newBuilder();
+                        if (applied.regionError != null) {
+                            return response.setRegionError(applied.regionError).build();
+                        }
+                        if (applied.error != null) {
+                            return response.setError(applied.error).build();
+                        }
+                        return response.setAction(action).build();
+                    }));
+        });
+    }
+
+    public CompletableFuture<PessimisticLockResponse> pessimisticLock(PessimisticLockRequest request) {
+        RegionPeer peer;
+        try {
+            checkVersion(request.getStartVersion());
+            checkCount(request.getKeysCount());
+            request.getKeysList().forEach(KvService::checkKey);
+            checkDistinct(request.getKeysList());
+            KvService.checkKey(request.getPrimaryLock());
+            if (request.getForUpdateTs() < request.getStartVersion()) {
+                throw new Refusal("for_update_ts " + request.getForUpdateTs() + " is before start ts "
+                        + request.getStartVersion());
+            }
+            if (request.getWaitTimeoutMs() > MAX_LOCK_WAIT_MILLIS) {
+                throw new Refusal("lock wait timeout " + request.getWaitTimeoutMs() + " ms exceeds "
+                        + MAX_LOCK_WAIT_MILLIS + " ms");
+            }
+            peer = kv.checkedPeer(request.getContext(), request.getKeysList(), true);
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusal.regionError != null
+                    ? PessimisticLockResponse.newBuilder().setRegionError(refusal.regionError).build()
+                    : PessimisticLockResponse.newBuilder().addErrors(KeyErrors.invalid(refusal.getMessage())).build());
+        }
+        CompletableFuture<PessimisticLockResponse> reply = new CompletableFuture<>();
+        long deadline = System.nanoTime() + request.getWaitTimeoutMs() * 1_000_000L;
+        attemptPessimisticLock(peer, request, deadline, reply);
+        return reply;
+    }
+
+    private void attemptPessimisticLock(RegionPeer peer, PessimisticLockRequest request, long deadline,
+            CompletableFuture<PessimisticLockResponse> reply) {
+        latched(request.getKeysList(), reader -> {
+            MvccTxn probe = new MvccTxn();
+            List<byte[]> values = new ArrayList<>();
+            byte[] primary = request.getPrimaryLock().toByteArray();
+            for (ByteString key : request.getKeysList()) {
+                TxnActions.PessimisticLockOutcome outcome = TxnActions.pessimisticLock(reader, probe, key.toByteArray(),
+                        primary, request.getStartVersion(), request.getForUpdateTs(), request.getLockTtl());
+                if (outcome.error() != null) {
+                    return Step.now(new LockAttempt(outcome.error(), null));
+                }
+                values.add(outcome.value());
+            }
+            PessimisticLockResponse.Builder response = PessimisticLockResponse.newBuilder();
+            if (request.getReturnValues()) {
+                for (byte[] value : values) {
+                    response.addValues(value == null ? ByteString.EMPTY : ByteString.copyFrom(value));
+                    response.addNotFounds(value == null);
+                }
+            }
+            if (probe.isEmpty()) {
+                return Step.now(new LockAttempt(null, response.build()));
+            }
+            // Answer before the lock is replicated: a lost lock fails the transaction's prewrite (docs/ARCHITECTURE.md).
+            CompletableFuture<CommandResult> replicated = propose(peer, RaftCommand.newBuilder()
+                    .setPessimisticLock(TxnPessimisticLock.newBuilder().addAllKeys(request.getKeysList())
+                            .setPrimary(request.getPrimaryLock()).setStartTs(request.getStartVersion())
+                            .setForUpdateTs(request.getForUpdateTs()).setLockTtl(request.getLockTtl())));
+            return new Step<>(CompletableFuture.completedFuture(new LockAttempt(null, response.build())), replicated);
+        }).whenComplete((attempt, error) -> {
+            if (error != null) {
+                reply.completeExceptionally(error);
+            } else if (attempt.response() != null) {
+                reply.complete(attempt.response());
+            } else if (attempt.error().hasLocked() && System.nanoTime() < deadline) {
+                lockWaits.waitFor(request.getStartVersion(), attempt.error().getLocked(), deadline).whenComplete((result, failure) -> {
+                    if (failure != null) {
+                        reply.completeExceptionally(failure);
+                    } else if (result != null) {
+                        reply.complete(PessimisticLockResponse.newBuilder().addErrors(result).build());
+                    } else {
+                        attemptPessimisticLock(peer, request, deadline, reply);
+                    }
+                });
+            } else if (attempt.error().hasLocked() && deadline > 0 && request.getWaitTimeoutMs() > 0) {
+                reply.complete(PessimisticLockResponse.newBuilder().addErrors(KeyError.newBuilder()
+                        .setLockWaitTimeout(attempt.error().getLocked())).build());
+            } else {
+                reply.complete(PessimisticLockResponse.newBuilder().addErrors(attempt.error()).build());
+            }
+        });
+    }
+
+    private record LockAttempt(KeyError error, PessimisticLockResponse response) {
+    }
+
+    public CompletableFuture<PessimisticRollbackResponse> pessimisticRollback(PessimisticRollbackRequest request) {
+        RegionPeer peer;
+        try {
+            checkVersion(request.getStartVersion());
+            checkCount(request.getKeysCount());
+            request.getKeysList().forEach(KvService::checkKey);
+            checkDistinct(request.getKeysList());
+            peer = kv.checkedPeer(request.getContext(), request.getKeysList(), true);
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusal.regionError != null
+                    ? PessimisticRollbackResponse.newBuilder().setRegionError(refusal.regionError).build()
+                    : PessimisticRollbackResponse.newBuilder().addErrors(KeyErrors.invalid(refusal.getMessage())).build());
+        }
+        return latched(request.getKeysList(), reader -> {
+            MvccTxn probe = new MvccTxn();
+            for (ByteString key : request.getKeysList()) {
+                TxnActions.pessimisticRollback(reader, probe, key.toByteArray(), request.getStartVersion(),
+                        request.getForUpdateTs());
+            }
+            if (probe.isEmpty()) {
+                return Step.now(PessimisticRollbackResponse.getDefaultInstance());
+            }
+            return Step.of(propose(peer, RaftCommand.newBuilder().setPessimisticRollback(TxnPessimisticRollback.newBuilder()
+                    .addAllKeys(request.getKeysList()).setStartTs(request.getStartVersion())
+                    .setForUpdateTs(request.getForUpdateTs()))).thenApply(result -> {
+                        lockWaits.released(request.getKeysList());
+                        PessimisticRollbackResponse.Builder response = PessimisticRollbackResponse.newBuilder()
+                                .addAllErrors(resultErrors(result));
+                        if (result.hasRegionError()) {
+                            response.setRegionError(result.getRegionError());
+                        }
+                        return response.build();
+                    }));
+        });
+    }
+
+    // ---- helpers ----
+
+    private static List<KeyError> resultErrors(CommandResult result) {
+        if (!result.getError().isEmpty()) {
+            return List.of(KeyErrors.invalid(result.getError()));
+        }
+        return result.getKeyErrorsList();
+    }
+
+    private static CommitResponse commitResponse(RegionError regionError, KeyError error) {
+        CommitResponse.Builder response = CommitResponse.newBuilder();
+        if (regionError != null) {
+            response.setRegionError(regionError);
+        }
+        if (error != null) {
+            response.setError(error);
+        }
+        return response.build();
+    }
+
+    private static <T> T refused(Refusal refusal, BiFunction<RegionError, List<KeyError>, T> respond) {
+        return refusal.regionError != null ? respond.apply(refusal.regionError, List.of())
+                : respond.apply(null, List.of(KeyErrors.invalid(refusal.getMessage())));
+    }
+
+    private static <T> T refusedSingle(Refusal refusal, BiFunction<RegionError, KeyError, T> respond) {
+        return refusal.regionError != null ? respond.apply(refusal.regionError, null)
+                : respond.apply(null, KeyErrors.invalid(refusal.getMessage()));
+    }
+
+    private static void checkVersion(long version) {
+        if (version <= 0) {
+            throw new Refusal("a transactional request needs a positive timestamp");
+        }
+    }
+
+    private KeyError tooEarly(long version) {
+        long safePoint = gcSafePoint.getAsLong();
+        return version < safePoint ? KeyError.newBuilder().setGcTooEarly("read timestamp " + version
+                + " is older than the GC safe point " + safePoint + ": the versions it needs may be gone (raise the"
+                + " GC life time for long transactions)").build() : null;
+    }
+
+    private static void checkCount(int count) {
+        if (count > MAX_KEYS_PER_REQUEST) {
+            throw new Refusal(count + " keys in one request exceed the limit of " + MAX_KEYS_PER_REQUEST);
+        }
+    }
+
+    private static void checkDistinct(List<ByteString> keys) {
+        Set<ByteString> seen = new HashSet<>();
+        for (ByteString key : keys) {
+            if (!seen.add(key)) {
+                throw new Refusal("key " + Keys.describe(key.toByteArray()) + " appears twice in one request");
+            }
+        }
+    }
+}

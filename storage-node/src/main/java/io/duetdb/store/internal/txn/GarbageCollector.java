@@ -1,0 +1,144 @@
+package io.duetdb.store.internal.txn;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.common.keys.KeyRanges;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.common.time.Timestamp;
+import io.duetdb.proto.meta.Region;
+import io.duetdb.proto.raftcmd.CommandResult;
+import io.duetdb.proto.raftcmd.MvccGarbageCollect;
+import io.duetdb.proto.raftcmd.RaftCommand;
+import io.duetdb.store.engine.ColumnFamily;
+import io.duetdb.store.engine.Engine;
+import io.duetdb.store.engine.EngineIterator;
+import io.duetdb.store.engine.EngineSnapshot;
+import io.duetdb.store.internal.metrics.StoreMetrics;
+import io.duetdb.store.internal.region.RegionPeer;
+import io.duetdb.store.txn.MvccReader;
+import io.duetdb.store.txn.TxnActions;
+
+/**
+ * Removes MVCC versions no snapshot can read any more: follows placement's GC safe point and, in each region
+ * this store leads, proposes garbage-collect commands for the keys that have something to remove.
+ */
+public final class GarbageCollector {
+    private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
+    private static final int KEYS_PER_COMMAND = 256;
+
+    private final PlacementClient placement;
+    private final Engine engine;
+    private final StoreMetrics metrics;
+    private final Map<Long, Long> collectedUpTo = new ConcurrentHashMap<>();
+    private volatile long safePoint;
+
+    public GarbageCollector(PlacementClient placement, Engine engine, StoreMetrics metrics) {
+        this.placement = requireNonNull(placement, "placement is null");
+        this.engine = requireNonNull(engine, "engine is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+    }
+
+    /** The safe point this store last heard of: reads below it are refused. */
+    public long safePoint() {
+        return safePoint;
+    }
+
+    public void refreshSafePoint() {
+        long latest = placement.getGcSafePoint().getSafePoint();
+        if (latest > safePoint) {
+            safePoint = latest;
+        }
+    }
+
+    /** One round over the regions this store leads. */
+    public void collect(Iterable<RegionPeer> peers) {
+        refreshSafePoint();
+        long point = safePoint;
+        if (point == 0) {
+            return;
+        }
+        for (RegionPeer peer : peers) {
+            Region region = peer.region();
+            if (region == null || !peer.isLeaderReady() || collectedUpTo.getOrDefault(region.getId(), 0L) >= point) {
+                continue;
+            }
+            long started = System.nanoTime();
+            long keys = collectRegion(peer, region, point);
+            if (keys >= 0) {
+                collectedUpTo.put(region.getId(), point);
+                if (keys > 0) {
+                    LOG.info("region {}: collected old versions of {} keys below safe point {} in {} ms", region.getId(),
+                            keys, Timestamp.fromPacked(point), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                }
+            }
+        }
+    }
+
+    /** Keys collected, or -1 when the round stopped early (leadership or region changed). */
+    private long collectRegion(RegionPeer peer, Region region, long point) {
+        List<ByteString> batch = new ArrayList<>();
+        long total = 0;
+        byte[] lower = Keys.dataKey(region.getStartKey().toByteArray());
+        byte[] upper = Keys.dataEndKey(region.getEndKey().toByteArray());
+        try (EngineSnapshot snapshot = engine.snapshot();
+                EngineIterator writes = snapshot.iterator(ColumnFamily.WRITE, lower, upper)) {
+            MvccReader reader = new MvccReader(snapshot);
+            writes.seekToFirst();
+            while (writes.valid()) {
+                byte[] dataKey = Keys.dataKeyOfVersion(writes.key());
+                byte[] userKey = Keys.userKeyOf(dataKey);
+                if (TxnActions.hasGarbage(reader, userKey, point)) {
+                    batch.add(ByteString.copyFrom(userKey));
+                }
+                if (batch.size() >= KEYS_PER_COMMAND) {
+                    if (!propose(peer, batch, point)) {
+                        return -1;
+                    }
+                    total += batch.size();
+                    batch.clear();
+                }
+                writes.seek(MvccReader.keyEnd(dataKey));
+            }
+        }
+        if (!batch.isEmpty()) {
+            if (!propose(peer, batch, point)) {
+                return -1;
+            }
+            total += batch.size();
+        }
+        return total;
+    }
+
+    private boolean propose(RegionPeer peer, List<ByteString> keys, long point) {
+        Region region = peer.region();
+        if (region == null || !peer.isLeaderReady()) {
+            return false;
+        }
+        for (ByteString key : keys) {
+            if (!KeyRanges.contains(region.getStartKey().toByteArray(), region.getEndKey().toByteArray(), key.toByteArray())) {
+                return false;
+            }
+        }
+        CommandResult result = peer.propose(RaftCommand.newBuilder().setEpoch(region.getEpoch())
+                .setGarbageCollect(MvccGarbageCollect.newBuilder().addAllKeys(keys).setSafePoint(point)).build()).join();
+        if (result.hasRegionError() || !result.getError().isEmpty()) {
+            LOG.info("region {}: GC round stopped: {}", region.getId(),
+                    result.hasRegionError() ? result.getRegionError().getMessage() : result.getError());
+            return false;
+        }
+        metrics.gcKeys.inc(keys.size());
+        return true;
+    }
+}

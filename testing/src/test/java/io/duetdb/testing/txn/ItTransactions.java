@@ -1,0 +1,213 @@
+package io.duetdb.testing.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.kv.RegionRequestSender;
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.client.region.RegionCache;
+import io.duetdb.client.txn.Isolation;
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.client.txn.TxnClient;
+import io.duetdb.client.txn.TxnClientConfig;
+import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.proto.kv.CommitRequest;
+import io.duetdb.proto.kv.CommitResponse;
+import io.duetdb.proto.kv.Mutation;
+import io.duetdb.proto.kv.Op;
+import io.duetdb.proto.kv.PrewriteRequest;
+import io.duetdb.proto.kv.PrewriteResponse;
+import io.duetdb.proto.kv.ReplicaRead;
+import io.duetdb.testing.LocalCluster;
+
+/** Percolator transactions through the client, against three in-process stores. */
+class ItTransactions {
+    @TempDir
+    static Path root;
+    static LocalCluster cluster;
+    static PlacementClient placement;
+    static TxnClient client;
+
+    @BeforeAll
+    static void start() {
+        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
+        placement = cluster.newPlacementClient();
+        client = new TxnClient(placement, TxnClientConfig.DEFAULT.withLockTtl(Duration.ofSeconds(2))
+                .withLockWaitTimeout(Duration.ofSeconds(5)));
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        placement.close();
+        cluster.close();
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String text(byte[] value) {
+        return new String(value, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void commitsAreVisibleToLaterSnapshotsOnly() {
+        Transaction before = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        try (Transaction writer = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            writer.put(bytes("si-a"), bytes("1"));
+            writer.put(bytes("si-b"), bytes("x".repeat(1000)));
+            assertThat(writer.get(bytes("si-a")).map(ItTransactions::text)).hasValue("1");
+            writer.commit();
+            assertThat(writer.commitTs()).isGreaterThan(writer.startTs());
+        }
+        assertThat(before.get(bytes("si-a"))).isEmpty();
+        before.rollback();
+        try (Transaction reader = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            assertThat(reader.get(bytes("si-a")).map(ItTransactions::text)).hasValue("1");
+            assertThat(reader.get(bytes("si-b")).map(ItTransactions::text)).hasValue("x".repeat(1000));
+            Map<ByteString, byte[]> both = reader.batchGet(List.of(bytes("si-a"), bytes("si-b"), bytes("si-c")));
+            assertThat(both).hasSize(2);
+            reader.delete(bytes("si-a"));
+            reader.put(bytes("si-0"), bytes("own"));
+            List<Map.Entry<ByteString, byte[]>> scanned = reader.scan(bytes("si-"), bytes("si-z"), 10);
+            assertThat(scanned).extracting(entry -> entry.getKey().toStringUtf8()).containsExactly("si-0", "si-b");
+            reader.commit();
+        }
+        try (Transaction reader = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+            assertThat(reader.get(bytes("si-a"))).isEmpty();
+            assertThat(reader.get(bytes("si-0")).map(ItTransactions::text)).hasValue("own");
+        }
+    }
+
+    @Test
+    void optimisticWritersConflictAtCommit() {
+        Transaction first = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        Transaction second = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        first.put(bytes("oc-k"), bytes("first"));
+        second.put(bytes("oc-k"), bytes("second"));
+        first.commit();
+        assertThatThrownBy(second::commit).isInstanceOfSatisfying(DuetException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.WRITE_CONFLICT));
+        try (Transaction reader = client.begin()) {
+            assertThat(reader.get(bytes("oc-k")).map(ItTransactions::text)).hasValue("first");
+        }
+    }
+
+    @Test
+    void pessimisticWritersWaitForEachOther() throws Exception {
+        Transaction first = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+        first.put(bytes("pw-k"), bytes("first"));
+        CompletableFuture<Long> second = CompletableFuture.supplyAsync(() -> {
+            try (Transaction txn = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+                long started = System.nanoTime();
+                byte[] seen = txn.getForUpdate(bytes("pw-k")).orElseThrow();
+                txn.put(bytes("pw-k"), bytes(text(seen) + "+second"));
+                txn.commit();
+                return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            }
+        });
+        Thread.sleep(500);
+        assertThat(second).isNotDone();
+        first.commit();
+        assertThat(second.get(10, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(400);
+        try (Transaction reader = client.begin()) {
+            assertThat(reader.get(bytes("pw-k")).map(ItTransactions::text)).hasValue("first+second");
+        }
+    }
+
+    @Test
+    void lockWaitTimesOutWith1205() {
+        try (TxnClient impatient = new TxnClient(placement, TxnClientConfig.DEFAULT.withLockWaitTimeout(Duration.ofMillis(300)));
+                Transaction holder = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+                Transaction waiter = impatient.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+            holder.put(bytes("lw-k"), bytes("held"));
+            assertThatThrownBy(() -> waiter.put(bytes("lw-k"), bytes("waiting")))
+                    .isInstanceOfSatisfying(DuetException.class, e -> assertThat(e.code().errorNumber()).isEqualTo(1205));
+            // The statement failed, not the transaction: it goes on with other keys.
+            waiter.put(bytes("lw-other"), bytes("fine"));
+            waiter.commit();
+            holder.commit();
+        }
+    }
+
+    @Test
+    void deadlockIsDetectedWith1213() throws Exception {
+        Transaction one = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+        Transaction two = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+        one.put(bytes("dl-a"), bytes("1"));
+        two.put(bytes("dl-b"), bytes("2"));
+        CompletableFuture<Void> oneWaits = CompletableFuture.runAsync(() -> one.put(bytes("dl-b"), bytes("1")));
+        Thread.sleep(300);
+        assertThatThrownBy(() -> two.put(bytes("dl-a"), bytes("2")))
+                .isInstanceOfSatisfying(DuetException.class, e -> assertThat(e.code().errorNumber()).isEqualTo(1213));
+        oneWaits.get(10, TimeUnit.SECONDS);
+        one.commit();
+        try (Transaction reader = client.begin()) {
+            assertThat(reader.get(bytes("dl-b")).map(ItTransactions::text)).hasValue("1");
+        }
+    }
+
+    @Test
+    void locksOfACrashedClientAreResolvedAfterTheirTtl() {
+        try (RegionRequestSender raw = new RegionRequestSender(new RegionCache(placement), Duration.ofSeconds(10),
+                ReplicaRead.LEADER)) {
+            // A client that prewrote two keys and died before committing: both roll back.
+            long abandoned = placement.getTimestamp().packed();
+            prewrite(raw, abandoned, "cr-primary", List.of("cr-primary", "cr-secondary"), 500);
+            try (Transaction reader = client.begin()) {
+                assertThat(reader.get(bytes("cr-secondary"))).isEmpty();
+            }
+            CommitResponse late = commit(raw, abandoned, "cr-primary", placement.getTimestamp().packed());
+            assertThat(late.hasError()).isTrue();
+            assertThat(late.getError().hasRolledBack()).isTrue();
+
+            // A client that committed its primary and died before its secondaries: they roll forward.
+            long halfway = placement.getTimestamp().packed();
+            prewrite(raw, halfway, "cf-primary", List.of("cf-primary", "cf-secondary"), 500);
+            assertThat(commit(raw, halfway, "cf-primary", placement.getTimestamp().packed()).hasError()).isFalse();
+            try (Transaction reader = client.begin()) {
+                assertThat(reader.get(bytes("cf-secondary")).map(ItTransactions::text)).hasValue("cf-secondary");
+            }
+            // A commit ts that is not after the start ts is refused.
+            long bad = placement.getTimestamp().packed();
+            prewrite(raw, bad, "bad-commit", List.of("bad-commit"), 500);
+            CommitResponse refused = commit(raw, bad, "bad-commit", bad - 1);
+            assertThat(refused.getError().getInvalid()).contains("not after start ts");
+        }
+    }
+
+    private static void prewrite(RegionRequestSender raw, long startTs, String primary, List<String> keys, long ttl) {
+        for (String key : keys) {
+            PrewriteResponse response = raw.call(bytes(key), false, (context, stub) -> stub.kvPrewrite(PrewriteRequest
+                            .newBuilder().setContext(context).setPrimaryLock(ByteString.copyFromUtf8(primary))
+                            .setStartVersion(startTs).setLockTtl(ttl).addMutations(Mutation.newBuilder().setOp(Op.PUT)
+                                    .setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8(key))).build()),
+                    PrewriteResponse::getRegionError, PrewriteResponse::hasRegionError, r -> "");
+            assertThat(response.getErrorsList()).isEmpty();
+        }
+    }
+
+    private static CommitResponse commit(RegionRequestSender raw, long startTs, String key, long commitTs) {
+        return raw.call(bytes(key), false, (context, stub) -> stub.kvCommit(CommitRequest.newBuilder().setContext(context)
+                        .setStartVersion(startTs).addKeys(ByteString.copyFromUtf8(key)).setCommitVersion(commitTs).build()),
+                CommitResponse::getRegionError, CommitResponse::hasRegionError, r -> "");
+    }
+}
