@@ -1,0 +1,192 @@
+package io.duetdb.store.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.common.time.Timestamp;
+import io.duetdb.proto.kv.KeyError;
+import io.duetdb.proto.kv.Mutation;
+import io.duetdb.proto.kv.Op;
+import io.duetdb.store.engine.EngineWriteBatch;
+import io.duetdb.store.engine.rocksdb.RocksEngine;
+
+/** Percolator's rules, one action at a time, on a real engine. */
+class TxnActionsTest {
+    @TempDir
+    Path directory;
+    private RocksEngine engine;
+    private MvccReader reader;
+
+    @BeforeEach
+    void open() {
+        engine = RocksEngine.open(directory.resolve("db"), 8 << 20);
+        reader = new MvccReader(engine);
+    }
+
+    @AfterEach
+    void close() {
+        engine.close();
+    }
+
+    private static byte[] key(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static long ts(long physical) {
+        return new Timestamp(physical, 0).packed();
+    }
+
+    private void write(MvccTxn txn) {
+        try (EngineWriteBatch batch = engine.newWriteBatch()) {
+            txn.writeTo(batch);
+            engine.write(batch, false);
+        }
+    }
+
+    private KeyError prewrite(String key, String value, long startTs) {
+        MvccTxn txn = new MvccTxn();
+        Mutation mutation = value == null ? Mutation.newBuilder().setOp(Op.DELETE).setKey(ByteString.copyFromUtf8(key)).build()
+                : Mutation.newBuilder().setOp(Op.PUT).setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8(value)).build();
+        KeyError error = TxnActions.prewrite(reader, txn, new TxnActions.PrewriteContext(key(key), startTs, 3000, 0, 1),
+                mutation, false);
+        if (error == null) {
+            write(txn);
+        } else {
+            assertThat(txn.isEmpty()).isTrue();
+        }
+        return error;
+    }
+
+    private KeyError commit(String key, long startTs, long commitTs) {
+        MvccTxn txn = new MvccTxn();
+        KeyError error = TxnActions.commit(reader, txn, key(key), startTs, commitTs);
+        write(txn);
+        return error;
+    }
+
+    private KeyError rollback(String key, long startTs) {
+        MvccTxn txn = new MvccTxn();
+        KeyError error = TxnActions.rollback(reader, txn, key(key), startTs);
+        write(txn);
+        return error;
+    }
+
+    private String read(String key, long ts) {
+        byte[] value = reader.valueAt(key(key), ts);
+        return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void committedValuesAreVisibleFromTheirCommitTimestamp() {
+        assertThat(prewrite("k", "v1", ts(10))).isNull();
+        assertThat(reader.lock(key("k")).startTs()).isEqualTo(ts(10));
+        assertThat(commit("k", ts(10), ts(11))).isNull();
+        assertThat(reader.lock(key("k"))).isNull();
+        assertThat(read("k", ts(10))).isNull();
+        assertThat(read("k", ts(11))).isEqualTo("v1");
+        String large = "x".repeat(Write.SHORT_VALUE_MAX_BYTES + 1);
+        assertThat(prewrite("k", large, ts(20))).isNull();
+        assertThat(commit("k", ts(20), ts(21))).isNull();
+        assertThat(read("k", ts(21))).isEqualTo(large);
+        assertThat(read("k", ts(15))).isEqualTo("v1");
+        assertThat(prewrite("k", null, ts(30))).isNull();
+        assertThat(commit("k", ts(30), ts(31))).isNull();
+        assertThat(read("k", ts(40))).isNull();
+        // Committing again is harmless (a retried RPC).
+        assertThat(commit("k", ts(30), ts(31))).isNull();
+    }
+
+    @Test
+    void conflictsAndLocksStopAPrewrite() {
+        assertThat(prewrite("k", "a", ts(10))).isNull();
+        assertThat(prewrite("k", "b", ts(12)).hasLocked()).isTrue();
+        assertThat(prewrite("k", "a", ts(10))).isNull();
+        assertThat(commit("k", ts(10), ts(15))).isNull();
+        KeyError conflict = prewrite("k", "b", ts(12));
+        assertThat(conflict.hasConflict()).isTrue();
+        assertThat(conflict.getConflict().getConflictCommitTs()).isEqualTo(ts(15));
+        assertThat(prewrite("k", "c", ts(16))).isNull();
+    }
+
+    @Test
+    void aRolledBackTransactionNeverCommits() {
+        assertThat(prewrite("k", "a", ts(10))).isNull();
+        assertThat(rollback("k", ts(10))).isNull();
+        assertThat(commit("k", ts(10), ts(11)).hasRolledBack()).isTrue();
+        // A prewrite arriving after the rollback (a delayed message) fails too.
+        assertThat(prewrite("k", "a", ts(10)).hasRolledBack()).isTrue();
+        // Rolling back a transaction that never reached the key leaves a record that stops its late prewrite.
+        assertThat(rollback("other", ts(20))).isNull();
+        assertThat(prewrite("other", "late", ts(20)).hasRolledBack()).isTrue();
+        // A committed transaction cannot be rolled back.
+        assertThat(prewrite("k", "b", ts(30))).isNull();
+        assertThat(commit("k", ts(30), ts(31))).isNull();
+        assertThat(rollback("k", ts(30)).getCommitted().getCommitTs()).isEqualTo(ts(31));
+        assertThat(commit("k", ts(40), ts(39)).getInvalid()).contains("not after start ts");
+    }
+
+    @Test
+    void checkTxnStatusFollowsTheLockTtl() {
+        assertThat(prewrite("p", "a", ts(1_000))).isNull();
+        assertThat(TxnActions.checkTxnStatus(reader, key("p"), ts(1_000), ts(2_000), true))
+                .isInstanceOf(TxnActions.TxnStatus.Alive.class);
+        assertThat(TxnActions.checkTxnStatus(reader, key("p"), ts(1_000), ts(4_000), true))
+                .isInstanceOf(TxnActions.TxnStatus.ShouldRollBack.class);
+        assertThat(TxnActions.checkTxnStatus(reader, key("p"), ts(500), ts(4_000), false))
+                .isInstanceOf(TxnActions.TxnStatus.NotFound.class);
+        assertThat(commit("p", ts(1_000), ts(1_001))).isNull();
+        assertThat(TxnActions.checkTxnStatus(reader, key("p"), ts(1_000), ts(4_000), true))
+                .isEqualTo(new TxnActions.TxnStatus.Committed(ts(1_001)));
+    }
+
+    @Test
+    void pessimisticLocksCheckForUpdateTsAndAreNeededByPrewrite() {
+        MvccTxn txn = new MvccTxn();
+        assertThat(prewrite("k", "a", ts(10))).isNull();
+        assertThat(commit("k", ts(10), ts(20))).isNull();
+        TxnActions.PessimisticLockOutcome stale = TxnActions.pessimisticLock(reader, txn, key("k"), key("k"), ts(15), ts(15), 3000);
+        assertThat(stale.error().hasConflict()).isTrue();
+        TxnActions.PessimisticLockOutcome locked = TxnActions.pessimisticLock(reader, txn, key("k"), key("k"), ts(15), ts(21), 3000);
+        assertThat(locked.error()).isNull();
+        assertThat(new String(locked.value(), StandardCharsets.UTF_8)).isEqualTo("a");
+        write(txn);
+        // Readers are not blocked by a pessimistic lock; writers are.
+        assertThat(reader.lock(key("k")).type().blocksReads()).isFalse();
+        assertThat(prewrite("k", "other", ts(22)).hasLocked()).isTrue();
+        MvccTxn missing = new MvccTxn();
+        KeyError notFound = TxnActions.prewrite(reader, missing, new TxnActions.PrewriteContext(key("x"), ts(15), 3000, ts(21), 1),
+                Mutation.newBuilder().setOp(Op.PUT).setKey(ByteString.copyFromUtf8("x")).build(), true);
+        assertThat(notFound.hasPessimisticLockNotFound()).isTrue();
+    }
+
+    @Test
+    void garbageCollectionKeepsWhatTheSafePointCanRead() {
+        for (int i = 1; i <= 3; i++) {
+            assertThat(prewrite("k", "v" + i + "x".repeat(300), ts(i * 10))).isNull();
+            assertThat(commit("k", ts(i * 10), ts(i * 10 + 1))).isNull();
+        }
+        assertThat(TxnActions.hasGarbage(reader, key("k"), ts(15))).isFalse();
+        MvccTxn txn = new MvccTxn();
+        TxnActions.garbageCollect(reader, txn, key("k"), ts(25));
+        write(txn);
+        assertThat(read("k", ts(25))).startsWith("v2");
+        assertThat(read("k", ts(35))).startsWith("v3");
+        assertThat(read("k", ts(15))).isNull();
+        assertThat(prewrite("k", null, ts(40))).isNull();
+        assertThat(commit("k", ts(40), ts(41))).isNull();
+        MvccTxn all = new MvccTxn();
+        TxnActions.garbageCollect(reader, all, key("k"), ts(50));
+        write(all);
+        assertThat(reader.newestWrite(key("k"), Long.MAX_VALUE)).isEmpty();
+        assertThat(TxnActions.hasGarbage(reader, key("k"), ts(50))).isFalse();
+    }
+}
