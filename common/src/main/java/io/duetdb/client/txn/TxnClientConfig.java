@@ -44,6 +44,10 @@ public record TxnClientConfig(Duration lockTtl, Duration lockWaitTimeout, Durati
         return new TxnClientConfig(lockTtl, timeout, requestTimeout, maxEntries, maxBytes, safePointInterval);
     }
 
+    public TxnClientConfig withSafePointInterval(Duration interval) {
+        return new TxnClientConfig(lockTtl, lockWaitTimeout, requestTimeout, maxEntries, maxBytes, interval);
+    }
+
     public TxnClientConfig withLimits(int entries, long bytes) {
         return new TxnClientConfig(lockTtl, lockWaitTimeout, requestTimeout, entries, bytes, safePointInterval);
     }

@@ -61,6 +61,33 @@ class PlacementStateTest {
     }
 
     @Test
+    void gcSafePointOnlyMovesForwardAndWaitsForLiveServices() {
+        PlacementCommand.Builder advance = PlacementCommand.newBuilder().setAdvanceGcSafePoint(
+                io.duetdb.placement.internal.proto.AdvanceGcSafePoint.newBuilder().setSafePoint(100).setNowMs(1_000));
+        assertThat(apply(advance).getGcSafePoint()).isEqualTo(100);
+        assertThat(apply(PlacementCommand.newBuilder().setAdvanceGcSafePoint(io.duetdb.placement.internal.proto
+                .AdvanceGcSafePoint.newBuilder().setSafePoint(50).setNowMs(1_000))).getGcSafePoint()).isEqualTo(100);
+        assertThat(apply(servicePoint("reader", 150, 5_000)).hasError()).isFalse();
+        assertThat(apply(servicePoint("late", 90, 5_000)).getError().getType()).isEqualTo(ErrorType.INVALID_ARGUMENT);
+        assertThat(apply(PlacementCommand.newBuilder().setAdvanceGcSafePoint(io.duetdb.placement.internal.proto
+                .AdvanceGcSafePoint.newBuilder().setSafePoint(300).setNowMs(2_000))).getGcSafePoint()).isEqualTo(150);
+        PlacementState restored = new PlacementState();
+        restored.restore(state.toSnapshot());
+        assertThat(restored.gcSafePoint()).isEqualTo(150);
+        assertThat(restored.serviceSafePoints()).hasSize(1);
+        // Once the service's entry expires it no longer holds the safe point back.
+        assertThat(apply(PlacementCommand.newBuilder().setAdvanceGcSafePoint(io.duetdb.placement.internal.proto
+                .AdvanceGcSafePoint.newBuilder().setSafePoint(300).setNowMs(6_000))).getGcSafePoint()).isEqualTo(300);
+        assertThat(state.serviceSafePoints()).isEmpty();
+    }
+
+    private static PlacementCommand.Builder servicePoint(String service, long safePoint, long expiresAt) {
+        return PlacementCommand.newBuilder().setPutServiceSafePoint(io.duetdb.placement.internal.proto.PutServiceSafePoint
+                .newBuilder().setEntry(io.duetdb.proto.placement.ServiceSafePoint.newBuilder().setServiceId(service)
+                        .setSafePoint(safePoint).setExpiresAtMs(expiresAt)));
+    }
+
+    @Test
     void idWindowsNeverOverlap() {
         long a = apply(PlacementCommand.newBuilder().setReserveIds(ReserveIds.newBuilder().setCount(1000))).getFirstId();
         long b = apply(PlacementCommand.newBuilder().setReserveIds(ReserveIds.newBuilder().setCount(5))).getFirstId();
