@@ -33,6 +33,7 @@ class PlacementConfigTest {
         assertThat(config.regionScheduleLimit()).isEqualTo(2);
         assertThat(config.operatorTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(config.snapshotThreshold()).isEqualTo(10_000);
+        assertThat(config.gcLifeTime()).isEqualTo(Duration.ofMinutes(10));
     }
 
     @Test
@@ -54,6 +55,7 @@ class PlacementConfigTest {
                 region-schedule-limit = 3
                 operator-timeout = "5m"
                 snapshot-threshold = 5000
+                gc-life-time = "30m"
                 """, new PlacementConfig()).validate();
         assertThat(config.name()).isEqualTo("pd-2");
         assertThat(config.dataDir()).isEqualTo(Path.of("/var/lib/duet/pd-2"));
@@ -68,6 +70,7 @@ class PlacementConfigTest {
         assertThat(config.regionScheduleLimit()).isEqualTo(3);
         assertThat(config.operatorTimeout()).isEqualTo(Duration.ofMinutes(5));
         assertThat(config.snapshotThreshold()).isEqualTo(5000);
+        assertThat(config.gcLifeTime()).isEqualTo(Duration.ofMinutes(30));
     }
 
     @Test

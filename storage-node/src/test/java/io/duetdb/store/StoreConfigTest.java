@@ -36,6 +36,8 @@ class StoreConfigTest {
         assertThat(config.maxBatchBytes()).isEqualTo(DataSize.ofMebibytes(4));
         assertThat(config.maxInflightProposals()).isEqualTo(2);
         assertThat(config.raftServerThreads()).isZero();
+        assertThat(config.gcRunInterval()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(config.latchSlots()).isEqualTo(2048);
     }
 
     @Test

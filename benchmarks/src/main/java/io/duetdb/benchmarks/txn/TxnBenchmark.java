@@ -71,8 +71,11 @@ public final class TxnBenchmark implements Callable<Integer> {
     List<TxnMode> modes;
 
     record Result(String workload, TxnMode mode, int hot, double committedPerSecond, double abortedPerSecond, long p50,
-            long p99) {
+            long p99, double raftEntriesPerSecond) {
     }
+
+    /** Raft entries proposed so far by the in-process stores (0 against a remote cluster). */
+    private java.util.function.LongSupplier raftEntries = () -> 0;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new TxnBenchmark()).execute(args));
@@ -90,6 +93,13 @@ public final class TxnBenchmark implements Callable<Integer> {
         try (LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
                 .setBlockCacheSize(DataSize.ofMebibytes(64)).setReserveSpace(DataSize.ofMebibytes(256)))) {
             cluster.start(3);
+            raftEntries = () -> {
+                long proposals = 0;
+                for (int i = 0; i < cluster.storeCount(); i++) {
+                    proposals += (Long) cluster.store(i).orElseThrow().status().get("raft_proposals");
+                }
+                return proposals;
+            };
             try (PlacementClient placement = cluster.newPlacementClient()) {
                 return runAll(placement);
             }
@@ -137,16 +147,17 @@ public final class TxnBenchmark implements Callable<Integer> {
             System.out.println();
             System.out.printf("Transaction benchmark: 3 stores x 3 replicas, %d clients, %d keys in %d regions, %d s per run%n",
                     clients, keys, regions, seconds);
-            System.out.printf("%-6s %-12s %5s %14s %12s %8s %10s %10s%n", "run", "mode", "hot", "committed/s", "aborted/s",
-                    "abort %", "p50 us", "p99 us");
+            System.out.printf("%-6s %-12s %5s %14s %12s %8s %10s %10s %10s%n", "run", "mode", "hot", "committed/s", "aborted/s",
+                    "abort %", "p50 us", "p99 us", "entries/s");
             for (Result r : results) {
                 double abortRate = 100 * r.abortedPerSecond() / Math.max(1e-9, r.committedPerSecond() + r.abortedPerSecond());
-                System.out.printf("%-6s %-12s %5s %,14.0f %,12.0f %8.1f %10d %10d%n", r.workload(), r.mode(),
+                System.out.printf("%-6s %-12s %5s %,14.0f %,12.0f %8.1f %10d %10d %,10.0f%n", r.workload(), r.mode(),
                         r.hot() == 0 ? "-" : Integer.toString(r.hot()), r.committedPerSecond(), r.abortedPerSecond(),
-                        abortRate, r.p50(), r.p99());
+                        abortRate, r.p50(), r.p99(), r.raftEntriesPerSecond());
             }
             System.out.println("small: each transaction reads one random key and writes another; hot: each increments one of"
-                    + " the hot keys (read for update, write); latency of committed transactions");
+                    + " the hot keys (read for update, write); latency of committed transactions; entries/s: Raft entries"
+                    + " the region leaders proposed per second");
         }
         return 0;
     }
@@ -162,6 +173,7 @@ public final class TxnBenchmark implements Callable<Integer> {
     private Result run(TxnClient client, String workload, TxnMode mode, int hot, int durationSeconds) throws Exception {
         System.out.printf("running %s %s%s for %d s%n", workload, mode, hot == 0 ? "" : " on " + hot + " hot keys",
                 durationSeconds);
+        long entriesBefore = raftEntries.getAsLong();
         AtomicBoolean stop = new AtomicBoolean();
         LongAdder committed = new LongAdder();
         LongAdder aborted = new LongAdder();
@@ -200,6 +212,7 @@ public final class TxnBenchmark implements Callable<Integer> {
         pool.shutdown();
         Histogram histogram = latency.getIntervalHistogram();
         return new Result(workload, mode, hot, committed.sum() / (double) durationSeconds,
-                aborted.sum() / (double) durationSeconds, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99));
+                aborted.sum() / (double) durationSeconds, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
+                (raftEntries.getAsLong() - entriesBefore) / (double) durationSeconds);
     }
 }

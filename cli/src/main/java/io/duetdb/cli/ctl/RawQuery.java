@@ -41,6 +41,11 @@ abstract class RawQuery implements Callable<Integer> {
     abstract Object run(RawKvClient client);
 
     byte[] bytes(String text) {
+        return bytes(spec, hex, text);
+    }
+
+    /** A key or value from the command line: UTF-8 text, or hexadecimal with {@code --hex}. */
+    static byte[] bytes(CommandSpec spec, boolean hex, String text) {
         if (!hex) {
             return text.getBytes(StandardCharsets.UTF_8);
         }

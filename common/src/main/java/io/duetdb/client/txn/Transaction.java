@@ -460,11 +460,17 @@ public final class Transaction implements AutoCloseable {
         mutations.forEach(mutation -> byKey.put(mutation.getKey(), mutation));
         List<ByteString> keys = mutations.stream().map(Mutation::getKey).toList();
         startHeartbeat();
+        long onePhase;
         try {
-            prewrite(keys, byKey);
+            onePhase = prewrite(keys, byKey);
         } catch (DuetException e) {
             rollbackQuietly();
             throw e;
+        }
+        if (onePhase != 0) {
+            commitTs = onePhase;
+            state = State.COMMITTED;
+            return;
         }
         long ts = client.placement().getTimestamp().packed();
         CommitResponse primaryCommit = client.batches().sendOne(primary, false, (stub, context, batch) ->
@@ -489,9 +495,14 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
-    private void prewrite(List<ByteString> keys, Map<ByteString, Mutation> byKey) {
+    /**
+     * Prewrites every key; when they all fit in one request to one region, asks for a one-phase commit and
+     * answers its commit ts (0 when the keys were prewritten and still need committing).
+     */
+    private long prewrite(List<ByteString> keys, Map<ByteString, Mutation> byKey) {
         long deadline = deadline();
         List<ByteString> pending = keys;
+        long onePhaseCommitTs = 0;
         while (!pending.isEmpty()) {
             List<KeyError> errors = new ArrayList<>();
             List<ByteString> retry = new ArrayList<>();
@@ -508,15 +519,20 @@ public final class Transaction implements AutoCloseable {
                                 request.addIsPessimisticLock(locked.contains(key));
                             }
                         }
+                        // Only a request that carries the whole transaction may commit it in one phase (a
+                        // batch regrouped after a split carries part of it).
+                        request.setTryOnePc(batch.size() == keys.size());
                         return stub.kvPrewrite(request.build());
                     }, PrewriteResponse::getRegionError, PrewriteResponse::hasRegionError)) {
                 if (sent.response().getErrorsCount() > 0) {
                     errors.addAll(sent.response().getErrorsList());
                     retry.addAll(sent.keys());
+                } else if (sent.response().getOnePcCommitTs() != 0) {
+                    onePhaseCommitTs = sent.response().getOnePcCommitTs();
                 }
             }
             if (errors.isEmpty()) {
-                return;
+                return onePhaseCommitTs;
             }
             for (KeyError error : errors) {
                 if (!error.hasLocked()) {
@@ -526,6 +542,7 @@ public final class Transaction implements AutoCloseable {
             resolveOrFail(errors, deadline);
             pending = retry;
         }
+        return onePhaseCommitTs;
     }
 
     private void commitSecondaries(List<ByteString> keys, long ts) {

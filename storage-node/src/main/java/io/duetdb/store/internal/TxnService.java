@@ -22,6 +22,7 @@ import io.duetdb.proto.kv.CheckTxnStatusRequest;
 import io.duetdb.proto.kv.CheckTxnStatusResponse;
 import io.duetdb.proto.kv.CommitRequest;
 import io.duetdb.proto.kv.CommitResponse;
+import io.duetdb.proto.kv.Context;
 import io.duetdb.proto.kv.KeyError;
 import io.duetdb.proto.kv.KeyValue;
 import io.duetdb.proto.kv.Mutation;
@@ -33,6 +34,7 @@ import io.duetdb.proto.kv.PessimisticRollbackResponse;
 import io.duetdb.proto.kv.PrewriteRequest;
 import io.duetdb.proto.kv.PrewriteResponse;
 import io.duetdb.proto.kv.RegionError;
+import io.duetdb.proto.kv.ReplicaRead;
 import io.duetdb.proto.kv.ResolveLockRequest;
 import io.duetdb.proto.kv.ResolveLockResponse;
 import io.duetdb.proto.kv.ScanLockRequest;
@@ -60,6 +62,7 @@ import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.engine.EngineSnapshot;
 import io.duetdb.store.internal.KvService.Refusal;
 import io.duetdb.store.internal.region.RegionPeer;
+import io.duetdb.store.internal.txn.InflightCommits;
 import io.duetdb.store.internal.txn.Latches;
 import io.duetdb.store.internal.txn.LockWaits;
 import io.duetdb.store.txn.KeyErrors;
@@ -86,9 +89,12 @@ public final class TxnService {
     private final LockWaits lockWaits;
     private final Executor executor;
     private final java.util.function.LongSupplier gcSafePoint;
+    private final InflightCommits inflight = new InflightCommits();
+    private final java.util.function.Supplier<CompletableFuture<Long>> timestamps;
 
     public TxnService(StoreNode node, KvService kv, Latches latches, LockWaits lockWaits, Executor executor,
-            java.util.function.LongSupplier gcSafePoint) {
+            java.util.function.LongSupplier gcSafePoint, java.util.function.Supplier<CompletableFuture<Long>> timestamps) {
+        this.timestamps = requireNonNull(timestamps, "timestamps is null");
         this.gcSafePoint = requireNonNull(gcSafePoint, "gcSafePoint is null");
         this.node = requireNonNull(node, "node is null");
         this.kv = requireNonNull(kv, "kv is null");
@@ -104,11 +110,9 @@ public final class TxnService {
         try {
             KvService.checkKey(request.getKey());
             checkVersion(request.getVersion());
-            RegionPeer peer = kv.checkedPeer(request.getContext(), List.of(request.getKey()), false);
-            return kv.readBarrier(peer, request.getContext().getReplicaRead()).handle((ignored, error) -> {
-                if (error != null) {
-                    return regionFailure.apply(kv.barrierError(peer, error));
-                }
+            RegionPeer peer = readablePeer(request.getContext(), List.of(request.getKey()));
+            return afterBarrier(peer, request.getContext(), error -> regionFailure.apply(error),
+                    () -> inflight.blocker(List.of(request.getKey()), request.getVersion()), () -> {
                 KeyError early = tooEarly(request.getVersion());
                 if (early != null) {
                     return TxnGetResponse.newBuilder().setError(early).build();
@@ -134,11 +138,9 @@ public final class TxnService {
             request.getKeysList().forEach(KvService::checkKey);
             checkVersion(request.getVersion());
             checkCount(request.getKeysCount());
-            RegionPeer peer = kv.checkedPeer(request.getContext(), request.getKeysList(), false);
-            return kv.readBarrier(peer, request.getContext().getReplicaRead()).handle((ignored, error) -> {
-                if (error != null) {
-                    return TxnBatchGetResponse.newBuilder().setRegionError(kv.barrierError(peer, error)).build();
-                }
+            RegionPeer peer = readablePeer(request.getContext(), request.getKeysList());
+            return afterBarrier(peer, request.getContext(), error -> TxnBatchGetResponse.newBuilder().setRegionError(error).build(),
+                    () -> inflight.blocker(request.getKeysList(), request.getVersion()), () -> {
                 KeyError early = tooEarly(request.getVersion());
                 if (early != null) {
                     return TxnBatchGetResponse.newBuilder().addErrors(early).build();
@@ -182,12 +184,10 @@ public final class TxnService {
             if (request.getLimit() > KvService.MAX_SCAN_LIMIT) {
                 throw new Refusal("scan limit " + request.getLimit() + " exceeds " + KvService.MAX_SCAN_LIMIT);
             }
-            RegionPeer peer = kv.checkedPeer(request.getContext(), List.of(request.getStartKey()), false);
+            RegionPeer peer = readablePeer(request.getContext(), List.of(request.getStartKey()));
             int limit = request.getLimit() == 0 ? KvService.MAX_SCAN_LIMIT : request.getLimit();
-            return kv.readBarrier(peer, request.getContext().getReplicaRead()).handle((ignored, error) -> {
-                if (error != null) {
-                    return TxnScanResponse.newBuilder().setRegionError(kv.barrierError(peer, error)).build();
-                }
+            return afterBarrier(peer, request.getContext(), error -> TxnScanResponse.newBuilder().setRegionError(error).build(),
+                    () -> inflight.blocker(request.getStartKey(), request.getEndKey(), request.getVersion()), () -> {
                 KeyError early = tooEarly(request.getVersion());
                 if (early != null) {
                     return TxnScanResponse.newBuilder().setError(early).build();
@@ -202,6 +202,37 @@ public final class TxnService {
                     ? TxnScanResponse.newBuilder().setRegionError(refusal.regionError).build()
                     : TxnScanResponse.newBuilder().setError(KeyErrors.invalid(refusal.getMessage())).build());
         }
+    }
+
+    /**
+     * Transactional reads are served by region leaders: one-phase commits in flight are known only there.
+     * (Follower and learner reads of MVCC data need a resolved timestamp first.)
+     */
+    private RegionPeer readablePeer(Context context, List<ByteString> keys) {
+        if (context.getReplicaRead() == ReplicaRead.FOLLOWER) {
+            throw new Refusal("transactional reads are served by region leaders (follower reads are raw-only)");
+        }
+        return kv.checkedPeer(context, keys, false);
+    }
+
+    /** Reads once the barrier has passed and no one-phase commit the read must see is in flight. */
+    private <R> CompletableFuture<R> afterBarrier(RegionPeer peer, Context context, Function<RegionError, R> regionFailure,
+            java.util.function.Supplier<CompletableFuture<Void>> blocker, java.util.function.Supplier<R> read) {
+        return kv.readBarrier(peer, context.getReplicaRead()).handle((ignored, error) -> error).thenCompose(error -> {
+            if (error != null) {
+                return CompletableFuture.completedFuture(regionFailure.apply(kv.barrierError(peer, error)));
+            }
+            return whenNoInflight(blocker, read);
+        });
+    }
+
+    private <R> CompletableFuture<R> whenNoInflight(java.util.function.Supplier<CompletableFuture<Void>> blocker,
+            java.util.function.Supplier<R> read) {
+        CompletableFuture<Void> wait = blocker.get();
+        if (wait == null) {
+            return CompletableFuture.completedFuture(read.get());
+        }
+        return wait.thenComposeAsync(ignored -> whenNoInflight(blocker, read), executor);
     }
 
     /** Walks the write and lock column families together, one user key at a time. */
@@ -355,9 +386,28 @@ public final class TxnService {
                     .setPrimary(request.getPrimaryLock()).setStartTs(request.getStartVersion())
                     .setLockTtl(request.getLockTtl()).setForUpdateTs(request.getForUpdateTs())
                     .addAllIsPessimisticLock(request.getIsPessimisticLockList()).setTxnSize(request.getTxnSize());
-            return Step.of(propose(peer, RaftCommand.newBuilder().setPrewrite(command))
-                    .thenApply(result -> respond.apply(result.hasRegionError() ? result.getRegionError() : null,
-                            resultErrors(result))));
+            if (!request.getTryOnePc()) {
+                return Step.of(propose(peer, RaftCommand.newBuilder().setPrewrite(command))
+                        .thenApply(result -> respond.apply(result.hasRegionError() ? result.getRegionError() : null,
+                                resultErrors(result))));
+            }
+            // One-phase commit: readers of these keys wait from now until the commit applies (InflightCommits).
+            InflightCommits.Registration registration = inflight.register(keys);
+            CompletableFuture<PrewriteResponse> committed = timestamps.get().thenCompose(commitTs -> {
+                registration.setCommitTs(commitTs);
+                return propose(peer, RaftCommand.newBuilder().setPrewrite(command.setOnePcCommitTs(commitTs)))
+                        .thenApply(result -> {
+                            PrewriteResponse response = respond.apply(result.hasRegionError() ? result.getRegionError() : null,
+                                    resultErrors(result));
+                            return response.hasRegionError() || response.getErrorsCount() > 0 ? response
+                                    : response.toBuilder().setOnePcCommitTs(commitTs).build();
+                        });
+            });
+            committed.whenComplete((response, error) -> {
+                inflight.finish(registration);
+                lockWaits.released(keys);
+            });
+            return Step.of(committed);
         });
     }
 
@@ -659,7 +709,7 @@ public final class TxnService {
             byte[] primary = request.getPrimaryLock().toByteArray();
             for (ByteString key : request.getKeysList()) {
                 TxnActions.PessimisticLockOutcome outcome = TxnActions.pessimisticLock(reader, probe, key.toByteArray(),
-                        primary, request.getStartVersion(), request.getForUpdateTs(), request.getLockTtl());
+                        primary, request.getStartVersion(), request.getForUpdateTs(), request.getLockTtl(), request.getReturnValues());
                 if (outcome.error() != null) {
                     return Step.now(new LockAttempt(outcome.error(), null));
                 }

@@ -20,8 +20,15 @@ public final class TxnActions {
     private TxnActions() {
     }
 
-    /** Parameters of one transaction's prewrite, shared by its keys. */
-    public record PrewriteContext(byte[] primary, long startTs, long lockTtl, long forUpdateTs, long txnSize) {
+    /**
+     * Parameters of one transaction's prewrite, shared by its keys. A non-zero {@code onePcCommitTs} commits
+     * the mutations at that timestamp instead of locking them (one-phase commit).
+     */
+    public record PrewriteContext(byte[] primary, long startTs, long lockTtl, long forUpdateTs, long txnSize,
+            long onePcCommitTs) {
+        public PrewriteContext(byte[] primary, long startTs, long lockTtl, long forUpdateTs, long txnSize) {
+            this(primary, startTs, lockTtl, forUpdateTs, txnSize, 0);
+        }
     }
 
     public static KeyError prewrite(MvccReader reader, MvccTxn txn, PrewriteContext context, Mutation mutation,
@@ -36,7 +43,11 @@ public final class TxnActions {
             return null;
         }
         if (lock == null) {
-            Optional<CommittedWrite> own = reader.writeOfTransaction(key, context.startTs());
+            // The transaction's own commit or rollback record is filed at or after its start, so it can only
+            // exist when the newest record is that recent: the common case needs one seek.
+            Optional<CommittedWrite> newest = reader.newestWrite(key, Long.MAX_VALUE);
+            boolean recent = newest.isPresent() && newest.get().commitTs() >= context.startTs();
+            Optional<CommittedWrite> own = recent ? reader.writeOfTransaction(key, context.startTs()) : Optional.empty();
             if (own.isPresent()) {
                 return own.get().write().type() == WriteType.ROLLBACK ? KeyErrors.rolledBack(key, context.startTs())
                         : null;
@@ -44,8 +55,7 @@ public final class TxnActions {
             if (pessimisticLocked) {
                 return KeyErrors.pessimisticLockNotFound(key, context.startTs());
             }
-            Optional<CommittedWrite> newest = reader.newestWrite(key, Long.MAX_VALUE);
-            if (newest.isPresent() && newest.get().commitTs() >= context.startTs()) {
+            if (recent) {
                 return KeyErrors.conflict(key, context.primary(), context.startTs(), newest.get());
             }
         }
@@ -58,6 +68,9 @@ public final class TxnActions {
             case DELETE -> type = LockType.DELETE;
             case LOCK -> type = LockType.LOCK;
             case CHECK_NOT_EXISTS -> {
+                if (context.onePcCommitTs() != 0 && lock != null) {
+                    txn.unlock(key);
+                }
                 return null;
             }
             default -> {
@@ -72,6 +85,16 @@ public final class TxnActions {
             } else {
                 txn.putValue(key, context.startTs(), value);
             }
+        }
+        if (context.onePcCommitTs() != 0) {
+            if (context.onePcCommitTs() <= context.startTs()) {
+                return KeyErrors.invalid("commit ts " + context.onePcCommitTs() + " is not after start ts " + context.startTs());
+            }
+            txn.putWrite(key, context.onePcCommitTs(), new Write(WriteType.ofLock(type), context.startTs(), shortValue));
+            if (lock != null) {
+                txn.unlock(key);
+            }
+            return null;
         }
         txn.putLock(key, new Lock(type, context.primary(), context.startTs(), context.lockTtl(),
                 context.forUpdateTs(), context.txnSize(), shortValue));
@@ -123,7 +146,7 @@ public final class TxnActions {
     }
 
     public static PessimisticLockOutcome pessimisticLock(MvccReader reader, MvccTxn txn, byte[] key, byte[] primary,
-            long startTs, long forUpdateTs, long lockTtl) {
+            long startTs, long forUpdateTs, long lockTtl, boolean readValue) {
         Lock lock = reader.lock(key);
         if (lock != null) {
             if (lock.startTs() != startTs) {
@@ -132,19 +155,20 @@ public final class TxnActions {
             if (lock.type() == LockType.PESSIMISTIC && lock.forUpdateTs() < forUpdateTs) {
                 txn.putLock(key, lock.withForUpdateTs(forUpdateTs));
             }
-            return new PessimisticLockOutcome(null, reader.valueAt(key, Long.MAX_VALUE));
+            return new PessimisticLockOutcome(null, readValue ? reader.valueAt(key, Long.MAX_VALUE) : null);
         }
-        Optional<CommittedWrite> own = reader.writeOfTransaction(key, startTs);
+        Optional<CommittedWrite> newest = reader.newestWrite(key, Long.MAX_VALUE);
+        boolean recent = newest.isPresent() && newest.get().commitTs() >= startTs;
+        Optional<CommittedWrite> own = recent ? reader.writeOfTransaction(key, startTs) : Optional.empty();
         if (own.isPresent()) {
             return new PessimisticLockOutcome(own.get().write().type() == WriteType.ROLLBACK
                     ? KeyErrors.rolledBack(key, startTs) : KeyErrors.committed(own.get().commitTs()), null);
         }
-        Optional<CommittedWrite> newest = reader.newestWrite(key, Long.MAX_VALUE);
         if (newest.isPresent() && newest.get().commitTs() > forUpdateTs) {
             return new PessimisticLockOutcome(KeyErrors.conflict(key, primary, startTs, newest.get()), null);
         }
         txn.putLock(key, new Lock(LockType.PESSIMISTIC, primary, startTs, lockTtl, forUpdateTs, 0, null));
-        return new PessimisticLockOutcome(null, reader.valueAt(key, Long.MAX_VALUE));
+        return new PessimisticLockOutcome(null, readValue ? reader.valueAt(key, Long.MAX_VALUE) : null);
     }
 
     public static KeyError pessimisticRollback(MvccReader reader, MvccTxn txn, byte[] key, long startTs, long forUpdateTs) {

@@ -153,9 +153,9 @@ class TxnActionsTest {
         MvccTxn txn = new MvccTxn();
         assertThat(prewrite("k", "a", ts(10))).isNull();
         assertThat(commit("k", ts(10), ts(20))).isNull();
-        TxnActions.PessimisticLockOutcome stale = TxnActions.pessimisticLock(reader, txn, key("k"), key("k"), ts(15), ts(15), 3000);
+        TxnActions.PessimisticLockOutcome stale = TxnActions.pessimisticLock(reader, txn, key("k"), key("k"), ts(15), ts(15), 3000, true);
         assertThat(stale.error().hasConflict()).isTrue();
-        TxnActions.PessimisticLockOutcome locked = TxnActions.pessimisticLock(reader, txn, key("k"), key("k"), ts(15), ts(21), 3000);
+        TxnActions.PessimisticLockOutcome locked = TxnActions.pessimisticLock(reader, txn, key("k"), key("k"), ts(15), ts(21), 3000, true);
         assertThat(locked.error()).isNull();
         assertThat(new String(locked.value(), StandardCharsets.UTF_8)).isEqualTo("a");
         write(txn);

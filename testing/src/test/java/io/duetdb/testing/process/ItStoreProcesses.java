@@ -17,12 +17,19 @@ import io.duetdb.client.kv.RawKvClient;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.placement.RegionInfo;
+import io.duetdb.client.txn.TxnClient;
+import io.duetdb.client.txn.TxnClientConfig;
+import io.duetdb.client.txn.TxnMode;
+import io.duetdb.testing.BankWorkload;
 import io.duetdb.testing.JavaProcess;
 import io.duetdb.testing.KeyWriters;
 import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.LocalPlacementCluster;
 
-/** Three `duet store` processes; one is killed with SIGKILL under writes and started again. */
+/**
+ * Three `duet store` processes; the leader's is killed with SIGKILL under raw writes and bank transfers and
+ * started again: no acknowledged write is lost and every snapshot still sees the bank's total.
+ */
 class ItStoreProcesses {
     @TempDir
     Path root;
@@ -63,7 +70,9 @@ class ItStoreProcesses {
                 stores.add(null);
                 start(i);
             }
-            try (PlacementClient placement = placementCluster.newClient(); RawKvClient kv = new RawKvClient(placement)) {
+            try (PlacementClient placement = placementCluster.newClient(); RawKvClient kv = new RawKvClient(placement);
+                    TxnClient txnClient = new TxnClient(placement, TxnClientConfig.DEFAULT.withLockTtl(Duration.ofSeconds(3))
+                            .withLockWaitTimeout(Duration.ofSeconds(2)))) {
                 LocalCluster.await("the first store to bootstrap the cluster", Duration.ofSeconds(60),
                         () -> placement.getRegion(bytes("p-seed")).isPresent());
                 kv.put(bytes("p-seed"), bytes("x"));
@@ -71,11 +80,18 @@ class ItStoreProcesses {
                         .map(info -> info.getRegion().getPeersList().stream().filter(p -> p.getRole() == PeerRole.VOTER)
                                 .count() == 3).orElse(false));
                 KeyWriters writers = new KeyWriters(kv, List.of("p-0", "p-1", "p-2", "p-3"), key -> key);
+                // Transactions run beside the raw writes: the bank invariant must hold through the kill.
+                BankWorkload bank = new BankWorkload(txnClient, "t-bank", 20, 1_000);
+                bank.load();
+                bank.startTransfers(3, TxnMode.PESSIMISTIC);
+                bank.startTransfers(1, TxnMode.OPTIMISTIC);
+                bank.startReaders(1);
                 Thread.sleep(3_000);
                 RegionInfo region = placement.getRegion(bytes("p-seed")).orElseThrow();
                 long leaderStore = region.getLeader().getStoreId();
                 int victim = indexOfStore(placement, leaderStore);
                 int before = writers.acknowledgedCount();
+                long transfersBefore = bank.transfersSoFar();
                 System.out.println(System.currentTimeMillis() + " killing store " + leaderStore);
                 stores.get(victim).kill();
                 Thread.sleep(6_000);
@@ -83,6 +99,9 @@ class ItStoreProcesses {
                 start(victim);
                 Thread.sleep(3_000);
                 writers.stop();
+                BankWorkload.Stats bankStats = bank.stop();
+                System.out.println("bank through kill -9: " + bankStats);
+                assertThat(bankStats.transfers() - transfersBefore).as("transfers after the kill").isPositive();
                 Set<String> acknowledged = writers.acknowledged();
                 assertThat(duringOutage).as("writes kept succeeding after the leader's store was killed").isPositive();
                 List<String> present = kv.scan(bytes("p-0"), bytes("p-9"), 1_000_000, false).stream()

@@ -94,6 +94,16 @@ class ItCtlStore {
             assertThat(CtlRun.run(pd, "raw", "delete", "y5").exitCode()).isZero();
             assertThat(CtlRun.run(pd, "raw", "get", "y5").json().get("value").isNull()).isTrue();
 
+            JsonNode put = CtlRun.run(pd, "txn", "put", "tx-a", "1", "tx-b", "2").json();
+            assertThat(put.get("commit_ts").asLong()).isGreaterThan(put.get("start_ts").asLong());
+            JsonNode got = CtlRun.run(pd, "txn", "get", "tx-a", "tx-b", "tx-none").json().get("values");
+            assertThat(got.get("tx-a").asText()).isEqualTo("1");
+            assertThat(got.get("tx-none").isNull()).isTrue();
+            assertThat(CtlRun.run(pd, "txn", "delete", "--optimistic", "tx-a").exitCode()).isZero();
+            assertThat(fieldNames(CtlRun.run(pd, "txn", "scan", "--start", "tx-", "--end", "tx-z").json().get("pairs")))
+                    .containsExactly("tx-b");
+            assertThat(CtlRun.run(pd, "txn", "put", "odd").exitCode()).isEqualTo(2);
+
             CtlRun unknownMerge = CtlRun.run(pd, "merge", "987654", Long.toString(left));
             assertThat(unknownMerge.exitCode()).isEqualTo(1);
             assertThat(unknownMerge.err().strip()).startsWith("error:").doesNotContain("\n");

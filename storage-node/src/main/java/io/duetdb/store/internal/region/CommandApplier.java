@@ -145,7 +145,8 @@ public final class CommandApplier {
             case PREWRITE -> {
                 TxnPrewrite prewrite = command.getPrewrite();
                 TxnActions.PrewriteContext context = new TxnActions.PrewriteContext(prewrite.getPrimary().toByteArray(),
-                        prewrite.getStartTs(), prewrite.getLockTtl(), prewrite.getForUpdateTs(), prewrite.getTxnSize());
+                        prewrite.getStartTs(), prewrite.getLockTtl(), prewrite.getForUpdateTs(), prewrite.getTxnSize(),
+                        prewrite.getOnePcCommitTs());
                 for (int i = 0; i < prewrite.getMutationsCount(); i++) {
                     boolean pessimistic = i < prewrite.getIsPessimisticLockCount() && prewrite.getIsPessimisticLock(i);
                     addIfError(errors, TxnActions.prewrite(reader, txn, context, prewrite.getMutations(i), pessimistic));
@@ -167,7 +168,7 @@ public final class CommandApplier {
                 TxnPessimisticLock lock = command.getPessimisticLock();
                 for (ByteString key : lock.getKeysList()) {
                     addIfError(errors, TxnActions.pessimisticLock(reader, txn, key.toByteArray(), lock.getPrimary().toByteArray(),
-                            lock.getStartTs(), lock.getForUpdateTs(), lock.getLockTtl()).error());
+                            lock.getStartTs(), lock.getForUpdateTs(), lock.getLockTtl(), false).error());
                 }
             }
             case PESSIMISTIC_ROLLBACK -> {
