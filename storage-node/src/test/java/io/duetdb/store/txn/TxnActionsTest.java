@@ -189,4 +189,30 @@ class TxnActionsTest {
         assertThat(reader.newestWrite(key("k"), Long.MAX_VALUE)).isEmpty();
         assertThat(TxnActions.hasGarbage(reader, key("k"), ts(50))).isFalse();
     }
+    @Test
+    void onePhaseCommitWritesTheCommitRecordWithoutALock() {
+        MvccTxn locking = new MvccTxn();
+        assertThat(TxnActions.pessimisticLock(reader, locking, key("p"), key("p"), ts(10), ts(12), 3000, false).error()).isNull();
+        write(locking);
+        MvccTxn txn = new MvccTxn();
+        TxnActions.PrewriteContext onePhase = new TxnActions.PrewriteContext(key("p"), ts(10), 3000, ts(12), 2, ts(13));
+        assertThat(TxnActions.prewrite(reader, txn, onePhase, Mutation.newBuilder().setOp(Op.PUT)
+                .setKey(ByteString.copyFromUtf8("p")).setValue(ByteString.copyFromUtf8("one")).build(), true)).isNull();
+        assertThat(TxnActions.prewrite(reader, txn, onePhase, Mutation.newBuilder().setOp(Op.PUT)
+                .setKey(ByteString.copyFromUtf8("q")).setValue(ByteString.copyFromUtf8("x".repeat(400))).build(), false)).isNull();
+        write(txn);
+        assertThat(reader.lock(key("p"))).as("the pessimistic lock is released").isNull();
+        assertThat(reader.lock(key("q"))).isNull();
+        assertThat(read("p", ts(12))).isNull();
+        assertThat(read("p", ts(13))).isEqualTo("one");
+        assertThat(read("q", ts(13))).hasSize(400);
+        // The same request again (a retry) finds its own commit and changes nothing.
+        MvccTxn retry = new MvccTxn();
+        assertThat(TxnActions.prewrite(reader, retry, onePhase, Mutation.newBuilder().setOp(Op.PUT)
+                .setKey(ByteString.copyFromUtf8("q")).setValue(ByteString.copyFromUtf8("y")).build(), false)).isNull();
+        assertThat(retry.isEmpty()).isTrue();
+        // A commit ts not after the start ts is refused.
+        assertThat(TxnActions.prewrite(reader, new MvccTxn(), new TxnActions.PrewriteContext(key("r"), ts(20), 3000, 0, 1, ts(20)),
+                Mutation.newBuilder().setOp(Op.PUT).setKey(ByteString.copyFromUtf8("r")).build(), false).hasInvalid()).isTrue();
+    }
 }
