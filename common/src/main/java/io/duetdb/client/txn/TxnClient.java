@@ -43,7 +43,11 @@ public final class TxnClient implements AutoCloseable {
         this.config = requireNonNull(config, "config is null");
         this.sender = new RegionRequestSender(new RegionCache(placement), config.requestTimeout(), ReplicaRead.LEADER);
         this.workers = Executors.newFixedThreadPool(8, new NamedThreadFactory("client", "txn", "worker"));
-        this.timers = Executors.newScheduledThreadPool(1, new NamedThreadFactory("client", "txn", "timer"));
+        java.util.concurrent.ScheduledThreadPoolExecutor timerPool = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
+                new NamedThreadFactory("client", "txn", "timer"));
+        // Most transactions end long before their first heartbeat: drop cancelled heartbeats at once.
+        timerPool.setRemoveOnCancelPolicy(true);
+        this.timers = timerPool;
         this.batches = new RegionBatches(sender, workers);
         this.resolver = new LockResolver(placement, batches);
         timers.scheduleWithFixedDelay(this::publishSafePoint, config.safePointInterval().toMillis(),

@@ -166,6 +166,61 @@ class ItTransactions {
     }
 
     @Test
+    void readCommittedSeesLaterCommitsRepeatableReadDoesNot() {
+        try (Transaction init = client.begin()) {
+            init.put(bytes("iso-k"), bytes("old"));
+            init.commit();
+        }
+        Transaction repeatable = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+        Transaction committed = client.begin(TxnMode.PESSIMISTIC, Isolation.READ_COMMITTED);
+        assertThat(text(repeatable.get(bytes("iso-k")).orElseThrow())).isEqualTo("old");
+        assertThat(text(committed.get(bytes("iso-k")).orElseThrow())).isEqualTo("old");
+        try (Transaction writer = client.begin()) {
+            writer.put(bytes("iso-k"), bytes("new"));
+            writer.commit();
+        }
+        assertThat(text(repeatable.get(bytes("iso-k")).orElseThrow())).isEqualTo("old");
+        assertThat(text(committed.get(bytes("iso-k")).orElseThrow())).isEqualTo("new");
+        // A locking read sees the latest committed value in either mode (MySQL's "current read").
+        assertThat(text(repeatable.getForUpdate(bytes("iso-k")).orElseThrow())).isEqualTo("new");
+        repeatable.rollback();
+        committed.rollback();
+    }
+
+    @Test
+    void transactionsOverTheSizeLimitsFailClearly() {
+        try (TxnClient small = new TxnClient(placement, TxnClientConfig.DEFAULT.withLimits(10, 1_000));
+                Transaction txn = small.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            for (int i = 0; i < 10; i++) {
+                txn.put(bytes("big-" + i), bytes("v"));
+            }
+            assertThatThrownBy(() -> txn.put(bytes("big-10"), bytes("v"))).isInstanceOfSatisfying(DuetException.class,
+                    e -> assertThat(e.code().errorNumber()).isEqualTo(8004));
+        }
+        try (Transaction txn = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            assertThatThrownBy(() -> txn.put(new byte[0], bytes("v"))).isInstanceOf(DuetException.class)
+                    .hasMessageContaining("empty");
+            assertThatThrownBy(() -> txn.put(bytes("huge"), new byte[7 << 20])).isInstanceOfSatisfying(DuetException.class,
+                    e -> assertThat(e.code().errorNumber()).isEqualTo(8004));
+        }
+    }
+
+    @Test
+    void singleRegionTransactionsCommitInOnePhase() {
+        try (Transaction txn = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            txn.put(bytes("op-a"), bytes("1"));
+            txn.put(bytes("op-b"), bytes("2"));
+            txn.commit();
+            assertThat(txn.commitTs()).isGreaterThan(txn.startTs());
+            // Read right at the commit timestamp: the writes are there, no lock left behind.
+            try (Transaction reader = client.begin()) {
+                assertThat(reader.startTs()).isGreaterThan(txn.commitTs());
+                assertThat(reader.batchGet(List.of(bytes("op-a"), bytes("op-b")))).hasSize(2);
+            }
+        }
+    }
+
+    @Test
     void locksOfACrashedClientAreResolvedAfterTheirTtl() {
         try (RegionRequestSender raw = new RegionRequestSender(new RegionCache(placement), Duration.ofSeconds(10),
                 ReplicaRead.LEADER)) {

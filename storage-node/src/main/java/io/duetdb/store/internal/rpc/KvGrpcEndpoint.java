@@ -2,6 +2,7 @@ package io.duetdb.store.internal.rpc;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -24,6 +25,7 @@ import io.duetdb.proto.kv.RawPutRequest;
 import io.duetdb.proto.kv.RawPutResponse;
 import io.duetdb.proto.kv.RawScanRequest;
 import io.duetdb.proto.kv.RawScanResponse;
+import io.duetdb.proto.kv.KeyError;
 import io.duetdb.proto.kv.RegionError;
 import io.duetdb.proto.kv.TxnGetRequest;
 import io.duetdb.proto.kv.TxnGetResponse;
@@ -110,62 +112,88 @@ public final class KvGrpcEndpoint extends KvGrpc.KvImplBase {
 
     @Override
     public void kvGet(TxnGetRequest request, StreamObserver<TxnGetResponse> observer) {
-        serve("KvGet", observer, () -> txn.get(request), TxnGetResponse::getRegionError, TxnGetResponse::hasRegionError);
+        serveTxn("KvGet", observer, () -> txn.get(request), TxnGetResponse::getRegionError,
+                TxnGetResponse::hasRegionError, single(TxnGetResponse::hasError, TxnGetResponse::getError));
     }
 
     @Override
     public void kvBatchGet(TxnBatchGetRequest request, StreamObserver<TxnBatchGetResponse> observer) {
-        serve("KvBatchGet", observer, () -> txn.batchGet(request), TxnBatchGetResponse::getRegionError, TxnBatchGetResponse::hasRegionError);
+        serveTxn("KvBatchGet", observer, () -> txn.batchGet(request), TxnBatchGetResponse::getRegionError,
+                TxnBatchGetResponse::hasRegionError, TxnBatchGetResponse::getErrorsList);
     }
 
     @Override
     public void kvScan(TxnScanRequest request, StreamObserver<TxnScanResponse> observer) {
-        serve("KvScan", observer, () -> txn.scan(request), TxnScanResponse::getRegionError, TxnScanResponse::hasRegionError);
+        serveTxn("KvScan", observer, () -> txn.scan(request), TxnScanResponse::getRegionError,
+                TxnScanResponse::hasRegionError, single(TxnScanResponse::hasError, TxnScanResponse::getError));
     }
 
     @Override
     public void kvPrewrite(PrewriteRequest request, StreamObserver<PrewriteResponse> observer) {
-        serve("KvPrewrite", observer, () -> txn.prewrite(request), PrewriteResponse::getRegionError, PrewriteResponse::hasRegionError);
+        serveTxn("KvPrewrite", observer, () -> txn.prewrite(request), PrewriteResponse::getRegionError,
+                PrewriteResponse::hasRegionError, PrewriteResponse::getErrorsList);
     }
 
     @Override
     public void kvCommit(CommitRequest request, StreamObserver<CommitResponse> observer) {
-        serve("KvCommit", observer, () -> txn.commit(request), CommitResponse::getRegionError, CommitResponse::hasRegionError);
+        serveTxn("KvCommit", observer, () -> txn.commit(request), CommitResponse::getRegionError,
+                CommitResponse::hasRegionError, single(CommitResponse::hasError, CommitResponse::getError));
     }
 
     @Override
     public void kvBatchRollback(BatchRollbackRequest request, StreamObserver<BatchRollbackResponse> observer) {
-        serve("KvBatchRollback", observer, () -> txn.batchRollback(request), BatchRollbackResponse::getRegionError, BatchRollbackResponse::hasRegionError);
+        serveTxn("KvBatchRollback", observer, () -> txn.batchRollback(request), BatchRollbackResponse::getRegionError,
+                BatchRollbackResponse::hasRegionError, single(BatchRollbackResponse::hasError, BatchRollbackResponse::getError));
     }
 
     @Override
     public void kvPessimisticLock(PessimisticLockRequest request, StreamObserver<PessimisticLockResponse> observer) {
-        serve("KvPessimisticLock", observer, () -> txn.pessimisticLock(request), PessimisticLockResponse::getRegionError, PessimisticLockResponse::hasRegionError);
+        serveTxn("KvPessimisticLock", observer, () -> txn.pessimisticLock(request), PessimisticLockResponse::getRegionError,
+                PessimisticLockResponse::hasRegionError, PessimisticLockResponse::getErrorsList);
     }
 
     @Override
     public void kvPessimisticRollback(PessimisticRollbackRequest request, StreamObserver<PessimisticRollbackResponse> observer) {
-        serve("KvPessimisticRollback", observer, () -> txn.pessimisticRollback(request), PessimisticRollbackResponse::getRegionError, PessimisticRollbackResponse::hasRegionError);
+        serveTxn("KvPessimisticRollback", observer, () -> txn.pessimisticRollback(request), PessimisticRollbackResponse::getRegionError,
+                PessimisticRollbackResponse::hasRegionError, PessimisticRollbackResponse::getErrorsList);
     }
 
     @Override
     public void kvCheckTxnStatus(CheckTxnStatusRequest request, StreamObserver<CheckTxnStatusResponse> observer) {
-        serve("KvCheckTxnStatus", observer, () -> txn.checkTxnStatus(request), CheckTxnStatusResponse::getRegionError, CheckTxnStatusResponse::hasRegionError);
+        serveTxn("KvCheckTxnStatus", observer, () -> txn.checkTxnStatus(request), CheckTxnStatusResponse::getRegionError,
+                CheckTxnStatusResponse::hasRegionError, single(CheckTxnStatusResponse::hasError, CheckTxnStatusResponse::getError));
     }
 
     @Override
     public void kvTxnHeartBeat(TxnHeartBeatRequest request, StreamObserver<TxnHeartBeatResponse> observer) {
-        serve("KvTxnHeartBeat", observer, () -> txn.heartBeat(request), TxnHeartBeatResponse::getRegionError, TxnHeartBeatResponse::hasRegionError);
+        serveTxn("KvTxnHeartBeat", observer, () -> txn.heartBeat(request), TxnHeartBeatResponse::getRegionError,
+                TxnHeartBeatResponse::hasRegionError, single(TxnHeartBeatResponse::hasError, TxnHeartBeatResponse::getError));
     }
 
     @Override
     public void kvResolveLock(ResolveLockRequest request, StreamObserver<ResolveLockResponse> observer) {
-        serve("KvResolveLock", observer, () -> txn.resolveLock(request), ResolveLockResponse::getRegionError, ResolveLockResponse::hasRegionError);
+        serveTxn("KvResolveLock", observer, () -> txn.resolveLock(request), ResolveLockResponse::getRegionError,
+                ResolveLockResponse::hasRegionError, single(ResolveLockResponse::hasError, ResolveLockResponse::getError));
     }
 
     @Override
     public void kvScanLock(ScanLockRequest request, StreamObserver<ScanLockResponse> observer) {
         serve("KvScanLock", observer, () -> txn.scanLock(request), ScanLockResponse::getRegionError, ScanLockResponse::hasRegionError);
+    }
+
+    private <R> void serveTxn(String method, StreamObserver<R> observer, Supplier<CompletableFuture<R>> call,
+            Function<R, RegionError> regionError, Function<R, Boolean> hasRegionError, Function<R, List<KeyError>> keyErrors) {
+        serve(method, observer, () -> call.get().whenComplete((response, error) -> {
+            if (response != null) {
+                for (KeyError keyError : keyErrors.apply(response)) {
+                    metrics.keyErrors.labelValues(keyError.getKindCase().name()).inc();
+                }
+            }
+        }), regionError, hasRegionError);
+    }
+
+    private static <R> Function<R, List<KeyError>> single(Function<R, Boolean> has, Function<R, KeyError> get) {
+        return response -> has.apply(response) ? List.of(get.apply(response)) : List.of();
     }
 
     private <R> void serve(String method, StreamObserver<R> observer, Supplier<CompletableFuture<R>> call,
