@@ -70,6 +70,9 @@ public final class TxnBenchmark implements Callable<Integer> {
     @Option(names = "--modes", split = ",", defaultValue = "OPTIMISTIC,PESSIMISTIC")
     List<TxnMode> modes;
 
+    @Option(names = "--inflight", defaultValue = "2", description = "Raft entries a region leader keeps in flight")
+    int inflight;
+
     record Result(String workload, TxnMode mode, int hot, double committedPerSecond, double abortedPerSecond, long p50,
             long p99, double raftEntriesPerSecond) {
     }
@@ -91,7 +94,8 @@ public final class TxnBenchmark implements Callable<Integer> {
         }
         Path root = Files.createTempDirectory("duet-txn-bench");
         try (LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
-                .setBlockCacheSize(DataSize.ofMebibytes(64)).setReserveSpace(DataSize.ofMebibytes(256)))) {
+                .setBlockCacheSize(DataSize.ofMebibytes(64)).setReserveSpace(DataSize.ofMebibytes(256))
+                .setMaxInflightProposals(inflight))) {
             cluster.start(3);
             raftEntries = () -> {
                 long proposals = 0;
