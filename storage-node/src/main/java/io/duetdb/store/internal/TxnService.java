@@ -412,7 +412,8 @@ public final class TxnService {
     }
 
     public CompletableFuture<CommitResponse> commit(CommitRequest request) {
-        BiFunction<RegionError, KeyError, CommitResponse> respond = TxnService::commitResponse;
+        BiFunction<RegionError, KeyError, CommitResponse> respond = singleErrorResponse(CommitResponse::newBuilder,
+                CommitResponse.Builder::setRegionError, CommitResponse.Builder::setError, CommitResponse.Builder::build);
         RegionPeer peer;
         try {
             checkVersion(request.getStartVersion());
@@ -484,16 +485,8 @@ public final class TxnService {
     }
 
     public CompletableFuture<BatchRollbackResponse> batchRollback(BatchRollbackRequest request) {
-        BiFunction<RegionError, KeyError, BatchRollbackResponse> respond = (regionError, error) -> {
-            BatchRollbackResponse.Builder response = BatchRollbackResponse.newBuilder();
-            if (regionError != null) {
-                response.setRegionError(regionError);
-            }
-            if (error != null) {
-                response.setError(error);
-            }
-            return response.build();
-        };
+        BiFunction<RegionError, KeyError, BatchRollbackResponse> respond = singleErrorResponse(BatchRollbackResponse::newBuilder,
+                BatchRollbackResponse.Builder::setRegionError, BatchRollbackResponse.Builder::setError, BatchRollbackResponse.Builder::build);
         RegionPeer peer;
         try {
             checkVersion(request.getStartVersion());
@@ -509,16 +502,8 @@ public final class TxnService {
     }
 
     public CompletableFuture<ResolveLockResponse> resolveLock(ResolveLockRequest request) {
-        BiFunction<RegionError, KeyError, ResolveLockResponse> respond = (regionError, error) -> {
-            ResolveLockResponse.Builder response = ResolveLockResponse.newBuilder();
-            if (regionError != null) {
-                response.setRegionError(regionError);
-            }
-            if (error != null) {
-                response.setError(error);
-            }
-            return response.build();
-        };
+        BiFunction<RegionError, KeyError, ResolveLockResponse> respond = singleErrorResponse(ResolveLockResponse::newBuilder,
+                ResolveLockResponse.Builder::setRegionError, ResolveLockResponse.Builder::setError, ResolveLockResponse.Builder::build);
         RegionPeer peer;
         List<ByteString> keys;
         try {
@@ -589,15 +574,16 @@ public final class TxnService {
     }
 
     public CompletableFuture<TxnHeartBeatResponse> heartBeat(TxnHeartBeatRequest request) {
+        BiFunction<RegionError, KeyError, TxnHeartBeatResponse> heartBeatFailure = singleErrorResponse(
+                TxnHeartBeatResponse::newBuilder, TxnHeartBeatResponse.Builder::setRegionError,
+                TxnHeartBeatResponse.Builder::setError, TxnHeartBeatResponse.Builder::build);
         RegionPeer peer;
         try {
             checkVersion(request.getStartVersion());
             KvService.checkKey(request.getPrimaryLock());
             peer = kv.checkedPeer(request.getContext(), List.of(request.getPrimaryLock()), true);
         } catch (Refusal refusal) {
-            return CompletableFuture.completedFuture(refusal.regionError != null
-                    ? TxnHeartBeatResponse.newBuilder().setRegionError(refusal.regionError).build()
-                    : TxnHeartBeatResponse.newBuilder().setError(KeyErrors.invalid(refusal.getMessage())).build());
+            return CompletableFuture.completedFuture(refusedSingle(refusal, heartBeatFailure));
         }
         return latched(List.of(request.getPrimaryLock()), reader -> {
             TxnActions.HeartBeatOutcome outcome = TxnActions.heartBeat(reader, new MvccTxn(),
@@ -612,28 +598,24 @@ public final class TxnService {
                     .setPrimary(request.getPrimaryLock()).setStartTs(request.getStartVersion())
                     .setLockTtl(request.getAdviseLockTtl()))).thenApply(result -> {
                         Outcome applied = outcomeOf(result);
-                        TxnHeartBeatResponse.Builder response = TxnHeartBeatResponse.newBuilder();
-                        if (applied.regionError != null) {
-                            return response.setRegionError(applied.regionError).build();
-                        }
-                        if (applied.error != null) {
-                            return response.setError(applied.error).build();
-                        }
-                        return response.setLockTtl(request.getAdviseLockTtl()).build();
+                        return applied.regionError != null || applied.error != null
+                                ? heartBeatFailure.apply(applied.regionError, applied.error)
+                                : TxnHeartBeatResponse.newBuilder().setLockTtl(request.getAdviseLockTtl()).build();
                     }));
         });
     }
 
     public CompletableFuture<CheckTxnStatusResponse> checkTxnStatus(CheckTxnStatusRequest request) {
+        BiFunction<RegionError, KeyError, CheckTxnStatusResponse> statusFailure = singleErrorResponse(
+                CheckTxnStatusResponse::newBuilder, CheckTxnStatusResponse.Builder::setRegionError,
+                CheckTxnStatusResponse.Builder::setError, CheckTxnStatusResponse.Builder::build);
         RegionPeer peer;
         try {
             checkVersion(request.getLockTs());
             KvService.checkKey(request.getPrimaryKey());
             peer = kv.checkedPeer(request.getContext(), List.of(request.getPrimaryKey()), true);
         } catch (Refusal refusal) {
-            return CompletableFuture.completedFuture(refusal.regionError != null
-                    ? CheckTxnStatusResponse.newBuilder().setRegionError(refusal.regionError).build()
-                    : CheckTxnStatusResponse.newBuilder().setError(KeyErrors.invalid(refusal.getMessage())).build());
+            return CompletableFuture.completedFuture(refusedSingle(refusal, statusFailure));
         }
         byte[] primary = request.getPrimaryKey().toByteArray();
         return latched(List.of(request.getPrimaryKey()), reader -> {
@@ -661,14 +643,9 @@ public final class TxnService {
                     .addKeys(request.getPrimaryKey()).setStartTs(request.getLockTs()))).thenApply(result -> {
                         lockWaits.released(List.of(request.getPrimaryKey()));
                         Outcome applied = outcomeOf(result);
-                        CheckTxnStatusResponse.Builder response = CheckTxnStatusResponse.newBuilder();
-                        if (applied.regionError != null) {
-                            return response.setRegionError(applied.regionError).build();
-                        }
-                        if (applied.error != null) {
-                            return response.setError(applied.error).build();
-                        }
-                        return response.setAction(action).build();
+                        return applied.regionError != null || applied.error != null
+                                ? statusFailure.apply(applied.regionError, applied.error)
+                                : CheckTxnStatusResponse.newBuilder().setAction(action).build();
                     }));
         });
     }
@@ -803,15 +780,20 @@ public final class TxnService {
         return result.getKeyErrorsList();
     }
 
-    private static CommitResponse commitResponse(RegionError regionError, KeyError error) {
-        CommitResponse.Builder response = CommitResponse.newBuilder();
-        if (regionError != null) {
-            response.setRegionError(regionError);
-        }
-        if (error != null) {
-            response.setError(error);
-        }
-        return response.build();
+    /** A response that carries one region error or one key error, or neither. */
+    private static <B, R> BiFunction<RegionError, KeyError, R> singleErrorResponse(java.util.function.Supplier<B> builder,
+            java.util.function.BiConsumer<B, RegionError> setRegionError, java.util.function.BiConsumer<B, KeyError> setError,
+            Function<B, R> build) {
+        return (regionError, error) -> {
+            B response = builder.get();
+            if (regionError != null) {
+                setRegionError.accept(response, regionError);
+            }
+            if (error != null) {
+                setError.accept(response, error);
+            }
+            return build.apply(response);
+        };
     }
 
     private static <T> T refused(Refusal refusal, BiFunction<RegionError, List<KeyError>, T> respond) {
