@@ -709,6 +709,10 @@ public final class TxnService {
                             .setForUpdateTs(request.getForUpdateTs()).setLockTtl(request.getLockTtl())));
             return new Step<>(CompletableFuture.completedFuture(new LockAttempt(null, response.build())), replicated);
         }).whenComplete((attempt, error) -> {
+            if (error != null || attempt.response() == null && !(attempt.error().hasLocked() && System.nanoTime() < deadline)) {
+                // This request gives up: let the next waiter of these keys try (LockWaits wakes one at a time).
+                lockWaits.released(request.getKeysList());
+            }
             if (error != null) {
                 reply.completeExceptionally(error);
             } else if (attempt.response() != null) {

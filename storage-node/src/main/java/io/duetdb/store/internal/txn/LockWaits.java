@@ -2,7 +2,6 @@ package io.duetdb.store.internal.txn;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -69,21 +68,27 @@ public final class LockWaits {
         return waiter.woken();
     }
 
-    /** The locks on these keys were released (committed, rolled back): their waiters try again. */
+    /**
+     * The locks on these keys were released (committed, rolled back): the longest waiter of each key tries
+     * again. The others keep waiting — most likely for that waiter, which will release in its turn; waking
+     * them all would only have them queue again (and register their waits again).
+     */
     public void released(Collection<ByteString> keys) {
         for (ByteString key : keys) {
             List<Waiter> list = waiters.get(key);
             if (list != null) {
-                for (Waiter waiter : new ArrayList<>(list)) {
-                    finish(waiter, null);
+                for (Waiter waiter : list) {
+                    if (finish(waiter, null)) {
+                        break;
+                    }
                 }
             }
         }
     }
 
-    private void finish(Waiter waiter, KeyError error) {
+    private boolean finish(Waiter waiter, KeyError error) {
         if (!waiter.woken().complete(error)) {
-            return;
+            return false;
         }
         List<Waiter> list = waiters.get(waiter.lock().getKey());
         if (list != null) {
@@ -93,6 +98,7 @@ public final class LockWaits {
             }
         }
         detector.cleanUp(waiter.startTs(), waiter.lock().getLockVersion());
+        return true;
     }
 
     public int waiting() {
