@@ -233,6 +233,8 @@ public final class StoreServer implements AutoCloseable {
         background.scheduleWithFixedDelay(guard("garbage collection", () -> garbageCollector.collect(this.node.peers())),
                 config.gcRunInterval().toMillis(), config.gcRunInterval().toMillis(), TimeUnit.MILLISECONDS);
         metrics.gauge("duet_store_lock_waiters", "Pessimistic lock requests waiting for a lock", lockWaits::waiting);
+        metrics.gauge("duet_store_one_pc_inflight_keys", "Keys of one-phase commits not applied yet (their readers wait)",
+                txn::inflightOnePhaseKeys);
         LOG.info("store {} started: address {} raft {} status http://{}/ data {} ({} regions)", storeId,
                 address(), config.raftAddress(), statusServer.boundAddress(), config.dataDir(), this.node.peers().size());
     }

@@ -103,6 +103,11 @@ public final class TxnService {
         this.executor = requireNonNull(executor, "executor is null");
     }
 
+    /** Keys of one-phase commits between their commit timestamp and their apply, on this store. */
+    public int inflightOnePhaseKeys() {
+        return inflight.size();
+    }
+
     // ---- reads ----
 
     public CompletableFuture<TxnGetResponse> get(TxnGetRequest request) {
