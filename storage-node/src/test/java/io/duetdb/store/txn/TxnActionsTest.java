@@ -188,6 +188,19 @@ class TxnActionsTest {
         write(all);
         assertThat(reader.newestWrite(key("k"), Long.MAX_VALUE)).isEmpty();
         assertThat(TxnActions.hasGarbage(reader, key("k"), ts(50))).isFalse();
+
+        // Rolled-back records below the safe point go; the newest value stays; records above it stay.
+        assertThat(prewrite("r", "kept", ts(60))).isNull();
+        assertThat(commit("r", ts(60), ts(61))).isNull();
+        assertThat(prewrite("r", "dropped", ts(62))).isNull();
+        assertThat(rollback("r", ts(62))).isNull();
+        assertThat(rollback("r", ts(70))).isNull();
+        MvccTxn rolledBack = new MvccTxn();
+        TxnActions.garbageCollect(reader, rolledBack, key("r"), ts(65));
+        write(rolledBack);
+        assertThat(reader.writeOfTransaction(key("r"), ts(62))).isEmpty();
+        assertThat(reader.writeOfTransaction(key("r"), ts(70))).isPresent();
+        assertThat(read("r", ts(80))).isEqualTo("kept");
     }
     @Test
     void onePhaseCommitWritesTheCommitRecordWithoutALock() {
