@@ -91,6 +91,18 @@ public final class LocalCluster implements AutoCloseable {
         return storeConfigs.get(index);
     }
 
+    /** Raft entries the running stores' region leaders have proposed so far (their status counters summed). */
+    public long raftProposals() {
+        long proposals = 0;
+        for (int i = 0; i < storeCount(); i++) {
+            Optional<StoreServer> store = store(i);
+            if (store.isPresent()) {
+                proposals += (Long) store.get().status().get("raft_proposals");
+            }
+        }
+        return proposals;
+    }
+
     public int storeCount() {
         return storeConfigs.size();
     }

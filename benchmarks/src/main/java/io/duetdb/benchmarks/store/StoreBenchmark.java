@@ -96,13 +96,7 @@ public final class StoreBenchmark implements Callable<Integer> {
                 .setMaxInflightProposals(inflight).setRaftServerThreads(raftServerThreads).setElectionTimeout(Duration.ofSeconds(1)));
                 ) {
             cluster.start(3);
-            raftEntries = () -> {
-                long proposals = 0;
-                for (int i = 0; i < cluster.storeCount(); i++) {
-                    proposals += (Long) cluster.store(i).orElseThrow().status().get("raft_proposals");
-                }
-                return proposals;
-            };
+            raftEntries = cluster::raftProposals;
             try (PlacementClient placement = cluster.newPlacementClient();
                     RawKvClient kv = new RawKvClient(placement);
                     StoreAdminCalls admin = new StoreAdminCalls(placement)) {

@@ -97,13 +97,7 @@ public final class TxnBenchmark implements Callable<Integer> {
                 .setBlockCacheSize(DataSize.ofMebibytes(64)).setReserveSpace(DataSize.ofMebibytes(256))
                 .setMaxInflightProposals(inflight))) {
             cluster.start(3);
-            raftEntries = () -> {
-                long proposals = 0;
-                for (int i = 0; i < cluster.storeCount(); i++) {
-                    proposals += (Long) cluster.store(i).orElseThrow().status().get("raft_proposals");
-                }
-                return proposals;
-            };
+            raftEntries = cluster::raftProposals;
             try (PlacementClient placement = cluster.newPlacementClient()) {
                 return runAll(placement);
             }
