@@ -25,10 +25,12 @@ import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.common.config.DataSize;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.placement.RegionInfo;
+import io.duetdb.benchmarks.common.LoadOptions;
 import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.StoreAdminCalls;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -38,17 +40,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "store", mixinStandardHelpOptions = true, description = "Storage node throughput and latency.")
 public final class StoreBenchmark implements Callable<Integer> {
-    @Option(names = "--pd", split = ",", description = "placement client addresses; default: an in-process cluster")
-    List<String> endpoints;
-
-    @Option(names = "--clients", defaultValue = "64")
-    int clients;
-
-    @Option(names = "--seconds", defaultValue = "15")
-    int seconds;
-
-    @Option(names = "--warmup", defaultValue = "20")
-    int warmupSeconds;
+    @Mixin
+    LoadOptions load;
 
     @Option(names = "--value-size", defaultValue = "100")
     int valueSize;
@@ -106,8 +99,8 @@ public final class StoreBenchmark implements Callable<Integer> {
                         .orElse(false));
                 System.out.printf("loading %d keys%n", keys);
                 load(kv);
-                System.out.printf("warming up for %d s%n", warmupSeconds);
-                run(kv, "write", warmupSeconds);
+                System.out.printf("warming up for %d s%n", load.warmupSeconds);
+                run(kv, "write", load.warmupSeconds);
                 List<Result> results = new ArrayList<>();
                 int regions = 1;
                 for (int target : regionCounts) {
@@ -128,7 +121,7 @@ public final class StoreBenchmark implements Callable<Integer> {
                 }
                 System.out.println();
                 System.out.printf("Store benchmark: 3 stores x 3 replicas in one JVM, %d clients x %d outstanding, %d-byte values, %d s per run%n",
-                        clients, pipeline, valueSize, seconds);
+                        load.clients, pipeline, valueSize, load.seconds);
                 System.out.printf("%-10s %8s %14s %10s %10s %10s %8s %9s%n", "workload", "regions", "ops/s (keys/s)",
                         "p50 us", "p99 us", "entries/s", "threads", "RSS MiB");
                 for (Result r : results) {
@@ -210,9 +203,9 @@ public final class StoreBenchmark implements Callable<Integer> {
 
     private Result measure(RawKvClient kv, String workload, int regions) throws Exception {
         long entriesBefore = raftEntries.getAsLong();
-        long[] outcome = run(kv, workload, seconds);
-        double entries = (raftEntries.getAsLong() - entriesBefore) / (double) seconds;
-        return new Result(workload, regions, outcome[0] / (double) seconds, outcome[1], outcome[2], entries,
+        long[] outcome = run(kv, workload, load.seconds);
+        double entries = (raftEntries.getAsLong() - entriesBefore) / (double) load.seconds;
+        return new Result(workload, regions, outcome[0] / (double) load.seconds, outcome[1], outcome[2], entries,
                 Thread.activeCount(), rssMib());
     }
 
@@ -221,9 +214,9 @@ public final class StoreBenchmark implements Callable<Integer> {
         AtomicBoolean stop = new AtomicBoolean();
         LongAdder done = new LongAdder();
         Recorder latency = new Recorder(3);
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        ExecutorService pool = Executors.newFixedThreadPool(load.clients);
         List<Future<?>> futures = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
+        for (int c = 0; c < load.clients; c++) {
             futures.add(pool.submit(() -> {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 byte[] value = value();

@@ -30,10 +30,12 @@ import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.proto.meta.PeerRole;
+import io.duetdb.benchmarks.common.LoadOptions;
 import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.StoreAdminCalls;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -46,14 +48,8 @@ public final class TxnBenchmark implements Callable<Integer> {
     @Option(names = "--pd", split = ",", description = "placement client addresses; default: an in-process cluster")
     List<String> endpoints;
 
-    @Option(names = "--clients", defaultValue = "64")
-    int clients;
-
-    @Option(names = "--seconds", defaultValue = "15")
-    int seconds;
-
-    @Option(names = "--warmup", defaultValue = "15")
-    int warmupSeconds;
+    @Mixin
+    LoadOptions load;
 
     @Option(names = "--keys", defaultValue = "100000")
     int keys;
@@ -127,24 +123,24 @@ public final class TxnBenchmark implements Callable<Integer> {
                 admin.split(key(i * (keys / regions)));
             }
             System.out.printf("%d regions; warming up for %d s%n", placement.scanRegions(new byte[0], new byte[0], 0).size(),
-                    warmupSeconds);
-            run(client, "small", TxnMode.OPTIMISTIC, 0, warmupSeconds);
+                    load.warmupSeconds);
+            run(client, "small", TxnMode.OPTIMISTIC, 0, load.warmupSeconds);
             List<Result> results = new ArrayList<>();
             if (workloads.contains("small")) {
                 for (TxnMode mode : modes) {
-                    results.add(run(client, "small", mode, 0, seconds));
+                    results.add(run(client, "small", mode, 0, load.seconds));
                 }
             }
             if (workloads.contains("hot")) {
                 for (int hot : hotKeys) {
                     for (TxnMode mode : modes) {
-                        results.add(run(client, "hot", mode, hot, seconds));
+                        results.add(run(client, "hot", mode, hot, load.seconds));
                     }
                 }
             }
             System.out.println();
             System.out.printf("Transaction benchmark: 3 stores x 3 replicas, %d clients, %d keys in %d regions, %d s per run%n",
-                    clients, keys, regions, seconds);
+                    load.clients, keys, regions, load.seconds);
             System.out.printf("%-6s %-12s %5s %14s %12s %8s %10s %10s %10s%n", "run", "mode", "hot", "committed/s", "aborted/s",
                     "abort %", "p50 us", "p99 us", "entries/s");
             for (Result r : results) {
@@ -176,9 +172,9 @@ public final class TxnBenchmark implements Callable<Integer> {
         LongAdder committed = new LongAdder();
         LongAdder aborted = new LongAdder();
         Recorder latency = new Recorder(3);
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        ExecutorService pool = Executors.newFixedThreadPool(load.clients);
         List<Future<?>> futures = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
+        for (int c = 0; c < load.clients; c++) {
             futures.add(pool.submit(() -> {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 while (!stop.get()) {
