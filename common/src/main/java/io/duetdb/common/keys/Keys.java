@@ -11,7 +11,8 @@ import io.duetdb.common.types.ColumnType;
 /**
  * Every key prefix of the key space, and nothing else may build them. The layout is TiDB's:
  * <pre>
- *   m{name}                                   metadata (catalog, schema versions)
+ *   m{name}                                   metadata: a single value (schema version, id counters)
+ *   m{hash}h{field}                           metadata: a field of a named hash (databases, tables, users)
  *   t{tableId}_r{handle}                      a table's rows, by integer handle
  *   t{tableId}_i{indexId}{values}             a unique index entry (value: the handle)
  *   t{tableId}_i{indexId}{values}{handle}     a non-unique index entry
@@ -32,6 +33,7 @@ import io.duetdb.common.types.ColumnType;
 public final class Keys {
     public static final byte META_PREFIX = 'm';
     public static final byte TABLE_PREFIX = 't';
+    private static final byte META_HASH_SEPARATOR = 'h';
     private static final byte[] RECORD_SEPARATOR = {'_', 'r'};
     private static final byte[] INDEX_SEPARATOR = {'_', 'i'};
     /** Length of t{tableId}. */
@@ -134,6 +136,36 @@ public final class Keys {
     /** {@code m{name}}: a metadata key; the name is group-encoded so that names never prefix each other. */
     public static byte[] metaKey(byte[] name) {
         return new KeyWriter(name.length + 12).writeByte(META_PREFIX).writeBytes(name).toByteArray();
+    }
+
+    /**
+     * {@code m{hash}h{field}}: one field of a metadata hash (TiDB's structure layout), so that all fields of
+     * a hash are one contiguous range.
+     */
+    public static byte[] metaHashFieldKey(byte[] hash, byte[] field) {
+        return new KeyWriter(hash.length + field.length + 24).writeByte(META_PREFIX).writeBytes(hash)
+                .writeByte(META_HASH_SEPARATOR).writeBytes(field).toByteArray();
+    }
+
+    /** The start of a metadata hash's fields. */
+    public static byte[] metaHashPrefix(byte[] hash) {
+        return new KeyWriter(hash.length + 12).writeByte(META_PREFIX).writeBytes(hash).writeByte(META_HASH_SEPARATOR)
+                .toByteArray();
+    }
+
+    /** The first key after a metadata hash's fields. */
+    public static byte[] metaHashEnd(byte[] hash) {
+        return new KeyWriter(hash.length + 12).writeByte(META_PREFIX).writeBytes(hash)
+                .writeByte(META_HASH_SEPARATOR + 1).toByteArray();
+    }
+
+    /** The field of a metadata hash key. */
+    public static byte[] metaHashFieldOf(byte[] key, byte[] hash) {
+        byte[] prefix = metaHashPrefix(hash);
+        if (key.length < prefix.length || !java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
+            throw new CodecException("not a field of that metadata hash: " + describe(key));
+        }
+        return new KeyReader(key, prefix.length).readBytes();
     }
 
     /** The first key after every metadata key. */

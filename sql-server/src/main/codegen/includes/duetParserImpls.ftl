@@ -1,0 +1,637 @@
+<#--
+  MySQL statements that Calcite's core grammar lacks: DDL, MySQL's INSERT / REPLACE / UPDATE / DELETE forms,
+  and SELECT ... FOR UPDATE. Queries and expressions stay Calcite's own productions.
+-->
+
+boolean DuetIfNotExists() :
+{
+}
+{
+    <IF> <NOT> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+boolean DuetIfExists() :
+{
+}
+{
+    <IF> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+/** CREATE {DATABASE | SCHEMA} [IF NOT EXISTS] name [options]. */
+SqlCreate DuetCreateDatabase(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+}
+{
+    ( <DATABASE> | <SCHEMA> ) ifNotExists = DuetIfNotExists() name = SimpleIdentifier()
+    DuetTableOptions()
+    {
+        return new SqlCreateDatabase(s.end(this), ifNotExists, name);
+    }
+}
+
+SqlDrop DuetDropDatabase(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    ( <DATABASE> | <SCHEMA> ) ifExists = DuetIfExists() name = SimpleIdentifier()
+    {
+        return new SqlDropDatabase(s.end(this), ifExists, name);
+    }
+}
+
+/** CREATE TABLE [IF NOT EXISTS] name ( element, ... ) [options]. */
+SqlCreate DuetCreateTable(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    final List<SqlNode> elements = new ArrayList<SqlNode>();
+    SqlNode element;
+    final SqlNodeList tableOptions;
+    SqlIdentifier likeTable = null;
+}
+{
+    <TABLE> ifNotExists = DuetIfNotExists() name = CompoundIdentifier()
+    (
+        <LIKE> likeTable = CompoundIdentifier() { tableOptions = SqlNodeList.EMPTY; }
+    |
+        <LPAREN>
+        element = DuetTableElement() { elements.add(element); }
+        ( <COMMA> element = DuetTableElement() { elements.add(element); } )*
+        <RPAREN>
+        tableOptions = DuetTableOptions()
+    )
+    {
+        return new SqlCreateTable(s.end(this), ifNotExists, name,
+            new SqlNodeList(elements, s.pos()), tableOptions, likeTable);
+    }
+}
+
+SqlNode DuetTableElement() :
+{
+    final SqlNode element;
+}
+{
+    (
+        LOOKAHEAD(2) element = DuetIndexDefinition()
+    |
+        element = DuetColumnDefinition()
+    )
+    { return element; }
+}
+
+/** [CONSTRAINT [name]] PRIMARY KEY (cols) | UNIQUE [KEY|INDEX] [name] (cols) | {KEY|INDEX} [name] (cols). */
+SqlIndexDefinition DuetIndexDefinition() :
+{
+    final Span s;
+    SqlIdentifier name = null;
+    final SqlIndexDefinition.Kind kind;
+    final SqlNodeList columns;
+}
+{
+    { s = span(); }
+    [ <CONSTRAINT> [ name = SimpleIdentifier() ] ]
+    (
+        <PRIMARY> <KEY> { kind = SqlIndexDefinition.Kind.PRIMARY; }
+    |
+        <UNIQUE> [ <KEY> | <INDEX> ] { kind = SqlIndexDefinition.Kind.UNIQUE; }
+        [ name = SimpleIdentifier() ]
+    |
+        ( <KEY> | <INDEX> ) { kind = SqlIndexDefinition.Kind.INDEX; }
+        [ name = SimpleIdentifier() ]
+    )
+    columns = DuetIndexColumns()
+    [ <COMMENT> StringLiteral() ]
+    {
+        return new SqlIndexDefinition(s.end(this), kind, name, columns);
+    }
+}
+
+/** ( col [(length)] [ASC|DESC], ... ) */
+SqlNodeList DuetIndexColumns() :
+{
+    final Span s;
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
+    SqlIdentifier column;
+}
+{
+    <LPAREN> { s = span(); }
+    column = SimpleIdentifier() [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] [ <ASC> | <DESC> ] { columns.add(column); }
+    (
+        <COMMA> column = SimpleIdentifier() [ <LPAREN> UnsignedIntLiteral() <RPAREN> ] [ <ASC> | <DESC> ]
+        { columns.add(column); }
+    )*
+    <RPAREN>
+    { return new SqlNodeList(columns, s.end(this)); }
+}
+
+SqlColumnDefinition DuetColumnDefinition() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final SqlMySqlType type;
+    Boolean nullable = null;
+    SqlNode defaultValue = null;
+    boolean autoIncrement = false;
+    SqlIndexDefinition.Kind key = null;
+    String comment = null;
+    boolean onUpdateCurrentTimestamp = false;
+}
+{
+    name = SimpleIdentifier() { s = span(); }
+    type = DuetDataType()
+    (
+        <NOT> <NULL> { nullable = Boolean.FALSE; }
+    |
+        <NULL> { nullable = Boolean.TRUE; }
+    |
+        <DEFAULT_> defaultValue = DuetDefaultValue()
+    |
+        <AUTO_INCREMENT> { autoIncrement = true; }
+    |
+        <PRIMARY> <KEY> { key = SqlIndexDefinition.Kind.PRIMARY; }
+    |
+        <UNIQUE> [ <KEY> ] { key = SqlIndexDefinition.Kind.UNIQUE; }
+    |
+        <KEY> { key = SqlIndexDefinition.Kind.PRIMARY; }
+    |
+        <COMMENT> { comment = SqlLiteral.unchain(StringLiteral()).getValueAs(String.class); }
+    |
+        <ON> <UPDATE> ( <CURRENT_TIMESTAMP> | <LOCALTIMESTAMP> ) [ <LPAREN> [ UnsignedIntLiteral() ] <RPAREN> ]
+        { onUpdateCurrentTimestamp = true; }
+    |
+        <COLLATE> Identifier()
+    )*
+    {
+        return new SqlColumnDefinition(s.end(this), name, type, nullable, defaultValue, autoIncrement, key,
+            comment, onUpdateCurrentTimestamp);
+    }
+}
+
+SqlNode DuetDefaultValue() :
+{
+    SqlNode value;
+    SqlIdentifier id;
+}
+{
+    (
+        value = Literal()
+    |
+        ( <CURRENT_TIMESTAMP> | <LOCALTIMESTAMP> ) [ <LPAREN> [ UnsignedIntLiteral() ] <RPAREN> ] {
+            value = SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(getPos());
+        }
+    |
+        id = SimpleIdentifier() <LPAREN> [ UnsignedIntLiteral() ] <RPAREN> {
+            if (!id.getSimple().equalsIgnoreCase("NOW")) {
+                throw SqlUtil.newContextException(id.getParserPosition(),
+                    RESOURCE.illegalNonQueryExpression());
+            }
+            value = SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(getPos());
+        }
+    |
+        <LPAREN> value = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
+    )
+    { return value; }
+}
+
+/**
+ * A MySQL column type: a name (keyword or identifier), an optional (precision [, scale]) or value list,
+ * then UNSIGNED / SIGNED / ZEROFILL and an optional character set and collation.
+ */
+SqlMySqlType DuetDataType() :
+{
+    final Span s;
+    String name;
+    int precision = -1;
+    int scale = -1;
+    boolean unsigned = false;
+    String charset = null;
+    String collation = null;
+    SqlIdentifier id;
+}
+{
+    { s = span(); }
+    (
+        ( <TINYINT> | <SMALLINT> | <INTEGER> | <INT> | <BIGINT> | <DECIMAL> | <DEC> | <NUMERIC> | <FLOAT>
+        | <REAL> | <CHAR> | <VARCHAR> | <BINARY> | <VARBINARY> | <DATE> | <TIME> | <TIMESTAMP> | <BOOLEAN>
+        | <BLOB> | <DATETIME> | <YEAR> )
+        { name = token.image.toUpperCase(Locale.ROOT); }
+    |
+        <DOUBLE> [ <PRECISION> ] { name = "DOUBLE"; }
+    |
+        <CHARACTER> [ <VARYING> { name = "VARCHAR"; } ] { name = "CHAR"; }
+    |
+        id = SimpleIdentifier() { name = id.getSimple().toUpperCase(Locale.ROOT); }
+    )
+    [
+        <LPAREN> precision = UnsignedIntLiteral()
+        [ <COMMA> scale = UnsignedIntLiteral() ]
+        <RPAREN>
+    ]
+    (
+        <UNSIGNED> { unsigned = true; }
+    |
+        <SIGNED>
+    |
+        <ZEROFILL> { unsigned = true; }
+    )*
+    [
+        ( <CHARACTER> <SET> | <CHARSET> ) charset = Identifier()
+    ]
+    [
+        LOOKAHEAD(2) <COLLATE> collation = Identifier()
+    ]
+    {
+        return new SqlMySqlType(s.end(this), name, precision, scale, unsigned, charset, collation);
+    }
+}
+
+/** Table options: [DEFAULT] name [=] value, separated by spaces or commas; kept as name/value pairs. */
+SqlNodeList DuetTableOptions() :
+{
+    final List<SqlNode> tableOptions = new ArrayList<SqlNode>();
+    SqlTableOption option;
+}
+{
+    (
+        option = DuetTableOption() { tableOptions.add(option); }
+        [ <COMMA> ]
+    )*
+    { return new SqlNodeList(tableOptions, getPos()); }
+}
+
+SqlTableOption DuetTableOption() :
+{
+    final Span s;
+    String name;
+    String value;
+    SqlNode literal;
+}
+{
+    { s = span(); }
+    [ <DEFAULT_> ]
+    (
+        <CHARACTER> <SET> { name = "CHARACTER SET"; }
+    |
+        <CHARSET> { name = "CHARACTER SET"; }
+    |
+        <COLLATE> { name = "COLLATE"; }
+    |
+        <AUTO_INCREMENT> { name = "AUTO_INCREMENT"; }
+    |
+        <COMMENT> { name = "COMMENT"; }
+    |
+        <ENGINE> { name = "ENGINE"; }
+    |
+        name = Identifier() { name = name.toUpperCase(Locale.ROOT); }
+    )
+    [ <EQ> ]
+    (
+        literal = Literal() {
+            value = literal instanceof SqlLiteral
+                ? ((SqlLiteral) literal).toValue()
+                : literal.toString();
+        }
+    |
+        value = Identifier()
+    |
+        <DEFAULT_> { value = "DEFAULT"; }
+    )
+    {
+        return new SqlTableOption(s.end(this), name, value);
+    }
+}
+
+/** CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (cols). */
+SqlCreate DuetCreateIndex(Span s, boolean replace) :
+{
+    boolean unique = false;
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+    final SqlNodeList columns;
+}
+{
+    [ <UNIQUE> { unique = true; } ]
+    <INDEX> ifNotExists = DuetIfNotExists() name = SimpleIdentifier()
+    <ON> table = CompoundIdentifier()
+    columns = DuetIndexColumns()
+    {
+        return new SqlCreateIndex(s.end(this), unique, ifNotExists, name, table, columns);
+    }
+}
+
+SqlDrop DuetDropTable(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final List<SqlNode> tables = new ArrayList<SqlNode>();
+    SqlIdentifier table;
+}
+{
+    <TABLE> ifExists = DuetIfExists()
+    table = CompoundIdentifier() { tables.add(table); }
+    ( <COMMA> table = CompoundIdentifier() { tables.add(table); } )*
+    [ <RESTRICT> | <CASCADE> ]
+    {
+        return new SqlDropTable(s.end(this), ifExists, new SqlNodeList(tables, s.pos()));
+    }
+}
+
+SqlDrop DuetDropIndex(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+}
+{
+    <INDEX> ifExists = DuetIfExists() name = SimpleIdentifier() <ON> table = CompoundIdentifier()
+    {
+        return new SqlDropIndex(s.end(this), ifExists, name, table);
+    }
+}
+
+SqlTruncate DuetTruncateTable(Span s) :
+{
+    final SqlIdentifier table;
+}
+{
+    [ <TABLE> ] table = CompoundIdentifier()
+    {
+        return new SqlTruncateTable(s.end(this), table);
+    }
+}
+
+/** RENAME TABLE a TO b [, c TO d ...]. */
+SqlNode DuetRenameTable() :
+{
+    final Span s;
+    final List<SqlNode> from = new ArrayList<SqlNode>();
+    final List<SqlNode> to = new ArrayList<SqlNode>();
+    SqlIdentifier id;
+}
+{
+    <RENAME> { s = span(); } <TABLE>
+    id = CompoundIdentifier() { from.add(id); } <TO> id = CompoundIdentifier() { to.add(id); }
+    (
+        <COMMA>
+        id = CompoundIdentifier() { from.add(id); } <TO> id = CompoundIdentifier() { to.add(id); }
+    )*
+    {
+        return new SqlRenameTable(s.end(this), new SqlNodeList(from, s.pos()), new SqlNodeList(to, s.pos()));
+    }
+}
+
+/** ALTER TABLE name action [, action ...]. */
+SqlNode DuetAlterTable() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    final List<SqlNode> actions = new ArrayList<SqlNode>();
+    SqlNode action;
+}
+{
+    <ALTER> { s = span(); } <TABLE> table = CompoundIdentifier()
+    action = DuetAlterAction() { actions.add(action); }
+    ( <COMMA> action = DuetAlterAction() { actions.add(action); } )*
+    {
+        return new SqlAlterTable(s.end(this), table, new SqlNodeList(actions, s.pos()));
+    }
+}
+
+SqlNode DuetAlterAction() :
+{
+    final Span s;
+    final SqlNode definition;
+    final SqlIdentifier name;
+    final SqlNodeList tableOptions;
+    boolean ifExists = false;
+    boolean ifNotExists = false;
+    SqlIdentifier after = null;
+    boolean first = false;
+}
+{
+    { s = span(); }
+    (
+        <ADD>
+        (
+            LOOKAHEAD(3) definition = DuetIndexDefinition() {
+                return new SqlAlterTableAddIndex(s.end(this), (SqlIndexDefinition) definition);
+            }
+        |
+            [ <COLUMN> ] ifNotExists = DuetIfNotExists() definition = DuetColumnDefinition()
+            [ <FIRST> { first = true; } | <AFTER> after = SimpleIdentifier() ]
+            {
+                return new SqlAlterTableAddColumn(s.end(this), (SqlColumnDefinition) definition, ifNotExists, first,
+                    after);
+            }
+        )
+    |
+        <DROP>
+        (
+            ( <INDEX> | <KEY> ) ifExists = DuetIfExists() name = SimpleIdentifier() {
+                return new SqlAlterTableDropIndex(s.end(this), name, ifExists);
+            }
+        |
+            <PRIMARY> <KEY> {
+                return new SqlAlterTableDropIndex(s.end(this), new SqlIdentifier("PRIMARY", getPos()), false);
+            }
+        |
+            [ <COLUMN> ] ifExists = DuetIfExists() name = SimpleIdentifier() {
+                return new SqlAlterTableDropColumn(s.end(this), name, ifExists);
+            }
+        )
+    |
+        <RENAME> [ <TO> | <AS> ] name = CompoundIdentifier() {
+            return new SqlAlterTableRename(s.end(this), name);
+        }
+    |
+        tableOptions = DuetTableOptions() {
+            return new SqlAlterTableOptions(s.end(this), tableOptions);
+        }
+    )
+}
+
+/**
+ * INSERT [IGNORE] [INTO] t [(cols)] {VALUES | VALUE} (...), ... | SELECT ... | SET c = e, ...
+ * [ON DUPLICATE KEY UPDATE c = e, ...], and REPLACE [INTO] with the same forms.
+ */
+SqlNode DuetInsert() :
+{
+    final Span s;
+    boolean replace = false;
+    boolean ignore = false;
+    final SqlIdentifier table;
+    SqlNodeList columns = null;
+    SqlNode source;
+    final List<SqlNode> setColumns = new ArrayList<SqlNode>();
+    final List<SqlNode> setValues = new ArrayList<SqlNode>();
+    final List<SqlNode> rows = new ArrayList<SqlNode>();
+    SqlNodeList onDuplicate = null;
+    SqlIdentifier id;
+    SqlNode row;
+}
+{
+    (
+        <INSERT> { s = span(); } [ <IGNORE> { ignore = true; } ]
+    |
+        <REPLACE> { s = span(); replace = true; }
+    )
+    [ <INTO> ]
+    table = CompoundIdentifier()
+    (
+        <SET>
+        id = SimpleIdentifier() <EQ> { setColumns.add(id); } DuetAddValueExpression(setValues)
+        (
+            <COMMA> id = SimpleIdentifier() <EQ> { setColumns.add(id); } DuetAddValueExpression(setValues)
+        )*
+        {
+            columns = new SqlNodeList(setColumns, s.pos());
+            source = SqlStdOperatorTable.VALUES.createCall(s.pos(),
+                SqlStdOperatorTable.ROW.createCall(s.pos(), setValues));
+        }
+    |
+        [
+            LOOKAHEAD(3)
+            <LPAREN> { columns = new SqlNodeList(getPos()); }
+            [
+                id = SimpleIdentifier() { columns.add(id); }
+                ( <COMMA> id = SimpleIdentifier() { columns.add(id); } )*
+            ]
+            <RPAREN>
+        ]
+        (
+            ( <VALUES> | <VALUE> )
+            row = DuetInsertRow() { rows.add(row); }
+            ( <COMMA> row = DuetInsertRow() { rows.add(row); } )*
+            { source = SqlStdOperatorTable.VALUES.createCall(s.pos(), rows); }
+        |
+            source = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+        )
+    )
+    [
+        <ON> <DUPLICATE> <KEY> <UPDATE> { onDuplicate = new SqlNodeList(getPos()); }
+        DuetAddAssignment(onDuplicate)
+        ( <COMMA> DuetAddAssignment(onDuplicate) )*
+    ]
+    {
+        return new SqlMySqlInsert(s.end(this), replace, ignore, table, columns, source, onDuplicate);
+    }
+}
+
+/** A parenthesized row of an INSERT; DEFAULT stands for the column's default. */
+SqlNode DuetInsertRow() :
+{
+    final Span s;
+    final List<SqlNode> values = new ArrayList<SqlNode>();
+}
+{
+    <LPAREN> { s = span(); }
+    [
+        DuetAddValueExpression(values)
+        ( <COMMA> DuetAddValueExpression(values) )*
+    ]
+    <RPAREN>
+    { return SqlStdOperatorTable.ROW.createCall(s.end(this), values); }
+}
+
+void DuetAddValueExpression(List<SqlNode> list) :
+{
+    final SqlNode e;
+}
+{
+    (
+        <DEFAULT_> { list.add(SqlStdOperatorTable.DEFAULT.createCall(getPos())); }
+    |
+        e = Expression(ExprContext.ACCEPT_SUB_QUERY) { list.add(e); }
+    )
+}
+
+/** c = e, as an EQUALS call of the column and the expression. */
+void DuetAddAssignment(SqlNodeList list) :
+{
+    final SqlIdentifier column;
+    final List<SqlNode> value = new ArrayList<SqlNode>();
+}
+{
+    column = CompoundIdentifier() <EQ> DuetAddValueExpression(value)
+    {
+        list.add(SqlStdOperatorTable.EQUALS.createCall(column.getParserPosition(), column, value.get(0)));
+    }
+}
+
+/** UPDATE t [[AS] alias] SET c = e, ... [WHERE ...] [ORDER BY ...] [LIMIT n]. */
+SqlNode DuetUpdate() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    SqlIdentifier alias = null;
+    final SqlNodeList assignments;
+    SqlNode where = null;
+    SqlNodeList orderBy = null;
+    SqlNode limit = null;
+}
+{
+    <UPDATE> { s = span(); } [ <IGNORE> ]
+    table = CompoundIdentifier()
+    [ [ <AS> ] alias = SimpleIdentifier() ]
+    <SET> { assignments = new SqlNodeList(getPos()); }
+    DuetAddAssignment(assignments)
+    ( <COMMA> DuetAddAssignment(assignments) )*
+    [ where = Where() ]
+    [ orderBy = OrderBy(true) ]
+    [ <LIMIT> limit = UnsignedNumericLiteralOrParam() ]
+    {
+        return new SqlMySqlUpdate(s.end(this), table, alias, assignments, where, orderBy, limit);
+    }
+}
+
+/** DELETE FROM t [[AS] alias] [WHERE ...] [ORDER BY ...] [LIMIT n]. */
+SqlNode DuetDelete() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    SqlIdentifier alias = null;
+    SqlNode where = null;
+    SqlNodeList orderBy = null;
+    SqlNode limit = null;
+}
+{
+    <DELETE> { s = span(); } [ <IGNORE> ] <FROM>
+    table = CompoundIdentifier()
+    [ [ <AS> ] alias = SimpleIdentifier() ]
+    [ where = Where() ]
+    [ orderBy = OrderBy(true) ]
+    [ <LIMIT> limit = UnsignedNumericLiteralOrParam() ]
+    {
+        return new SqlMySqlDelete(s.end(this), table, alias, where, orderBy, limit);
+    }
+}
+
+/** A query, optionally followed by FOR UPDATE or LOCK IN SHARE MODE (FOR SHARE). */
+SqlNode DuetQueryWithLocking() :
+{
+    final SqlNode query;
+    SqlQueryWithLocking.Mode mode = null;
+}
+{
+    query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    [
+        <FOR> ( <UPDATE> { mode = SqlQueryWithLocking.Mode.FOR_UPDATE; } | <SHARE> { mode = SqlQueryWithLocking.Mode.SHARE; } )
+        [ <NOWAIT> | <SKIP_> <LOCKED> ]
+    |
+        <LOCK> <IN> <SHARE> <MODE> { mode = SqlQueryWithLocking.Mode.SHARE; }
+    ]
+    {
+        if (mode == null) {
+            return query;
+        }
+        return new SqlQueryWithLocking(getPos(), query, mode);
+    }
+}

@@ -1,0 +1,164 @@
+package io.duetdb.sql.catalog;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.keys.Keys;
+
+/**
+ * The catalog's layout in the transactional key space, TiDB's: a schema version, an id counter, a hash of
+ * databases and one hash of tables per database, each value JSON. Every change goes through the caller's
+ * transaction, so a DDL statement's catalog writes commit or vanish together.
+ */
+final class CatalogStore {
+    private static final byte[] SCHEMA_VERSION = "SchemaVersion".getBytes(UTF_8);
+    private static final byte[] NEXT_GLOBAL_ID = "NextGlobalID".getBytes(UTF_8);
+    private static final byte[] BOOTSTRAP_VERSION = "BootstrapVersion".getBytes(UTF_8);
+    private static final byte[] DATABASES = "DBs".getBytes(UTF_8);
+    private static final int SCAN_PAGE = 1024;
+
+    private final ObjectMapper json = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    long schemaVersion(Transaction transaction) {
+        return readLong(transaction, Keys.metaKey(SCHEMA_VERSION)).orElse(0L);
+    }
+
+    /** Moves the schema version on by one and returns the new version. */
+    long bumpSchemaVersion(Transaction transaction) {
+        byte[] key = Keys.metaKey(SCHEMA_VERSION);
+        long next = readLong(transaction, key).orElse(0L) + 1;
+        transaction.put(key, longBytes(next));
+        return next;
+    }
+
+    /** Locks the schema version for a DDL statement: DDL statements run one after another. */
+    void lockSchemaVersion(Transaction transaction) {
+        transaction.lockKeys(List.of(Keys.metaKey(SCHEMA_VERSION)));
+    }
+
+    long nextGlobalId(Transaction transaction) {
+        byte[] key = Keys.metaKey(NEXT_GLOBAL_ID);
+        long next = readLong(transaction, key).orElse(0L) + 1;
+        transaction.put(key, longBytes(next));
+        return next;
+    }
+
+    boolean isBootstrapped(Transaction transaction) {
+        return transaction.get(Keys.metaKey(BOOTSTRAP_VERSION)).isPresent();
+    }
+
+    void markBootstrapped(Transaction transaction) {
+        transaction.put(Keys.metaKey(BOOTSTRAP_VERSION), longBytes(1));
+    }
+
+    /** Adds {@code count} to a counter and returns its value before (an allocation of [before + 1, before + count]). */
+    long advanceCounter(Transaction transaction, String name, long count) {
+        byte[] key = Keys.metaKey(("Counter:" + name).getBytes(UTF_8));
+        long before = readLong(transaction, key).orElse(0L);
+        transaction.put(key, longBytes(before + count));
+        return before;
+    }
+
+    void putDatabase(Transaction transaction, DatabaseInfo database) {
+        transaction.put(Keys.metaHashFieldKey(DATABASES, idBytes(database.id())), write(database));
+    }
+
+    void deleteDatabase(Transaction transaction, long databaseId) {
+        transaction.delete(Keys.metaHashFieldKey(DATABASES, idBytes(databaseId)));
+    }
+
+    void putTable(Transaction transaction, TableInfo table) {
+        transaction.put(Keys.metaHashFieldKey(tablesHash(table.databaseId()), idBytes(table.id())), write(table));
+    }
+
+    void deleteTable(Transaction transaction, long databaseId, long tableId) {
+        transaction.delete(Keys.metaHashFieldKey(tablesHash(databaseId), idBytes(tableId)));
+    }
+
+    List<DatabaseInfo> databases(Transaction transaction) {
+        List<DatabaseInfo> databases = new ArrayList<>();
+        for (byte[] value : scanHash(transaction, DATABASES)) {
+            databases.add(read(value, DatabaseInfo.class));
+        }
+        return databases;
+    }
+
+    List<TableInfo> tables(Transaction transaction, long databaseId) {
+        List<TableInfo> tables = new ArrayList<>();
+        for (byte[] value : scanHash(transaction, tablesHash(databaseId))) {
+            tables.add(read(value, TableInfo.class));
+        }
+        return tables;
+    }
+
+    InfoSchema load(Transaction transaction) {
+        long version = schemaVersion(transaction);
+        List<DatabaseInfo> databases = databases(transaction);
+        List<TableInfo> tables = new ArrayList<>();
+        for (DatabaseInfo database : databases) {
+            tables.addAll(tables(transaction, database.id()));
+        }
+        return new InfoSchema(version, databases, tables);
+    }
+
+    private List<byte[]> scanHash(Transaction transaction, byte[] hash) {
+        List<byte[]> values = new ArrayList<>();
+        byte[] start = Keys.metaHashPrefix(hash);
+        byte[] end = Keys.metaHashEnd(hash);
+        while (true) {
+            List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
+            for (Map.Entry<ByteString, byte[]> entry : page) {
+                values.add(entry.getValue());
+            }
+            if (page.size() < SCAN_PAGE) {
+                return values;
+            }
+            byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+            start = java.util.Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
+    private static byte[] tablesHash(long databaseId) {
+        return ("DB:" + databaseId).getBytes(UTF_8);
+    }
+
+    private static byte[] idBytes(long id) {
+        return ByteBuffer.allocate(8).putLong(id).array();
+    }
+
+    private static Optional<Long> readLong(Transaction transaction, byte[] key) {
+        return transaction.get(key).map(value -> ByteBuffer.wrap(value).getLong());
+    }
+
+    private static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    private byte[] write(Object value) {
+        try {
+            return json.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise " + value, e);
+        }
+    }
+
+    private <T> T read(byte[] value, Class<T> type) {
+        try {
+            return json.readValue(value, type);
+        } catch (IOException e) {
+            throw new IllegalStateException("corrupt catalog entry of type " + type.getSimpleName(), e);
+        }
+    }
+}

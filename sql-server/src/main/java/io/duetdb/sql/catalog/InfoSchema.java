@@ -1,0 +1,64 @@
+package io.duetdb.sql.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** An immutable view of the whole catalog at one schema version. Names are looked up case-insensitively. */
+public final class InfoSchema {
+    private final long version;
+    private final Map<String, DatabaseInfo> databases = new HashMap<>();
+    private final Map<Long, Map<String, TableInfo>> tablesByDatabase = new HashMap<>();
+    private final Map<Long, TableInfo> tablesById = new HashMap<>();
+
+    public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables) {
+        this.version = version;
+        for (DatabaseInfo database : databases) {
+            this.databases.put(database.name().toLowerCase(Locale.ROOT), database);
+            tablesByDatabase.put(database.id(), new HashMap<>());
+        }
+        for (TableInfo table : tables) {
+            Map<String, TableInfo> tablesOfDatabase = tablesByDatabase.get(table.databaseId());
+            if (tablesOfDatabase != null) {
+                tablesOfDatabase.put(table.lowerCaseName(), table);
+                tablesById.put(table.id(), table);
+            }
+        }
+    }
+
+    public long version() {
+        return version;
+    }
+
+    public Optional<DatabaseInfo> database(String name) {
+        requireNonNull(name, "name is null");
+        return Optional.ofNullable(databases.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    public List<DatabaseInfo> databases() {
+        List<DatabaseInfo> list = new ArrayList<>(databases.values());
+        list.sort((a, b) -> a.name().compareToIgnoreCase(b.name()));
+        return list;
+    }
+
+    public Optional<TableInfo> table(String databaseName, String tableName) {
+        return database(databaseName).map(database -> tablesByDatabase.get(database.id())
+                .get(tableName.toLowerCase(Locale.ROOT)));
+    }
+
+    public Optional<TableInfo> table(long tableId) {
+        return Optional.ofNullable(tablesById.get(tableId));
+    }
+
+    public List<TableInfo> tables(DatabaseInfo database) {
+        List<TableInfo> list = new ArrayList<>(tablesByDatabase.getOrDefault(database.id(), Map.of()).values());
+        list.sort((a, b) -> a.name().compareToIgnoreCase(b.name()));
+        return list;
+    }
+}

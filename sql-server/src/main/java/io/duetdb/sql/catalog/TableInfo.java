@@ -1,0 +1,96 @@
+package io.duetdb.sql.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import io.duetdb.common.row.RowColumn;
+
+/**
+ * A table as the catalog stores it. Rows are keyed by an integer handle: the primary-key column when the key is
+ * one integer column (a clustered key, {@code handleColumn}), else a hidden row id from the table's
+ * auto-increment allocator, with the primary key kept as a unique index.
+ */
+public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+        String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase) {
+    public TableInfo {
+        requireNonNull(name, "name is null");
+        columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        indexes = List.copyOf(requireNonNull(indexes, "indexes is null"));
+        requireNonNull(comment, "comment is null");
+    }
+
+    /** Columns in position order that statements can see (public ones). */
+    public List<ColumnInfo> publicColumns() {
+        List<ColumnInfo> visible = new ArrayList<>();
+        for (ColumnInfo column : columns) {
+            if (column.state() == SchemaState.PUBLIC) {
+                visible.add(column);
+            }
+        }
+        visible.sort((a, b) -> Integer.compare(a.position(), b.position()));
+        return visible;
+    }
+
+    public Optional<ColumnInfo> column(String columnName) {
+        for (ColumnInfo column : columns) {
+            if (column.name().equalsIgnoreCase(columnName)) {
+                return Optional.of(column);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Optional<IndexInfo> index(String indexName) {
+        for (IndexInfo index : indexes) {
+            if (index.name().equalsIgnoreCase(indexName)) {
+                return Optional.of(index);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Optional<IndexInfo> primaryKey() {
+        return indexes.stream().filter(IndexInfo::primary).findFirst();
+    }
+
+    public boolean hasClusteredHandle() {
+        return handleColumn != null;
+    }
+
+    public Optional<ColumnInfo> autoIncrementColumn() {
+        return columns.stream().filter(ColumnInfo::autoIncrement).findFirst();
+    }
+
+    /** The row codec's view of the columns writers must store (public and write-only ones). */
+    public List<RowColumn> rowColumns() {
+        List<RowColumn> rowColumns = new ArrayList<>(columns.size());
+        for (ColumnInfo column : columns) {
+            rowColumns.add(RowColumn.of(column.id(), column.type().storageType()));
+        }
+        return rowColumns;
+    }
+
+    public String lowerCaseName() {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    public TableInfo withName(String newName) {
+        return new TableInfo(id, databaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase);
+    }
+
+    public TableInfo withColumnsAndIndexes(List<ColumnInfo> newColumns, List<IndexInfo> newIndexes, int newNextColumnId,
+            long newNextIndexId) {
+        return new TableInfo(id, databaseId, name, newColumns, newIndexes, handleColumn, newNextColumnId, newNextIndexId,
+                comment, autoIncrementBase);
+    }
+
+    public TableInfo withDatabase(long newDatabaseId, String newName) {
+        return new TableInfo(id, newDatabaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId,
+                comment, autoIncrementBase);
+    }
+}

@@ -1,0 +1,508 @@
+package io.duetdb.sql.ddl;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.txn.Isolation;
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.client.txn.TxnClient;
+import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.Catalog;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.SchemaState;
+import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.exec.TableAccess;
+import io.duetdb.sql.parser.ddl.SqlAlterTable;
+import io.duetdb.sql.parser.ddl.SqlAlterTableAddIndex;
+import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
+import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
+import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
+import io.duetdb.sql.parser.ddl.SqlCreateIndex;
+import io.duetdb.sql.parser.ddl.SqlCreateTable;
+import io.duetdb.sql.parser.ddl.SqlDropDatabase;
+import io.duetdb.sql.parser.ddl.SqlDropIndex;
+import io.duetdb.sql.parser.ddl.SqlDropTable;
+import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
+import io.duetdb.sql.parser.ddl.SqlTableOption;
+import io.duetdb.sql.parser.ddl.SqlTruncateTable;
+import io.duetdb.sql.types.SqlTypeName;
+
+/**
+ * Carries out DDL statements on the catalog. Adding an index walks it through the online schema states
+ * (delete-only, write-only, write-reorganization with a backfill of existing rows, public), one schema version
+ * per state, so that writers on every server maintain the index before it is backfilled and read.
+ */
+public final class DdlExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(DdlExecutor.class);
+    private static final int BACKFILL_BATCH = 256;
+
+    private final Catalog catalog;
+    private final TxnClient client;
+
+    public DdlExecutor(Catalog catalog, TxnClient client) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.client = requireNonNull(client, "client is null");
+    }
+
+    /** Runs a DDL statement; returns the warnings it raised (unsupported options accepted). */
+    public List<String> execute(SqlNode statement, String currentDatabase) {
+        List<String> warnings = new ArrayList<>();
+        if (statement instanceof SqlCreateDatabase create) {
+            createDatabase(create);
+        } else if (statement instanceof SqlDropDatabase drop) {
+            dropDatabase(drop);
+        } else if (statement instanceof SqlCreateTable create) {
+            createTable(create, currentDatabase, warnings);
+        } else if (statement instanceof SqlDropTable drop) {
+            dropTables(drop, currentDatabase);
+        } else if (statement instanceof SqlTruncateTable truncate) {
+            truncate(truncate, currentDatabase);
+        } else if (statement instanceof SqlCreateIndex create) {
+            SqlIndexDefinition.Kind kind = create.unique() ? SqlIndexDefinition.Kind.UNIQUE : SqlIndexDefinition.Kind.INDEX;
+            addIndex(create.table(), currentDatabase, kind, create.name().getSimple(), columnNames(create.columns()),
+                    create.ifNotExists());
+        } else if (statement instanceof SqlDropIndex drop) {
+            dropIndex(drop.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
+        } else if (statement instanceof SqlAlterTable alter) {
+            for (SqlNode action : alter.actions()) {
+                if (action instanceof SqlAlterTableAddIndex add) {
+                    SqlIndexDefinition index = add.index();
+                    if (index.kind() == SqlIndexDefinition.Kind.PRIMARY) {
+                        throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding a primary key to an existing"
+                                + " table is not supported");
+                    }
+                    List<String> columns = columnNames(index.columns());
+                    String name = index.name() != null ? index.name().getSimple() : columns.get(0);
+                    addIndex(alter.table(), currentDatabase, index.kind(), name, columns, false);
+                } else if (action instanceof SqlAlterTableDropIndex drop) {
+                    dropIndex(alter.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
+                } else {
+                    throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "ALTER TABLE " + ((io.duetdb.sql.parser.DuetSqlCall) action).getOperator().getName()
+                            + " is not supported yet");
+                }
+            }
+        } else {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "statement not supported yet: "
+                    + statement.getKind());
+        }
+        return warnings;
+    }
+
+    private void createDatabase(SqlCreateDatabase create) {
+        String name = create.name().getSimple();
+        catalog.runDdl("create database " + name, (ddl, current) -> {
+            if (current.database(name).isPresent()) {
+                if (create.ifNotExists()) {
+                    return null;
+                }
+                throw new DuetException(ErrorCode.DATABASE_EXISTS, "Can't create database '" + name
+                        + "'; database exists");
+            }
+            ddl.putDatabase(new DatabaseInfo(ddl.nextId(), name));
+            return null;
+        });
+    }
+
+    private void dropDatabase(SqlDropDatabase drop) {
+        String name = drop.name().getSimple();
+        catalog.runDdl("drop database " + name, (ddl, current) -> {
+            DatabaseInfo database = current.database(name).orElse(null);
+            if (database == null) {
+                if (drop.ifExists()) {
+                    return null;
+                }
+                throw new DuetException(ErrorCode.DATABASE_DROP_UNKNOWN, "Can't drop database '" + name
+                        + "'; database doesn't exist");
+            }
+            for (TableInfo table : current.tables(database)) {
+                ddl.deleteTable(database.id(), table.id());
+            }
+            ddl.deleteDatabase(database.id());
+            return null;
+        });
+    }
+
+    private void createTable(SqlCreateTable create, String currentDatabase, List<String> warnings) {
+        String[] name = qualified(create.name(), currentDatabase);
+        if (create.likeTable() != null) {
+            String[] like = qualified(create.likeTable(), currentDatabase);
+            catalog.runDdl("create table " + name[0] + "." + name[1] + " like " + like[1], (ddl, current) -> {
+                DatabaseInfo database = database(current, name[0]);
+                if (current.table(name[0], name[1]).isPresent()) {
+                    if (create.ifNotExists()) {
+                        return null;
+                    }
+                    throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
+                }
+                TableInfo source = table(current, like);
+                ddl.putTable(new TableInfo(ddl.nextId(), database.id(), name[1], source.columns(), source.indexes(),
+                        source.handleColumn(), source.nextColumnId(), source.nextIndexId(), source.comment(), 0));
+                return null;
+            });
+            return;
+        }
+        List<SqlColumnDefinition> columnDefinitions = new ArrayList<>();
+        List<SqlIndexDefinition> indexDefinitions = new ArrayList<>();
+        for (SqlNode element : create.elements()) {
+            if (element instanceof SqlColumnDefinition column) {
+                columnDefinitions.add(column);
+            } else {
+                indexDefinitions.add((SqlIndexDefinition) element);
+            }
+        }
+        List<String> primaryKey = null;
+        for (SqlColumnDefinition column : columnDefinitions) {
+            if (column.key() == SqlIndexDefinition.Kind.PRIMARY) {
+                if (primaryKey != null) {
+                    throw new DuetException(ErrorCode.MULTIPLE_PRIMARY_KEY, "Multiple primary key defined");
+                }
+                primaryKey = List.of(column.name().getSimple());
+            }
+        }
+        for (SqlIndexDefinition index : indexDefinitions) {
+            if (index.kind() == SqlIndexDefinition.Kind.PRIMARY) {
+                if (primaryKey != null) {
+                    throw new DuetException(ErrorCode.MULTIPLE_PRIMARY_KEY, "Multiple primary key defined");
+                }
+                primaryKey = columnNames(index.columns());
+            }
+        }
+        Set<String> primaryColumns = new HashSet<>();
+        if (primaryKey != null) {
+            for (String column : primaryKey) {
+                primaryColumns.add(column.toLowerCase(Locale.ROOT));
+            }
+        }
+        List<ColumnInfo> columns = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        int autoIncrementColumns = 0;
+        for (SqlColumnDefinition definition : columnDefinitions) {
+            String columnName = definition.name().getSimple();
+            if (!seen.add(columnName.toLowerCase(Locale.ROOT))) {
+                throw new DuetException(ErrorCode.DUPLICATE_COLUMN, "Duplicate column name '" + columnName + "'");
+            }
+            ColumnInfo column = ColumnDefinitions.column(definition, columns.size() + 1, columns.size(),
+                    primaryColumns.contains(columnName.toLowerCase(Locale.ROOT)));
+            if (column.autoIncrement()) {
+                autoIncrementColumns++;
+            }
+            columns.add(column);
+        }
+        if (columns.isEmpty()) {
+            throw new DuetException(ErrorCode.PARSE_ERROR, "A table must have at least 1 column");
+        }
+        long nextIndexId = 1;
+        List<IndexInfo> indexes = new ArrayList<>();
+        Set<String> indexNames = new HashSet<>();
+        if (primaryKey != null) {
+            checkColumnsExist(primaryKey, seen);
+            indexes.add(new IndexInfo(nextIndexId++, IndexInfo.PRIMARY_NAME, primaryKey, true, true, SchemaState.PUBLIC));
+            indexNames.add("primary");
+        }
+        for (SqlColumnDefinition column : columnDefinitions) {
+            if (column.key() == SqlIndexDefinition.Kind.UNIQUE) {
+                String indexName = uniqueName(column.name().getSimple(), indexNames);
+                indexes.add(new IndexInfo(nextIndexId++, indexName, List.of(column.name().getSimple()), true, false,
+                        SchemaState.PUBLIC));
+            }
+        }
+        for (SqlIndexDefinition index : indexDefinitions) {
+            if (index.kind() == SqlIndexDefinition.Kind.PRIMARY) {
+                continue;
+            }
+            List<String> indexColumns = columnNames(index.columns());
+            checkColumnsExist(indexColumns, seen);
+            String indexName = index.name() != null ? index.name().getSimple() : uniqueName(indexColumns.get(0), indexNames);
+            if (!indexNames.add(indexName.toLowerCase(Locale.ROOT))) {
+                throw new DuetException(ErrorCode.DUPLICATE_KEY_NAME, "Duplicate key name '" + indexName + "'");
+            }
+            indexes.add(new IndexInfo(nextIndexId++, indexName, indexColumns, index.kind() == SqlIndexDefinition.Kind.UNIQUE,
+                    false, SchemaState.PUBLIC));
+        }
+        if (autoIncrementColumns > 1) {
+            throw new DuetException(ErrorCode.WRONG_AUTO_KEY, "Incorrect table definition; there can be only one auto"
+                    + " column and it must be defined as a key");
+        }
+        for (ColumnInfo column : columns) {
+            if (column.autoIncrement() && indexes.stream().noneMatch(index -> index.columns().get(0)
+                    .equalsIgnoreCase(column.name()))) {
+                throw new DuetException(ErrorCode.WRONG_AUTO_KEY, "Incorrect table definition; there can be only one"
+                        + " auto column and it must be defined as a key");
+            }
+        }
+        String handleColumn = null;
+        if (primaryKey != null && primaryKey.size() == 1) {
+            ColumnInfo column = columns.stream().filter(c -> c.name().equalsIgnoreCase(primaryKey0(primaryColumns)))
+                    .findFirst().orElseThrow();
+            if (column.type().name().isInteger() && !(column.type().unsigned()
+                    && column.type().name() == SqlTypeName.BIGINT)) {
+                handleColumn = column.name();
+            }
+        }
+        String comment = "";
+        long autoIncrementBase = 0;
+        for (SqlNode option : create.options()) {
+            SqlTableOption tableOption = (SqlTableOption) option;
+            switch (tableOption.name()) {
+                case "COMMENT" -> comment = tableOption.value();
+                case "AUTO_INCREMENT" -> autoIncrementBase = Long.parseLong(tableOption.value()) - 1;
+                case "ENGINE", "CHARACTER SET", "COLLATE", "ROW_FORMAT", "CHECKSUM", "STATS_PERSISTENT",
+                        "KEY_BLOCK_SIZE" -> {
+                    if (!tableOption.name().equals("ENGINE") || !tableOption.value().equalsIgnoreCase("InnoDB")) {
+                        warnings.add("The table option " + tableOption.name() + "=" + tableOption.value()
+                                + " is accepted and ignored");
+                    }
+                }
+                default -> warnings.add("The table option " + tableOption.name() + " is accepted and ignored");
+            }
+        }
+        String finalHandle = handleColumn;
+        String finalComment = comment;
+        long finalBase = autoIncrementBase;
+        long firstIndexIdAfter = nextIndexId;
+        int nextColumnId = columns.size() + 1;
+        catalog.runDdl("create table " + name[0] + "." + name[1], (ddl, current) -> {
+            DatabaseInfo database = database(current, name[0]);
+            if (current.table(name[0], name[1]).isPresent()) {
+                if (create.ifNotExists()) {
+                    warnings.add("Table '" + name[1] + "' already exists");
+                    return null;
+                }
+                throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
+            }
+            long tableId = ddl.nextId();
+            ddl.putTable(new TableInfo(tableId, database.id(), name[1], columns, indexes, finalHandle, nextColumnId,
+                    firstIndexIdAfter, finalComment, finalBase));
+            return null;
+        });
+    }
+
+    private static String primaryKey0(Set<String> primaryColumns) {
+        return primaryColumns.iterator().next();
+    }
+
+    private static String uniqueName(String base, Set<String> taken) {
+        String candidate = base;
+        int suffix = 2;
+        while (taken.contains(candidate.toLowerCase(Locale.ROOT))) {
+            candidate = base + "_" + suffix++;
+        }
+        taken.add(candidate.toLowerCase(Locale.ROOT));
+        return candidate;
+    }
+
+    private static void checkColumnsExist(List<String> columns, Set<String> existing) {
+        for (String column : columns) {
+            if (!existing.contains(column.toLowerCase(Locale.ROOT))) {
+                throw new DuetException(ErrorCode.KEY_COLUMN_DOES_NOT_EXIST, "Key column '" + column
+                        + "' doesn't exist in table");
+            }
+        }
+    }
+
+    private void dropTables(SqlDropTable drop, String currentDatabase) {
+        for (SqlNode node : drop.tables()) {
+            String[] name = qualified((SqlIdentifier) node, currentDatabase);
+            catalog.runDdl("drop table " + name[0] + "." + name[1], (ddl, current) -> {
+                TableInfo table = current.table(name[0], name[1]).orElse(null);
+                if (table == null) {
+                    if (drop.ifExists()) {
+                        return null;
+                    }
+                    throw new DuetException(ErrorCode.BAD_TABLE, "Unknown table '" + name[0] + "." + name[1] + "'");
+                }
+                ddl.deleteTable(table.databaseId(), table.id());
+                return null;
+            });
+        }
+    }
+
+    /** TRUNCATE gives the table a new id: its old rows become unreachable at once. */
+    private void truncate(SqlTruncateTable truncate, String currentDatabase) {
+        String[] name = qualified(truncate.table(), currentDatabase);
+        catalog.runDdl("truncate table " + name[0] + "." + name[1], (ddl, current) -> {
+            TableInfo table = table(current, name);
+            ddl.deleteTable(table.databaseId(), table.id());
+            ddl.putTable(new TableInfo(ddl.nextId(), table.databaseId(), table.name(), table.columns(), table.indexes(),
+                    table.handleColumn(), table.nextColumnId(), table.nextIndexId(), table.comment(), 0));
+            return null;
+        });
+    }
+
+    private void addIndex(SqlIdentifier tableName, String currentDatabase, SqlIndexDefinition.Kind kind, String indexName,
+            List<String> columns, boolean ifNotExists) {
+        String[] name = qualified(tableName, currentDatabase);
+        Long indexId = catalog.runDdl("add index " + indexName + " on " + name[1] + " (delete only)", (ddl, current) -> {
+            TableInfo table = table(current, name);
+            if (table.index(indexName).isPresent()) {
+                if (ifNotExists) {
+                    return null;
+                }
+                throw new DuetException(ErrorCode.DUPLICATE_KEY_NAME, "Duplicate key name '" + indexName + "'");
+            }
+            for (String column : columns) {
+                if (table.column(column).isEmpty()) {
+                    throw new DuetException(ErrorCode.KEY_COLUMN_DOES_NOT_EXIST, "Key column '" + column
+                            + "' doesn't exist in table");
+                }
+            }
+            List<IndexInfo> indexes = new ArrayList<>(table.indexes());
+            IndexInfo index = new IndexInfo(table.nextIndexId(), indexName, columns,
+                    kind == SqlIndexDefinition.Kind.UNIQUE, false, SchemaState.DELETE_ONLY);
+            indexes.add(index);
+            ddl.putTable(table.withColumnsAndIndexes(table.columns(), indexes, table.nextColumnId(),
+                    table.nextIndexId() + 1));
+            return index.id();
+        });
+        if (indexId == null) {
+            return;
+        }
+        moveIndex(name, indexId, SchemaState.WRITE_ONLY);
+        TableInfo reorganizing = moveIndex(name, indexId, SchemaState.WRITE_REORGANIZATION);
+        try {
+            backfill(reorganizing, indexId);
+        } catch (RuntimeException e) {
+            // Leave no half-built index behind: remove it again.
+            catalog.runDdl("add index " + indexName + " on " + name[1] + " (rolled back)", (ddl, current) -> {
+                TableInfo table = table(current, name);
+                List<IndexInfo> indexes = new ArrayList<>(table.indexes());
+                indexes.removeIf(index -> index.id() == indexId);
+                ddl.putTable(table.withColumnsAndIndexes(table.columns(), indexes, table.nextColumnId(),
+                        table.nextIndexId()));
+                return null;
+            });
+            throw e;
+        }
+        moveIndex(name, indexId, SchemaState.PUBLIC);
+    }
+
+    private TableInfo moveIndex(String[] name, long indexId, SchemaState state) {
+        return catalog.runDdl("index " + indexId + " of " + name[1] + " to " + state, (ddl, current) -> {
+            TableInfo table = table(current, name);
+            List<IndexInfo> indexes = new ArrayList<>();
+            for (IndexInfo index : table.indexes()) {
+                indexes.add(index.id() == indexId ? index.withState(state) : index);
+            }
+            TableInfo updated = table.withColumnsAndIndexes(table.columns(), indexes, table.nextColumnId(),
+                    table.nextIndexId());
+            ddl.putTable(updated);
+            return updated;
+        });
+    }
+
+    /** Writes the index entries of every existing row, a batch per transaction, reporting progress. */
+    private void backfill(TableInfo table, long indexId) {
+        TableAccess access = new TableAccess(table);
+        IndexInfo index = table.indexes().stream().filter(i -> i.id() == indexId).findFirst().orElseThrow();
+        byte[] start = access.recordStart();
+        byte[] end = access.recordEnd();
+        long rows = 0;
+        while (true) {
+            Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+            try {
+                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, BACKFILL_BATCH);
+                for (Map.Entry<ByteString, byte[]> entry : page) {
+                    byte[] key = entry.getKey().toByteArray();
+                    long handle = io.duetdb.common.keys.Keys.handleOf(key);
+                    transaction.lockKeys(List.of(key));
+                    Object[] row = access.decode(transaction.get(key).orElse(entry.getValue()));
+                    byte[] indexKey = access.indexKey(index, row, handle);
+                    if (access.isUniqueEntry(index, row)) {
+                        java.util.Optional<byte[]> existing = transaction.getForUpdate(indexKey);
+                        if (existing.isPresent() && TableAccess.handleOfValue(existing.get()) != handle) {
+                            throw new DuetException(ErrorCode.DUPLICATE_ENTRY, "Duplicate entry '"
+                                    + access.indexValues(index, row) + "' for key '" + table.name() + "."
+                                    + index.name() + "'");
+                        }
+                        transaction.put(indexKey, TableAccess.handleValue(handle));
+                    } else {
+                        transaction.put(indexKey, new byte[] {'0'});
+                    }
+                }
+                transaction.commit();
+                rows += page.size();
+                if (page.size() > 0) {
+                    LOG.info("Backfilling index {} of {}: {} rows done", index.name(), table.name(), rows);
+                }
+                if (page.size() < BACKFILL_BATCH) {
+                    return;
+                }
+                byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+                start = java.util.Arrays.copyOf(last, last.length + 1);
+            } finally {
+                transaction.close();
+            }
+        }
+    }
+
+    private void dropIndex(SqlIdentifier tableName, String currentDatabase, String indexName, boolean ifExists) {
+        String[] name = qualified(tableName, currentDatabase);
+        catalog.runDdl("drop index " + indexName + " on " + name[1], (ddl, current) -> {
+            TableInfo table = table(current, name);
+            IndexInfo index = table.index(indexName).orElse(null);
+            if (index == null) {
+                if (ifExists) {
+                    return null;
+                }
+                throw new DuetException(ErrorCode.CANNOT_DROP_FIELD_OR_KEY, "Can't DROP '" + indexName
+                        + "'; check that column/key exists");
+            }
+            if (index.primary()) {
+                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "dropping a primary key is not supported");
+            }
+            List<IndexInfo> indexes = new ArrayList<>(table.indexes());
+            indexes.remove(index);
+            ddl.putTable(table.withColumnsAndIndexes(table.columns(), indexes, table.nextColumnId(),
+                    table.nextIndexId()));
+            return null;
+        });
+    }
+
+    static List<String> columnNames(org.apache.calcite.sql.SqlNodeList list) {
+        List<String> names = new ArrayList<>();
+        for (SqlNode node : list) {
+            names.add(((SqlIdentifier) node).getSimple());
+        }
+        return names;
+    }
+
+    static String[] qualified(SqlIdentifier identifier, String currentDatabase) {
+        if (identifier.names.size() >= 2) {
+            return new String[] {identifier.names.get(identifier.names.size() - 2),
+                    identifier.names.get(identifier.names.size() - 1)};
+        }
+        if (currentDatabase == null) {
+            throw new DuetException(ErrorCode.NO_DATABASE_SELECTED, "No database selected");
+        }
+        return new String[] {currentDatabase, identifier.getSimple()};
+    }
+
+    private static DatabaseInfo database(InfoSchema schema, String name) {
+        return schema.database(name).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_DATABASE,
+                "Unknown database '" + name + "'"));
+    }
+
+    private static TableInfo table(InfoSchema schema, String[] name) {
+        database(schema, name[0]);
+        return schema.table(name[0], name[1]).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE,
+                "Table '" + name[0] + "." + name[1] + "' doesn't exist"));
+    }
+}

@@ -1,0 +1,149 @@
+package io.duetdb.sql.exec;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+
+/** The state of one aggregate function over one group. */
+abstract class Accumulator {
+    private final int[] arguments;
+    private final Set<PlanExecutor.GroupKey> distinctSeen;
+
+    Accumulator(AggregateCall call) {
+        List<Integer> argumentList = call.getArgList();
+        this.arguments = argumentList.stream().mapToInt(Integer::intValue).toArray();
+        this.distinctSeen = call.isDistinct() ? new HashSet<>() : null;
+    }
+
+    static Accumulator of(AggregateCall call) {
+        String name = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
+        boolean approximate = call.getType().getSqlTypeName() == SqlTypeName.DOUBLE
+                || call.getType().getSqlTypeName() == SqlTypeName.REAL;
+        int scale = Math.max(0, call.getType().getScale());
+        return switch (name) {
+            case "COUNT" -> new Accumulator(call) {
+                private long count;
+
+                @Override
+                void accept(Object[] values) {
+                    count++;
+                }
+
+                @Override
+                Object result() {
+                    return count;
+                }
+            };
+            case "SUM", "$SUM0" -> new Accumulator(call) {
+                private Object sum;
+
+                @Override
+                void accept(Object[] values) {
+                    Object value = values[0];
+                    if (approximate) {
+                        sum = (sum == null ? 0.0 : (Double) sum) + Values.toDouble(value);
+                    } else {
+                        sum = (sum == null ? BigDecimal.ZERO : (BigDecimal) sum).add(Values.toDecimal(value));
+                    }
+                }
+
+                @Override
+                Object result() {
+                    if (sum == null && name.equals("$SUM0")) {
+                        return approximate ? (Object) 0.0 : BigDecimal.ZERO;
+                    }
+                    return sum;
+                }
+            };
+            case "AVG" -> new Accumulator(call) {
+                private BigDecimal sum = BigDecimal.ZERO;
+                private double doubleSum;
+                private long count;
+
+                @Override
+                void accept(Object[] values) {
+                    count++;
+                    if (approximate) {
+                        doubleSum += Values.toDouble(values[0]);
+                    } else {
+                        sum = sum.add(Values.toDecimal(values[0]));
+                    }
+                }
+
+                @Override
+                Object result() {
+                    if (count == 0) {
+                        return null;
+                    }
+                    return approximate ? (Object) (doubleSum / count)
+                            : sum.divide(BigDecimal.valueOf(count), scale, RoundingMode.HALF_UP);
+                }
+            };
+            case "MIN", "MAX" -> new Accumulator(call) {
+                private Object best;
+
+                @Override
+                void accept(Object[] values) {
+                    Object value = values[0];
+                    if (best == null || (name.equals("MIN") ? Values.compare(value, best) < 0
+                            : Values.compare(value, best) > 0)) {
+                        best = value;
+                    }
+                }
+
+                @Override
+                Object result() {
+                    return best;
+                }
+            };
+            case "SINGLE_VALUE" -> new Accumulator(call) {
+                private Object value;
+                private boolean seen;
+
+                @Override
+                void accept(Object[] values) {
+                    if (seen) {
+                        throw new DuetException(ErrorCode.SUBQUERY_RETURNS_MORE_THAN_ONE_ROW,
+                                "Subquery returns more than 1 row");
+                    }
+                    seen = true;
+                    value = values[0];
+                }
+
+                @Override
+                Object result() {
+                    return value;
+                }
+            };
+            default -> throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "aggregate " + name
+                    + " is not supported yet");
+        };
+    }
+
+    /** Adds a row unless an argument is NULL (aggregates skip NULLs) or, for DISTINCT, was seen. */
+    final void add(Object[] row) {
+        Object[] values = new Object[arguments.length];
+        for (int i = 0; i < arguments.length; i++) {
+            values[i] = row[arguments[i]];
+            if (values[i] == null) {
+                return;
+            }
+        }
+        if (distinctSeen != null && !distinctSeen.add(new PlanExecutor.GroupKey(values))) {
+            return;
+        }
+        accept(values);
+    }
+
+    abstract void accept(Object[] values);
+
+    abstract Object result();
+}

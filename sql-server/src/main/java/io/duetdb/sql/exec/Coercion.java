@@ -1,0 +1,165 @@
+package io.duetdb.sql.exec;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.types.SqlType;
+
+/**
+ * Converts a value into a column's type as MySQL's strict mode does: out-of-range numbers fail with 1264,
+ * strings longer than the column with 1406, values that are no number or date with 1366 / 1292. The result is
+ * the executor's form of the column type (BIGINT UNSIGNED as BigDecimal, FLOAT and DOUBLE as Double).
+ */
+public final class Coercion {
+    private Coercion() {
+    }
+
+    public static Object toColumn(Object value, ColumnInfo column) {
+        if (value == null) {
+            return null;
+        }
+        SqlType type = column.type();
+        try {
+            return switch (type.name()) {
+                case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT, YEAR -> integer(value, type, column.name());
+                case DECIMAL -> decimal(value, type, column.name());
+                case FLOAT, DOUBLE -> approximate(value, column.name());
+                case CHAR, VARCHAR, TEXT -> text(value, type, column.name());
+                case BINARY, VARBINARY, BLOB -> binary(value, type, column.name());
+                case DATE -> date(value);
+                case DATETIME, TIMESTAMP -> dateTime(value, type);
+                case TIME -> time(value);
+                case NULL -> null;
+            };
+        } catch (DuetException e) {
+            if (e.code() == ErrorCode.TRUNCATED_WRONG_VALUE || e.code() == ErrorCode.INCORRECT_VALUE) {
+                throw new DuetException(e.code(), e.getMessage() + " for column '" + column.name() + "' at row 1");
+            }
+            throw e;
+        }
+    }
+
+    private static Object integer(Object value, SqlType type, String column) {
+        BigInteger number;
+        if (value instanceof Long longValue) {
+            number = BigInteger.valueOf(longValue);
+        } else if (value instanceof String text) {
+            if (!Values.isWholeString(text)) {
+                throw new DuetException(ErrorCode.INCORRECT_VALUE, "Incorrect integer value: '" + text + "'");
+            }
+            number = Values.toDecimal(text).setScale(0, RoundingMode.HALF_UP).toBigInteger();
+        } else if (value instanceof Double || value instanceof Float) {
+            double doubleValue = ((Number) value).doubleValue();
+            if (Double.isNaN(doubleValue) || Double.isInfinite(doubleValue)) {
+                throw outOfRange(column);
+            }
+            number = BigDecimal.valueOf(Math.rint(doubleValue)).toBigInteger();
+        } else {
+            number = Values.toDecimal(value).setScale(0, RoundingMode.HALF_UP).toBigInteger();
+        }
+        if (number.compareTo(type.minimum()) < 0 || number.compareTo(type.maximum()) > 0) {
+            throw outOfRange(column);
+        }
+        if (type.unsigned() && type.name() == io.duetdb.sql.types.SqlTypeName.BIGINT) {
+            return new BigDecimal(number);
+        }
+        return number.longValue();
+    }
+
+    private static Object decimal(Object value, SqlType type, String column) {
+        if (value instanceof String text && !Values.isWholeString(text)) {
+            throw new DuetException(ErrorCode.INCORRECT_VALUE, "Incorrect decimal value: '" + text + "'");
+        }
+        BigDecimal decimal = Values.toDecimal(value).setScale(type.scale(), RoundingMode.HALF_UP);
+        if (decimal.precision() - decimal.scale() > type.precision() - type.scale()
+                || (type.unsigned() && decimal.signum() < 0)) {
+            throw outOfRange(column);
+        }
+        return decimal;
+    }
+
+    private static Object approximate(Object value, String column) {
+        if (value instanceof String text && !Values.isWholeString(text)) {
+            throw new DuetException(ErrorCode.INCORRECT_VALUE, "Incorrect double value: '" + text + "'");
+        }
+        double number = Values.toDouble(value);
+        if (Double.isNaN(number) || Double.isInfinite(number)) {
+            throw outOfRange(column);
+        }
+        return number;
+    }
+
+    private static Object text(Object value, SqlType type, String column) {
+        String text = Values.toText(value);
+        if (text.codePointCount(0, text.length()) > type.length()) {
+            throw new DuetException(ErrorCode.DATA_TOO_LONG, "Data too long for column '" + column + "' at row 1");
+        }
+        return text;
+    }
+
+    private static Object binary(Object value, SqlType type, String column) {
+        byte[] bytes = value instanceof byte[] raw ? raw : Values.toText(value).getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > type.length()) {
+            throw new DuetException(ErrorCode.DATA_TOO_LONG, "Data too long for column '" + column + "' at row 1");
+        }
+        return bytes;
+    }
+
+    private static Object date(Object value) {
+        if (value instanceof LocalDate date) {
+            return date;
+        }
+        if (value instanceof LocalDateTime dateTime) {
+            return dateTime.toLocalDate();
+        }
+        if (value instanceof String text) {
+            return Temporals.parseDate(text);
+        }
+        throw new DuetException(ErrorCode.TRUNCATED_WRONG_VALUE, "Incorrect date value: '" + Values.toText(value) + "'");
+    }
+
+    private static Object dateTime(Object value, SqlType type) {
+        LocalDateTime dateTime;
+        if (value instanceof LocalDateTime given) {
+            dateTime = given;
+        } else if (value instanceof LocalDate date) {
+            dateTime = date.atStartOfDay();
+        } else if (value instanceof String text) {
+            dateTime = Temporals.parseDateTime(text);
+        } else {
+            throw new DuetException(ErrorCode.TRUNCATED_WRONG_VALUE, "Incorrect datetime value: '"
+                    + Values.toText(value) + "'");
+        }
+        return roundFraction(dateTime, type.fractionalSeconds());
+    }
+
+    static LocalDateTime roundFraction(LocalDateTime dateTime, int digits) {
+        long unit = (long) Math.pow(10, 9 - digits);
+        long nanos = dateTime.getNano();
+        long rounded = (nanos + unit / 2) / unit * unit;
+        return dateTime.withNano(0).plusNanos(rounded);
+    }
+
+    private static Object time(Object value) {
+        if (value instanceof Duration duration) {
+            return duration;
+        }
+        if (value instanceof LocalDateTime dateTime) {
+            return Duration.ofNanos(dateTime.toLocalTime().toNanoOfDay());
+        }
+        return Temporals.parseTime(Values.toText(value));
+    }
+
+    private static DuetException outOfRange(String column) {
+        return new DuetException(ErrorCode.OUT_OF_RANGE_VALUE, "Out of range value for column '" + column
+                + "' at row 1");
+    }
+}

@@ -1,0 +1,517 @@
+package io.duetdb.sql.exec;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.TimeString;
+import org.apache.calcite.util.TimestampString;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.prepare.TypeMapping;
+import io.duetdb.sql.types.SqlType;
+
+/** Compiles Calcite row expressions into {@link RowExpression} trees with MySQL's NULL and type semantics. */
+public final class ExpressionCompiler {
+    private final RexBuilder rexBuilder;
+    private final SessionFunctions session;
+    private final List<Object> parameters;
+
+    public ExpressionCompiler(RexBuilder rexBuilder, SessionFunctions session, List<Object> parameters) {
+        this.rexBuilder = rexBuilder;
+        this.session = session;
+        this.parameters = parameters;
+    }
+
+    public RexBuilder rexBuilder() {
+        return rexBuilder;
+    }
+
+    public RowExpression compile(RexNode node) {
+        RexNode expanded = RexUtil.expandSearch(rexBuilder, null, node);
+        return compileExpanded(expanded);
+    }
+
+    private RowExpression compileExpanded(RexNode node) {
+        if (node instanceof RexInputRef input) {
+            int index = input.getIndex();
+            return row -> row[index];
+        }
+        if (node instanceof RexLiteral literal) {
+            Object value = literalValue(literal);
+            return row -> value;
+        }
+        if (node instanceof RexDynamicParam parameter) {
+            int index = parameter.getIndex();
+            return row -> parameters.get(index);
+        }
+        if (node instanceof RexCall call) {
+            return compileCall(call);
+        }
+        throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "expression not supported: " + node);
+    }
+
+    public static Object literalValue(RexLiteral literal) {
+        if (literal.isNull()) {
+            return null;
+        }
+        SqlTypeName type = literal.getType().getSqlTypeName();
+        return switch (type) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> literal.getValueAs(Long.class);
+            case DECIMAL -> literal.getValueAs(BigDecimal.class);
+            case DOUBLE, FLOAT, REAL -> literal.getValueAs(Double.class);
+            case CHAR, VARCHAR -> literal.getValueAs(String.class);
+            case BOOLEAN -> literal.getValueAs(Boolean.class);
+            case BINARY, VARBINARY -> literal.getValueAs(byte[].class);
+            case DATE -> LocalDate.parse(literal.getValueAs(DateString.class).toString());
+            case TIMESTAMP -> Temporals.parseDateTime(literal.getValueAs(TimestampString.class).toString());
+            case TIME -> Temporals.parseTime(literal.getValueAs(TimeString.class).toString());
+            case SYMBOL -> literal.getValue();
+            default -> {
+                Object value = literal.getValue();
+                yield value instanceof NlsString nls ? nls.getValue() : value;
+            }
+        };
+    }
+
+    private RowExpression compileCall(RexCall call) {
+        List<RowExpression> operands = new ArrayList<>();
+        for (RexNode operand : call.getOperands()) {
+            operands.add(compileExpanded(operand));
+        }
+        SqlType resultType = TypeMapping.fromCalcite(call.getType());
+        SqlTypeName calciteType = call.getType().getSqlTypeName();
+        switch (call.getKind()) {
+            case EQUALS:
+                return comparison(operands, c -> c == 0);
+            case NOT_EQUALS:
+                return comparison(operands, c -> c != 0);
+            case LESS_THAN:
+                return comparison(operands, c -> c < 0);
+            case LESS_THAN_OR_EQUAL:
+                return comparison(operands, c -> c <= 0);
+            case GREATER_THAN:
+                return comparison(operands, c -> c > 0);
+            case GREATER_THAN_OR_EQUAL:
+                return comparison(operands, c -> c >= 0);
+            case IS_NOT_DISTINCT_FROM: {
+                RowExpression left = operands.get(0);
+                RowExpression right = operands.get(1);
+                return row -> {
+                    Object a = left.evaluate(row);
+                    Object b = right.evaluate(row);
+                    return a == null || b == null ? a == b : Values.compare(a, b) == 0;
+                };
+            }
+            case AND:
+                return row -> {
+                    boolean unknown = false;
+                    for (RowExpression operand : operands) {
+                        Boolean value = Values.truth(operand.evaluate(row));
+                        if (value == null) {
+                            unknown = true;
+                        } else if (!value) {
+                            return false;
+                        }
+                    }
+                    return unknown ? null : Boolean.TRUE;
+                };
+            case OR:
+                return row -> {
+                    boolean unknown = false;
+                    for (RowExpression operand : operands) {
+                        Boolean value = Values.truth(operand.evaluate(row));
+                        if (value == null) {
+                            unknown = true;
+                        } else if (value) {
+                            return true;
+                        }
+                    }
+                    return unknown ? null : Boolean.FALSE;
+                };
+            case NOT: {
+                RowExpression operand = operands.get(0);
+                return row -> {
+                    Boolean value = Values.truth(operand.evaluate(row));
+                    return value == null ? null : !value;
+                };
+            }
+            case IS_NULL: {
+                RowExpression operand = operands.get(0);
+                return row -> operand.evaluate(row) == null;
+            }
+            case IS_NOT_NULL: {
+                RowExpression operand = operands.get(0);
+                return row -> operand.evaluate(row) != null;
+            }
+            case IS_TRUE: {
+                RowExpression operand = operands.get(0);
+                return row -> Boolean.TRUE.equals(Values.truth(operand.evaluate(row)));
+            }
+            case IS_FALSE: {
+                RowExpression operand = operands.get(0);
+                return row -> Boolean.FALSE.equals(Values.truth(operand.evaluate(row)));
+            }
+            case IS_NOT_TRUE: {
+                RowExpression operand = operands.get(0);
+                return row -> !Boolean.TRUE.equals(Values.truth(operand.evaluate(row)));
+            }
+            case IS_NOT_FALSE: {
+                RowExpression operand = operands.get(0);
+                return row -> !Boolean.FALSE.equals(Values.truth(operand.evaluate(row)));
+            }
+            case PLUS:
+            case MINUS:
+            case TIMES:
+            case DIVIDE:
+            case MOD:
+                if (call.getOperands().size() == 2) {
+                    return arithmetic(call.getKind(), operands.get(0), operands.get(1), calciteType, resultType);
+                }
+                break;
+            case MINUS_PREFIX: {
+                RowExpression operand = operands.get(0);
+                return row -> {
+                    Object value = operand.evaluate(row);
+                    if (value == null) {
+                        return null;
+                    }
+                    if (value instanceof Long number) {
+                        return Math.negateExact(number);
+                    }
+                    if (value instanceof Double number) {
+                        return -number;
+                    }
+                    return Values.toDecimal(value).negate();
+                };
+            }
+            case PLUS_PREFIX:
+                return operands.get(0);
+            case CAST:
+                return cast(operands.get(0), call);
+            case CASE:
+                return row -> {
+                    int last = operands.size() - 1;
+                    for (int i = 0; i < last; i += 2) {
+                        if (Boolean.TRUE.equals(Values.truth(operands.get(i).evaluate(row)))) {
+                            return operands.get(i + 1).evaluate(row);
+                        }
+                    }
+                    return operands.get(last).evaluate(row);
+                };
+            case COALESCE:
+                return row -> {
+                    for (RowExpression operand : operands) {
+                        Object value = operand.evaluate(row);
+                        if (value != null) {
+                            return value;
+                        }
+                    }
+                    return null;
+                };
+            case LIKE:
+                return like(call, operands);
+            default:
+                break;
+        }
+        return function(call, operands, resultType);
+    }
+
+    private interface ComparisonTest {
+        boolean test(int comparison);
+    }
+
+    private static RowExpression comparison(List<RowExpression> operands, ComparisonTest test) {
+        RowExpression left = operands.get(0);
+        RowExpression right = operands.get(1);
+        return row -> {
+            Object a = left.evaluate(row);
+            if (a == null) {
+                return null;
+            }
+            Object b = right.evaluate(row);
+            if (b == null) {
+                return null;
+            }
+            return test.test(Values.compare(a, b));
+        };
+    }
+
+    private static RowExpression arithmetic(SqlKind kind, RowExpression left, RowExpression right,
+            SqlTypeName resultType, SqlType mapped) {
+        return row -> {
+            Object a = left.evaluate(row);
+            if (a == null) {
+                return null;
+            }
+            Object b = right.evaluate(row);
+            if (b == null) {
+                return null;
+            }
+            boolean approximate = a instanceof Double || b instanceof Double || a instanceof Float
+                    || b instanceof Float || resultType == SqlTypeName.DOUBLE || resultType == SqlTypeName.REAL
+                    || a instanceof String || b instanceof String;
+            if (approximate) {
+                double x = Values.toDouble(a);
+                double y = Values.toDouble(b);
+                return switch (kind) {
+                    case PLUS -> x + y;
+                    case MINUS -> x - y;
+                    case TIMES -> x * y;
+                    case DIVIDE -> y == 0 ? null : x / y;
+                    default -> y == 0 ? null : x % y;
+                };
+            }
+            if (a instanceof Long x && b instanceof Long y && kind != SqlKind.DIVIDE) {
+                try {
+                    return switch (kind) {
+                        case PLUS -> Math.addExact(x, y);
+                        case MINUS -> Math.subtractExact(x, y);
+                        case TIMES -> Math.multiplyExact(x, y);
+                        default -> y == 0 ? null : x % y;
+                    };
+                } catch (ArithmeticException e) {
+                    throw new DuetException(ErrorCode.OUT_OF_RANGE_VALUE, "BIGINT value is out of range in '("
+                            + x + " " + kind.sql + " " + y + ")'");
+                }
+            }
+            BigDecimal x = Values.toDecimal(a);
+            BigDecimal y = Values.toDecimal(b);
+            return switch (kind) {
+                case PLUS -> x.add(y);
+                case MINUS -> x.subtract(y);
+                case TIMES -> x.multiply(y);
+                case DIVIDE -> y.signum() == 0 ? null
+                        : x.divide(y, Math.min(30, Math.max(x.scale(), 0) + 4), RoundingMode.HALF_UP);
+                default -> y.signum() == 0 ? null : x.remainder(y, MathContext.DECIMAL128);
+            };
+        };
+    }
+
+    private static RowExpression cast(RowExpression operand, RexCall call) {
+        SqlTypeName target = call.getType().getSqlTypeName();
+        int scale = call.getType().getScale();
+        int precision = call.getType().getPrecision();
+        return row -> {
+            Object value = operand.evaluate(row);
+            if (value == null) {
+                return null;
+            }
+            return switch (target) {
+                case TINYINT, SMALLINT, INTEGER, BIGINT -> value instanceof String text
+                        ? Values.toLong(Values.parseNumericPrefix(text)) : Values.toLong(value);
+                case DECIMAL -> Values.toDecimal(value).setScale(Math.max(scale, 0), RoundingMode.HALF_UP);
+                case DOUBLE, FLOAT, REAL -> Values.toDouble(value);
+                case CHAR, VARCHAR -> {
+                    String text = Values.toText(value);
+                    yield precision > 0 && target == SqlTypeName.VARCHAR && text.length() > precision
+                            && precision < 65536 ? text.substring(0, precision) : text;
+                }
+                case BINARY, VARBINARY -> value instanceof byte[] ? value
+                        : Values.toText(value).getBytes(StandardCharsets.UTF_8);
+                case DATE -> value instanceof LocalDate ? value : Values.toDateTime(value).toLocalDate();
+                case TIMESTAMP -> Values.toDateTime(value);
+                case TIME -> value instanceof java.time.Duration ? value : Temporals.parseTime(Values.toText(value));
+                case BOOLEAN -> Values.truth(value);
+                default -> value;
+            };
+        };
+    }
+
+    private static RowExpression like(RexCall call, List<RowExpression> operands) {
+        RowExpression subject = operands.get(0);
+        RowExpression patternExpression = operands.get(1);
+        boolean negated = call.getOperator().getName().toUpperCase(Locale.ROOT).contains("NOT");
+        return row -> {
+            Object value = subject.evaluate(row);
+            Object pattern = patternExpression.evaluate(row);
+            if (value == null || pattern == null) {
+                return null;
+            }
+            boolean matches = likePattern(Values.toText(pattern)).matcher(Values.toText(value)).matches();
+            return negated != matches;
+        };
+    }
+
+    static Pattern likePattern(String pattern) {
+        StringBuilder regex = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\\' && i + 1 < pattern.length()) {
+                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
+            } else if (c == '%') {
+                regex.append(".*");
+            } else if (c == '_') {
+                regex.append('.');
+            } else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(regex.toString(), Pattern.DOTALL);
+    }
+
+    private RowExpression function(RexCall call, List<RowExpression> operands, SqlType resultType) {
+        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        switch (name) {
+            case "DUET_SYSTEM_VARIABLE":
+                return row -> {
+                    Object value = session.systemVariable(Values.toText(operands.get(0).evaluate(row)),
+                            Values.toText(operands.get(1).evaluate(row)));
+                    return value == null ? null : Values.toText(value);
+                };
+            case "DATABASE":
+            case "SCHEMA":
+                return row -> session.currentDatabase();
+            case "VERSION":
+                return row -> session.serverVersion();
+            case "CONNECTION_ID":
+                return row -> session.connectionId();
+            case "LAST_INSERT_ID":
+                return row -> session.lastInsertId();
+            case "USER":
+            case "CURRENT_USER":
+                return row -> session.user();
+            case "NOW":
+            case "CURRENT_TIMESTAMP":
+            case "LOCALTIMESTAMP":
+                return row -> session.statementTime().withNano(0);
+            case "CURRENT_DATE":
+                return row -> session.statementTime().toLocalDate();
+            default:
+                break;
+        }
+        java.util.function.Function<Object[], Object> nullSafe = null;
+        switch (name) {
+            case "UPPER":
+                nullSafe = args -> Values.toText(args[0]).toUpperCase(Locale.ROOT);
+                break;
+            case "LOWER":
+                nullSafe = args -> Values.toText(args[0]).toLowerCase(Locale.ROOT);
+                break;
+            case "CHAR_LENGTH":
+            case "CHARACTER_LENGTH":
+                nullSafe = args -> {
+                    String text = Values.toText(args[0]);
+                    return (long) text.codePointCount(0, text.length());
+                };
+                break;
+            case "LENGTH":
+            case "OCTET_LENGTH":
+                nullSafe = args -> (long) (args[0] instanceof byte[] bytes ? bytes.length
+                        : Values.toText(args[0]).getBytes(StandardCharsets.UTF_8).length);
+                break;
+            case "||":
+            case "CONCAT":
+                nullSafe = args -> {
+                    StringBuilder text = new StringBuilder();
+                    for (Object arg : args) {
+                        text.append(Values.toText(arg));
+                    }
+                    return text.toString();
+                };
+                break;
+            case "ABS":
+                nullSafe = args -> args[0] instanceof Long number ? Math.abs(number)
+                        : args[0] instanceof Double number ? Math.abs(number) : Values.toDecimal(args[0]).abs();
+                break;
+            case "FLOOR":
+                nullSafe = args -> args[0] instanceof Long ? args[0] : args[0] instanceof Double number
+                        ? Math.floor(number) : Values.toDecimal(args[0]).setScale(0, RoundingMode.FLOOR);
+                break;
+            case "CEIL":
+            case "CEILING":
+                nullSafe = args -> args[0] instanceof Long ? args[0] : args[0] instanceof Double number
+                        ? Math.ceil(number) : Values.toDecimal(args[0]).setScale(0, RoundingMode.CEILING);
+                break;
+            case "ROUND":
+                nullSafe = args -> {
+                    int digits = args.length > 1 ? (int) Values.toLong(args[1]) : 0;
+                    if (args[0] instanceof Double number) {
+                        return BigDecimal.valueOf(number).setScale(digits, RoundingMode.HALF_EVEN).doubleValue();
+                    }
+                    BigDecimal rounded = Values.toDecimal(args[0]).setScale(digits, RoundingMode.HALF_UP);
+                    return args[0] instanceof Long ? (Object) rounded.longValue() : rounded;
+                };
+                break;
+            case "SUBSTRING":
+            case "SUBSTR":
+                nullSafe = args -> {
+                    String text = Values.toText(args[0]);
+                    int length = text.length();
+                    long start = Values.toLong(args[1]);
+                    int from = start > 0 ? (int) Math.min(start - 1, length) : start < 0
+                            ? (int) Math.max(length + start, 0) : length;
+                    int to = args.length > 2 ? (int) Math.min(length, from + Math.max(0, Values.toLong(args[2])))
+                            : length;
+                    return text.substring(from, Math.max(from, to));
+                };
+                break;
+            case "TRIM":
+                nullSafe = args -> {
+                    String text = Values.toText(args[2]);
+                    String strip = Values.toText(args[1]);
+                    String flag = String.valueOf(args[0]);
+                    if (!flag.equals("TRAILING")) {
+                        while (!strip.isEmpty() && text.startsWith(strip)) {
+                            text = text.substring(strip.length());
+                        }
+                    }
+                    if (!flag.equals("LEADING")) {
+                        while (!strip.isEmpty() && text.endsWith(strip)) {
+                            text = text.substring(0, text.length() - strip.length());
+                        }
+                    }
+                    return text;
+                };
+                break;
+            case "IFNULL":
+            case "NVL":
+                return row -> {
+                    Object value = operands.get(0).evaluate(row);
+                    return value != null ? value : operands.get(1).evaluate(row);
+                };
+            case "IF":
+                return row -> Boolean.TRUE.equals(Values.truth(operands.get(0).evaluate(row)))
+                        ? operands.get(1).evaluate(row) : operands.get(2).evaluate(row);
+            case "NULLIF":
+                return row -> {
+                    Object a = operands.get(0).evaluate(row);
+                    Object b = operands.get(1).evaluate(row);
+                    return a != null && b != null && Values.compare(a, b) == 0 ? null : a;
+                };
+            default:
+                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "function " + name + " is not supported yet");
+        }
+        java.util.function.Function<Object[], Object> body = nullSafe;
+        return row -> {
+            Object[] args = new Object[operands.size()];
+            for (int i = 0; i < args.length; i++) {
+                args[i] = operands.get(i).evaluate(row);
+                if (args[i] == null && !(i == 0 && name.equals("TRIM"))) {
+                    return null;
+                }
+            }
+            return body.apply(args);
+        };
+    }
+
+}

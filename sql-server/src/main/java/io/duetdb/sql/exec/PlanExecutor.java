@@ -1,0 +1,301 @@
+package io.duetdb.sql.exec;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.prepare.DuetTable;
+
+/**
+ * Runs a logical plan over a transaction, operator by operator, materializing each operator's rows. Enough for
+ * OLTP statements; the vectorized executor with coprocessor push-down replaces it for analytics.
+ */
+public final class PlanExecutor {
+    private final Transaction transaction;
+    private final ExpressionCompiler compiler;
+    private final boolean locking;
+    private final Map<Long, TableAccess> accessCache = new HashMap<>();
+
+    public PlanExecutor(Transaction transaction, ExpressionCompiler compiler, boolean locking) {
+        this.transaction = transaction;
+        this.compiler = compiler;
+        this.locking = locking;
+    }
+
+    public List<Object[]> execute(RelNode node) {
+        if (node instanceof TableScan scan) {
+            return scan(scan, null);
+        }
+        if (node instanceof Filter filter) {
+            if (filter.getInput() instanceof TableScan scan) {
+                return scan(scan, filter.getCondition());
+            }
+            RowExpression condition = compiler.compile(filter.getCondition());
+            List<Object[]> rows = new ArrayList<>();
+            for (Object[] row : execute(filter.getInput())) {
+                if (Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(condition.evaluate(row)))) {
+                    rows.add(row);
+                }
+            }
+            return rows;
+        }
+        if (node instanceof Project project) {
+            List<RowExpression> expressions = new ArrayList<>();
+            for (RexNode expression : project.getProjects()) {
+                expressions.add(compiler.compile(expression));
+            }
+            List<Object[]> input = execute(project.getInput());
+            List<Object[]> rows = new ArrayList<>(input.size());
+            for (Object[] row : input) {
+                Object[] output = new Object[expressions.size()];
+                for (int i = 0; i < output.length; i++) {
+                    output[i] = expressions.get(i).evaluate(row);
+                }
+                rows.add(output);
+            }
+            return rows;
+        }
+        if (node instanceof Sort sort) {
+            return sort(sort);
+        }
+        if (node instanceof Aggregate aggregate) {
+            return aggregate(aggregate);
+        }
+        if (node instanceof Join join) {
+            return join(join);
+        }
+        if (node instanceof Values values) {
+            List<Object[]> rows = new ArrayList<>();
+            for (List<RexLiteral> tuple : values.getTuples()) {
+                Object[] row = new Object[tuple.size()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = ExpressionCompiler.literalValue(tuple.get(i));
+                }
+                rows.add(row);
+            }
+            return rows;
+        }
+        if (node instanceof Union union) {
+            List<Object[]> rows = new ArrayList<>();
+            for (RelNode input : union.getInputs()) {
+                rows.addAll(execute(input));
+            }
+            return union.all ? rows : distinct(rows);
+        }
+        throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs an operator DuetDB lacks yet: "
+                + node.getRelTypeName());
+    }
+
+    private TableAccess access(DuetTable table) {
+        return accessCache.computeIfAbsent(table.table().id(), id -> new TableAccess(table.table()));
+    }
+
+    private List<Object[]> scan(TableScan scan, RexNode condition) {
+        DuetTable table = scan.getTable().unwrap(DuetTable.class);
+        if (table == null) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "cannot read table " + scan.getTable().getQualifiedName());
+        }
+        TableAccess access = access(table);
+        TableReader reader = TableReader.create(transaction, access, condition, compiler, locking);
+        List<Object[]> rows = new ArrayList<>();
+        for (TableReader.HandleRow row : reader.read()) {
+            rows.add(access.publicValues(row.row()));
+        }
+        return rows;
+    }
+
+    private List<Object[]> sort(Sort sort) {
+        List<Object[]> rows = new ArrayList<>(execute(sort.getInput()));
+        if (!sort.getCollation().getFieldCollations().isEmpty()) {
+            rows.sort(comparator(sort.getCollation().getFieldCollations()));
+        }
+        int offset = sort.offset == null ? 0 : (int) io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.offset)
+                .evaluate(new Object[0]));
+        long fetch = sort.fetch == null ? Long.MAX_VALUE : io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.fetch)
+                .evaluate(new Object[0]));
+        if (offset >= rows.size()) {
+            return List.of();
+        }
+        int end = (int) Math.min(rows.size(), offset + Math.min(fetch, Integer.MAX_VALUE));
+        return rows.subList(offset, end);
+    }
+
+    static Comparator<Object[]> comparator(List<RelFieldCollation> collations) {
+        return (a, b) -> {
+            for (RelFieldCollation collation : collations) {
+                int index = collation.getFieldIndex();
+                Object x = a[index];
+                Object y = b[index];
+                int result;
+                if (x == null || y == null) {
+                    // MySQL: NULLs first ascending, last descending.
+                    result = x == y ? 0 : x == null ? -1 : 1;
+                } else {
+                    result = io.duetdb.sql.exec.Values.compare(x, y);
+                }
+                if (collation.getDirection().isDescending()) {
+                    result = -result;
+                }
+                if (result != 0) {
+                    return result;
+                }
+            }
+            return 0;
+        };
+    }
+
+    private static List<Object[]> distinct(List<Object[]> rows) {
+        Map<GroupKey, Object[]> seen = new LinkedHashMap<>();
+        for (Object[] row : rows) {
+            seen.putIfAbsent(new GroupKey(row), row);
+        }
+        return new ArrayList<>(seen.values());
+    }
+
+    /** Row values as a hash key: numbers by value, strings and bytes by content. */
+    record GroupKey(Object[] values) {
+        @Override
+        public boolean equals(Object other) {
+            if (!(other instanceof GroupKey key) || key.values.length != values.length) {
+                return false;
+            }
+            for (int i = 0; i < values.length; i++) {
+                Object a = values[i];
+                Object b = key.values[i];
+                if (a == null || b == null) {
+                    if (a != b) {
+                        return false;
+                    }
+                } else if (io.duetdb.sql.exec.Values.compare(a, b) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            int hash = 1;
+            for (Object value : values) {
+                hash = hash * 31 + hashOf(value);
+            }
+            return hash;
+        }
+
+        private static int hashOf(Object value) {
+            if (value == null) {
+                return 0;
+            }
+            if (io.duetdb.sql.exec.Values.isNumber(value) || value instanceof Boolean) {
+                return Double.hashCode(io.duetdb.sql.exec.Values.toDouble(value));
+            }
+            if (value instanceof byte[] bytes) {
+                return Arrays.hashCode(bytes);
+            }
+            return value.hashCode();
+        }
+    }
+
+    private List<Object[]> aggregate(Aggregate aggregate) {
+        List<Object[]> input = execute(aggregate.getInput());
+        int[] groupFields = aggregate.getGroupSet().toArray();
+        List<AggregateCall> calls = aggregate.getAggCallList();
+        Map<GroupKey, Accumulator[]> groups = new LinkedHashMap<>();
+        for (Object[] row : input) {
+            Object[] keyValues = new Object[groupFields.length];
+            for (int i = 0; i < groupFields.length; i++) {
+                keyValues[i] = row[groupFields[i]];
+            }
+            Accumulator[] accumulators = groups.computeIfAbsent(new GroupKey(keyValues), key -> newAccumulators(calls));
+            for (Accumulator accumulator : accumulators) {
+                accumulator.add(row);
+            }
+        }
+        if (groups.isEmpty() && groupFields.length == 0) {
+            groups.put(new GroupKey(new Object[0]), newAccumulators(calls));
+        }
+        List<Object[]> rows = new ArrayList<>(groups.size());
+        for (Map.Entry<GroupKey, Accumulator[]> group : groups.entrySet()) {
+            Object[] keyValues = group.getKey().values();
+            Object[] row = Arrays.copyOf(keyValues, keyValues.length + calls.size());
+            for (int i = 0; i < calls.size(); i++) {
+                row[keyValues.length + i] = group.getValue()[i].result();
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static Accumulator[] newAccumulators(List<AggregateCall> calls) {
+        Accumulator[] accumulators = new Accumulator[calls.size()];
+        for (int i = 0; i < accumulators.length; i++) {
+            accumulators[i] = Accumulator.of(calls.get(i));
+        }
+        return accumulators;
+    }
+
+    private List<Object[]> join(Join join) {
+        List<Object[]> left = execute(join.getLeft());
+        List<Object[]> right = execute(join.getRight());
+        int leftWidth = join.getLeft().getRowType().getFieldCount();
+        int rightWidth = join.getRight().getRowType().getFieldCount();
+        RowExpression condition = compiler.compile(join.getCondition());
+        JoinRelType type = join.getJoinType();
+        List<Object[]> rows = new ArrayList<>();
+        boolean[] rightMatched = new boolean[right.size()];
+        for (Object[] leftRow : left) {
+            boolean matched = false;
+            for (int r = 0; r < right.size(); r++) {
+                Object[] combined = Arrays.copyOf(leftRow, leftWidth + rightWidth);
+                System.arraycopy(right.get(r), 0, combined, leftWidth, rightWidth);
+                if (Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(condition.evaluate(combined)))) {
+                    matched = true;
+                    rightMatched[r] = true;
+                    if (type == JoinRelType.SEMI || type == JoinRelType.ANTI) {
+                        break;
+                    }
+                    rows.add(combined);
+                }
+            }
+            if (type == JoinRelType.SEMI && matched) {
+                rows.add(leftRow);
+            } else if (type == JoinRelType.ANTI && !matched) {
+                rows.add(leftRow);
+            } else if (!matched && (type == JoinRelType.LEFT || type == JoinRelType.FULL)) {
+                rows.add(Arrays.copyOf(leftRow, leftWidth + rightWidth));
+            }
+        }
+        if (type == JoinRelType.RIGHT || type == JoinRelType.FULL) {
+            for (int r = 0; r < right.size(); r++) {
+                if (!rightMatched[r]) {
+                    Object[] combined = new Object[leftWidth + rightWidth];
+                    System.arraycopy(right.get(r), 0, combined, leftWidth, rightWidth);
+                    rows.add(combined);
+                }
+            }
+        }
+        return rows;
+    }
+}

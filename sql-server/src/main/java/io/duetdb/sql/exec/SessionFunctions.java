@@ -1,0 +1,22 @@
+package io.duetdb.sql.exec;
+
+import java.time.LocalDateTime;
+
+/** What expressions read from their session: the functions of DuetFunctions and system variables. */
+public interface SessionFunctions {
+    String currentDatabase();
+
+    long connectionId();
+
+    long lastInsertId();
+
+    String user();
+
+    String serverVersion();
+
+    /** The statement's start time (NOW() is constant within a statement). */
+    LocalDateTime statementTime();
+
+    /** A system variable's value in the given scope ("session", "global" or "" for MySQL's default). */
+    Object systemVariable(String scope, String name);
+}

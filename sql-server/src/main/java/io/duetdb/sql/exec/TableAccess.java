@@ -1,0 +1,226 @@
+package io.duetdb.sql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import io.duetdb.common.keys.Keys;
+import io.duetdb.common.row.RowCodec;
+import io.duetdb.common.row.RowColumn;
+import io.duetdb.common.types.ColumnType;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.types.SqlTypeName;
+
+/**
+ * A table's key and value layout: row keys by handle, the row codec over the table's columns, index entries,
+ * and the conversion between the executor's values and the codecs' stored values. Rows passed in and out are
+ * arrays of all columns in {@link TableInfo#columns()} order (public and in-flight ones alike).
+ */
+public final class TableAccess {
+    private final TableInfo table;
+    private final List<RowColumn> rowColumns;
+    private final int handleColumnIndex;
+    private final int[] publicColumnIndexes;
+
+    public TableAccess(TableInfo table) {
+        this.table = requireNonNull(table, "table is null");
+        this.rowColumns = table.rowColumns();
+        int handleIndex = -1;
+        for (int i = 0; i < table.columns().size(); i++) {
+            if (table.columns().get(i).name().equalsIgnoreCase(String.valueOf(table.handleColumn()))) {
+                handleIndex = i;
+            }
+        }
+        this.handleColumnIndex = handleIndex;
+        List<ColumnInfo> visible = table.publicColumns();
+        this.publicColumnIndexes = new int[visible.size()];
+        for (int i = 0; i < visible.size(); i++) {
+            publicColumnIndexes[i] = table.columns().indexOf(visible.get(i));
+        }
+    }
+
+    public TableInfo table() {
+        return table;
+    }
+
+    /** The index in the full column array of each public column, in public order. */
+    public int[] publicColumnIndexes() {
+        return publicColumnIndexes;
+    }
+
+    /** The index in the full column array of the clustered handle column, or -1. */
+    public int handleColumnIndex() {
+        return handleColumnIndex;
+    }
+
+    public byte[] rowKey(long handle) {
+        return Keys.recordKey(table.id(), handle);
+    }
+
+    public byte[] recordStart() {
+        return Keys.recordPrefix(table.id());
+    }
+
+    public byte[] recordEnd() {
+        return Keys.recordEnd(table.id());
+    }
+
+    public Object[] decode(byte[] value) {
+        Object[] stored = RowCodec.decode(value, rowColumns);
+        Object[] row = new Object[stored.length];
+        for (int i = 0; i < stored.length; i++) {
+            row[i] = fromStorage(table.columns().get(i), stored[i]);
+        }
+        return row;
+    }
+
+    public byte[] encode(Object[] row) {
+        List<Object> stored = new ArrayList<>(row.length);
+        for (int i = 0; i < row.length; i++) {
+            stored.add(toStorage(table.columns().get(i), row[i]));
+        }
+        return RowCodec.encode(rowColumns, stored);
+    }
+
+    /** The public columns of a full row, in public order. */
+    public Object[] publicValues(Object[] row) {
+        Object[] values = new Object[publicColumnIndexes.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = row[publicColumnIndexes[i]];
+        }
+        return values;
+    }
+
+    /** The indexes writers maintain in the current schema state (public, write-only and reorganizing ones). */
+    public List<IndexInfo> writableIndexes() {
+        List<IndexInfo> indexes = new ArrayList<>();
+        for (IndexInfo index : table.indexes()) {
+            if (index.state().isWritable() && !(index.primary() && table.hasClusteredHandle())) {
+                indexes.add(index);
+            }
+        }
+        return indexes;
+    }
+
+    /** The indexes whose entries writers remove (every index that has entries, including delete-only ones). */
+    public List<IndexInfo> deletableIndexes() {
+        List<IndexInfo> indexes = new ArrayList<>();
+        for (IndexInfo index : table.indexes()) {
+            if (!(index.primary() && table.hasClusteredHandle())) {
+                indexes.add(index);
+            }
+        }
+        return indexes;
+    }
+
+    /** The stored values of an index's columns in a full row. */
+    public List<Object> indexValues(IndexInfo index, Object[] row) {
+        List<Object> values = new ArrayList<>(index.columns().size());
+        for (String columnName : index.columns()) {
+            int position = columnIndex(columnName);
+            values.add(toStorage(table.columns().get(position), row[position]));
+        }
+        return values;
+    }
+
+    public List<ColumnType> indexTypes(IndexInfo index) {
+        List<ColumnType> types = new ArrayList<>(index.columns().size());
+        for (String columnName : index.columns()) {
+            types.add(table.columns().get(columnIndex(columnName)).type().storageType());
+        }
+        return types;
+    }
+
+    /**
+     * The key of a row's entry in an index. Unique entries are keyed by the values alone unless a value is
+     * NULL (NULLs never collide, so such entries carry the handle like a plain index's).
+     */
+    public byte[] indexKey(IndexInfo index, Object[] row, long handle) {
+        List<Object> values = indexValues(index, row);
+        if (index.unique() && !values.contains(null)) {
+            return Keys.uniqueIndexKey(table.id(), index.id(), indexTypes(index), values);
+        }
+        return Keys.indexKey(table.id(), index.id(), indexTypes(index), values, handle);
+    }
+
+    public boolean isUniqueEntry(IndexInfo index, Object[] row) {
+        return index.unique() && !indexValues(index, row).contains(null);
+    }
+
+    public static byte[] handleValue(long handle) {
+        return ByteBuffer.allocate(8).putLong(handle).array();
+    }
+
+    public static long handleOfValue(byte[] value) {
+        return ByteBuffer.wrap(value).getLong();
+    }
+
+    public int columnIndex(String columnName) {
+        for (int i = 0; i < table.columns().size(); i++) {
+            if (table.columns().get(i).name().equalsIgnoreCase(columnName)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("table " + table.name() + " has no column " + columnName);
+    }
+
+    public static Object toStorage(ColumnInfo column, Object value) {
+        if (value == null) {
+            return null;
+        }
+        ColumnType storage = column.type().storageType();
+        return switch (storage) {
+            case INT64 -> Values.toLong(value);
+            case UINT64 -> value instanceof BigDecimal decimal ? decimal.toBigInteger().longValue()
+                    : Values.toLong(value);
+            case FLOAT32 -> (float) Values.toDouble(value);
+            case FLOAT64 -> Values.toDouble(value);
+            case DECIMAL -> Values.toDecimal(value);
+            case STRING -> Values.toText(value);
+            case BYTES -> value instanceof byte[] ? value : Values.toText(value).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            default -> value;
+        };
+    }
+
+    public static Object fromStorage(ColumnInfo column, Object stored) {
+        if (stored == null) {
+            return null;
+        }
+        if (stored instanceof Float number) {
+            return Double.valueOf(Float.toString(number));
+        }
+        if (column.type().storageType() == ColumnType.UINT64 && column.type().name() == SqlTypeName.BIGINT) {
+            return new BigDecimal(new BigInteger(Long.toUnsignedString((Long) stored)));
+        }
+        return stored;
+    }
+
+    static boolean sameValues(List<Object> a, List<Object> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            Object x = a.get(i);
+            Object y = b.get(i);
+            if (x == null || y == null) {
+                if (x != y) {
+                    return false;
+                }
+            } else if (x instanceof byte[] bytesX && y instanceof byte[] bytesY) {
+                if (!Arrays.equals(bytesX, bytesY)) {
+                    return false;
+                }
+            } else if (Values.compare(x, y) != 0 || !x.getClass().equals(y.getClass())) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,266 @@
+package io.duetdb.sql.exec;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.sql.catalog.SchemaState;
+
+/**
+ * Reads a table's rows in a transaction by the cheapest path its condition allows: point gets of handles when
+ * the clustered key is fixed, a unique-index lookup when a unique key is fixed, else a scan of the table's
+ * records. The condition (over the public columns) is applied to every row read. Locking reads (FOR UPDATE, and
+ * the rows of UPDATE and DELETE) lock each matching row and re-check the condition on its latest version.
+ */
+public final class TableReader {
+    private static final int SCAN_PAGE = 256;
+
+    /** A row read: its handle and all its columns. */
+    public record HandleRow(long handle, Object[] row) {
+    }
+
+    private final Transaction transaction;
+    private final TableAccess access;
+    private final RowExpression condition;
+    private final boolean locking;
+    private final List<Long> pointHandles;
+    private final IndexInfo uniqueIndex;
+    private final Object[] uniqueIndexRow;
+
+    private TableReader(Transaction transaction, TableAccess access, RowExpression condition, boolean locking,
+            List<Long> pointHandles, IndexInfo uniqueIndex, Object[] uniqueIndexRow) {
+        this.transaction = transaction;
+        this.access = access;
+        this.condition = condition;
+        this.locking = locking;
+        this.pointHandles = pointHandles;
+        this.uniqueIndex = uniqueIndex;
+        this.uniqueIndexRow = uniqueIndexRow;
+    }
+
+    /** A reader for rows satisfying {@code conditionNode} (null for all rows). */
+    public static TableReader create(Transaction transaction, TableAccess access, RexNode conditionNode,
+            ExpressionCompiler compiler, boolean locking) {
+        RowExpression condition = conditionNode == null ? null : compiler.compile(conditionNode);
+        RowExpression publicCondition = condition == null ? null : row -> condition.evaluate(access.publicValues(row));
+        if (conditionNode == null) {
+            return new TableReader(transaction, access, null, locking, null, null, null);
+        }
+        List<ColumnInfo> publicColumns = access.table().publicColumns();
+        List<RexNode> conjuncts = org.apache.calcite.plan.RelOptUtil.conjunctions(
+                RexUtil.expandSearch(compiler.rexBuilder(), null, conditionNode));
+        // Equalities column = constant, by public column position.
+        Map<Integer, Object> fixed = new java.util.HashMap<>();
+        List<Object> handleChoices = null;
+        for (RexNode conjunct : conjuncts) {
+            Object[] equality = constantEquality(conjunct, compiler);
+            if (equality != null) {
+                fixed.put((Integer) equality[0], equality[1]);
+                continue;
+            }
+            List<Object> choices = inList(conjunct, compiler, access);
+            if (choices != null) {
+                handleChoices = choices;
+            }
+        }
+        String handleColumn = access.table().handleColumn();
+        if (handleColumn != null) {
+            for (int i = 0; i < publicColumns.size(); i++) {
+                if (publicColumns.get(i).name().equalsIgnoreCase(handleColumn)) {
+                    List<Object> values = fixed.containsKey(i) ? List.of(fixed.get(i)) : handleChoices;
+                    if (values != null) {
+                        List<Long> handles = handles(values, publicColumns.get(i));
+                        if (handles != null) {
+                            return new TableReader(transaction, access, publicCondition, locking, handles, null, null);
+                        }
+                    }
+                }
+            }
+        }
+        for (IndexInfo index : access.table().indexes()) {
+            if (!index.unique() || index.state() != SchemaState.PUBLIC || (index.primary() && handleColumn != null)) {
+                continue;
+            }
+            Object[] row = new Object[access.table().columns().size()];
+            boolean complete = true;
+            for (String column : index.columns()) {
+                int publicPosition = -1;
+                for (int i = 0; i < publicColumns.size(); i++) {
+                    if (publicColumns.get(i).name().equalsIgnoreCase(column)) {
+                        publicPosition = i;
+                    }
+                }
+                if (publicPosition < 0 || !fixed.containsKey(publicPosition) || fixed.get(publicPosition) == null) {
+                    complete = false;
+                    break;
+                }
+                try {
+                    int full = access.columnIndex(column);
+                    row[full] = Coercion.toColumn(fixed.get(publicPosition), access.table().columns().get(full));
+                } catch (DuetException e) {
+                    complete = false;
+                    break;
+                }
+            }
+            if (complete) {
+                return new TableReader(transaction, access, publicCondition, locking, null, index, row);
+            }
+        }
+        return new TableReader(transaction, access, publicCondition, locking, null, null, null);
+    }
+
+    private static List<Long> handles(List<Object> values, ColumnInfo column) {
+        List<Long> handles = new ArrayList<>();
+        for (Object value : values) {
+            if (value == null) {
+                continue;
+            }
+            try {
+                Object coerced = Coercion.toColumn(value, column);
+                if (Values.compare(coerced, value) != 0) {
+                    continue; // 1.5 can equal no integer key
+                }
+                handles.add(Values.toLong(coerced));
+            } catch (DuetException e) {
+                // Out of the column's range: no row can match this value.
+            }
+        }
+        return handles;
+    }
+
+    private static Object[] constantEquality(RexNode conjunct, ExpressionCompiler compiler) {
+        if (conjunct.getKind() != SqlKind.EQUALS) {
+            return null;
+        }
+        RexCall call = (RexCall) conjunct;
+        RexNode left = call.getOperands().get(0);
+        RexNode right = call.getOperands().get(1);
+        if (isConstant(left) && right instanceof RexInputRef) {
+            RexNode swap = left;
+            left = right;
+            right = swap;
+        }
+        left = stripCast(left);
+        if (left instanceof RexInputRef input && isConstant(right)) {
+            return new Object[] {input.getIndex(), compiler.compile(right).evaluate(new Object[0])};
+        }
+        return null;
+    }
+
+    private static List<Object> inList(RexNode conjunct, ExpressionCompiler compiler, TableAccess access) {
+        if (conjunct.getKind() != SqlKind.OR) {
+            return null;
+        }
+        List<Object> values = new ArrayList<>();
+        Integer column = null;
+        for (RexNode disjunct : RexUtil.flattenOr(((RexCall) conjunct).getOperands())) {
+            Object[] equality = constantEquality(disjunct, compiler);
+            if (equality == null || (column != null && !column.equals(equality[0]))) {
+                return null;
+            }
+            column = (Integer) equality[0];
+            values.add(equality[1]);
+        }
+        String handleColumn = access.table().handleColumn();
+        if (column == null || handleColumn == null
+                || !access.table().publicColumns().get(column).name().equalsIgnoreCase(handleColumn)) {
+            return null;
+        }
+        return values;
+    }
+
+    private static RexNode stripCast(RexNode node) {
+        if (node.getKind() == SqlKind.CAST && ((RexCall) node).getOperands().get(0) instanceof RexInputRef input
+                && org.apache.calcite.sql.type.SqlTypeUtil.isIntType(input.getType())) {
+            return input;
+        }
+        return node;
+    }
+
+    private static boolean isConstant(RexNode node) {
+        return node instanceof RexLiteral || node instanceof RexDynamicParam
+                || (node.getKind() == SqlKind.CAST && isConstant(((RexCall) node).getOperands().get(0)));
+    }
+
+    public String describePath() {
+        if (pointHandles != null) {
+            return "point get of " + pointHandles.size() + " handle(s)";
+        }
+        if (uniqueIndex != null) {
+            return "unique index " + uniqueIndex.name() + " lookup";
+        }
+        return "table scan";
+    }
+
+    /** Every matching row with its handle. */
+    public List<HandleRow> read() {
+        List<HandleRow> rows = new ArrayList<>();
+        if (pointHandles != null) {
+            List<Long> distinct = pointHandles.stream().distinct().toList();
+            for (Long handle : distinct) {
+                readHandle(handle, rows);
+            }
+            return rows;
+        }
+        if (uniqueIndex != null) {
+            byte[] indexKey = access.indexKey(uniqueIndex, uniqueIndexRow, 0);
+            Optional<byte[]> entry = locking ? transaction.getForUpdate(indexKey) : transaction.get(indexKey);
+            entry.ifPresent(value -> readHandle(TableAccess.handleOfValue(value), rows));
+            return rows;
+        }
+        byte[] start = access.recordStart();
+        byte[] end = access.recordEnd();
+        while (true) {
+            List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
+            for (Map.Entry<ByteString, byte[]> entry : page) {
+                byte[] key = entry.getKey().toByteArray();
+                long handle = io.duetdb.common.keys.Keys.handleOf(key);
+                Object[] row = access.decode(entry.getValue());
+                if (!matches(row)) {
+                    continue;
+                }
+                if (locking) {
+                    readHandle(handle, rows);
+                } else {
+                    rows.add(new HandleRow(handle, row));
+                }
+            }
+            if (page.size() < SCAN_PAGE) {
+                return rows;
+            }
+            byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+            start = Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
+    private void readHandle(long handle, List<HandleRow> rows) {
+        byte[] key = access.rowKey(handle);
+        Optional<byte[]> value = locking ? transaction.getForUpdate(key) : transaction.get(key);
+        if (value.isPresent()) {
+            Object[] row = access.decode(value.get());
+            if (matches(row)) {
+                rows.add(new HandleRow(handle, row));
+            }
+        }
+    }
+
+    private boolean matches(Object[] row) {
+        return condition == null || Boolean.TRUE.equals(Values.truth(condition.evaluate(row)));
+    }
+}

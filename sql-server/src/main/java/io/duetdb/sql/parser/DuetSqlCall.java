@@ -1,0 +1,60 @@
+package io.duetdb.sql.parser;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * A statement of DuetDB's MySQL grammar extension. These nodes are never validated by Calcite: the statement
+ * handlers read their fields, and only the queries and expressions inside them go through Calcite.
+ */
+public abstract class DuetSqlCall extends SqlCall {
+    private final SqlOperator operator;
+
+    protected DuetSqlCall(SqlParserPos pos, String name) {
+        super(pos);
+        this.operator = new SqlSpecialOperator(name, SqlKind.OTHER);
+    }
+
+    @Override
+    public SqlOperator getOperator() {
+        return operator;
+    }
+
+    @Override
+    public List<SqlNode> getOperandList() {
+        List<SqlNode> operands = new ArrayList<>();
+        for (SqlNode operand : operands()) {
+            if (operand != null) {
+                operands.add(operand);
+            }
+        }
+        return operands;
+    }
+
+    /** The child nodes, nulls allowed. */
+    protected abstract List<SqlNode> operands();
+
+    @Override
+    public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+        writer.keyword(operator.getName());
+        for (SqlNode operand : getOperandList()) {
+            operand.unparse(writer, 0, 0);
+        }
+    }
+
+    protected static List<SqlNode> nodes(SqlNode... nodes) {
+        List<SqlNode> list = new ArrayList<>(nodes.length);
+        for (SqlNode node : nodes) {
+            list.add(node);
+        }
+        return list;
+    }
+}

@@ -1,0 +1,109 @@
+package io.duetdb.sql.parser;
+
+import java.util.Set;
+
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.config.CharLiteralStyle;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.parser.generated.DuetSqlParserImpl;
+
+/**
+ * Parses one statement with DuetDB's extended Calcite grammar, in MySQL's lexical conventions: backquoted
+ * identifiers, single- and double-quoted strings with backslash escapes, case-insensitive names.
+ */
+public final class StatementParser {
+    private static final SqlParser.Config CONFIG = SqlParser.config()
+            .withParserFactory(DuetSqlParserImpl.FACTORY)
+            .withQuoting(Quoting.BACK_TICK_BACKSLASH)
+            .withCharLiteralStyles(Set.of(CharLiteralStyle.BQ_SINGLE, CharLiteralStyle.BQ_DOUBLE))
+            .withUnquotedCasing(Casing.UNCHANGED)
+            .withQuotedCasing(Casing.UNCHANGED)
+            .withCaseSensitive(false)
+            .withConformance(SqlConformanceEnum.MYSQL_5)
+            .withIdentifierMaxLength(256);
+
+    private StatementParser() {
+    }
+
+    public static SqlNode parse(String sql) {
+        try {
+            return SqlParser.create(doubledQuotesAsEscapes(sql), CONFIG).parseStmt();
+        } catch (SqlParseException e) {
+            String near = nearText(sql, e);
+            throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; check the manual"
+                    + " that corresponds to your MySQL server version for the right syntax to use near '" + near
+                    + "' at line " + (e.getPos() == null ? 1 : e.getPos().getLineNum()), e);
+        }
+    }
+
+    /**
+     * The lexer handles MySQL's backslash escapes; a quote doubled inside a string ('it''s') becomes the
+     * escaped quote it means.
+     */
+    static String doubledQuotesAsEscapes(String sql) {
+        if (sql.indexOf("''") < 0 && sql.indexOf("\"\"") < 0) {
+            return sql;
+        }
+        StringBuilder out = new StringBuilder(sql.length());
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '`') {
+                int end = sql.indexOf('`', i + 1);
+                end = end < 0 ? sql.length() : end + 1;
+                out.append(sql, i, end);
+                i = end;
+            } else if (c == '\'' || c == '"') {
+                out.append(c);
+                i++;
+                while (i < sql.length()) {
+                    char d = sql.charAt(i);
+                    if (d == '\\' && i + 1 < sql.length()) {
+                        out.append(d).append(sql.charAt(i + 1));
+                        i += 2;
+                    } else if (d == c && i + 1 < sql.length() && sql.charAt(i + 1) == c) {
+                        out.append('\\').append(c);
+                        i += 2;
+                    } else if (d == c) {
+                        out.append(d);
+                        i++;
+                        break;
+                    } else {
+                        out.append(d);
+                        i++;
+                    }
+                }
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    private static String nearText(String sql, SqlParseException e) {
+        if (e.getPos() == null) {
+            return "";
+        }
+        int line = e.getPos().getLineNum();
+        int column = e.getPos().getColumnNum();
+        int offset = 0;
+        for (int current = 1; current < line && offset >= 0; current++) {
+            offset = sql.indexOf('\n', offset);
+            offset = offset < 0 ? -1 : offset + 1;
+        }
+        if (offset < 0) {
+            return "";
+        }
+        int start = Math.min(sql.length(), Math.max(0, offset + column - 1));
+        String rest = sql.substring(start);
+        return rest.length() > 80 ? rest.substring(0, 80) : rest;
+    }
+}

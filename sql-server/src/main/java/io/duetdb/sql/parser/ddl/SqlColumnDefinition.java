@@ -1,0 +1,70 @@
+package io.duetdb.sql.parser.ddl;
+
+import java.util.List;
+
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+import io.duetdb.sql.parser.DuetSqlCall;
+
+/** A column of CREATE TABLE or ALTER TABLE ADD COLUMN; nullable is null when not said. */
+public final class SqlColumnDefinition extends DuetSqlCall {
+    private final SqlIdentifier name;
+    private final SqlMySqlType type;
+    private final Boolean nullable;
+    private final SqlNode defaultValue;
+    private final boolean autoIncrement;
+    private final SqlIndexDefinition.Kind key;
+    private final String comment;
+    private final boolean onUpdateCurrentTimestamp;
+
+    public SqlColumnDefinition(SqlParserPos pos, SqlIdentifier name, SqlMySqlType type, Boolean nullable, SqlNode defaultValue, boolean autoIncrement, SqlIndexDefinition.Kind key, String comment, boolean onUpdateCurrentTimestamp) {
+        super(pos, "COLUMN DEFINITION");
+        this.name = name;
+        this.type = type;
+        this.nullable = nullable;
+        this.defaultValue = defaultValue;
+        this.autoIncrement = autoIncrement;
+        this.key = key;
+        this.comment = comment;
+        this.onUpdateCurrentTimestamp = onUpdateCurrentTimestamp;
+    }
+
+    public SqlIdentifier name() {
+        return name;
+    }
+
+    public SqlMySqlType type() {
+        return type;
+    }
+
+    public Boolean nullable() {
+        return nullable;
+    }
+
+    public SqlNode defaultValue() {
+        return defaultValue;
+    }
+
+    public boolean autoIncrement() {
+        return autoIncrement;
+    }
+
+    public SqlIndexDefinition.Kind key() {
+        return key;
+    }
+
+    public String comment() {
+        return comment;
+    }
+
+    public boolean onUpdateCurrentTimestamp() {
+        return onUpdateCurrentTimestamp;
+    }
+
+    @Override
+    protected List<SqlNode> operands() {
+        return nodes(name, type, defaultValue);
+    }
+}

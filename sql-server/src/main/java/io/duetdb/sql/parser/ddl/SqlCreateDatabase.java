@@ -1,0 +1,49 @@
+package io.duetdb.sql.parser.ddl;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.sql.SqlCreate;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/** CREATE DATABASE [IF NOT EXISTS] name. */
+public final class SqlCreateDatabase extends SqlCreate {
+    private static final SqlSpecialOperator OPERATOR = new SqlSpecialOperator("CREATE DATABASE", SqlKind.OTHER_DDL);
+
+    private final SqlIdentifier name;
+
+    public SqlCreateDatabase(SqlParserPos pos, boolean ifNotExists, SqlIdentifier name) {
+        super(OPERATOR, pos, false, ifNotExists);
+        this.name = name;
+    }
+
+    public boolean ifNotExists() {
+        return ifNotExists;
+    }
+
+    public SqlIdentifier name() {
+        return name;
+    }
+
+    @Override
+    public List<SqlNode> getOperandList() {
+        List<SqlNode> operands = new ArrayList<>();
+        if (name != null) {
+            operands.add(name);
+        }
+        return operands;
+    }
+
+    @Override
+    public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+        writer.keyword(OPERATOR.getName());
+        for (SqlNode operand : getOperandList()) {
+            operand.unparse(writer, 0, 0);
+        }
+    }
+}

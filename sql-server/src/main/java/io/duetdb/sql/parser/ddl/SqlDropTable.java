@@ -1,0 +1,49 @@
+package io.duetdb.sql.parser.ddl;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.sql.SqlDrop;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/** DROP TABLE [IF EXISTS] t1, t2, .... */
+public final class SqlDropTable extends SqlDrop {
+    private static final SqlSpecialOperator OPERATOR = new SqlSpecialOperator("DROP TABLE", SqlKind.OTHER_DDL);
+
+    private final SqlNodeList tables;
+
+    public SqlDropTable(SqlParserPos pos, boolean ifExists, SqlNodeList tables) {
+        super(OPERATOR, pos, ifExists);
+        this.tables = tables;
+    }
+
+    public boolean ifExists() {
+        return ifExists;
+    }
+
+    public SqlNodeList tables() {
+        return tables;
+    }
+
+    @Override
+    public List<SqlNode> getOperandList() {
+        List<SqlNode> operands = new ArrayList<>();
+        if (tables != null) {
+            operands.add(tables);
+        }
+        return operands;
+    }
+
+    @Override
+    public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+        writer.keyword(OPERATOR.getName());
+        for (SqlNode operand : getOperandList()) {
+            operand.unparse(writer, 0, 0);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.duetdb.sql.parser.dml;
+
+import java.util.List;
+
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+import io.duetdb.sql.parser.DuetSqlCall;
+
+/** MySQL's INSERT [IGNORE] / REPLACE; the source is a VALUES call or a query; onDuplicate holds EQUALS(column, expression) calls. */
+public final class SqlMySqlInsert extends DuetSqlCall {
+    private final boolean replace;
+    private final boolean ignore;
+    private final SqlIdentifier table;
+    private final SqlNodeList columns;
+    private final SqlNode source;
+    private final SqlNodeList onDuplicate;
+
+    public SqlMySqlInsert(SqlParserPos pos, boolean replace, boolean ignore, SqlIdentifier table, SqlNodeList columns, SqlNode source, SqlNodeList onDuplicate) {
+        super(pos, "MY SQL INSERT");
+        this.replace = replace;
+        this.ignore = ignore;
+        this.table = table;
+        this.columns = columns;
+        this.source = source;
+        this.onDuplicate = onDuplicate;
+    }
+
+    public boolean replace() {
+        return replace;
+    }
+
+    public boolean ignore() {
+        return ignore;
+    }
+
+    public SqlIdentifier table() {
+        return table;
+    }
+
+    public SqlNodeList columns() {
+        return columns;
+    }
+
+    public SqlNode source() {
+        return source;
+    }
+
+    public SqlNodeList onDuplicate() {
+        return onDuplicate;
+    }
+
+    @Override
+    protected List<SqlNode> operands() {
+        return nodes(table, columns, source, onDuplicate);
+    }
+}

@@ -1,0 +1,59 @@
+package io.duetdb.sql.parser.dml;
+
+import java.util.List;
+
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+import io.duetdb.sql.parser.DuetSqlCall;
+
+/** MySQL's UPDATE with ORDER BY and LIMIT; assignments are EQUALS(column, expression) calls. */
+public final class SqlMySqlUpdate extends DuetSqlCall {
+    private final SqlIdentifier table;
+    private final SqlIdentifier alias;
+    private final SqlNodeList assignments;
+    private final SqlNode where;
+    private final SqlNodeList orderBy;
+    private final SqlNode limit;
+
+    public SqlMySqlUpdate(SqlParserPos pos, SqlIdentifier table, SqlIdentifier alias, SqlNodeList assignments, SqlNode where, SqlNodeList orderBy, SqlNode limit) {
+        super(pos, "MY SQL UPDATE");
+        this.table = table;
+        this.alias = alias;
+        this.assignments = assignments;
+        this.where = where;
+        this.orderBy = orderBy;
+        this.limit = limit;
+    }
+
+    public SqlIdentifier table() {
+        return table;
+    }
+
+    public SqlIdentifier alias() {
+        return alias;
+    }
+
+    public SqlNodeList assignments() {
+        return assignments;
+    }
+
+    public SqlNode where() {
+        return where;
+    }
+
+    public SqlNodeList orderBy() {
+        return orderBy;
+    }
+
+    public SqlNode limit() {
+        return limit;
+    }
+
+    @Override
+    protected List<SqlNode> operands() {
+        return nodes(table, alias, assignments, where, orderBy, limit);
+    }
+}

@@ -1,0 +1,66 @@
+package io.duetdb.sql.prepare;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+
+import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.TableInfo;
+
+/** Calcite's view of one schema version: a root schema with a sub-schema per database. Immutable, shareable. */
+public final class CalciteCatalog {
+    private static final CalciteConnectionConfig CONNECTION_CONFIG;
+
+    static {
+        Properties properties = new Properties();
+        properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        CONNECTION_CONFIG = new CalciteConnectionConfigImpl(properties);
+    }
+
+    private final InfoSchema infoSchema;
+    private final CalciteSchema rootSchema;
+    private final RelDataTypeFactory typeFactory = new JavaTypeFactoryImpl(DuetTypeSystem.INSTANCE);
+
+    public CalciteCatalog(InfoSchema infoSchema) {
+        this.infoSchema = infoSchema;
+        this.rootSchema = CalciteSchema.createRootSchema(false, false);
+        for (DatabaseInfo database : infoSchema.databases()) {
+            Map<String, Table> tables = new HashMap<>();
+            for (TableInfo table : infoSchema.tables(database)) {
+                tables.put(table.name(), new DuetTable(database, table));
+            }
+            rootSchema.add(database.name(), new AbstractSchema() {
+                @Override
+                protected Map<String, Table> getTableMap() {
+                    return tables;
+                }
+            });
+        }
+    }
+
+    public InfoSchema infoSchema() {
+        return infoSchema;
+    }
+
+    RelDataTypeFactory typeFactory() {
+        return typeFactory;
+    }
+
+    /** A catalog reader resolving unqualified names in {@code defaultDatabase} (none when null). */
+    CalciteCatalogReader reader(String defaultDatabase) {
+        List<String> path = defaultDatabase == null ? List.of() : List.of(defaultDatabase);
+        return new CalciteCatalogReader(rootSchema, path, typeFactory, CONNECTION_CONFIG);
+    }
+}

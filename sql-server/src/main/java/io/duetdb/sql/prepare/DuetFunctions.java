@@ -1,0 +1,60 @@
+package io.duetdb.sql.prepare;
+
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+
+/** MySQL functions Calcite lacks, evaluated by DuetDB's executor from the session's state. */
+public final class DuetFunctions {
+    private static final SqlReturnTypeInference NULLABLE_VARCHAR = ReturnTypes.explicit(SqlTypeName.VARCHAR)
+            .andThen(SqlTypeTransforms.FORCE_NULLABLE);
+
+    /** {@code @@[scope.]name}: the front end rewrites system variable references into calls of this. */
+    public static final SqlFunction SYSTEM_VARIABLE = function("DUET_SYSTEM_VARIABLE", NULLABLE_VARCHAR,
+            OperandTypes.STRING_STRING);
+    public static final SqlFunction DATABASE = function("DATABASE", NULLABLE_VARCHAR, OperandTypes.NILADIC);
+    public static final SqlFunction SCHEMA = function("SCHEMA", NULLABLE_VARCHAR, OperandTypes.NILADIC);
+    public static final SqlFunction VERSION = function("VERSION", ReturnTypes.explicit(SqlTypeName.VARCHAR),
+            OperandTypes.NILADIC);
+    public static final SqlFunction CONNECTION_ID = function("CONNECTION_ID", ReturnTypes.BIGINT,
+            OperandTypes.NILADIC);
+    public static final SqlFunction LAST_INSERT_ID = function("LAST_INSERT_ID", ReturnTypes.BIGINT,
+            OperandTypes.NILADIC);
+    public static final SqlFunction ROW_COUNT = function("ROW_COUNT", ReturnTypes.BIGINT, OperandTypes.NILADIC);
+    public static final SqlFunction FOUND_ROWS = function("FOUND_ROWS", ReturnTypes.BIGINT, OperandTypes.NILADIC);
+    public static final SqlFunction USER = function("USER", ReturnTypes.explicit(SqlTypeName.VARCHAR),
+            OperandTypes.NILADIC);
+    public static final SqlFunction CURRENT_USER = function("CURRENT_USER", ReturnTypes.explicit(SqlTypeName.VARCHAR),
+            OperandTypes.NILADIC);
+    public static final SqlFunction NOW = function("NOW", ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 0),
+            OperandTypes.or(OperandTypes.NILADIC, OperandTypes.INTEGER));
+
+    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, DATABASE, SCHEMA, VERSION,
+            CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW);
+
+    private DuetFunctions() {
+    }
+
+    private static SqlFunction function(String name, SqlReturnTypeInference returnType,
+            org.apache.calcite.sql.type.SqlOperandTypeChecker operands) {
+        return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands,
+                SqlFunctionCategory.SYSTEM) {
+            @Override
+            public boolean isDynamicFunction() {
+                return true;
+            }
+
+            @Override
+            public boolean isDeterministic() {
+                return false;
+            }
+        };
+    }
+}

@@ -1,0 +1,130 @@
+package io.duetdb.sql.prepare;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+import org.apache.calcite.config.NullCollation;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibrary;
+import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.rel.core.RelFactories;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+
+/**
+ * Validates a query against one schema version and turns it into a logical plan: Calcite's validator with
+ * MySQL's conformance and functions, SQL-to-relational conversion, sub-query removal and decorrelation, then a
+ * few rule-based rewrites. One planner per query (Calcite's validator and planners are not thread-safe).
+ */
+public final class QueryPlanner {
+    private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+            SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.MYSQL),
+            DuetFunctions.OPERATORS);
+    private static final HepProgram SUB_QUERY_PROGRAM = new HepProgramBuilder()
+            .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
+            .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
+            .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
+            .build();
+    private static final HepProgram REWRITE_PROGRAM = new HepProgramBuilder()
+            .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+            .addRuleInstance(CoreRules.FILTER_MERGE)
+            .addRuleInstance(CoreRules.PROJECT_MERGE)
+            .addRuleInstance(CoreRules.PROJECT_REMOVE)
+            .build();
+
+    private final CalciteCatalog catalog;
+    private final String defaultDatabase;
+
+    public QueryPlanner(CalciteCatalog catalog, String defaultDatabase) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.defaultDatabase = defaultDatabase;
+    }
+
+    /** A validated and converted query: its plan and the validated tree (for column labels and origins). */
+    public record PlannedQuery(RelNode plan, RelDataType rowType, List<List<String>> fieldOrigins,
+            SqlNode validated) {
+    }
+
+    public PlannedQuery plan(SqlNode query) {
+        CalciteCatalogReader reader = catalog.reader(defaultDatabase);
+        SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, reader, catalog.typeFactory(),
+                SqlValidator.Config.DEFAULT
+                        .withConformance(SqlConformanceEnum.MYSQL_5)
+                        .withDefaultNullCollation(NullCollation.LOW)
+                        .withIdentifierExpansion(true));
+        SqlNode validated;
+        try {
+            validated = validator.validate(query);
+        } catch (CalciteContextException e) {
+            throw ValidationErrors.translate(e);
+        }
+        RelDataType rowType = validator.getValidatedNodeType(validated);
+        List<List<String>> origins = validator.getFieldOrigins(validated);
+
+        VolcanoPlanner planner = new VolcanoPlanner();
+        planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+        RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(catalog.typeFactory()));
+        SqlToRelConverter converter = new SqlToRelConverter((type, queryString, schemaPath, viewPath) -> {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "views are not supported");
+        }, validator, reader, cluster, StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+        RelRoot root = converter.convertQuery(validated, false, true);
+        RelNode plan = root.project();
+        if (RelOptUtil.countJoins(plan) >= 0 && containsSubQuery(plan)) {
+            HepPlanner hep = new HepPlanner(SUB_QUERY_PROGRAM);
+            hep.setRoot(plan);
+            plan = hep.findBestExp();
+            plan = RelDecorrelator.decorrelateQuery(plan, RelFactories.LOGICAL_BUILDER.create(cluster, reader));
+        }
+        HepPlanner rewriter = new HepPlanner(REWRITE_PROGRAM);
+        rewriter.setRoot(plan);
+        plan = rewriter.findBestExp();
+        return new PlannedQuery(plan, rowType, origins, validated);
+    }
+
+    private static boolean containsSubQuery(RelNode plan) {
+        boolean[] found = {false};
+        new org.apache.calcite.rel.RelHomogeneousShuttle() {
+            @Override
+            public RelNode visit(RelNode other) {
+                if (other instanceof org.apache.calcite.rel.core.Filter filter
+                        && org.apache.calcite.rex.RexUtil.SubQueryFinder.find(filter.getCondition()) != null) {
+                    found[0] = true;
+                } else if (other instanceof org.apache.calcite.rel.core.Project project
+                        && org.apache.calcite.rex.RexUtil.SubQueryFinder.find(project.getProjects()) != null) {
+                    found[0] = true;
+                } else if (other instanceof org.apache.calcite.rel.core.Join join
+                        && org.apache.calcite.rex.RexUtil.SubQueryFinder.find(join.getCondition()) != null) {
+                    found[0] = true;
+                }
+                return super.visit(other);
+            }
+        }.visit(plan);
+        return found[0];
+    }
+}

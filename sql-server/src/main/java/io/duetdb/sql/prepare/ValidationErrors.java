@@ -1,0 +1,42 @@
+package io.duetdb.sql.prepare;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.calcite.runtime.CalciteContextException;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+
+/** Calcite's validation messages turned into MySQL's errors. */
+final class ValidationErrors {
+    private static final Pattern UNKNOWN_COLUMN = Pattern.compile("Column '([^']+)' not found in (any table|table '([^']+)')");
+    private static final Pattern UNKNOWN_TABLE = Pattern.compile("Object '([^']+)' not found(?: within '([^']+)')?");
+    private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']+)' is ambiguous");
+
+    private ValidationErrors() {
+    }
+
+    static DuetException translate(CalciteContextException error) {
+        String message = error.getCause() != null && error.getCause().getMessage() != null
+                ? error.getCause().getMessage() : String.valueOf(error.getMessage());
+        Matcher matcher = UNKNOWN_COLUMN.matcher(message);
+        if (matcher.find()) {
+            String where = matcher.group(3) == null ? "field list" : matcher.group(3);
+            return new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + matcher.group(1) + "' in '"
+                    + where + "'", error);
+        }
+        matcher = UNKNOWN_TABLE.matcher(message);
+        if (matcher.find()) {
+            String database = matcher.group(2);
+            return new DuetException(ErrorCode.UNKNOWN_TABLE, "Table '" + (database == null ? "" : database + ".")
+                    + matcher.group(1) + "' doesn't exist", error);
+        }
+        matcher = AMBIGUOUS.matcher(message);
+        if (matcher.find()) {
+            return new DuetException(ErrorCode.NON_UNIQUE_COLUMN, "Column '" + matcher.group(1)
+                    + "' in field list is ambiguous", error);
+        }
+        return new DuetException(ErrorCode.UNKNOWN_ERROR, message, error);
+    }
+}

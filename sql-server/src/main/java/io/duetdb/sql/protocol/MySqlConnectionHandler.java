@@ -1,0 +1,408 @@
+package io.duetdb.sql.protocol;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.session.QueryResult;
+import io.duetdb.sql.session.ResultColumn;
+import io.duetdb.sql.session.Session;
+import io.duetdb.sql.session.SessionManager;
+import io.duetdb.sql.session.StatementResult;
+import io.duetdb.sql.session.UpdateResult;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/**
+ * One client connection: the v10 handshake, authentication, then one command at a time. Commands run on the
+ * statement executor, never on the event loop; the channel stops reading while a command runs, which keeps
+ * commands in order and applies back-pressure to a client that pipelines.
+ */
+final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(MySqlConnectionHandler.class);
+    static final String NATIVE_PASSWORD = "mysql_native_password";
+    private static final int COM_QUIT = 0x01;
+    private static final int COM_INIT_DB = 0x02;
+    private static final int COM_QUERY = 0x03;
+    private static final int COM_FIELD_LIST = 0x04;
+    private static final int COM_STATISTICS = 0x09;
+    private static final int COM_PROCESS_KILL = 0x0C;
+    private static final int COM_PING = 0x0E;
+    private static final int COM_SET_OPTION = 0x1B;
+    private static final int COM_RESET_CONNECTION = 0x1F;
+
+    private enum State { AWAITING_HANDSHAKE_RESPONSE, AWAITING_AUTH_SWITCH_RESPONSE, COMMANDS, CLOSED }
+
+    private final SessionManager sessions;
+    private final Executor statementExecutor;
+    private final PacketFrameDecoder frameDecoder;
+    private final long connectionId;
+    private final String serverVersion;
+    private final byte[] scramble;
+    private State state = State.AWAITING_HANDSHAKE_RESPONSE;
+    private PacketWriter writer;
+    private int clientCapabilities;
+    private String user;
+    private String database;
+    private Session session;
+
+    MySqlConnectionHandler(SessionManager sessions, Executor statementExecutor, PacketFrameDecoder frameDecoder,
+            long connectionId, String serverVersion, SecureRandom random) {
+        this.sessions = sessions;
+        this.statementExecutor = statementExecutor;
+        this.frameDecoder = frameDecoder;
+        this.connectionId = connectionId;
+        this.serverVersion = serverVersion;
+        this.scramble = NativePassword.newScramble(random);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext context) {
+        writer = new PacketWriter(context.channel());
+        writer.startReplyTo(-1);
+        ByteBuf greeting = writer.newPayload();
+        greeting.writeByte(10);
+        Packets.writeNullTerminatedString(greeting, serverVersion);
+        greeting.writeIntLE((int) connectionId);
+        greeting.writeBytes(scramble, 0, 8);
+        greeting.writeByte(0);
+        greeting.writeShortLE(Capabilities.SERVER & 0xFFFF);
+        greeting.writeByte(WireTypes.UTF8MB4_BIN);
+        greeting.writeShortLE(ServerStatus.AUTOCOMMIT);
+        greeting.writeShortLE(Capabilities.SERVER >>> 16);
+        greeting.writeByte(scramble.length + 1);
+        greeting.writeZero(10);
+        greeting.writeBytes(scramble, 8, 12);
+        greeting.writeByte(0);
+        Packets.writeNullTerminatedString(greeting, NATIVE_PASSWORD);
+        writer.write(greeting);
+        writer.flush();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext context, Object message) {
+        ByteBuf packet = (ByteBuf) message;
+        int sequenceId = frameDecoder.lastSequenceId();
+        try {
+            switch (state) {
+                case AWAITING_HANDSHAKE_RESPONSE -> readHandshakeResponse(context, packet);
+                case AWAITING_AUTH_SWITCH_RESPONSE -> readAuthSwitchResponse(context, packet, sequenceId);
+                case COMMANDS -> {
+                    packet.retain();
+                    context.channel().config().setAutoRead(false);
+                    try {
+                        statementExecutor.execute(() -> runCommand(context, packet, sequenceId));
+                    } catch (RejectedExecutionException e) {
+                        packet.release();
+                        context.close();
+                    }
+                }
+                case CLOSED -> {
+                }
+            }
+        } finally {
+            packet.release();
+        }
+    }
+
+    private void readHandshakeResponse(ChannelHandlerContext context, ByteBuf packet) {
+        if (packet.readableBytes() < 32) {
+            throw new MalformedPacketException("handshake response of " + packet.readableBytes() + " bytes");
+        }
+        clientCapabilities = packet.readIntLE() & Capabilities.SERVER;
+        packet.skipBytes(4 + 1 + 23);
+        if (!packet.isReadable()) {
+            // An SSL request: this server offers no TLS, so a client asking for it anyway is out of protocol.
+            throw new MalformedPacketException("TLS was requested, but the server did not offer it");
+        }
+        user = Packets.readNullTerminatedString(packet);
+        byte[] authResponse;
+        if ((clientCapabilities & Capabilities.PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0) {
+            authResponse = Packets.readLengthEncodedBytes(packet);
+        } else if ((clientCapabilities & Capabilities.SECURE_CONNECTION) != 0) {
+            authResponse = new byte[packet.readUnsignedByte()];
+            packet.readBytes(authResponse);
+        } else {
+            authResponse = Packets.readNullTerminatedString(packet).getBytes(StandardCharsets.UTF_8);
+        }
+        if ((clientCapabilities & Capabilities.CONNECT_WITH_DB) != 0 && packet.isReadable()) {
+            database = Packets.readNullTerminatedString(packet);
+            if (database.isEmpty()) {
+                database = null;
+            }
+        }
+        String plugin = NATIVE_PASSWORD;
+        if ((clientCapabilities & Capabilities.PLUGIN_AUTH) != 0 && packet.isReadable()) {
+            plugin = Packets.readNullTerminatedString(packet);
+        }
+        writer.startReplyTo(frameDecoder.lastSequenceId());
+        if (!plugin.equals(NATIVE_PASSWORD)) {
+            // Ask the client to answer our scramble with mysql_native_password instead.
+            state = State.AWAITING_AUTH_SWITCH_RESPONSE;
+            ByteBuf authSwitch = writer.newPayload();
+            authSwitch.writeByte(0xFE);
+            Packets.writeNullTerminatedString(authSwitch, NATIVE_PASSWORD);
+            authSwitch.writeBytes(scramble);
+            authSwitch.writeByte(0);
+            writer.write(authSwitch);
+            writer.flush();
+            return;
+        }
+        authenticate(context, authResponse);
+    }
+
+    private void readAuthSwitchResponse(ChannelHandlerContext context, ByteBuf packet, int sequenceId) {
+        byte[] authResponse = new byte[packet.readableBytes()];
+        packet.readBytes(authResponse);
+        writer.startReplyTo(sequenceId);
+        authenticate(context, authResponse);
+    }
+
+    private void authenticate(ChannelHandlerContext context, byte[] authResponse) {
+        String host = remoteHost(context);
+        if (!sessions.authenticate(user, host, scramble, authResponse)) {
+            LOG.info("Connection {} refused: access denied for user '{}'@'{}'", connectionId, user, host);
+            writeErrorAndClose(context, new DuetException(ErrorCode.ACCESS_DENIED,
+                    "Access denied for user '" + user + "'@'" + host + "' (using password: "
+                            + (authResponse.length > 0 ? "YES" : "NO") + ")"));
+            return;
+        }
+        // Opening the session may read the catalog: off the event loop.
+        state = State.CLOSED;
+        context.channel().config().setAutoRead(false);
+        statementExecutor.execute(() -> {
+            try {
+                session = sessions.open(connectionId, user, host, database);
+            } catch (DuetException e) {
+                writeErrorAndClose(context, e);
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("Connection {}: opening its session failed", connectionId, e);
+                writeErrorAndClose(context, new DuetException(ErrorCode.UNKNOWN_ERROR, String.valueOf(e.getMessage())));
+                return;
+            }
+            state = State.COMMANDS;
+            LOG.info("Connection {} opened for '{}'@'{}'{}", connectionId, user, host,
+                    database == null ? "" : " in database " + database);
+            writeOk(UpdateResult.NONE);
+            writer.flush();
+            context.channel().config().setAutoRead(true);
+        });
+    }
+
+    private void runCommand(ChannelHandlerContext context, ByteBuf packet, int sequenceId) {
+        boolean keepOpen = true;
+        try {
+            writer.startReplyTo(sequenceId);
+            keepOpen = dispatch(context, packet);
+        } catch (MalformedPacketException e) {
+            LOG.info("Connection {}: malformed packet ({}); closing it", connectionId, e.getMessage());
+            writeError(new DuetException(ErrorCode.UNKNOWN_COMMAND, "Malformed packet: " + e.getMessage()));
+            keepOpen = false;
+        } catch (DuetException e) {
+            writeError(e);
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.warn("Connection {}: command failed unexpectedly", connectionId, e);
+            writeError(new DuetException(ErrorCode.UNKNOWN_ERROR, String.valueOf(e.getMessage())));
+        } finally {
+            packet.release();
+        }
+        if (keepOpen) {
+            writer.flush();
+            context.channel().config().setAutoRead(true);
+        } else {
+            context.writeAndFlush(context.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** Runs one command; false when the connection should close. */
+    private boolean dispatch(ChannelHandlerContext context, ByteBuf packet) {
+        if (!packet.isReadable()) {
+            throw new MalformedPacketException("empty command packet");
+        }
+        int command = packet.readUnsignedByte();
+        switch (command) {
+            case COM_QUIT -> {
+                return false;
+            }
+            case COM_QUERY -> {
+                String sql = Packets.readRestAsString(packet);
+                writeResult(session.execute(sql));
+            }
+            case COM_INIT_DB -> {
+                session.useDatabase(Packets.readRestAsString(packet));
+                writeOk(UpdateResult.NONE);
+            }
+            case COM_PING, COM_RESET_CONNECTION -> writeOk(UpdateResult.NONE);
+            case COM_SET_OPTION -> writeEof();
+            case COM_STATISTICS -> {
+                ByteBuf payload = writer.newPayload();
+                payload.writeCharSequence(session.statistics(), StandardCharsets.UTF_8);
+                writer.write(payload);
+            }
+            case COM_PROCESS_KILL -> {
+                session.kill(packet.readUnsignedIntLE(), false);
+                writeOk(UpdateResult.NONE);
+            }
+            case COM_FIELD_LIST -> {
+                String table = Packets.readNullTerminatedString(packet);
+                for (ResultColumn column : session.fieldList(table)) {
+                    writeColumnDefinition(column, true);
+                }
+                writeEof();
+            }
+            default -> throw new DuetException(ErrorCode.UNKNOWN_COMMAND, "Unknown command 0x"
+                    + Integer.toHexString(command));
+        }
+        return true;
+    }
+
+    private void writeResult(StatementResult result) {
+        if (result instanceof UpdateResult update) {
+            writeOk(update);
+            return;
+        }
+        QueryResult query = (QueryResult) result;
+        List<ResultColumn> columns = query.columns();
+        ByteBuf count = writer.newPayload();
+        Packets.writeLengthEncodedInteger(count, columns.size());
+        writer.write(count);
+        for (ResultColumn column : columns) {
+            writeColumnDefinition(column, false);
+        }
+        if (!deprecateEof()) {
+            writeEof();
+        }
+        for (Object[] row : query.rows()) {
+            ByteBuf payload = writer.newPayload();
+            for (int i = 0; i < columns.size(); i++) {
+                Object value = row[i];
+                if (value == null) {
+                    payload.writeByte(0xFB);
+                } else {
+                    Packets.writeLengthEncodedBytes(payload, WireTypes.text(value, columns.get(i).type()));
+                }
+            }
+            writer.write(payload);
+        }
+        if (deprecateEof()) {
+            ByteBuf ok = writer.newPayload();
+            ok.writeByte(0xFE);
+            Packets.writeLengthEncodedInteger(ok, 0);
+            Packets.writeLengthEncodedInteger(ok, 0);
+            ok.writeShortLE(session.statusFlags());
+            ok.writeShortLE(session.warningCount());
+            writer.write(ok);
+        } else {
+            writeEof();
+        }
+    }
+
+    private void writeColumnDefinition(ResultColumn column, boolean withDefault) {
+        ByteBuf payload = writer.newPayload();
+        Packets.writeLengthEncodedString(payload, "def");
+        Packets.writeLengthEncodedString(payload, column.database());
+        Packets.writeLengthEncodedString(payload, column.table());
+        Packets.writeLengthEncodedString(payload, column.table());
+        Packets.writeLengthEncodedString(payload, column.label());
+        Packets.writeLengthEncodedString(payload, column.originalName());
+        payload.writeByte(0x0C);
+        payload.writeShortLE(WireTypes.collation(column.type()));
+        payload.writeIntLE((int) WireTypes.displayLength(column.type()));
+        payload.writeByte(WireTypes.typeCode(column.type()));
+        payload.writeShortLE(WireTypes.flags(column.type(), column.notNull()));
+        payload.writeByte(WireTypes.decimals(column.type()));
+        payload.writeZero(2);
+        if (withDefault) {
+            payload.writeByte(0xFB);
+        }
+        writer.write(payload);
+    }
+
+    private boolean deprecateEof() {
+        return (clientCapabilities & Capabilities.DEPRECATE_EOF) != 0;
+    }
+
+    private void writeOk(UpdateResult result) {
+        ByteBuf ok = writer.newPayload();
+        ok.writeByte(0x00);
+        Packets.writeLengthEncodedInteger(ok, result.affectedRows());
+        Packets.writeLengthEncodedInteger(ok, result.lastInsertId());
+        ok.writeShortLE(session == null ? ServerStatus.AUTOCOMMIT : session.statusFlags());
+        ok.writeShortLE(session == null ? 0 : session.warningCount());
+        if (!result.info().isEmpty()) {
+            // MySQL servers and clients frame the message length-encoded (the protocol docs say string<EOF>).
+            Packets.writeLengthEncodedString(ok, result.info());
+        }
+        writer.write(ok);
+    }
+
+    private void writeEof() {
+        ByteBuf eof = writer.newPayload();
+        eof.writeByte(0xFE);
+        eof.writeShortLE(session == null ? 0 : session.warningCount());
+        eof.writeShortLE(session == null ? ServerStatus.AUTOCOMMIT : session.statusFlags());
+        writer.write(eof);
+    }
+
+    private void writeError(DuetException error) {
+        ByteBuf payload = writer.newPayload();
+        payload.writeByte(0xFF);
+        payload.writeShortLE(error.code().errorNumber());
+        payload.writeByte('#');
+        payload.writeCharSequence(error.code().sqlState(), StandardCharsets.US_ASCII);
+        payload.writeCharSequence(String.valueOf(error.getMessage()), StandardCharsets.UTF_8);
+        writer.write(payload);
+    }
+
+    private void writeErrorAndClose(ChannelHandlerContext context, DuetException error) {
+        state = State.CLOSED;
+        writeError(error);
+        context.writeAndFlush(context.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+        Throwable root = cause.getCause() != null ? cause.getCause() : cause;
+        if (root instanceof PacketTooLargeException tooLarge) {
+            LOG.info("Connection {}: {}; closing it", connectionId, tooLarge.getMessage());
+            writer.startReplyTo(frameDecoder.lastSequenceId());
+            writeErrorAndClose(context, new DuetException(ErrorCode.PACKET_TOO_LARGE, tooLarge.getMessage()));
+        } else if (root instanceof MalformedPacketException malformed) {
+            LOG.info("Connection {}: malformed packet ({}); closing it", connectionId, malformed.getMessage());
+            writer.startReplyTo(frameDecoder.lastSequenceId());
+            writeErrorAndClose(context, new DuetException(ErrorCode.UNKNOWN_COMMAND,
+                    "Malformed packet: " + malformed.getMessage()));
+        } else {
+            LOG.info("Connection {}: {}; closing it", connectionId, root.toString());
+            context.close();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext context) {
+        state = State.CLOSED;
+        Session closing = session;
+        if (closing != null) {
+            statementExecutor.execute(closing::close);
+            LOG.info("Connection {} closed", connectionId);
+        }
+    }
+
+    private static String remoteHost(ChannelHandlerContext context) {
+        if (context.channel().remoteAddress() instanceof InetSocketAddress address) {
+            return address.getAddress().getHostAddress();
+        }
+        return "localhost";
+    }
+}

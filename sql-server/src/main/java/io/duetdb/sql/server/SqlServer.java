@@ -1,0 +1,111 @@
+package io.duetdb.sql.server;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.client.placement.GrpcPlacementClient;
+import io.duetdb.client.placement.PlacementClientConfig;
+import io.duetdb.client.txn.TxnClient;
+import io.duetdb.common.build.BuildInfo;
+import io.duetdb.common.concurrent.NamedThreadFactory;
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.status.StatusServer;
+import io.duetdb.sql.catalog.Catalog;
+import io.duetdb.sql.protocol.MySqlProtocolServer;
+import io.duetdb.sql.session.SessionManager;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * A stateless SQL server: MySQL clients on one port, Prometheus metrics and JSON status on another. It keeps no
+ * data of its own; several can serve one cluster at once.
+ */
+public final class SqlServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SqlServer.class);
+    /** What clients read as the server version: MySQL 8.0 for their feature checks, then DuetDB's own. */
+    public static final String SERVER_VERSION = "8.0.11-DuetDB-" + BuildInfo.version();
+
+    private final SqlServerConfig config;
+    private GrpcPlacementClient placement;
+    private TxnClient client;
+    private ExecutorService statementExecutor;
+    private MySqlProtocolServer protocolServer;
+    private StatusServer statusServer;
+    private SessionManager sessions;
+
+    public SqlServer(SqlServerConfig config) {
+        this.config = requireNonNull(config, "config is null");
+    }
+
+    public SqlServer start() {
+        try {
+            placement = new GrpcPlacementClient(PlacementClientConfig.of(config.pd()), "sql-server");
+            client = new TxnClient(placement);
+            Catalog catalog = new Catalog(client);
+            catalog.bootstrap();
+            sessions = new SessionManager(client, catalog, SERVER_VERSION);
+            statementExecutor = new ThreadPoolExecutor(0, 4096, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                    new NamedThreadFactory("sql", config.address().toString(), "statement"));
+            protocolServer = new MySqlProtocolServer(config.address(), sessions, statementExecutor,
+                    config.maxAllowedPacket(), SERVER_VERSION);
+            protocolServer.start();
+            statusServer = new StatusServer("sql", protocolServer.boundAddress().toString(), config.statusAddress(),
+                    new PrometheusRegistry(), this::status);
+            statusServer.start();
+            LOG.info("SQL server started: MySQL protocol on {}, status on {}", protocolServer.boundAddress(),
+                    statusServer.boundAddress());
+            return this;
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    public HostAndPort address() {
+        return protocolServer.boundAddress();
+    }
+
+    public HostAndPort statusAddress() {
+        return statusServer.boundAddress();
+    }
+
+    private Object status() {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("version", SERVER_VERSION);
+        status.put("address", address().toString());
+        return status;
+    }
+
+    @Override
+    public void close() {
+        if (statusServer != null) {
+            statusServer.close();
+            statusServer = null;
+        }
+        if (protocolServer != null) {
+            protocolServer.close();
+            protocolServer = null;
+        }
+        if (statementExecutor != null) {
+            statementExecutor.shutdownNow();
+            statementExecutor = null;
+        }
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        if (placement != null) {
+            placement.close();
+            placement = null;
+        }
+        LOG.info("SQL server stopped");
+    }
+}

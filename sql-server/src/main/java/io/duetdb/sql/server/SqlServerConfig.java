@@ -1,0 +1,58 @@
+package io.duetdb.sql.server;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+import io.duetdb.common.config.HostAndPort;
+
+/** A sql-server's settings, with TiDB's default ports. */
+public final class SqlServerConfig {
+    public static final int DEFAULT_PORT = 4000;
+    public static final int DEFAULT_STATUS_PORT = 10080;
+    public static final long DEFAULT_MAX_ALLOWED_PACKET = 64L * 1024 * 1024;
+
+    private List<HostAndPort> pd = List.of(new HostAndPort("127.0.0.1", 2379));
+    private HostAndPort address = new HostAndPort("127.0.0.1", DEFAULT_PORT);
+    private HostAndPort statusAddress = new HostAndPort("127.0.0.1", DEFAULT_STATUS_PORT);
+    private long maxAllowedPacket = DEFAULT_MAX_ALLOWED_PACKET;
+
+    public List<HostAndPort> pd() {
+        return pd;
+    }
+
+    public SqlServerConfig setPd(List<HostAndPort> pd) {
+        this.pd = List.copyOf(requireNonNull(pd, "pd is null"));
+        return this;
+    }
+
+    public HostAndPort address() {
+        return address;
+    }
+
+    public SqlServerConfig setAddress(HostAndPort address) {
+        this.address = requireNonNull(address, "address is null");
+        return this;
+    }
+
+    public HostAndPort statusAddress() {
+        return statusAddress;
+    }
+
+    public SqlServerConfig setStatusAddress(HostAndPort statusAddress) {
+        this.statusAddress = requireNonNull(statusAddress, "statusAddress is null");
+        return this;
+    }
+
+    public long maxAllowedPacket() {
+        return maxAllowedPacket;
+    }
+
+    public SqlServerConfig setMaxAllowedPacket(long maxAllowedPacket) {
+        if (maxAllowedPacket < 1024) {
+            throw new IllegalArgumentException("max-allowed-packet must be at least 1024 bytes");
+        }
+        this.maxAllowedPacket = maxAllowedPacket;
+        return this;
+    }
+}

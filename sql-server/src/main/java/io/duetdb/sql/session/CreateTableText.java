@@ -1,0 +1,63 @@
+package io.duetdb.sql.session;
+
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.sql.catalog.SchemaState;
+import io.duetdb.sql.catalog.TableInfo;
+
+/** The CREATE TABLE text SHOW CREATE TABLE prints for a table. */
+final class CreateTableText {
+    private CreateTableText() {
+    }
+
+    static String of(TableInfo table) {
+        StringBuilder text = new StringBuilder("CREATE TABLE `").append(table.name()).append("` (\n");
+        boolean first = true;
+        for (ColumnInfo column : table.publicColumns()) {
+            if (!first) {
+                text.append(",\n");
+            }
+            first = false;
+            text.append("  `").append(column.name()).append("` ").append(column.type().toSql());
+            if (column.notNull()) {
+                text.append(" NOT NULL");
+            }
+            if (column.autoIncrement()) {
+                text.append(" AUTO_INCREMENT");
+            } else if (column.defaultCurrentTimestamp()) {
+                text.append(" DEFAULT CURRENT_TIMESTAMP");
+            } else if (column.hasDefault() && column.defaultValue() != null) {
+                text.append(" DEFAULT '").append(column.defaultValue().replace("'", "''")).append('\'');
+            } else if (!column.notNull()) {
+                text.append(" DEFAULT NULL");
+            }
+            if (!column.comment().isEmpty()) {
+                text.append(" COMMENT '").append(column.comment().replace("'", "''")).append('\'');
+            }
+        }
+        for (IndexInfo index : table.indexes()) {
+            if (index.state() != SchemaState.PUBLIC) {
+                continue;
+            }
+            text.append(",\n  ");
+            if (index.primary()) {
+                text.append("PRIMARY KEY ");
+            } else {
+                text.append(index.unique() ? "UNIQUE KEY `" : "KEY `").append(index.name()).append("` ");
+            }
+            text.append('(');
+            for (int i = 0; i < index.columns().size(); i++) {
+                if (i > 0) {
+                    text.append(',');
+                }
+                text.append('`').append(index.columns().get(i)).append('`');
+            }
+            text.append(')');
+        }
+        text.append("\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
+        if (!table.comment().isEmpty()) {
+            text.append(" COMMENT='").append(table.comment().replace("'", "''")).append('\'');
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,483 @@
+package io.duetdb.sql.session;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.exec.Coercion;
+import io.duetdb.sql.exec.ExpressionCompiler;
+import io.duetdb.sql.exec.PlanExecutor;
+import io.duetdb.sql.exec.RowExpression;
+import io.duetdb.sql.exec.RowWriter;
+import io.duetdb.sql.exec.TableAccess;
+import io.duetdb.sql.exec.TableReader;
+import io.duetdb.sql.exec.Values;
+import io.duetdb.sql.prepare.QueryPlanner;
+
+/**
+ * INSERT, REPLACE, UPDATE and DELETE in a transaction. Expressions go through Calcite (validated against the
+ * table); rows are read, checked and written by the executor's table access, which maintains indexes.
+ */
+final class DmlStatements {
+    private static final Object DEFAULT = new Object();
+
+    private final Session session;
+    private final Transaction transaction;
+
+    DmlStatements(Session session, Transaction transaction) {
+        this.session = session;
+        this.transaction = transaction;
+    }
+
+    // ---- INSERT / REPLACE ----
+
+    StatementResult insert(io.duetdb.sql.parser.dml.SqlMySqlInsert insert) {
+        TableInfo table = table(insert.table());
+        if (insert.onDuplicate() != null) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "INSERT ... ON DUPLICATE KEY UPDATE is not supported"
+                    + " yet");
+        }
+        List<ColumnInfo> publicColumns = table.publicColumns();
+        List<ColumnInfo> targets = new ArrayList<>();
+        if (insert.columns() == null) {
+            targets.addAll(publicColumns);
+        } else {
+            for (SqlNode node : insert.columns()) {
+                String name = ((SqlIdentifier) node).getSimple();
+                ColumnInfo column = publicColumns.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
+                        .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + name
+                                + "' in 'field list'"));
+                targets.add(column);
+            }
+        }
+        List<Object[]> rows = sourceRows(insert.source(), targets.size());
+        TableAccess access = new TableAccess(table);
+        RowWriter writer = new RowWriter(transaction, access);
+        long affected = 0;
+        long firstGenerated = 0;
+        int rowNumber = 0;
+        for (Object[] values : rows) {
+            rowNumber++;
+            Object[] row = new Object[table.columns().size()];
+            boolean[] given = new boolean[row.length];
+            for (int i = 0; i < targets.size(); i++) {
+                int position = table.columns().indexOf(targets.get(i));
+                if (values[i] != DEFAULT) {
+                    row[position] = values[i];
+                    given[position] = true;
+                }
+            }
+            long generated = fillRow(table, row, given, rowNumber);
+            if (generated != 0 && firstGenerated == 0) {
+                firstGenerated = generated;
+            }
+            long handle = handle(table, access, row);
+            Optional<RowWriter.Conflict> conflict = writer.findConflict(row, handle);
+            if (conflict.isPresent()) {
+                if (insert.replace()) {
+                    while (conflict.isPresent()) {
+                        long other = conflict.get().handle();
+                        Optional<byte[]> old = transaction.get(access.rowKey(other));
+                        if (old.isPresent()) {
+                            writer.delete(other, access.decode(old.get()));
+                            affected++;
+                        }
+                        conflict = writer.findConflict(row, handle);
+                        if (conflict.isPresent() && conflict.get().handle() == other) {
+                            break;
+                        }
+                    }
+                } else if (insert.ignore()) {
+                    session.addWarning(conflict.get().toError(table.name()).getMessage());
+                    continue;
+                } else {
+                    throw conflict.get().toError(table.name());
+                }
+            }
+            writer.insert(handle, row);
+            affected++;
+        }
+        if (firstGenerated != 0) {
+            session.setLastInsertId(firstGenerated);
+        }
+        return new UpdateResult(affected, firstGenerated, rows.size() > 1 ? "Records: " + rows.size()
+                + "  Duplicates: 0  Warnings: " + session.warningCount() : "");
+    }
+
+    /** Rows of the INSERT's source: literal VALUES directly, anything else through the query path. */
+    private List<Object[]> sourceRows(SqlNode source, int width) {
+        List<Object[]> rows = new ArrayList<>();
+        if (source.getKind() == SqlKind.VALUES) {
+            boolean literalOnly = true;
+            for (SqlNode rowNode : ((SqlCall) source).getOperandList()) {
+                List<SqlNode> values = ((SqlCall) rowNode).getOperandList();
+                if (values.size() != width) {
+                    throw new DuetException(ErrorCode.WRONG_VALUE_COUNT, "Column count doesn't match value count at row "
+                            + (rows.size() + 1));
+                }
+                Object[] row = new Object[width];
+                for (int i = 0; i < width; i++) {
+                    Object value = literal(values.get(i));
+                    if (value == NOT_LITERAL) {
+                        literalOnly = false;
+                        break;
+                    }
+                    row[i] = value;
+                }
+                if (!literalOnly) {
+                    break;
+                }
+                rows.add(row);
+            }
+            if (literalOnly) {
+                return rows;
+            }
+            rows.clear();
+        }
+        QueryPlanner.PlannedQuery planned = session.planner(transaction).plan(source);
+        if (planned.rowType().getFieldCount() != width) {
+            throw new DuetException(ErrorCode.WRONG_VALUE_COUNT, "Column count doesn't match value count at row 1");
+        }
+        ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), session,
+                List.of());
+        return new PlanExecutor(transaction, compiler, false).execute(planned.plan());
+    }
+
+    private static final Object NOT_LITERAL = new Object();
+
+    private static Object literal(SqlNode node) {
+        if (node instanceof SqlLiteral literal) {
+            if (literal.getTypeName() == SqlTypeName.NULL) {
+                return null;
+            }
+            if (literal instanceof SqlNumericLiteral numeric) {
+                if (numeric.isExact()) {
+                    java.math.BigDecimal value = numeric.getValueAs(java.math.BigDecimal.class);
+                    return value.scale() <= 0 && value.toBigInteger().bitLength() < 63 ? (Object) value.longValueExact() : value;
+                }
+                return numeric.getValueAs(Double.class);
+            }
+            if (literal.getTypeName() == SqlTypeName.BOOLEAN) {
+                return literal.booleanValue() ? 1L : 0L;
+            }
+            if (literal.getTypeName() == SqlTypeName.CHAR) {
+                return literal.getValueAs(String.class);
+            }
+            return NOT_LITERAL;
+        }
+        if (node instanceof SqlBasicCall call) {
+            if (call.getOperator() == SqlStdOperatorTable.DEFAULT) {
+                return DEFAULT;
+            }
+            if (call.getKind() == SqlKind.MINUS_PREFIX && call.operand(0) instanceof SqlNumericLiteral) {
+                Object value = literal(call.operand(0));
+                return value instanceof Long number ? (Object) (-number)
+                        : value instanceof Double number ? (Object) (-number)
+                        : ((java.math.BigDecimal) value).negate();
+            }
+        }
+        return NOT_LITERAL;
+    }
+
+    /** Coerces given values, fills defaults and AUTO_INCREMENT; returns the generated id (0 when none). */
+    private long fillRow(TableInfo table, Object[] row, boolean[] given, int rowNumber) {
+        long generated = 0;
+        for (int i = 0; i < row.length; i++) {
+            ColumnInfo column = table.columns().get(i);
+            if (column.autoIncrement() && (!given[i] || row[i] == null || isZero(row[i]))) {
+                generated = session.manager().autoIds().next("AutoID:" + table.id());
+                row[i] = generated;
+                continue;
+            }
+            if (!given[i]) {
+                row[i] = defaultValue(column);
+            }
+            if (row[i] == null) {
+                if (column.notNull()) {
+                    if (!given[i]) {
+                        throw new DuetException(ErrorCode.NO_DEFAULT_FOR_FIELD, "Field '" + column.name()
+                                + "' doesn't have a default value");
+                    }
+                    throw new DuetException(ErrorCode.COLUMN_CANNOT_BE_NULL, "Column '" + column.name()
+                            + "' cannot be null");
+                }
+                continue;
+            }
+            row[i] = coerce(row[i], column, rowNumber);
+            if (column.autoIncrement()) {
+                session.manager().autoIds().observe("AutoID:" + table.id(), Values.toLong(row[i]));
+            }
+        }
+        return generated;
+    }
+
+    static Object coerce(Object value, ColumnInfo column, int rowNumber) {
+        try {
+            return Coercion.toColumn(value, column);
+        } catch (DuetException e) {
+            if (rowNumber > 1 && e.getMessage().endsWith("at row 1")) {
+                String message = e.getMessage();
+                throw new DuetException(e.code(), message.substring(0, message.length() - 1) + rowNumber);
+            }
+            throw e;
+        }
+    }
+
+    private static boolean isZero(Object value) {
+        return Values.isNumber(value) && Values.toDouble(value) == 0;
+    }
+
+    private Object defaultValue(ColumnInfo column) {
+        if (column.defaultCurrentTimestamp()) {
+            return session.statementTime();
+        }
+        if (column.hasDefault() && column.defaultValue() != null) {
+            return Coercion.toColumn(column.defaultValue(), column);
+        }
+        if (column.notNull() && !column.hasDefault()) {
+            return null;
+        }
+        return null;
+    }
+
+    private long handle(TableInfo table, TableAccess access, Object[] row) {
+        if (table.hasClusteredHandle()) {
+            return Values.toLong(row[access.handleColumnIndex()]);
+        }
+        return session.manager().autoIds().next("RowID:" + table.id());
+    }
+
+    // ---- UPDATE / DELETE ----
+
+    StatementResult update(io.duetdb.sql.parser.dml.SqlMySqlUpdate update) {
+        TableInfo table = table(update.table());
+        TableAccess access = new TableAccess(table);
+        List<SqlNode> expressions = new ArrayList<>();
+        List<Integer> targetPositions = new ArrayList<>();
+        for (SqlNode node : update.assignments()) {
+            SqlCall assignment = (SqlCall) node;
+            SqlIdentifier column = (SqlIdentifier) assignment.operand(0);
+            String name = column.names.get(column.names.size() - 1);
+            ColumnInfo info = table.publicColumns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
+                    .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + name
+                            + "' in 'field list'"));
+            targetPositions.add(table.columns().indexOf(info));
+            SqlNode value = assignment.operand(1);
+            if (value instanceof SqlBasicCall call && call.getOperator() == SqlStdOperatorTable.DEFAULT) {
+                Object defaultValue = defaultValue(info);
+                value = defaultValue == null ? SqlLiteral.createNull(SqlParserPos.ZERO)
+                        : SqlLiteral.createCharString(Values.toText(defaultValue), SqlParserPos.ZERO);
+            }
+            expressions.add(value);
+        }
+        Target target = target(update.table(), update.alias(), update.where(), update.orderBy(), expressions);
+        long limit = limit(update.limit());
+        List<TableReader.HandleRow> rows = target.read(transaction, access, session);
+        RowWriter writer = new RowWriter(transaction, access);
+        long matched = 0;
+        long changed = 0;
+        for (TableReader.HandleRow read : rows) {
+            if (matched >= limit) {
+                break;
+            }
+            matched++;
+            Object[] publicRow = access.publicValues(read.row());
+            Object[] newRow = read.row().clone();
+            for (int i = 0; i < targetPositions.size(); i++) {
+                int position = targetPositions.get(i);
+                ColumnInfo column = table.columns().get(position);
+                Object value = target.values().get(i).evaluate(publicRow);
+                if (value == null && column.notNull()) {
+                    throw new DuetException(ErrorCode.COLUMN_CANNOT_BE_NULL, "Column '" + column.name()
+                            + "' cannot be null");
+                }
+                newRow[position] = value == null ? null : coerce(value, column, (int) matched);
+            }
+            for (int i = 0; i < newRow.length; i++) {
+                ColumnInfo column = table.columns().get(i);
+                if (column.onUpdateCurrentTimestamp() && !targetPositions.contains(i)
+                        && !sameRow(read.row(), newRow)) {
+                    newRow[i] = session.statementTime();
+                }
+            }
+            if (sameRow(read.row(), newRow)) {
+                continue;
+            }
+            long newHandle = table.hasClusteredHandle() ? Values.toLong(newRow[access.handleColumnIndex()])
+                    : read.handle();
+            Optional<RowWriter.Conflict> conflict = writer.findConflict(newRow, newHandle);
+            if (conflict.isPresent() && conflict.get().handle() != read.handle()) {
+                throw conflict.get().toError(table.name());
+            }
+            writer.update(read.handle(), read.row(), newHandle, newRow);
+            changed++;
+        }
+        return new UpdateResult(changed, 0, "Rows matched: " + matched + "  Changed: " + changed + "  Warnings: 0");
+    }
+
+    StatementResult delete(io.duetdb.sql.parser.dml.SqlMySqlDelete delete) {
+        TableInfo table = table(delete.table());
+        TableAccess access = new TableAccess(table);
+        Target target = target(delete.table(), delete.alias(), delete.where(), delete.orderBy(), List.of());
+        long limit = limit(delete.limit());
+        RowWriter writer = new RowWriter(transaction, access);
+        long deleted = 0;
+        for (TableReader.HandleRow read : target.read(transaction, access, session)) {
+            if (deleted >= limit) {
+                break;
+            }
+            writer.delete(read.handle(), read.row());
+            deleted++;
+        }
+        return UpdateResult.affected(deleted);
+    }
+
+    private static boolean sameRow(Object[] a, Object[] b) {
+        for (int i = 0; i < a.length; i++) {
+            Object x = a[i];
+            Object y = b[i];
+            if (x == null || y == null) {
+                if (x != y) {
+                    return false;
+                }
+            } else if (x instanceof byte[] bx && y instanceof byte[] by) {
+                if (!java.util.Arrays.equals(bx, by)) {
+                    return false;
+                }
+            } else if (Values.compare(x, y) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long limit(SqlNode limit) {
+        if (limit == null) {
+            return Long.MAX_VALUE;
+        }
+        if (limit instanceof SqlNumericLiteral numeric) {
+            return numeric.getValueAs(Long.class);
+        }
+        throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "LIMIT must be a number here");
+    }
+
+    /** The rows an UPDATE or DELETE targets: condition, new-value and order expressions over the table. */
+    private record Target(RexNode condition, List<RowExpression> values, List<RowExpression> orderKeys,
+            List<Boolean> descending, ExpressionCompiler compiler) {
+        List<TableReader.HandleRow> read(Transaction transaction, TableAccess access, Session session) {
+            TableReader reader = TableReader.create(transaction, access, condition, compiler, true);
+            List<TableReader.HandleRow> rows = new ArrayList<>(reader.read());
+            if (!orderKeys.isEmpty()) {
+                rows.sort((a, b) -> {
+                    Object[] x = access.publicValues(a.row());
+                    Object[] y = access.publicValues(b.row());
+                    for (int i = 0; i < orderKeys.size(); i++) {
+                        Object p = orderKeys.get(i).evaluate(x);
+                        Object q = orderKeys.get(i).evaluate(y);
+                        int result = p == null || q == null ? (p == q ? 0 : p == null ? -1 : 1) : Values.compare(p, q);
+                        if (descending.get(i)) {
+                            result = -result;
+                        }
+                        if (result != 0) {
+                            return result;
+                        }
+                    }
+                    return 0;
+                });
+            }
+            return rows;
+        }
+    }
+
+    /**
+     * Plans {@code SELECT values..., where, order keys... FROM table} to validate the expressions against the
+     * table and get them as row expressions over its public columns.
+     */
+    private Target target(SqlIdentifier tableName, SqlIdentifier alias, SqlNode where, SqlNodeList orderBy,
+            List<SqlNode> values) {
+        SqlParserPos pos = SqlParserPos.ZERO;
+        List<SqlNode> selectItems = new ArrayList<>(values);
+        selectItems.add(where != null ? where : SqlLiteral.createBoolean(true, pos));
+        List<Boolean> descending = new ArrayList<>();
+        if (orderBy != null) {
+            for (SqlNode item : orderBy) {
+                if (item.getKind() == SqlKind.DESCENDING) {
+                    descending.add(true);
+                    selectItems.add(((SqlCall) item).operand(0));
+                } else {
+                    descending.add(false);
+                    selectItems.add(item);
+                }
+            }
+        }
+        SqlNode from = alias == null ? tableName
+                : SqlStdOperatorTable.AS.createCall(pos, tableName, alias);
+        SqlSelect select = new SqlSelect(pos, null, new SqlNodeList(selectItems, pos), from, null, null, null, null,
+                null, null, null, null, null);
+        QueryPlanner.PlannedQuery planned = session.planner(transaction).plan(select);
+        RelNode plan = planned.plan();
+        if (!(plan instanceof Project project) || !(project.getInput() instanceof TableScan)) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this UPDATE or DELETE needs sub-queries, which are"
+                    + " not supported there yet");
+        }
+        ExpressionCompiler compiler = new ExpressionCompiler(plan.getCluster().getRexBuilder(), session, List.of());
+        List<RexNode> projects = project.getProjects();
+        List<RowExpression> valueExpressions = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            valueExpressions.add(compiler.compile(projects.get(i)));
+        }
+        RexNode condition = projects.get(values.size());
+        if (condition.isAlwaysTrue()) {
+            condition = null;
+        }
+        List<RowExpression> orderKeys = new ArrayList<>();
+        for (int i = values.size() + 1; i < projects.size(); i++) {
+            orderKeys.add(compiler.compile(projects.get(i)));
+        }
+        return new Target(condition, valueExpressions, orderKeys, descending, compiler);
+    }
+
+    private TableInfo table(SqlIdentifier name) {
+        InfoSchema schema = session.manager().catalog().infoSchema(transaction);
+        String database;
+        String table;
+        if (name.names.size() >= 2) {
+            database = name.names.get(name.names.size() - 2);
+            table = name.names.get(name.names.size() - 1);
+        } else {
+            database = session.currentDatabase();
+            table = name.getSimple();
+            if (database == null) {
+                throw new DuetException(ErrorCode.NO_DATABASE_SELECTED, "No database selected");
+            }
+        }
+        if (schema.database(database).isEmpty()) {
+            throw new DuetException(ErrorCode.UNKNOWN_DATABASE, "Unknown database '" + database + "'");
+        }
+        return schema.table(database, table).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE,
+                "Table '" + database + "." + table + "' doesn't exist"));
+    }
+}

@@ -1,0 +1,465 @@
+package io.duetdb.sql.session;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDdl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlExplain;
+
+import io.duetdb.client.txn.Isolation;
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.exec.ExpressionCompiler;
+import io.duetdb.sql.exec.PlanExecutor;
+import io.duetdb.sql.exec.SessionFunctions;
+import io.duetdb.sql.parser.StatementParser;
+import io.duetdb.sql.parser.ddl.SqlAlterTable;
+import io.duetdb.sql.parser.ddl.SqlRenameTable;
+import io.duetdb.sql.parser.dml.SqlMySqlDelete;
+import io.duetdb.sql.parser.dml.SqlMySqlInsert;
+import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
+import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.prepare.CalciteCatalog;
+import io.duetdb.sql.prepare.QueryPlanner;
+import io.duetdb.sql.prepare.TypeMapping;
+import io.duetdb.sql.types.SqlType;
+
+/**
+ * One client's session: current database, variables, the open transaction, warnings. Statements run one at a
+ * time. Autocommit statements run in their own transaction; BEGIN (or autocommit off) keeps one open across
+ * statements until COMMIT or ROLLBACK, and closing the session rolls it back, releasing its locks.
+ */
+public final class Session implements SessionFunctions {
+    private static final Pattern USE = Pattern.compile("(?is)use\\s+`?([^`\\s]+)`?");
+    private static final Pattern BEGIN = Pattern.compile("(?is)(begin(\\s+work)?|start\\s+transaction.*)");
+    private static final Pattern COMMIT = Pattern.compile("(?is)commit(\\s+work)?");
+    private static final Pattern ROLLBACK = Pattern.compile("(?is)rollback(\\s+work)?");
+    private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
+    private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe)\\s+([`\\w.]+)");
+
+    private final SessionManager manager;
+    private final long connectionId;
+    private final String user;
+    private final String host;
+    private final Map<String, String> variables = new HashMap<>();
+    private final ReentrantLock statementLock = new ReentrantLock();
+    private final List<String> warnings = new ArrayList<>();
+    private String database;
+    private Transaction transaction;
+    private boolean explicitTransaction;
+    private long lastInsertId;
+    private LocalDateTime statementTime = LocalDateTime.now(ZoneOffset.UTC);
+    private volatile String currentStatement = "";
+    private volatile long statementStart;
+    private volatile boolean closed;
+
+    Session(SessionManager manager, long connectionId, String user, String host, String database) {
+        this.manager = requireNonNull(manager, "manager is null");
+        this.connectionId = connectionId;
+        this.user = requireNonNull(user, "user is null");
+        this.host = requireNonNull(host, "host is null");
+        this.database = database;
+    }
+
+    // ---- what the protocol layer uses ----
+
+    public StatementResult execute(String sql) {
+        statementLock.lock();
+        try {
+            if (closed) {
+                throw new DuetException(ErrorCode.CONNECTION_KILLED, "Connection was killed");
+            }
+            warnings.clear();
+            statementTime = LocalDateTime.now(ZoneOffset.UTC);
+            currentStatement = sql;
+            statementStart = System.nanoTime();
+            return executeTrimmed(SqlText.trim(sql));
+        } finally {
+            currentStatement = "";
+            statementLock.unlock();
+        }
+    }
+
+    public void useDatabase(String name) {
+        InfoSchema schema = manager.latestInfoSchema();
+        if (schema.database(name).isEmpty() && !name.equalsIgnoreCase("information_schema")) {
+            throw new DuetException(ErrorCode.UNKNOWN_DATABASE, "Unknown database '" + name + "'");
+        }
+        database = schema.database(name).map(db -> db.name()).orElse(name);
+    }
+
+    public int statusFlags() {
+        int flags = 0;
+        if (transaction != null && explicitTransaction) {
+            flags |= 1;
+        }
+        if (autocommit()) {
+            flags |= 2;
+        }
+        return flags;
+    }
+
+    public int warningCount() {
+        return warnings.size();
+    }
+
+    public String statistics() {
+        return "Uptime: " + manager.uptimeSeconds() + "  Threads: " + manager.sessionCount() + "  Questions: 0";
+    }
+
+    public List<ResultColumn> fieldList(String table) {
+        QueryResult result = (QueryResult) execute("SELECT * FROM `" + table.replace("`", "``") + "` LIMIT 0");
+        return result.columns();
+    }
+
+    public void kill(long targetConnectionId, boolean queryOnly) {
+        manager.kill(targetConnectionId, queryOnly, this);
+    }
+
+    /** Ends the session: rolls back its open transaction. */
+    public void close() {
+        closed = true;
+        statementLock.lock();
+        try {
+            endTransaction(false);
+        } finally {
+            statementLock.unlock();
+            manager.closed(this);
+        }
+    }
+
+    long connectionIdValue() {
+        return connectionId;
+    }
+
+    String userName() {
+        return user;
+    }
+
+    String hostName() {
+        return host;
+    }
+
+    String databaseName() {
+        return database;
+    }
+
+    String runningStatement() {
+        return currentStatement;
+    }
+
+    long runningSeconds() {
+        return currentStatement.isEmpty() ? 0 : (System.nanoTime() - statementStart) / 1_000_000_000L;
+    }
+
+    void markKilled() {
+        closed = true;
+    }
+
+    // ---- SessionFunctions ----
+
+    @Override
+    public String currentDatabase() {
+        return database;
+    }
+
+    @Override
+    public long connectionId() {
+        return connectionId;
+    }
+
+    @Override
+    public long lastInsertId() {
+        return lastInsertId;
+    }
+
+    @Override
+    public String user() {
+        return user + "@" + host;
+    }
+
+    @Override
+    public String serverVersion() {
+        return manager.serverVersion();
+    }
+
+    @Override
+    public LocalDateTime statementTime() {
+        return statementTime;
+    }
+
+    @Override
+    public Object systemVariable(String scope, String name) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (key.equals("version")) {
+            return manager.serverVersion();
+        }
+        if (!scope.equals("global") && variables.containsKey(key)) {
+            return variables.get(key);
+        }
+        String value = SystemVariables.defaultValue(key);
+        if (value == null) {
+            throw new DuetException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, "Unknown system variable '" + name + "'");
+        }
+        return value;
+    }
+
+    String variable(String name) {
+        return String.valueOf(systemVariable("", name));
+    }
+
+    void addWarning(String message) {
+        warnings.add(message);
+    }
+
+    List<String> warnings() {
+        return warnings;
+    }
+
+    // ---- statements ----
+
+    private StatementResult executeTrimmed(String sql) {
+        if (sql.isEmpty()) {
+            throw new DuetException(ErrorCode.PARSE_ERROR, "Query was empty");
+        }
+        Matcher matcher;
+        if ((matcher = USE.matcher(sql)).matches()) {
+            useDatabase(matcher.group(1));
+            return UpdateResult.NONE;
+        }
+        if (BEGIN.matcher(sql).matches()) {
+            endTransaction(true);
+            transaction = beginTransaction();
+            explicitTransaction = true;
+            return UpdateResult.NONE;
+        }
+        if (COMMIT.matcher(sql).matches()) {
+            endTransaction(true);
+            return UpdateResult.NONE;
+        }
+        if (ROLLBACK.matcher(sql).matches()) {
+            endTransaction(false);
+            return UpdateResult.NONE;
+        }
+        if ((matcher = KILL.matcher(sql)).matches()) {
+            kill(Long.parseLong(matcher.group(2)), matcher.group(1) != null
+                    && matcher.group(1).toLowerCase(Locale.ROOT).startsWith("query"));
+            return UpdateResult.NONE;
+        }
+        String lower = sql.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("set ")) {
+            SetStatements.execute(this, sql.substring(4).strip());
+            return UpdateResult.NONE;
+        }
+        if (lower.startsWith("show ")) {
+            return ShowStatements.execute(this, sql.substring(5).strip());
+        }
+        if ((matcher = DESCRIBE.matcher(sql)).matches()) {
+            return ShowStatements.execute(this, "COLUMNS FROM " + matcher.group(1));
+        }
+        SqlNode statement = StatementParser.parse(SqlText.rewriteSystemVariables(sql));
+        String rewritten = SqlText.rewriteSystemVariables(sql);
+        if (statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable) {
+            // DDL commits the open transaction first, as MySQL does.
+            endTransaction(true);
+            List<String> ddlWarnings = manager.ddl().execute(statement, database);
+            warnings.addAll(ddlWarnings);
+            return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlMySqlInsert insert) {
+            return inTransaction(transaction -> new DmlStatements(this, transaction).insert(insert));
+        }
+        if (statement instanceof SqlMySqlUpdate update) {
+            return inTransaction(transaction -> new DmlStatements(this, transaction).update(update));
+        }
+        if (statement instanceof SqlMySqlDelete delete) {
+            return inTransaction(transaction -> new DmlStatements(this, transaction).delete(delete));
+        }
+        if (statement instanceof SqlExplain explain) {
+            return inTransaction(transaction -> explain(transaction, explain.getExplicandum()));
+        }
+        if (statement instanceof SqlQueryWithLocking locking) {
+            return inTransaction(transaction -> query(transaction, locking.query(), true, rewritten));
+        }
+        if (statement.getKind().belongsTo(SqlKind.QUERY)) {
+            return inTransaction(transaction -> query(transaction, statement, false, rewritten));
+        }
+        throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "statement not supported yet: " + statement.getKind());
+    }
+
+    private interface TransactionWork {
+        StatementResult run(Transaction transaction);
+    }
+
+    /** Runs a statement in the open transaction, or in one of its own that commits when the statement succeeds. */
+    private StatementResult inTransaction(TransactionWork work) {
+        if (transaction == null && !autocommit()) {
+            transaction = beginTransaction();
+            explicitTransaction = true;
+        }
+        if (transaction != null) {
+            try {
+                return work.run(transaction);
+            } catch (DuetException e) {
+                if (e.code() == ErrorCode.DEADLOCK || e.code() == ErrorCode.WRITE_CONFLICT
+                        || e.code() == ErrorCode.TRANSACTION_RETRYABLE) {
+                    // The transaction is gone: MySQL rolls it back on a deadlock.
+                    endTransaction(false);
+                }
+                throw e;
+            }
+        }
+        Transaction own = beginTransaction();
+        try {
+            StatementResult result = work.run(own);
+            own.commit();
+            return result;
+        } finally {
+            own.close();
+        }
+    }
+
+    private Transaction beginTransaction() {
+        TxnMode mode = variable("tidb_txn_mode").equalsIgnoreCase("optimistic") ? TxnMode.OPTIMISTIC
+                : TxnMode.PESSIMISTIC;
+        String isolation = variable("transaction_isolation").toUpperCase(Locale.ROOT);
+        Isolation level = isolation.startsWith("READ-COMMITTED") || isolation.startsWith("READ COMMITTED")
+                ? Isolation.READ_COMMITTED : Isolation.REPEATABLE_READ;
+        return manager.client().begin(mode, level);
+    }
+
+    /** Commits (or rolls back) the open transaction, if any. */
+    private void endTransaction(boolean commit) {
+        Transaction open = transaction;
+        transaction = null;
+        explicitTransaction = false;
+        if (open == null) {
+            return;
+        }
+        try {
+            if (commit) {
+                open.commit();
+            } else {
+                open.rollback();
+            }
+        } finally {
+            open.close();
+        }
+    }
+
+    boolean autocommit() {
+        String value = variable("autocommit");
+        return value.equals("1") || value.equalsIgnoreCase("ON");
+    }
+
+    void setVariable(String name, String value) {
+        variables.put(name.toLowerCase(Locale.ROOT), value);
+        if (name.equalsIgnoreCase("autocommit") && (value.equals("1") || value.equalsIgnoreCase("ON"))
+                && transaction != null) {
+            endTransaction(true);
+        }
+    }
+
+    void setLastInsertId(long id) {
+        lastInsertId = id;
+    }
+
+    SessionManager manager() {
+        return manager;
+    }
+
+    /** The planner for the schema version {@code transaction} reads. */
+    QueryPlanner planner(Transaction transaction) {
+        CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().infoSchema(transaction));
+        return new QueryPlanner(catalog, database);
+    }
+
+    private StatementResult query(Transaction transaction, SqlNode query, boolean locking, String sql) {
+        List<String> labels = labels(query, sql);
+        QueryPlanner.PlannedQuery planned = planner(transaction).plan(query);
+        ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
+                List.of());
+        List<Object[]> rows = new PlanExecutor(transaction, compiler, locking).execute(planned.plan());
+        List<ResultColumn> columns = new ArrayList<>();
+        List<RelDataTypeField> fields = planned.rowType().getFieldList();
+        for (int i = 0; i < fields.size(); i++) {
+            RelDataTypeField field = fields.get(i);
+            String label = field.getName();
+            if (labels != null && labels.size() == fields.size() && label.matches("EXPR\\$\\d+")) {
+                label = labels.get(i);
+            }
+            List<String> origin = planned.fieldOrigins().get(i);
+            SqlType type = TypeMapping.fromCalcite(field.getType());
+            if (origin != null && origin.size() >= 3) {
+                SqlType columnType = manager.columnType(origin);
+                columns.add(new ResultColumn(label, origin.get(origin.size() - 3), origin.get(origin.size() - 2),
+                        origin.get(origin.size() - 1), columnType != null ? columnType : type,
+                        !field.getType().isNullable()));
+            } else {
+                columns.add(new ResultColumn(label, "", "", "", type, !field.getType().isNullable()));
+            }
+        }
+        return new QueryResult(columns, rows);
+    }
+
+    private StatementResult explain(Transaction transaction, SqlNode query) {
+        QueryPlanner.PlannedQuery planned = planner(transaction).plan(query);
+        String plan = RelOptUtil.toString(planned.plan());
+        List<Object[]> rows = new ArrayList<>();
+        for (String line : plan.split("\n")) {
+            rows.add(new Object[] {line});
+        }
+        return new QueryResult(List.of(ResultColumn.computed("plan", SqlType.varchar(1024))), rows);
+    }
+
+    /** MySQL labels an unaliased select item by its text; the labels of a single SELECT's items, or null. */
+    private static List<String> labels(SqlNode query, String sql) {
+        SqlNode body = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
+        if (!(body instanceof SqlSelect select)) {
+            return null;
+        }
+        List<String> labels = new ArrayList<>();
+        for (SqlNode item : select.getSelectList()) {
+            if (item instanceof SqlIdentifier identifier) {
+                if (identifier.isStar()) {
+                    return null;
+                }
+                labels.add(identifier.names.get(identifier.names.size() - 1));
+            } else if (item.getKind() == SqlKind.AS) {
+                labels.add(((SqlIdentifier) ((SqlCall) item).operand(1)).getSimple());
+            } else {
+                var position = item.getParserPosition();
+                String text = SqlText.slice(sql, position.getLineNum(), position.getColumnNum(),
+                        position.getEndLineNum(), position.getEndColumnNum());
+                labels.add(text == null ? item.toString() : SqlText.label(text));
+            }
+        }
+        return labels;
+    }
+
+    static boolean isCall(SqlNode node, SqlKind kind) {
+        return node instanceof SqlBasicCall call && call.getKind() == kind;
+    }
+}

@@ -1,0 +1,161 @@
+package io.duetdb.sql.session;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.client.txn.TxnClient;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.Catalog;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.ddl.DdlExecutor;
+import io.duetdb.sql.exec.AutoIdAllocator;
+import io.duetdb.sql.prepare.CalciteCatalog;
+import io.duetdb.sql.protocol.NativePassword;
+import io.duetdb.sql.types.SqlType;
+
+/**
+ * What the sessions of one sql-server share: the catalog, the transaction client, the DDL executor, id
+ * allocation, users, and the list of open sessions (for SHOW PROCESSLIST and KILL).
+ */
+public final class SessionManager {
+    private final TxnClient client;
+    private final Catalog catalog;
+    private final DdlExecutor ddl;
+    private final AutoIdAllocator autoIds;
+    private final String serverVersion;
+    private final long startMillis = System.currentTimeMillis();
+    private final AtomicLong connectionIds = new AtomicLong();
+    private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    private final Map<String, byte[]> passwordHashes = new ConcurrentHashMap<>();
+    private volatile CalciteCatalog calciteCatalog;
+
+    public SessionManager(TxnClient client, Catalog catalog, String serverVersion) {
+        this.client = requireNonNull(client, "client is null");
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.ddl = new DdlExecutor(catalog, client);
+        this.autoIds = new AutoIdAllocator(catalog::allocate, catalog::rebase);
+        this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
+        passwordHashes.put("root", NativePassword.storedHash(""));
+    }
+
+    public long nextConnectionId() {
+        return connectionIds.incrementAndGet();
+    }
+
+    public boolean authenticate(String user, String host, byte[] scramble, byte[] reply) {
+        byte[] stored = passwordHashes.get(user);
+        return stored != null && NativePassword.verify(stored, scramble, reply);
+    }
+
+    public Session open(long connectionId, String user, String host, String database) {
+        Session session = new Session(this, connectionId, user, host, null);
+        if (database != null) {
+            session.useDatabase(database);
+        }
+        sessions.put(connectionId, session);
+        return session;
+    }
+
+    void closed(Session session) {
+        sessions.remove(session.connectionIdValue());
+    }
+
+    TxnClient client() {
+        return client;
+    }
+
+    Catalog catalog() {
+        return catalog;
+    }
+
+    DdlExecutor ddl() {
+        return ddl;
+    }
+
+    AutoIdAllocator autoIds() {
+        return autoIds;
+    }
+
+    String serverVersion() {
+        return serverVersion;
+    }
+
+    long uptimeSeconds() {
+        return (System.currentTimeMillis() - startMillis) / 1000;
+    }
+
+    int sessionCount() {
+        return sessions.size();
+    }
+
+    /** The newest schema, read at a fresh snapshot. */
+    InfoSchema latestInfoSchema() {
+        Transaction transaction = client.begin();
+        try {
+            return catalog.infoSchema(transaction);
+        } finally {
+            transaction.close();
+        }
+    }
+
+    CalciteCatalog calciteCatalog(InfoSchema schema) {
+        CalciteCatalog current = calciteCatalog;
+        if (current != null && current.infoSchema() == schema) {
+            return current;
+        }
+        CalciteCatalog created = new CalciteCatalog(schema);
+        if (current == null || current.infoSchema().version() <= schema.version()) {
+            calciteCatalog = created;
+        }
+        return created;
+    }
+
+    /** The declared type of a result column that comes straight from a table column (origin: db, table, column). */
+    SqlType columnType(List<String> origin) {
+        CalciteCatalog current = calciteCatalog;
+        if (current == null) {
+            return null;
+        }
+        int size = origin.size();
+        TableInfo table = current.infoSchema().table(origin.get(size - 3), origin.get(size - 2)).orElse(null);
+        if (table == null) {
+            return null;
+        }
+        return table.column(origin.get(size - 1)).map(ColumnInfo::type).orElse(null);
+    }
+
+    void kill(long connectionId, boolean queryOnly, Session requester) {
+        Session target = sessions.get(connectionId);
+        if (target == null) {
+            throw new DuetException(ErrorCode.UNKNOWN_THREAD_ID, "Unknown thread id: " + connectionId);
+        }
+        if (!queryOnly) {
+            target.markKilled();
+        }
+    }
+
+    QueryResult processList() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Session session : sessions.values()) {
+            String statement = session.runningStatement();
+            rows.add(new Object[] {session.connectionIdValue(), session.userName(), session.hostName(),
+                    session.databaseName(), statement.isEmpty() ? "Sleep" : "Query", session.runningSeconds(),
+                    statement.isEmpty() ? "" : "executing", statement.isEmpty() ? null : statement});
+        }
+        List<ResultColumn> columns = List.of(ResultColumn.computed("Id", SqlType.BIGINT),
+                ResultColumn.computed("User", SqlType.varchar(32)), ResultColumn.computed("Host", SqlType.varchar(64)),
+                ResultColumn.computed("db", SqlType.varchar(64)), ResultColumn.computed("Command", SqlType.varchar(16)),
+                ResultColumn.computed("Time", SqlType.BIGINT), ResultColumn.computed("State", SqlType.varchar(30)),
+                ResultColumn.computed("Info", SqlType.TEXT));
+        return new QueryResult(columns, rows);
+    }
+}

@@ -1,0 +1,113 @@
+package io.duetdb.sql.session;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+
+/** SET statements: NAMES, CHARACTER SET, TRANSACTION ISOLATION LEVEL, and variable assignments. */
+final class SetStatements {
+    private static final Pattern NAMES = Pattern.compile("(?is)names\\s+.*");
+    private static final Pattern CHARSET = Pattern.compile("(?is)(character\\s+set|charset)\\s+.*");
+    private static final Pattern TRANSACTION = Pattern.compile(
+            "(?is)(?:(global|session|local)\\s+)?transaction\\s+(.*)");
+    private static final Pattern ASSIGNMENT = Pattern.compile(
+            "(?is)\\s*(?:(global|session|local|persist)\\s+|@@(global|session|local)\\.|@@)?(@?)([A-Za-z_][A-Za-z0-9_.]*)\\s*(?:=|:=)\\s*(.*)");
+
+    private SetStatements() {
+    }
+
+    static void execute(Session session, String text) {
+        if (NAMES.matcher(text).matches() || CHARSET.matcher(text).matches()) {
+            return;
+        }
+        Matcher transaction = TRANSACTION.matcher(text);
+        if (transaction.matches()) {
+            String characteristics = transaction.group(2).toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+            if (characteristics.contains("READ COMMITTED")) {
+                session.setVariable("transaction_isolation", "READ-COMMITTED");
+            } else if (characteristics.contains("REPEATABLE READ")) {
+                session.setVariable("transaction_isolation", "REPEATABLE-READ");
+            } else if (characteristics.contains("SERIALIZABLE") || characteristics.contains("READ UNCOMMITTED")) {
+                session.addWarning("The isolation level " + characteristics + " is not supported; REPEATABLE READ"
+                        + " is used");
+            }
+            return;
+        }
+        for (String assignment : splitTopLevel(text)) {
+            Matcher matcher = ASSIGNMENT.matcher(assignment);
+            if (!matcher.matches()) {
+                throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; check the"
+                        + " manual that corresponds to your MySQL server version for the right syntax to use near '"
+                        + assignment + "' at line 1");
+            }
+            boolean userVariable = !matcher.group(3).isEmpty();
+            if (userVariable) {
+                continue;
+            }
+            String name = matcher.group(4).toLowerCase(Locale.ROOT);
+            String value = unquote(matcher.group(5).strip());
+            if (!SystemVariables.exists(name)) {
+                throw new DuetException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, "Unknown system variable '" + name + "'");
+            }
+            if (name.equals("autocommit")) {
+                value = switch (value.toUpperCase(Locale.ROOT)) {
+                    case "1", "ON", "TRUE" -> "1";
+                    case "0", "OFF", "FALSE" -> "0";
+                    default -> throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE,
+                            "Variable 'autocommit' can't be set to the value of '" + value + "'");
+                };
+            }
+            if (name.equals("tidb_txn_mode") && !value.equalsIgnoreCase("pessimistic")
+                    && !value.equalsIgnoreCase("optimistic") && !value.isEmpty()) {
+                throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE,
+                        "Variable 'tidb_txn_mode' can't be set to the value of '" + value + "'");
+            }
+            if (name.equals("tx_isolation")) {
+                name = "transaction_isolation";
+            }
+            if (value.equalsIgnoreCase("DEFAULT")) {
+                value = SystemVariables.defaultValue(name);
+            }
+            session.setVariable(name, value);
+        }
+    }
+
+    private static String unquote(String value) {
+        if (value.length() >= 2 && (value.startsWith("'") && value.endsWith("'")
+                || value.startsWith("\"") && value.endsWith("\""))) {
+            return value.substring(1, value.length() - 1);
+        }
+        return value;
+    }
+
+    private static List<String> splitTopLevel(String text) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        char quote = 0;
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                parts.add(text.substring(start, i));
+                start = i + 1;
+            }
+        }
+        parts.add(text.substring(start));
+        return parts;
+    }
+}

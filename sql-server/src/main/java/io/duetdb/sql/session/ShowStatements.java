@@ -1,0 +1,218 @@
+package io.duetdb.sql.session;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.types.SqlType;
+
+/** SHOW statements, answered from the catalog and the session as MySQL 8.0 lays them out. */
+final class ShowStatements {
+    private static final Pattern DATABASES = Pattern.compile("(?is)(databases|schemas)(?:\\s+like\\s+'([^']*)')?");
+    private static final Pattern TABLES = Pattern.compile(
+            "(?is)(full\\s+)?tables(?:\\s+(?:from|in)\\s+`?([^`\\s]+)`?)?(?:\\s+like\\s+'([^']*)')?");
+    private static final Pattern COLUMNS = Pattern.compile(
+            "(?is)(full\\s+)?(?:columns|fields)\\s+(?:from|in)\\s+([`\\w.]+)(?:\\s+(?:from|in)\\s+`?([^`\\s]+)`?)?"
+                    + "(?:\\s+like\\s+'([^']*)')?");
+    private static final Pattern INDEX = Pattern.compile(
+            "(?is)(?:index|indexes|keys)\\s+(?:from|in)\\s+([`\\w.]+)(?:\\s+(?:from|in)\\s+`?([^`\\s]+)`?)?");
+    private static final Pattern CREATE_TABLE = Pattern.compile("(?is)create\\s+table\\s+([`\\w.]+)");
+    private static final Pattern CREATE_DATABASE = Pattern.compile("(?is)create\\s+(?:database|schema)\\s+`?([^`\\s]+)`?");
+    private static final Pattern VARIABLES = Pattern.compile(
+            "(?is)(?:(global|session|local)\\s+)?variables(?:\\s+like\\s+'([^']*)'|\\s+where\\s+.*)?");
+    private static final Pattern STATUS = Pattern.compile("(?is)(?:(global|session)\\s+)?status(?:\\s+like\\s+'([^']*)')?");
+
+    private ShowStatements() {
+    }
+
+    static StatementResult execute(Session session, String text) {
+        InfoSchema schema = session.manager().latestInfoSchema();
+        Matcher matcher;
+        if ((matcher = DATABASES.matcher(text)).matches()) {
+            List<Object[]> rows = new ArrayList<>();
+            rows.add(new Object[] {"INFORMATION_SCHEMA"});
+            for (DatabaseInfo database : schema.databases()) {
+                rows.add(new Object[] {database.name()});
+            }
+            return result(List.of("Database"), filter(rows, matcher.group(2)));
+        }
+        if ((matcher = TABLES.matcher(text)).matches()) {
+            String databaseName = matcher.group(2) != null ? matcher.group(2) : requireDatabase(session);
+            DatabaseInfo database = database(schema, databaseName);
+            boolean full = matcher.group(1) != null;
+            List<Object[]> rows = new ArrayList<>();
+            for (TableInfo table : schema.tables(database)) {
+                rows.add(full ? new Object[] {table.name(), "BASE TABLE"} : new Object[] {table.name()});
+            }
+            String label = "Tables_in_" + database.name();
+            return result(full ? List.of(label, "Table_type") : List.of(label), filter(rows, matcher.group(3)));
+        }
+        if ((matcher = COLUMNS.matcher(text)).matches()) {
+            TableInfo table = table(session, schema, matcher.group(2), matcher.group(3));
+            boolean full = matcher.group(1) != null;
+            List<Object[]> rows = new ArrayList<>();
+            for (ColumnInfo column : table.publicColumns()) {
+                String key = keyKind(table, column);
+                String extra = column.autoIncrement() ? "auto_increment"
+                        : column.defaultCurrentTimestamp() ? "DEFAULT_GENERATED" : "";
+                Object defaultValue = column.defaultCurrentTimestamp() ? "CURRENT_TIMESTAMP" : column.defaultValue();
+                if (full) {
+                    rows.add(new Object[] {column.name(), column.type().toSql(),
+                            column.type().name().isString() ? "utf8mb4_bin" : null, column.notNull() ? "NO" : "YES",
+                            key, defaultValue, extra, "select,insert,update,references", column.comment()});
+                } else {
+                    rows.add(new Object[] {column.name(), column.type().toSql(), column.notNull() ? "NO" : "YES", key,
+                            defaultValue, extra});
+                }
+            }
+            List<String> labels = full
+                    ? List.of("Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment")
+                    : List.of("Field", "Type", "Null", "Key", "Default", "Extra");
+            return result(labels, filter(rows, matcher.group(4)));
+        }
+        if ((matcher = INDEX.matcher(text)).matches()) {
+            TableInfo table = table(session, schema, matcher.group(1), matcher.group(2));
+            List<Object[]> rows = new ArrayList<>();
+            for (IndexInfo index : table.indexes()) {
+                for (int i = 0; i < index.columns().size(); i++) {
+                    String columnName = index.columns().get(i);
+                    boolean nullable = table.column(columnName).map(c -> !c.notNull()).orElse(true);
+                    rows.add(new Object[] {table.name(), index.unique() ? 0L : 1L, index.name(), (long) i + 1,
+                            columnName, "A", 0L, null, null, nullable ? "YES" : "", "BTREE", "", "", "YES", null});
+                }
+            }
+            return result(List.of("Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation",
+                    "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Visible",
+                    "Expression"), rows);
+        }
+        if ((matcher = CREATE_TABLE.matcher(text)).matches()) {
+            TableInfo table = table(session, schema, matcher.group(1), null);
+            return result(List.of("Table", "Create Table"), List.<Object[]>of(new Object[] {table.name(),
+                    CreateTableText.of(table)}));
+        }
+        if ((matcher = CREATE_DATABASE.matcher(text)).matches()) {
+            DatabaseInfo database = database(schema, matcher.group(1));
+            return result(List.of("Database", "Create Database"), List.<Object[]>of(new Object[] {database.name(),
+                    "CREATE DATABASE `" + database.name() + "` /*!40100 DEFAULT CHARACTER SET utf8mb4 */"}));
+        }
+        if ((matcher = VARIABLES.matcher(text)).matches()) {
+            boolean global = "global".equalsIgnoreCase(matcher.group(1));
+            List<Object[]> rows = new ArrayList<>();
+            for (Map.Entry<String, String> variable : SystemVariables.defaults().entrySet()) {
+                Object value = global ? variable.getValue() : session.systemVariable("", variable.getKey());
+                rows.add(new Object[] {variable.getKey(), String.valueOf(value)});
+            }
+            rows.add(new Object[] {"version", session.serverVersion()});
+            rows.sort((a, b) -> ((String) a[0]).compareTo((String) b[0]));
+            return result(List.of("Variable_name", "Value"), filter(rows, matcher.group(2)));
+        }
+        if ((matcher = STATUS.matcher(text)).matches()) {
+            List<Object[]> rows = new ArrayList<>();
+            rows.add(new Object[] {"Threads_connected", String.valueOf(session.manager().sessionCount())});
+            rows.add(new Object[] {"Uptime", String.valueOf(session.manager().uptimeSeconds())});
+            return result(List.of("Variable_name", "Value"), filter(rows, matcher.group(2)));
+        }
+        String lower = text.toLowerCase(Locale.ROOT).strip();
+        if (lower.equals("warnings") || lower.equals("errors")) {
+            List<Object[]> rows = new ArrayList<>();
+            for (String warning : session.warnings()) {
+                rows.add(new Object[] {"Warning", 1105L, warning});
+            }
+            return new QueryResult(List.of(ResultColumn.computed("Level", SqlType.varchar(7)),
+                    ResultColumn.computed("Code", SqlType.INT), ResultColumn.computed("Message", SqlType.varchar(512))),
+                    rows);
+        }
+        if (lower.equals("processlist") || lower.equals("full processlist")) {
+            return session.manager().processList();
+        }
+        if (lower.equals("engines")) {
+            return result(List.of("Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"),
+                    List.<Object[]>of(new Object[] {"InnoDB", "DEFAULT", "DuetDB's distributed row store", "YES", "NO",
+                            "NO"}));
+        }
+        if (lower.startsWith("collation")) {
+            return result(List.of("Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"),
+                    List.<Object[]>of(new Object[] {"utf8mb4_bin", "utf8mb4", "46", "Yes", "Yes", "1"}));
+        }
+        if (lower.startsWith("character set") || lower.startsWith("charset")) {
+            return result(List.of("Charset", "Description", "Default collation", "Maxlen"),
+                    List.<Object[]>of(new Object[] {"utf8mb4", "UTF-8 Unicode", "utf8mb4_bin", "4"}));
+        }
+        throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; check the manual that"
+                + " corresponds to your MySQL server version for the right syntax to use near 'SHOW " + text
+                + "' at line 1");
+    }
+
+    private static String keyKind(TableInfo table, ColumnInfo column) {
+        for (IndexInfo index : table.indexes()) {
+            if (index.columns().get(0).equalsIgnoreCase(column.name())) {
+                return index.primary() ? "PRI" : index.unique() && index.columns().size() == 1 ? "UNI" : "MUL";
+            }
+        }
+        return "";
+    }
+
+    private static String requireDatabase(Session session) {
+        if (session.currentDatabase() == null) {
+            throw new DuetException(ErrorCode.NO_DATABASE_SELECTED, "No database selected");
+        }
+        return session.currentDatabase();
+    }
+
+    private static DatabaseInfo database(InfoSchema schema, String name) {
+        return schema.database(name).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_DATABASE,
+                "Unknown database '" + name + "'"));
+    }
+
+    private static TableInfo table(Session session, InfoSchema schema, String written, String databaseName) {
+        String name = written.replace("`", "");
+        String database = databaseName;
+        int dot = name.indexOf('.');
+        if (dot > 0) {
+            database = name.substring(0, dot);
+            name = name.substring(dot + 1);
+        }
+        if (database == null) {
+            database = requireDatabase(session);
+        }
+        database(schema, database);
+        String finalDatabase = database;
+        String finalName = name;
+        return schema.table(database, name).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE,
+                "Table '" + finalDatabase + "." + finalName + "' doesn't exist"));
+    }
+
+    private static List<Object[]> filter(List<Object[]> rows, String likePattern) {
+        if (likePattern == null) {
+            return rows;
+        }
+        Pattern pattern = Pattern.compile(likePattern.replace("\\_", "\u0001").replace("\\%", "\u0002")
+                .replaceAll("[.\\[\\]{}()*+?^$|]", "\\\\$0").replace("%", ".*").replace("_", ".")
+                .replace("\u0001", "_").replace("\u0002", "%"), Pattern.CASE_INSENSITIVE);
+        List<Object[]> kept = new ArrayList<>();
+        for (Object[] row : rows) {
+            if (pattern.matcher(String.valueOf(row[0])).matches()) {
+                kept.add(row);
+            }
+        }
+        return kept;
+    }
+
+    private static QueryResult result(List<String> labels, List<Object[]> rows) {
+        List<ResultColumn> columns = new ArrayList<>();
+        for (String label : labels) {
+            columns.add(ResultColumn.computed(label, SqlType.varchar(256)));
+        }
+        return new QueryResult(columns, rows);
+    }
+}

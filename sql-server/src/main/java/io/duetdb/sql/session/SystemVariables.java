@@ -1,0 +1,69 @@
+package io.duetdb.sql.session;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The system variables clients probe, with MySQL 8.0's defaults; sessions override them with SET. */
+public final class SystemVariables {
+    private static final Map<String, String> DEFAULTS = new TreeMap<>();
+
+    static {
+        DEFAULTS.put("auto_increment_increment", "1");
+        DEFAULTS.put("auto_increment_offset", "1");
+        DEFAULTS.put("autocommit", "1");
+        DEFAULTS.put("character_set_client", "utf8mb4");
+        DEFAULTS.put("character_set_connection", "utf8mb4");
+        DEFAULTS.put("character_set_database", "utf8mb4");
+        DEFAULTS.put("character_set_results", "utf8mb4");
+        DEFAULTS.put("character_set_server", "utf8mb4");
+        DEFAULTS.put("collation_connection", "utf8mb4_bin");
+        DEFAULTS.put("collation_database", "utf8mb4_bin");
+        DEFAULTS.put("collation_server", "utf8mb4_bin");
+        DEFAULTS.put("default_storage_engine", "InnoDB");
+        DEFAULTS.put("init_connect", "");
+        DEFAULTS.put("interactive_timeout", "28800");
+        DEFAULTS.put("license", "Apache License 2.0");
+        DEFAULTS.put("lower_case_table_names", "2");
+        DEFAULTS.put("max_allowed_packet", "67108864");
+        DEFAULTS.put("net_buffer_length", "16384");
+        DEFAULTS.put("net_write_timeout", "60");
+        DEFAULTS.put("performance_schema", "0");
+        DEFAULTS.put("query_cache_size", "0");
+        DEFAULTS.put("query_cache_type", "OFF");
+        DEFAULTS.put("sql_mode", "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
+                + "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION");
+        DEFAULTS.put("sql_select_limit", "18446744073709551615");
+        DEFAULTS.put("system_time_zone", "UTC");
+        DEFAULTS.put("time_zone", "SYSTEM");
+        DEFAULTS.put("transaction_isolation", "REPEATABLE-READ");
+        DEFAULTS.put("tx_isolation", "REPEATABLE-READ");
+        DEFAULTS.put("transaction_read_only", "0");
+        DEFAULTS.put("tx_read_only", "0");
+        DEFAULTS.put("wait_timeout", "28800");
+        DEFAULTS.put("version_comment", "DuetDB");
+        DEFAULTS.put("innodb_lock_wait_timeout", "50");
+        DEFAULTS.put("lock_wait_timeout", "31536000");
+        DEFAULTS.put("tidb_txn_mode", "pessimistic");
+        DEFAULTS.put("sql_auto_is_null", "0");
+        DEFAULTS.put("sql_safe_updates", "0");
+        DEFAULTS.put("foreign_key_checks", "1");
+        DEFAULTS.put("unique_checks", "1");
+        DEFAULTS.put("names", "utf8mb4");
+    }
+
+    private SystemVariables() {
+    }
+
+    public static boolean exists(String name) {
+        return DEFAULTS.containsKey(name.toLowerCase(Locale.ROOT));
+    }
+
+    public static String defaultValue(String name) {
+        return DEFAULTS.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    public static Map<String, String> defaults() {
+        return DEFAULTS;
+    }
+}

@@ -1,0 +1,199 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.net.LoopbackPorts;
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.sql.server.SqlServerConfig;
+import io.duetdb.testing.LocalCluster;
+
+/** The SQL server end to end through MySQL Connector/J: DDL, DML, queries, transactions and their errors. */
+class ItSqlBasics {
+    @TempDir
+    static Path root;
+    static LocalCluster cluster;
+    static SqlServer server;
+    static String url;
+    static final LoopbackPorts PORTS = new LoopbackPorts();
+
+    @BeforeAll
+    static void start() {
+        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
+        server = new SqlServer(new SqlServerConfig()
+                .setPd(cluster.placement().clientAddresses())
+                .setAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
+                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))).start();
+        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        cluster.close();
+    }
+
+    static Connection connect() throws SQLException {
+        return DriverManager.getConnection(url);
+    }
+
+    static List<String> rows(Statement statement, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery(sql)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    if (i > 1) {
+                        row.append('|');
+                    }
+                    row.append(result.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void connectsAndAnswersWhatClientsProbe() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(connection.getMetaData().getDatabaseProductVersion()).startsWith("8.0.11-DuetDB");
+            assertThat(rows(statement, "SELECT @@version_comment, @@session.autocommit, 1 + 1"))
+                    .containsExactly("DuetDB|1|2");
+            try (ResultSet result = statement.executeQuery("SELECT @@max_allowed_packet")) {
+                assertThat(result.getMetaData().getColumnLabel(1)).isEqualTo("@@max_allowed_packet");
+            }
+            assertThat(rows(statement, "SHOW VARIABLES LIKE 'transaction_isolation'"))
+                    .containsExactly("transaction_isolation|REPEATABLE-READ");
+            assertThat(rows(statement, "SELECT DATABASE()")).containsExactly("test");
+        }
+    }
+
+    @Test
+    void createsInsertsSelectsUpdatesAndDeletes() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE shop");
+            statement.execute("USE shop");
+            statement.execute("CREATE TABLE items (id BIGINT PRIMARY KEY AUTO_INCREMENT, name VARCHAR(40) NOT NULL,"
+                    + " price DECIMAL(10,2) DEFAULT 0.00, stock INT, UNIQUE KEY uk_name (name))"
+                    + " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+            assertThat(statement.executeUpdate("INSERT INTO items (name, price, stock) VALUES ('apple', 1.5, 10),"
+                    + " ('pear', 2.25, 0), ('plum', 0.75, 7)")).isEqualTo(3);
+            assertThat(rows(statement, "SELECT id, name, price, stock FROM items ORDER BY id"))
+                    .containsExactly("1|apple|1.50|10", "2|pear|2.25|0", "3|plum|0.75|7");
+            assertThat(rows(statement, "SELECT name FROM items WHERE id = 2")).containsExactly("pear");
+            assertThat(rows(statement, "SELECT name FROM items WHERE name = 'plum'")).containsExactly("plum");
+            assertThat(rows(statement, "SELECT COUNT(*), SUM(stock), MAX(price) FROM items"))
+                    .containsExactly("3|17|2.25");
+            assertThat(statement.executeUpdate("UPDATE items SET stock = stock + 5 WHERE price < 2")).isEqualTo(2);
+            assertThat(rows(statement, "SELECT stock FROM items ORDER BY id")).containsExactly("15", "0", "12");
+            assertThat(statement.executeUpdate("DELETE FROM items WHERE stock = 0")).isEqualTo(1);
+            assertThat(rows(statement, "SELECT name FROM items ORDER BY name DESC LIMIT 1")).containsExactly("plum");
+
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO items (name) VALUES ('apple')"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1062));
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO items (id, name) VALUES (1, 'kiwi')"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1062));
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO items (name) VALUES (NULL)"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1048));
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO items (price) VALUES (1)"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1364));
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO items (name, stock) VALUES ('fig', 1e12)"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1264));
+            assertThatThrownBy(() -> statement.execute("SELEC 1"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1064));
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM nowhere"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1146));
+            assertThatThrownBy(() -> statement.executeQuery("SELECT nothing FROM items"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1054));
+            assertThatThrownBy(() -> statement.execute("USE nowhere"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1049));
+
+            PreparedStatement insert = connection.prepareStatement("INSERT INTO items (name, price) VALUES (?, ?)",
+                    Statement.RETURN_GENERATED_KEYS);
+            insert.setString(1, "it's \"quoted\"");
+            insert.setBigDecimal(2, new java.math.BigDecimal("9.99"));
+            insert.executeUpdate();
+            try (ResultSet keys = insert.getGeneratedKeys()) {
+                assertThat(keys.next()).isTrue();
+                assertThat(keys.getLong(1)).isGreaterThan(3);
+            }
+            PreparedStatement select = connection.prepareStatement("SELECT price FROM items WHERE name = ?");
+            select.setString(1, "it's \"quoted\"");
+            try (ResultSet result = select.executeQuery()) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getBigDecimal(1)).isEqualByComparingTo("9.99");
+            }
+        }
+    }
+
+    @Test
+    void transactionsCommitRollBackAndIsolate() throws SQLException {
+        try (Connection first = connect(); Connection second = connect();
+                Statement a = first.createStatement(); Statement b = second.createStatement()) {
+            a.execute("CREATE TABLE accounts (id INT PRIMARY KEY, balance INT NOT NULL)");
+            a.executeUpdate("INSERT INTO accounts VALUES (1, 100), (2, 100)");
+            first.setAutoCommit(false);
+            a.executeUpdate("UPDATE accounts SET balance = balance - 30 WHERE id = 1");
+            a.executeUpdate("UPDATE accounts SET balance = balance + 30 WHERE id = 2");
+            assertThat(rows(b, "SELECT balance FROM accounts ORDER BY id")).containsExactly("100", "100");
+            first.rollback();
+            assertThat(rows(a, "SELECT SUM(balance) FROM accounts")).containsExactly("200");
+            a.executeUpdate("UPDATE accounts SET balance = balance - 30 WHERE id = 1");
+            first.commit();
+            assertThat(rows(b, "SELECT balance FROM accounts WHERE id = 1")).containsExactly("70");
+
+            // Pessimistic locking: the second writer waits for the first and then builds on its write (101 + 1).
+            a.executeUpdate("UPDATE accounts SET balance = balance + 1 WHERE id = 2");
+            b.execute("SET innodb_lock_wait_timeout = 50");
+            Thread committer = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                    first.commit();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            committer.start();
+            assertThat(b.executeUpdate("UPDATE accounts SET balance = balance + 1 WHERE id = 2")).isEqualTo(1);
+            assertThat(rows(b, "SELECT balance FROM accounts WHERE id = 2")).containsExactly("102");
+            first.setAutoCommit(true);
+        }
+    }
+
+    @Test
+    void addsAnIndexToATableWithRows() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE people (id INT PRIMARY KEY, email VARCHAR(64), age INT)");
+            statement.executeUpdate("INSERT INTO people VALUES (1, 'a@x', 30), (2, 'b@x', 40), (3, 'c@x', 30)");
+            statement.execute("CREATE UNIQUE INDEX uk_email ON people (email)");
+            assertThat(rows(statement, "SELECT id FROM people WHERE email = 'b@x'")).containsExactly("2");
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO people VALUES (4, 'a@x', 1)"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1062));
+            assertThatThrownBy(() -> statement.execute("CREATE UNIQUE INDEX uk_age ON people (age)"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1062));
+            assertThat(rows(statement, "SHOW INDEX FROM people")).hasSize(2);
+            assertThat(rows(statement, "SHOW TABLES")).contains("people");
+        }
+    }
+}
