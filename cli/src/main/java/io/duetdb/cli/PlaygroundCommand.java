@@ -18,6 +18,8 @@ import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.build.BuildInfo;
 import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.placement.PlacementConfig;
@@ -92,10 +94,24 @@ public final class PlaygroundCommand implements Callable<Integer> {
         List<HostAndPort> placementAddresses = placement.stream().map(PlacementServer::clientAddress).toList();
         List<StoreServer> stores = startStores(placementAddresses, out);
         awaitRegionLeader(stores, out);
+        SqlServer sql = null;
+        if (storeCount > 0) {
+            sql = new SqlServer(new SqlServerConfig()
+                    .setPd(placementAddresses)
+                    .setAddress(new HostAndPort(host, SqlServerConfig.DEFAULT_PORT + portOffset))
+                    .setStatusAddress(new HostAndPort(host, SqlServerConfig.DEFAULT_STATUS_PORT + portOffset))).start();
+            running.add(sql);
+            out.printf("  sql    %-8s mysql %s  status http://%s/%n", "sql-1", sql.address(), sql.statusAddress());
+            out.flush();
+        }
         HostAndPort first = placement.get(0).clientAddress();
         out.println();
         out.println("Ready. Inspect the cluster with:");
         out.println("  bin/duet ctl --pd " + first + " members");
+        if (sql != null) {
+            out.println("Connect with any MySQL client:");
+            out.println("  mysql -h " + sql.address().host() + " -P " + sql.address().port() + " -u root");
+        }
         out.println("Press Ctrl-C to stop; state survives a restart on the same --data-dir.");
         out.flush();
         stopped.await();

@@ -74,6 +74,13 @@ class ItPlaygroundLauncher {
                 clusterId = client.clusterId();
                 assertThat(client.getMembers().getMembersList()).hasSize(3);
             }
+            String url = "jdbc:mysql://127.0.0.1:" + (4000 + offset) + "/test?user=root&useSSL=false";
+            assertThat(playground.output()).contains("mysql -h 127.0.0.1 -P " + (4000 + offset) + " -u root");
+            try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url);
+                    java.sql.Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE kept (id INT PRIMARY KEY, note VARCHAR(20))");
+                assertThat(statement.executeUpdate("INSERT INTO kept VALUES (1, 'survives restarts')")).isEqualTo(1);
+            }
             int exitCode = playground.terminate();
             assertThat(playground.output()).as("exit code %d", exitCode).contains("DuetDB playground stopped.");
         }
@@ -85,6 +92,13 @@ class ItPlaygroundLauncher {
                         .withRequestTimeout(Duration.ofSeconds(30)), "it")) {
             assertThat(client.getTimestamp()).isGreaterThan(before);
             assertThat(client.clusterId()).isEqualTo(clusterId);
+            String url = "jdbc:mysql://127.0.0.1:" + (4000 + offset) + "/test?user=root&useSSL=false";
+            try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url);
+                    java.sql.Statement statement = connection.createStatement();
+                    java.sql.ResultSet result = statement.executeQuery("SELECT note FROM kept WHERE id = 1")) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getString(1)).isEqualTo("survives restarts");
+            }
             again.terminate();
         }
     }

@@ -1,0 +1,62 @@
+package io.duetdb.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.duetdb.cli.logging.LogSetup;
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.sql.server.SqlServerConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code duet sql}: one stateless SQL server as its own process. */
+@Command(name = "sql", mixinStandardHelpOptions = true,
+        description = "Run one SQL server (MySQL protocol) for the cluster that placement serves.")
+public final class SqlCommand implements Callable<Integer> {
+    @Option(names = "--pd", split = ",", paramLabel = "HOST:PORT", converter = HostAndPortConverter.class,
+            description = "placement members' client addresses (default 127.0.0.1:2379)")
+    List<HostAndPort> pd;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to listen on (default: ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "4000", description = "MySQL protocol port (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--status-port", defaultValue = "10080", description = "status port (default: ${DEFAULT-VALUE})")
+    int statusPort;
+
+    @Option(names = "--log-dir", paramLabel = "DIR", defaultValue = "data/sql",
+            description = "where the log file goes (default: ${DEFAULT-VALUE})")
+    Path logDir;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        SqlServerConfig config = new SqlServerConfig()
+                .setAddress(new HostAndPort(host, port))
+                .setStatusAddress(new HostAndPort(host, statusPort));
+        if (pd != null) {
+            config.setPd(pd);
+        }
+        LogSetup.bridgeJulToSlf4j();
+        LogSetup.logToFile(LogFiles.prepare(logDir, "sql"));
+        SqlServer server = new SqlServer(config).start();
+        spec.commandLine().getOut().println("SQL server ready: mysql -h " + server.address().host() + " -P "
+                + server.address().port() + " -u root");
+        spec.commandLine().getOut().flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "shutdown"));
+        stopped.await();
+        return 0;
+    }
+}
