@@ -30,13 +30,7 @@ public abstract class DuetSqlCall extends SqlCall {
 
     @Override
     public List<SqlNode> getOperandList() {
-        List<SqlNode> operands = new ArrayList<>();
-        for (SqlNode operand : operands()) {
-            if (operand != null) {
-                operands.add(operand);
-            }
-        }
-        return operands;
+        return nonNull(operands().toArray(new SqlNode[0]));
     }
 
     /** The child nodes, nulls allowed. */
@@ -44,8 +38,24 @@ public abstract class DuetSqlCall extends SqlCall {
 
     @Override
     public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+        unparseStatement(writer, operator, getOperandList());
+    }
+
+    /** The non-null nodes, in order: the operand list of a statement node. */
+    public static List<SqlNode> nonNull(SqlNode... nodes) {
+        List<SqlNode> operands = new ArrayList<>(nodes.length);
+        for (SqlNode node : nodes) {
+            if (node != null) {
+                operands.add(node);
+            }
+        }
+        return operands;
+    }
+
+    /** Writes a statement node as its name followed by its operands (for logs; never parsed back). */
+    public static void unparseStatement(SqlWriter writer, SqlOperator operator, List<SqlNode> operands) {
         writer.keyword(operator.getName());
-        for (SqlNode operand : getOperandList()) {
+        for (SqlNode operand : operands) {
             operand.unparse(writer, 0, 0);
         }
     }

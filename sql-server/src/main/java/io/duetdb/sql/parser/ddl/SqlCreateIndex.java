@@ -1,6 +1,5 @@
 package io.duetdb.sql.parser.ddl;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.sql.SqlCreate;
@@ -11,6 +10,8 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
+
+import io.duetdb.sql.parser.DuetSqlCall;
 
 /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (columns). */
 public final class SqlCreateIndex extends SqlCreate {
@@ -51,24 +52,11 @@ public final class SqlCreateIndex extends SqlCreate {
 
     @Override
     public List<SqlNode> getOperandList() {
-        List<SqlNode> operands = new ArrayList<>();
-        if (name != null) {
-            operands.add(name);
-        }
-        if (table != null) {
-            operands.add(table);
-        }
-        if (columns != null) {
-            operands.add(columns);
-        }
-        return operands;
+        return DuetSqlCall.nonNull(name, table, columns);
     }
 
     @Override
     public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-        writer.keyword(OPERATOR.getName());
-        for (SqlNode operand : getOperandList()) {
-            operand.unparse(writer, 0, 0);
-        }
+        DuetSqlCall.unparseStatement(writer, OPERATOR, getOperandList());
     }
 }

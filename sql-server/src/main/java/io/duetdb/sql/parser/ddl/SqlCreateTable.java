@@ -1,6 +1,5 @@
 package io.duetdb.sql.parser.ddl;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.sql.SqlCreate;
@@ -11,6 +10,8 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
+
+import io.duetdb.sql.parser.DuetSqlCall;
 
 /** CREATE TABLE [IF NOT EXISTS] name (elements) options, or CREATE TABLE name LIKE other. */
 public final class SqlCreateTable extends SqlCreate {
@@ -51,27 +52,11 @@ public final class SqlCreateTable extends SqlCreate {
 
     @Override
     public List<SqlNode> getOperandList() {
-        List<SqlNode> operands = new ArrayList<>();
-        if (name != null) {
-            operands.add(name);
-        }
-        if (elements != null) {
-            operands.add(elements);
-        }
-        if (options != null) {
-            operands.add(options);
-        }
-        if (likeTable != null) {
-            operands.add(likeTable);
-        }
-        return operands;
+        return DuetSqlCall.nonNull(name, elements, options, likeTable);
     }
 
     @Override
     public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-        writer.keyword(OPERATOR.getName());
-        for (SqlNode operand : getOperandList()) {
-            operand.unparse(writer, 0, 0);
-        }
+        DuetSqlCall.unparseStatement(writer, OPERATOR, getOperandList());
     }
 }

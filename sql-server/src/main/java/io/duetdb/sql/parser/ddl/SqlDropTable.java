@@ -1,6 +1,5 @@
 package io.duetdb.sql.parser.ddl;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.sql.SqlDrop;
@@ -10,6 +9,8 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
+
+import io.duetdb.sql.parser.DuetSqlCall;
 
 /** DROP TABLE [IF EXISTS] t1, t2, .... */
 public final class SqlDropTable extends SqlDrop {
@@ -32,18 +33,11 @@ public final class SqlDropTable extends SqlDrop {
 
     @Override
     public List<SqlNode> getOperandList() {
-        List<SqlNode> operands = new ArrayList<>();
-        if (tables != null) {
-            operands.add(tables);
-        }
-        return operands;
+        return DuetSqlCall.nonNull(tables);
     }
 
     @Override
     public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-        writer.keyword(OPERATOR.getName());
-        for (SqlNode operand : getOperandList()) {
-            operand.unparse(writer, 0, 0);
-        }
+        DuetSqlCall.unparseStatement(writer, OPERATOR, getOperandList());
     }
 }

@@ -1,6 +1,5 @@
 package io.duetdb.sql.parser.ddl;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.sql.SqlIdentifier;
@@ -10,6 +9,8 @@ import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.SqlTruncate;
 import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
+
+import io.duetdb.sql.parser.DuetSqlCall;
 
 /** TRUNCATE [TABLE] name. */
 public final class SqlTruncateTable extends SqlTruncate {
@@ -28,18 +29,11 @@ public final class SqlTruncateTable extends SqlTruncate {
 
     @Override
     public List<SqlNode> getOperandList() {
-        List<SqlNode> operands = new ArrayList<>();
-        if (table != null) {
-            operands.add(table);
-        }
-        return operands;
+        return DuetSqlCall.nonNull(table);
     }
 
     @Override
     public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-        writer.keyword(OPERATOR.getName());
-        for (SqlNode operand : getOperandList()) {
-            operand.unparse(writer, 0, 0);
-        }
+        DuetSqlCall.unparseStatement(writer, OPERATOR, getOperandList());
     }
 }
