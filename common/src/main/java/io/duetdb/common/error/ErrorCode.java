@@ -58,6 +58,7 @@ public enum ErrorCode {
     // TiDB's distributed-system errors.
     TRANSACTION_RETRYABLE(8002, "HY000"),
     TRANSACTION_TOO_LARGE(8004, "HY000"),
+    SCHEMA_OUT_OF_DATE(8027, "HY000"),
     PLACEMENT_SERVER_TIMEOUT(9001, "HY000"),
     STORE_SERVER_TIMEOUT(9002, "HY000"),
     STORE_SERVER_BUSY(9003, "HY000"),
@@ -73,8 +74,7 @@ public enum ErrorCode {
     INCOMPATIBLE_DATA_DIRECTORY(9502, "HY000"),
     ADDRESS_IN_USE(9503, "HY000"),
     CLUSTER_ID_MISMATCH(9504, "HY000"),
-    INVALID_ARGUMENT(9505, "HY000"),
-    SCHEMA_CHANGED(8028, "HY000");
+    INVALID_ARGUMENT(9505, "HY000");
 
     private final int errorNumber;
     private final String sqlState;

@@ -3,6 +3,11 @@ package io.duetdb.sql.catalog;
 import static java.util.Objects.requireNonNull;
 
 
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,24 +15,94 @@ import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 
 /**
- * The catalog as one sql-server sees it: the schema at the version a transaction reads, cached by version, and
- * the running of DDL changes. A DDL change runs in its own pessimistic transaction that locks the schema
- * version key, so DDL statements across all servers apply one at a time, and moves the version on.
+ * The catalog as one sql-server sees it, and the running of DDL changes.
+ * <p>
+ * Schema leases (F1, as TiDB does it): every server reloads the schema at least once per lease, and a server
+ * that could not do so within a lease refuses statements (8027) rather than use a schema that may be two
+ * versions old. A DDL change runs in its own pessimistic transaction that locks the schema version key, so
+ * DDL statements across all servers apply one at a time; a change that moves an object through several
+ * states waits two leases between states, so that no two servers are more than one state apart.
  */
-public final class Catalog {
+public final class Catalog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
     private static final int DDL_ATTEMPTS = 10;
 
     private final TxnClient client;
+    private final Duration lease;
     private final CatalogStore store = new CatalogStore();
+    private final ScheduledExecutorService syncer;
     private volatile InfoSchema cached = new InfoSchema(-1, java.util.List.of(), java.util.List.of());
+    private volatile long loadedAtNanos;
 
-    public Catalog(TxnClient client) {
+    public Catalog(TxnClient client, Duration lease) {
         this.client = requireNonNull(client, "client is null");
+        this.lease = requireNonNull(lease, "lease is null");
+        this.syncer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("sql", "catalog",
+                "schema-syncer"));
+    }
+
+    /** Bootstraps the catalog if this is the cluster's first server, loads it, and keeps it fresh. */
+    public void start() {
+        bootstrap();
+        reload();
+        long period = Math.max(1, lease.toMillis() / 4);
+        syncer.scheduleWithFixedDelay(() -> {
+            try {
+                reload();
+            } catch (RuntimeException e) {
+                LOG.warn("Reloading the schema failed ({}); retrying", e.getMessage());
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        syncer.shutdownNow();
+    }
+
+    public Duration lease() {
+        return lease;
+    }
+
+    /** The newest schema this server knows, refreshed within the last lease. */
+    public InfoSchema current() {
+        if (System.nanoTime() - loadedAtNanos > lease.toNanos()) {
+            try {
+                reload();
+            } catch (RuntimeException e) {
+                throw new DuetException(ErrorCode.SCHEMA_OUT_OF_DATE, "Information schema is out of date: schema"
+                        + " failed to update in 1 lease, please make sure the cluster is reachable", e);
+            }
+        }
+        return cached;
+    }
+
+    /** Reads the schema version at a fresh snapshot and loads the schema when it moved. */
+    public void reload() {
+        long started = System.nanoTime();
+        Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        try {
+            infoSchema(transaction);
+        } finally {
+            transaction.close();
+        }
+        loadedAtNanos = started;
+    }
+
+    /** Waits until every live server has loaded the schema committed before this call (two leases). */
+    public void awaitSchemaPropagation() {
+        try {
+            Thread.sleep(2 * lease.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "interrupted while waiting for the schema change"
+                    + " to reach every server");
+        }
     }
 
     /** Creates the default databases once per cluster. */
@@ -119,6 +194,7 @@ public final class Catalog {
                 long version = store.bumpSchemaVersion(transaction);
                 transaction.commit();
                 LOG.info("DDL {} committed at schema version {}", description, version);
+                reload();
                 return result;
             } catch (DuetException e) {
                 transaction.close();

@@ -375,8 +375,11 @@ public final class DdlExecutor {
         if (indexId == null) {
             return;
         }
+        catalog.awaitSchemaPropagation();
         moveIndex(name, indexId, SchemaState.WRITE_ONLY);
+        catalog.awaitSchemaPropagation();
         TableInfo reorganizing = moveIndex(name, indexId, SchemaState.WRITE_REORGANIZATION);
+        catalog.awaitSchemaPropagation();
         try {
             backfill(reorganizing, indexId);
         } catch (RuntimeException e) {
@@ -392,6 +395,7 @@ public final class DdlExecutor {
             throw e;
         }
         moveIndex(name, indexId, SchemaState.PUBLIC);
+        catalog.awaitSchemaPropagation();
     }
 
     private TableInfo moveIndex(String[] name, long indexId, SchemaState state) {

@@ -31,7 +31,13 @@ public final class CalciteCatalog {
 
     private final InfoSchema infoSchema;
     private final CalciteSchema rootSchema;
-    private final RelDataTypeFactory typeFactory = new JavaTypeFactoryImpl(DuetTypeSystem.INSTANCE);
+    private final RelDataTypeFactory typeFactory = new JavaTypeFactoryImpl(DuetTypeSystem.INSTANCE) {
+        // Strings are UTF-8 (utf8mb4), not Calcite's default ISO-8859-1.
+        @Override
+        public java.nio.charset.Charset getDefaultCharset() {
+            return java.nio.charset.StandardCharsets.UTF_8;
+        }
+    };
 
     public CalciteCatalog(InfoSchema infoSchema) {
         this.infoSchema = infoSchema;

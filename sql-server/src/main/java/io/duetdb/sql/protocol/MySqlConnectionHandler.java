@@ -38,6 +38,11 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final int COM_STATISTICS = 0x09;
     private static final int COM_PROCESS_KILL = 0x0C;
     private static final int COM_PING = 0x0E;
+    private static final int COM_STMT_PREPARE = 0x16;
+    private static final int COM_STMT_EXECUTE = 0x17;
+    private static final int COM_STMT_SEND_LONG_DATA = 0x18;
+    private static final int COM_STMT_CLOSE = 0x19;
+    private static final int COM_STMT_RESET = 0x1A;
     private static final int COM_SET_OPTION = 0x1B;
     private static final int COM_RESET_CONNECTION = 0x1F;
 
@@ -55,6 +60,11 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private String user;
     private String database;
     private Session session;
+    /** Per prepared statement: the parameter types of its last execution (clients send them only once). */
+    private final java.util.Map<Integer, int[]> boundTypes = new java.util.HashMap<>();
+    /** Per prepared statement: values sent with COM_STMT_SEND_LONG_DATA, by parameter. */
+    private final java.util.Map<Integer, java.util.Map<Integer, java.io.ByteArrayOutputStream>> longData =
+            new java.util.HashMap<>();
 
     MySqlConnectionHandler(SessionManager sessions, Executor statementExecutor, PacketFrameDecoder frameDecoder,
             long connectionId, String serverVersion, SecureRandom random) {
@@ -239,6 +249,28 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 String sql = Packets.readRestAsString(packet);
                 writeResult(session.execute(sql));
             }
+            case COM_STMT_PREPARE -> prepare(Packets.readRestAsString(packet));
+            case COM_STMT_EXECUTE -> execute(packet);
+            case COM_STMT_SEND_LONG_DATA -> {
+                int id = packet.readIntLE();
+                int parameter = packet.readUnsignedShortLE();
+                byte[] chunk = new byte[packet.readableBytes()];
+                packet.readBytes(chunk);
+                longData.computeIfAbsent(id, key -> new java.util.HashMap<>())
+                        .computeIfAbsent(parameter, key -> new java.io.ByteArrayOutputStream()).writeBytes(chunk);
+                return true; // no reply
+            }
+            case COM_STMT_CLOSE -> {
+                int id = packet.readIntLE();
+                session.closePrepared(id);
+                boundTypes.remove(id);
+                longData.remove(id);
+                return true; // no reply
+            }
+            case COM_STMT_RESET -> {
+                longData.remove(packet.readIntLE());
+                writeOk(UpdateResult.NONE);
+            }
             case COM_INIT_DB -> {
                 session.useDatabase(Packets.readRestAsString(packet));
                 writeOk(UpdateResult.NONE);
@@ -265,6 +297,115 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                     + Integer.toHexString(command));
         }
         return true;
+    }
+
+    private void prepare(String sql) {
+        io.duetdb.sql.session.PreparedStatementInfo info = session.prepare(sql);
+        ByteBuf ok = writer.newPayload();
+        ok.writeByte(0x00);
+        ok.writeIntLE(info.id());
+        ok.writeShortLE(info.columns().size());
+        ok.writeShortLE(info.parameterCount());
+        ok.writeByte(0);
+        ok.writeShortLE(0);
+        writer.write(ok);
+        if (info.parameterCount() > 0) {
+            for (int i = 0; i < info.parameterCount(); i++) {
+                writeColumnDefinition(ResultColumn.computed("?", io.duetdb.sql.types.SqlType.LONGTEXT), false);
+            }
+            if (!deprecateEof()) {
+                writeEof();
+            }
+        }
+        if (!info.columns().isEmpty()) {
+            for (ResultColumn column : info.columns()) {
+                writeColumnDefinition(column, false);
+            }
+            if (!deprecateEof()) {
+                writeEof();
+            }
+        }
+    }
+
+    private void execute(ByteBuf packet) {
+        int id = packet.readIntLE();
+        packet.readUnsignedByte(); // cursor flags: no cursors, results are sent at once
+        packet.readIntLE(); // iteration count, always 1
+        int count = session.preparedParameterCount(id);
+        java.util.List<Object> parameters = new java.util.ArrayList<>(count);
+        if (count > 0) {
+            byte[] nullBitmap = new byte[(count + 7) / 8];
+            packet.readBytes(nullBitmap);
+            int[] types = boundTypes.get(id);
+            if (packet.readUnsignedByte() == 1) {
+                types = new int[count];
+                for (int i = 0; i < count; i++) {
+                    types[i] = packet.readUnsignedShortLE();
+                }
+                boundTypes.put(id, types);
+            }
+            if (types == null) {
+                throw new MalformedPacketException("parameters of statement " + id + " were never typed");
+            }
+            java.util.Map<Integer, java.io.ByteArrayOutputStream> sent = longData.remove(id);
+            for (int i = 0; i < count; i++) {
+                if ((nullBitmap[i / 8] & (1 << (i % 8))) != 0) {
+                    parameters.add(null);
+                } else if (sent != null && sent.containsKey(i)) {
+                    parameters.add(sent.get(i).toByteArray());
+                } else {
+                    parameters.add(BinaryValues.readParameter(packet, types[i] & 0xFF, (types[i] & 0x8000) != 0));
+                }
+            }
+        }
+        StatementResult result = session.executePrepared(id, parameters);
+        if (result instanceof UpdateResult update) {
+            writeOk(update);
+            return;
+        }
+        QueryResult query = (QueryResult) result;
+        List<ResultColumn> columns = query.columns();
+        ByteBuf count0 = writer.newPayload();
+        Packets.writeLengthEncodedInteger(count0, columns.size());
+        writer.write(count0);
+        for (ResultColumn column : columns) {
+            writeColumnDefinition(column, false);
+        }
+        if (!deprecateEof()) {
+            writeEof();
+        }
+        int bitmapLength = (columns.size() + 7 + 2) / 8;
+        for (Object[] row : query.rows()) {
+            ByteBuf payload = writer.newPayload();
+            payload.writeByte(0x00);
+            int bitmapStart = payload.writerIndex();
+            payload.writeZero(bitmapLength);
+            for (int i = 0; i < columns.size(); i++) {
+                Object value = row[i];
+                if (value == null) {
+                    int bit = i + 2;
+                    payload.setByte(bitmapStart + bit / 8, payload.getByte(bitmapStart + bit / 8) | (1 << (bit % 8)));
+                } else {
+                    BinaryValues.writeValue(payload, value, columns.get(i).type());
+                }
+            }
+            writer.write(payload);
+        }
+        writeEndOfRows();
+    }
+
+    private void writeEndOfRows() {
+        if (deprecateEof()) {
+            ByteBuf ok = writer.newPayload();
+            ok.writeByte(0xFE);
+            Packets.writeLengthEncodedInteger(ok, 0);
+            Packets.writeLengthEncodedInteger(ok, 0);
+            ok.writeShortLE(session.statusFlags());
+            ok.writeShortLE(session.warningCount());
+            writer.write(ok);
+        } else {
+            writeEof();
+        }
     }
 
     private void writeResult(StatementResult result) {
@@ -295,17 +436,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             writer.write(payload);
         }
-        if (deprecateEof()) {
-            ByteBuf ok = writer.newPayload();
-            ok.writeByte(0xFE);
-            Packets.writeLengthEncodedInteger(ok, 0);
-            Packets.writeLengthEncodedInteger(ok, 0);
-            ok.writeShortLE(session.statusFlags());
-            ok.writeShortLE(session.warningCount());
-            writer.write(ok);
-        } else {
-            writeEof();
-        }
+        writeEndOfRows();
     }
 
     private void writeColumnDefinition(ResultColumn column, boolean withDefault) {

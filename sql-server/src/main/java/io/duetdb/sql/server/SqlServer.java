@@ -40,6 +40,7 @@ public final class SqlServer implements AutoCloseable {
     private MySqlProtocolServer protocolServer;
     private StatusServer statusServer;
     private SessionManager sessions;
+    private Catalog catalog;
 
     public SqlServer(SqlServerConfig config) {
         this.config = requireNonNull(config, "config is null");
@@ -49,8 +50,8 @@ public final class SqlServer implements AutoCloseable {
         try {
             placement = new GrpcPlacementClient(PlacementClientConfig.of(config.pd()), "sql-server");
             client = new TxnClient(placement);
-            Catalog catalog = new Catalog(client);
-            catalog.bootstrap();
+            catalog = new Catalog(client, config.schemaLease());
+            catalog.start();
             sessions = new SessionManager(client, catalog, SERVER_VERSION);
             statementExecutor = new ThreadPoolExecutor(0, 4096, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                     new NamedThreadFactory("sql", config.address().toString(), "statement"));
@@ -97,6 +98,10 @@ public final class SqlServer implements AutoCloseable {
         if (statementExecutor != null) {
             statementExecutor.shutdownNow();
             statementExecutor = null;
+        }
+        if (catalog != null) {
+            catalog.close();
+            catalog = null;
         }
         if (client != null) {
             client.close();

@@ -2,6 +2,7 @@ package io.duetdb.sql.server;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.duetdb.common.config.HostAndPort;
@@ -11,11 +12,26 @@ public final class SqlServerConfig {
     public static final int DEFAULT_PORT = 4000;
     public static final int DEFAULT_STATUS_PORT = 10080;
     public static final long DEFAULT_MAX_ALLOWED_PACKET = 64L * 1024 * 1024;
+    public static final Duration DEFAULT_SCHEMA_LEASE = Duration.ofSeconds(1);
 
     private List<HostAndPort> pd = List.of(new HostAndPort("127.0.0.1", 2379));
     private HostAndPort address = new HostAndPort("127.0.0.1", DEFAULT_PORT);
     private HostAndPort statusAddress = new HostAndPort("127.0.0.1", DEFAULT_STATUS_PORT);
     private long maxAllowedPacket = DEFAULT_MAX_ALLOWED_PACKET;
+    private Duration schemaLease = DEFAULT_SCHEMA_LEASE;
+
+    /** How long a loaded schema stays valid; multi-state DDL waits two leases per state. */
+    public Duration schemaLease() {
+        return schemaLease;
+    }
+
+    public SqlServerConfig setSchemaLease(Duration schemaLease) {
+        if (schemaLease.toMillis() < 10) {
+            throw new IllegalArgumentException("schema-lease must be at least 10ms");
+        }
+        this.schemaLease = schemaLease;
+        return this;
+    }
 
     public List<HostAndPort> pd() {
         return pd;

@@ -461,7 +461,7 @@ final class DmlStatements {
     }
 
     private TableInfo table(SqlIdentifier name) {
-        InfoSchema schema = session.manager().catalog().infoSchema(transaction);
+        InfoSchema schema = session.manager().catalog().current();
         String database;
         String table;
         if (name.names.size() >= 2) {

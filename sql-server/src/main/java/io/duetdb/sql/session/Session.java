@@ -102,6 +102,92 @@ public final class Session implements SessionFunctions {
         }
     }
 
+    /** A statement prepared by COM_STMT_PREPARE: its text (system variables rewritten) and placeholder count. */
+    private record Prepared(String sql, int parameterCount, List<ResultColumn> columns) {
+    }
+
+    private final Map<Integer, Prepared> prepared = new HashMap<>();
+    private int nextPreparedId = 1;
+
+    public PreparedStatementInfo prepare(String sql) {
+        statementLock.lock();
+        try {
+            String text = SqlText.rewriteSystemVariables(SqlText.trim(sql));
+            SqlNode statement = StatementParser.parse(text);
+            int parameterCount = ParameterBinder.count(statement);
+            List<ResultColumn> columns = List.of();
+            if (statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking) {
+                columns = describeQuery(text, parameterCount);
+            }
+            int id = nextPreparedId++;
+            prepared.put(id, new Prepared(text, parameterCount, columns));
+            return new PreparedStatementInfo(id, parameterCount, columns);
+        } finally {
+            statementLock.unlock();
+        }
+    }
+
+    /** The result columns of a query, planned once with NULL for every placeholder (empty when unknown). */
+    private List<ResultColumn> describeQuery(String text, int parameterCount) {
+        List<Object> nulls = new ArrayList<>();
+        for (int i = 0; i < parameterCount; i++) {
+            nulls.add(null);
+        }
+        try {
+            SqlNode bound = StatementParser.parse(ParameterBinder.bindText(text, nulls));
+            SqlNode query = bound instanceof SqlQueryWithLocking locking ? locking.query() : bound;
+            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(manager.catalog().current()),
+                    database).plan(query);
+            return resultColumns(planned, labels(query, text));
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    public StatementResult executePrepared(int id, List<Object> parameters) {
+        statementLock.lock();
+        try {
+            Prepared statement = prepared.get(id);
+            if (statement == null) {
+                throw new DuetException(ErrorCode.UNKNOWN_STATEMENT_HANDLER, "Unknown prepared statement handler ("
+                        + id + ") given to mysqld_stmt_execute");
+            }
+            if (parameters.size() != statement.parameterCount()) {
+                throw new DuetException(ErrorCode.WRONG_ARGUMENTS, "Incorrect arguments to mysqld_stmt_execute");
+            }
+            if (closed) {
+                throw new DuetException(ErrorCode.CONNECTION_KILLED, "Connection was killed");
+            }
+            warnings.clear();
+            statementTime = LocalDateTime.now(ZoneOffset.UTC);
+            currentStatement = statement.sql();
+            statementStart = System.nanoTime();
+            String bound = ParameterBinder.bindText(statement.sql(), parameters);
+            return dispatch(StatementParser.parse(bound), bound);
+        } finally {
+            currentStatement = "";
+            statementLock.unlock();
+        }
+    }
+
+    public int preparedParameterCount(int id) {
+        Prepared statement = prepared.get(id);
+        if (statement == null) {
+            throw new DuetException(ErrorCode.UNKNOWN_STATEMENT_HANDLER, "Unknown prepared statement handler (" + id
+                    + ") given to mysqld_stmt_execute");
+        }
+        return statement.parameterCount();
+    }
+
+    public void closePrepared(int id) {
+        statementLock.lock();
+        try {
+            prepared.remove(id);
+        } finally {
+            statementLock.unlock();
+        }
+    }
+
     public void useDatabase(String name) {
         InfoSchema schema = manager.latestInfoSchema();
         if (schema.database(name).isEmpty() && !name.equalsIgnoreCase("information_schema")) {
@@ -279,8 +365,12 @@ public final class Session implements SessionFunctions {
         if ((matcher = DESCRIBE.matcher(sql)).matches()) {
             return ShowStatements.execute(this, "COLUMNS FROM " + matcher.group(1));
         }
-        SqlNode statement = StatementParser.parse(SqlText.rewriteSystemVariables(sql));
         String rewritten = SqlText.rewriteSystemVariables(sql);
+        return dispatch(StatementParser.parse(rewritten), rewritten);
+    }
+
+    /** Runs a parsed statement; {@code sql} is its text (for column labels). */
+    private StatementResult dispatch(SqlNode statement, String rewritten) {
         if (statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable) {
             // DDL commits the open transaction first, as MySQL does.
             endTransaction(true);
@@ -392,7 +482,7 @@ public final class Session implements SessionFunctions {
 
     /** The planner for the schema version {@code transaction} reads. */
     QueryPlanner planner(Transaction transaction) {
-        CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().infoSchema(transaction));
+        CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().current());
         return new QueryPlanner(catalog, database);
     }
 
@@ -402,6 +492,10 @@ public final class Session implements SessionFunctions {
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
                 List.of());
         List<Object[]> rows = new PlanExecutor(transaction, compiler, locking).execute(planned.plan());
+        return new QueryResult(resultColumns(planned, labels), rows);
+    }
+
+    private List<ResultColumn> resultColumns(QueryPlanner.PlannedQuery planned, List<String> labels) {
         List<ResultColumn> columns = new ArrayList<>();
         List<RelDataTypeField> fields = planned.rowType().getFieldList();
         for (int i = 0; i < fields.size(); i++) {
@@ -421,7 +515,7 @@ public final class Session implements SessionFunctions {
                 columns.add(new ResultColumn(label, "", "", "", type, !field.getType().isNullable()));
             }
         }
-        return new QueryResult(columns, rows);
+        return columns;
     }
 
     private StatementResult explain(Transaction transaction, SqlNode query) {

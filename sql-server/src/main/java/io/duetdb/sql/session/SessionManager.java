@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -99,12 +98,7 @@ public final class SessionManager {
 
     /** The newest schema, read at a fresh snapshot. */
     InfoSchema latestInfoSchema() {
-        Transaction transaction = client.begin();
-        try {
-            return catalog.infoSchema(transaction);
-        } finally {
-            transaction.close();
-        }
+        return catalog.current();
     }
 
     CalciteCatalog calciteCatalog(InfoSchema schema) {

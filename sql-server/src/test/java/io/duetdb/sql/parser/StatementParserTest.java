@@ -61,6 +61,16 @@ class StatementParserTest {
     }
 
     @Test
+    void acceptsColumnNamesThatMySqlDoesNotReserve() {
+        SqlSelect select = (SqlSelect) StatementParser.parse(
+                "SELECT day, year, month, hour, value, user, at FROM t WHERE day > DATE '2024-01-01'"
+                        + " AND EXTRACT(YEAR FROM at) = 2024 AND at < CURRENT_TIMESTAMP + INTERVAL '1' DAY");
+        assertThat(select.getSelectList()).hasSize(7);
+        assertThat(StatementParser.parse("CREATE TABLE t (day DATE, value INT, user VARCHAR(10))"))
+                .isInstanceOf(SqlCreateTable.class);
+    }
+
+    @Test
     void reportsSyntaxErrorsAs1064WithWhereTheyAre() {
         assertThatThrownBy(() -> StatementParser.parse("SELECT * FROM t WHERE"))
                 .isInstanceOf(DuetException.class)

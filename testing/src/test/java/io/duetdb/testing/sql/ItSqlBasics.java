@@ -39,7 +39,8 @@ class ItSqlBasics {
         server = new SqlServer(new SqlServerConfig()
                 .setPd(cluster.placement().clientAddresses())
                 .setAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))).start();
+                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
+                .setSchemaLease(java.time.Duration.ofMillis(200))).start();
         url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
     }
 
@@ -144,6 +145,61 @@ class ItSqlBasics {
                 assertThat(result.next()).isTrue();
                 assertThat(result.getBigDecimal(1)).isEqualByComparingTo("9.99");
             }
+        }
+    }
+
+    @Test
+    void runsServerSidePreparedStatementsWithTypedParametersAndBinaryRows() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true");
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE typed (id BIGINT PRIMARY KEY, small TINYINT, amount DECIMAL(12,3),"
+                    + " ratio DOUBLE, label VARCHAR(30), at DATETIME(3), day DATE, note TEXT)");
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO typed VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (long id = 1; id <= 3; id++) {
+                    insert.setLong(1, id);
+                    insert.setByte(2, (byte) -id);
+                    insert.setBigDecimal(3, new java.math.BigDecimal("12.5").multiply(java.math.BigDecimal.valueOf(id)));
+                    insert.setDouble(4, id / 4.0);
+                    insert.setString(5, "ünïcode " + id);
+                    insert.setTimestamp(6, java.sql.Timestamp.valueOf("2026-11-22 10:00:0" + id + ".125"));
+                    insert.setDate(7, java.sql.Date.valueOf("2026-01-0" + id));
+                    if (id == 2) {
+                        insert.setNull(8, java.sql.Types.VARCHAR);
+                    } else {
+                        insert.setString(8, "n" + id);
+                    }
+                    assertThat(insert.executeUpdate()).isEqualTo(1);
+                }
+            }
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT id, small, amount, ratio, label, at, day, note FROM typed WHERE id = ?")) {
+                select.setLong(1, 2);
+                try (ResultSet result = select.executeQuery()) {
+                    assertThat(result.next()).isTrue();
+                    assertThat(result.getLong(1)).isEqualTo(2);
+                    assertThat(result.getInt(2)).isEqualTo(-2);
+                    assertThat(result.getBigDecimal(3)).isEqualByComparingTo("25.000");
+                    assertThat(result.getDouble(4)).isEqualTo(0.5);
+                    assertThat(result.getString(5)).isEqualTo("ünïcode 2");
+                    assertThat(result.getTimestamp(6)).isEqualTo(java.sql.Timestamp.valueOf("2026-11-22 10:00:02.125"));
+                    assertThat(result.getDate(7)).isEqualTo(java.sql.Date.valueOf("2026-01-02"));
+                    assertThat(result.getString(8)).isNull();
+                    assertThat(result.next()).isFalse();
+                }
+                select.setLong(1, 42);
+                try (ResultSet result = select.executeQuery()) {
+                    assertThat(result.next()).isFalse();
+                }
+            }
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE typed SET label = ? WHERE amount > ?")) {
+                update.setString(1, "big");
+                update.setBigDecimal(2, new java.math.BigDecimal("20"));
+                assertThat(update.executeUpdate()).isEqualTo(2);
+            }
+            assertThat(rows(statement, "SELECT label FROM typed ORDER BY id"))
+                    .containsExactly("ünïcode 1", "big", "big");
         }
     }
 
