@@ -202,6 +202,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             state = State.COMMANDS;
+            sessions.metrics().connections.inc();
             LOG.info("Connection {} opened for '{}'@'{}'{}", connectionId, user, host,
                     database == null ? "" : " in database " + database);
             writeOk(UpdateResult.NONE);
@@ -241,6 +242,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             throw new MalformedPacketException("empty command packet");
         }
         int command = packet.readUnsignedByte();
+        sessions.metrics().commands.labelValues(commandName(command)).inc();
         switch (command) {
             case COM_QUIT -> {
                 return false;
@@ -297,6 +299,26 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                     + Integer.toHexString(command));
         }
         return true;
+    }
+
+    private static String commandName(int command) {
+        return switch (command) {
+            case COM_QUIT -> "quit";
+            case COM_INIT_DB -> "init_db";
+            case COM_QUERY -> "query";
+            case COM_FIELD_LIST -> "field_list";
+            case COM_STATISTICS -> "statistics";
+            case COM_PROCESS_KILL -> "process_kill";
+            case COM_PING -> "ping";
+            case COM_STMT_PREPARE -> "stmt_prepare";
+            case COM_STMT_EXECUTE -> "stmt_execute";
+            case COM_STMT_SEND_LONG_DATA -> "stmt_send_long_data";
+            case COM_STMT_CLOSE -> "stmt_close";
+            case COM_STMT_RESET -> "stmt_reset";
+            case COM_SET_OPTION -> "set_option";
+            case COM_RESET_CONNECTION -> "reset_connection";
+            default -> "unknown";
+        };
     }
 
     private void prepare(String sql) {

@@ -20,9 +20,9 @@ import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.status.StatusServer;
 import io.duetdb.sql.catalog.Catalog;
+import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.protocol.MySqlProtocolServer;
 import io.duetdb.sql.session.SessionManager;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * A stateless SQL server: MySQL clients on one port, Prometheus metrics and JSON status on another. It keeps no
@@ -52,14 +52,15 @@ public final class SqlServer implements AutoCloseable {
             client = new TxnClient(placement);
             catalog = new Catalog(client, config.schemaLease());
             catalog.start();
-            sessions = new SessionManager(client, catalog, SERVER_VERSION);
+            SqlMetrics metrics = new SqlMetrics();
+            sessions = new SessionManager(client, catalog, SERVER_VERSION, metrics);
             statementExecutor = new ThreadPoolExecutor(0, 4096, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                     new NamedThreadFactory("sql", config.address().toString(), "statement"));
             protocolServer = new MySqlProtocolServer(config.address(), sessions, statementExecutor,
                     config.maxAllowedPacket(), SERVER_VERSION);
             protocolServer.start();
             statusServer = new StatusServer("sql", protocolServer.boundAddress().toString(), config.statusAddress(),
-                    new PrometheusRegistry(), this::status);
+                    metrics.registry(), this::status);
             statusServer.start();
             LOG.info("SQL server started: MySQL protocol on {}, status on {}", protocolServer.boundAddress(),
                     statusServer.boundAddress());

@@ -102,8 +102,25 @@ public final class Session implements SessionFunctions {
         }
     }
 
-    /** A statement prepared by COM_STMT_PREPARE: its text (system variables rewritten) and placeholder count. */
-    private record Prepared(String sql, int parameterCount, List<ResultColumn> columns) {
+    /**
+     * A statement prepared by COM_STMT_PREPARE: its text (system variables rewritten), its placeholder count,
+     * and for queries the plan with the placeholders left as dynamic parameters, valid for one schema version.
+     */
+    private static final class Prepared {
+        final String sql;
+        final int parameterCount;
+        final List<ResultColumn> columns;
+        final boolean locking;
+        QueryPlanner.PlannedQuery plan;
+        List<ResultColumn> planColumns;
+        long planSchemaVersion = -1;
+
+        Prepared(String sql, int parameterCount, List<ResultColumn> columns, boolean locking) {
+            this.sql = sql;
+            this.parameterCount = parameterCount;
+            this.columns = columns;
+            this.locking = locking;
+        }
     }
 
     private final Map<Integer, Prepared> prepared = new HashMap<>();
@@ -115,15 +132,46 @@ public final class Session implements SessionFunctions {
             String text = SqlText.rewriteSystemVariables(SqlText.trim(sql));
             SqlNode statement = StatementParser.parse(text);
             int parameterCount = ParameterBinder.count(statement);
+            boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
+            Prepared entry = new Prepared(text, parameterCount, List.of(), statement instanceof SqlQueryWithLocking);
             List<ResultColumn> columns = List.of();
-            if (statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking) {
-                columns = describeQuery(text, parameterCount);
+            if (isQuery) {
+                columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
+            }
+            Prepared stored = new Prepared(text, parameterCount, columns, entry.locking);
+            stored.plan = entry.plan;
+            stored.planColumns = entry.planColumns;
+            stored.planSchemaVersion = entry.planSchemaVersion;
+            if (!isQuery) {
+                stored.planSchemaVersion = -2; // not a query: bound as text at each execution
             }
             int id = nextPreparedId++;
-            prepared.put(id, new Prepared(text, parameterCount, columns));
+            prepared.put(id, stored);
             return new PreparedStatementInfo(id, parameterCount, columns);
         } finally {
             statementLock.unlock();
+        }
+    }
+
+    /**
+     * Plans a prepared query once with its placeholders as dynamic parameters (Calcite infers their types from
+     * where they stand); false when it cannot (a placeholder whose type nothing determines).
+     */
+    private boolean planPrepared(Prepared entry) {
+        try {
+            SqlNode statement = StatementParser.parse(entry.sql);
+            SqlNode query = statement instanceof SqlQueryWithLocking locking ? locking.query() : statement;
+            List<String> labels = labels(query, entry.sql);
+            InfoSchema schema = manager.catalog().current();
+            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database).plan(query);
+            entry.plan = planned;
+            entry.planColumns = resultColumns(planned, labels);
+            entry.planSchemaVersion = schema.version();
+            return true;
+        } catch (RuntimeException e) {
+            entry.plan = null;
+            entry.planSchemaVersion = -1;
+            return false;
         }
     }
 
@@ -152,7 +200,7 @@ public final class Session implements SessionFunctions {
                 throw new DuetException(ErrorCode.UNKNOWN_STATEMENT_HANDLER, "Unknown prepared statement handler ("
                         + id + ") given to mysqld_stmt_execute");
             }
-            if (parameters.size() != statement.parameterCount()) {
+            if (parameters.size() != statement.parameterCount) {
                 throw new DuetException(ErrorCode.WRONG_ARGUMENTS, "Incorrect arguments to mysqld_stmt_execute");
             }
             if (closed) {
@@ -160,9 +208,26 @@ public final class Session implements SessionFunctions {
             }
             warnings.clear();
             statementTime = LocalDateTime.now(ZoneOffset.UTC);
-            currentStatement = statement.sql();
+            currentStatement = statement.sql;
             statementStart = System.nanoTime();
-            String bound = ParameterBinder.bindText(statement.sql(), parameters);
+            if (statement.planSchemaVersion != -2) {
+                long version = manager.catalog().current().version();
+                if (statement.planSchemaVersion != version) {
+                    planPrepared(statement);
+                }
+                if (statement.plan != null) {
+                    QueryPlanner.PlannedQuery plan = statement.plan;
+                    List<ResultColumn> columns = statement.planColumns;
+                    return measured("select", () -> inTransaction(transaction -> {
+                        ExpressionCompiler compiler = new ExpressionCompiler(plan.plan().getCluster().getRexBuilder(),
+                                this, parameters);
+                        List<Object[]> rows = new PlanExecutor(transaction, compiler, statement.locking)
+                                .execute(plan.plan());
+                        return new QueryResult(columns, rows);
+                    }));
+                }
+            }
+            String bound = ParameterBinder.bindText(statement.sql, parameters);
             return dispatch(StatementParser.parse(bound), bound);
         } finally {
             currentStatement = "";
@@ -176,7 +241,7 @@ public final class Session implements SessionFunctions {
             throw new DuetException(ErrorCode.UNKNOWN_STATEMENT_HANDLER, "Unknown prepared statement handler (" + id
                     + ") given to mysqld_stmt_execute");
         }
-        return statement.parameterCount();
+        return statement.parameterCount;
     }
 
     public void closePrepared(int id) {
@@ -369,8 +434,44 @@ public final class Session implements SessionFunctions {
         return dispatch(StatementParser.parse(rewritten), rewritten);
     }
 
-    /** Runs a parsed statement; {@code sql} is its text (for column labels). */
+    /** Runs a parsed statement, counted and timed by kind; {@code sql} is its text (for column labels). */
     private StatementResult dispatch(SqlNode statement, String rewritten) {
+        return measured(kindOf(statement), () -> dispatchUnmeasured(statement, rewritten));
+    }
+
+    private StatementResult measured(String kind, java.util.function.Supplier<StatementResult> work) {
+        long start = System.nanoTime();
+        String outcome = "error";
+        try {
+            StatementResult result = work.get();
+            outcome = "ok";
+            return result;
+        } finally {
+            manager.metrics().statements.labelValues(kind, outcome).inc();
+            manager.metrics().statementSeconds.labelValues(kind).observe((System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    private static String kindOf(SqlNode statement) {
+        if (statement instanceof SqlMySqlInsert) {
+            return "insert";
+        }
+        if (statement instanceof SqlMySqlUpdate) {
+            return "update";
+        }
+        if (statement instanceof SqlMySqlDelete) {
+            return "delete";
+        }
+        if (statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable) {
+            return "ddl";
+        }
+        if (statement instanceof SqlQueryWithLocking || statement.getKind().belongsTo(SqlKind.QUERY)) {
+            return "select";
+        }
+        return "other";
+    }
+
+    private StatementResult dispatchUnmeasured(SqlNode statement, String rewritten) {
         if (statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable) {
             // DDL commits the open transaction first, as MySQL does.
             endTransaction(true);

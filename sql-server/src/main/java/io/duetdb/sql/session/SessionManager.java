@@ -17,6 +17,7 @@ import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.ddl.DdlExecutor;
 import io.duetdb.sql.exec.AutoIdAllocator;
+import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.protocol.NativePassword;
 import io.duetdb.sql.types.SqlType;
@@ -37,13 +38,21 @@ public final class SessionManager {
     private final Map<String, byte[]> passwordHashes = new ConcurrentHashMap<>();
     private volatile CalciteCatalog calciteCatalog;
 
-    public SessionManager(TxnClient client, Catalog catalog, String serverVersion) {
+    private final SqlMetrics metrics;
+
+    public SessionManager(TxnClient client, Catalog catalog, String serverVersion, SqlMetrics metrics) {
+        this.metrics = requireNonNull(metrics, "metrics is null");
+        metrics.gauge("duet_sql_sessions", "Open client sessions", () -> sessions.size());
         this.client = requireNonNull(client, "client is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.ddl = new DdlExecutor(catalog, client);
         this.autoIds = new AutoIdAllocator(catalog::allocate, catalog::rebase);
         this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
         passwordHashes.put("root", NativePassword.storedHash(""));
+    }
+
+    public SqlMetrics metrics() {
+        return metrics;
     }
 
     public long nextConnectionId() {

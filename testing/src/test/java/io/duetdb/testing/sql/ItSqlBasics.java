@@ -150,7 +150,7 @@ class ItSqlBasics {
 
     @Test
     void runsServerSidePreparedStatementsWithTypedParametersAndBinaryRows() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true");
+        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true&emulateUnsupportedPstmts=false");
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE typed (id BIGINT PRIMARY KEY, small TINYINT, amount DECIMAL(12,3),"
                     + " ratio DOUBLE, label VARCHAR(30), at DATETIME(3), day DATE, note TEXT)");

@@ -1,0 +1,43 @@
+package io.duetdb.sql.metrics;
+
+import java.util.function.DoubleSupplier;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/** A SQL server's metrics, in its own registry (tests run several servers in one JVM). */
+public final class SqlMetrics {
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    /** Protocol commands received, by command (query, stmt_execute, stmt_prepare, ...). */
+    public final Counter commands;
+    /** Statements run, by kind (select, insert, update, delete, ddl, other) and outcome (ok, error). */
+    public final Counter statements;
+    public final Histogram statementSeconds;
+    public final Counter connections;
+
+    public SqlMetrics() {
+        JvmMetrics.builder().register(registry);
+        commands = Counter.builder().name("duet_sql_commands_total").help("MySQL protocol commands received")
+                .labelNames("command").register(registry);
+        statements = Counter.builder().name("duet_sql_statements_total").help("Statements run, by kind and outcome")
+                .labelNames("kind", "outcome").register(registry);
+        statementSeconds = Histogram.builder().name("duet_sql_statement_seconds").help("Statement run time")
+                .labelNames("kind")
+                .classicUpperBounds(0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1, 5, 30)
+                .register(registry);
+        connections = Counter.builder().name("duet_sql_connections_total").help("Client connections accepted")
+                .register(registry);
+    }
+
+    public void gauge(String name, String help, DoubleSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help)
+                .callback(callback -> callback.call(value.getAsDouble())).register(registry);
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+}
