@@ -635,3 +635,16 @@ SqlNode DuetQueryWithLocking() :
         return new SqlQueryWithLocking(getPos(), query, mode);
     }
 }
+
+/** VALUES(column) in ON DUPLICATE KEY UPDATE: the value the INSERT would have written to the column. */
+SqlNode DuetInsertValueFunction() :
+{
+    final Span s;
+    final SqlIdentifier column;
+}
+{
+    <VALUES> { s = span(); } <LPAREN> column = SimpleIdentifier() <RPAREN>
+    {
+        return SqlInsertValue.OPERATOR.createCall(s.end(this), column);
+    }
+}

@@ -180,7 +180,11 @@ public final class Catalog implements AutoCloseable {
 
     /** Runs one DDL step in its own transaction, retried on conflicts with other servers' DDL. */
     public <T> T runDdl(String description, DdlStep<T> step) {
-        return runDdlInternal(description, (transaction, current) -> step.apply(new DdlTransaction(transaction), current));
+        T result = runDdlInternal(description, (transaction, current) -> step.apply(new DdlTransaction(transaction),
+                current));
+        // A DDL statement returns once every server uses the new schema, as in MySQL and TiDB.
+        awaitSchemaPropagation();
+        return result;
     }
 
     private <T> T runDdlInternal(String description, java.util.function.BiFunction<Transaction, InfoSchema, T> step) {

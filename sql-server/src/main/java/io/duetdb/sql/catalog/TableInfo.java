@@ -69,7 +69,7 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
     public List<RowColumn> rowColumns() {
         List<RowColumn> rowColumns = new ArrayList<>(columns.size());
         for (ColumnInfo column : columns) {
-            rowColumns.add(RowColumn.of(column.id(), column.type().storageType()));
+            rowColumns.add(new RowColumn(column.id(), column.type().storageType(), column.originDefault()));
         }
         return rowColumns;
     }

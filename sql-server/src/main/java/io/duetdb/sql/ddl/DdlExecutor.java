@@ -81,6 +81,10 @@ public final class DdlExecutor {
                     create.ifNotExists());
         } else if (statement instanceof SqlDropIndex drop) {
             dropIndex(drop.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
+        } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlRenameTable rename) {
+            for (int i = 0; i < rename.from().size(); i++) {
+                rename((SqlIdentifier) rename.from().get(i), (SqlIdentifier) rename.to().get(i), currentDatabase);
+            }
         } else if (statement instanceof SqlAlterTable alter) {
             for (SqlNode action : alter.actions()) {
                 if (action instanceof SqlAlterTableAddIndex add) {
@@ -94,6 +98,18 @@ public final class DdlExecutor {
                     addIndex(alter.table(), currentDatabase, index.kind(), name, columns, false);
                 } else if (action instanceof SqlAlterTableDropIndex drop) {
                     dropIndex(alter.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
+                } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn add) {
+                    addColumn(alter.table(), currentDatabase, add);
+                } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableDropColumn drop) {
+                    dropColumn(alter.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
+                } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableRename rename) {
+                    rename(alter.table(), rename.name(), currentDatabase);
+                } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableOptions options) {
+                    for (SqlNode option : options.options()) {
+                        SqlTableOption tableOption = (SqlTableOption) option;
+                        warnings.add("The table option " + tableOption.name() + "=" + tableOption.value()
+                                + " is accepted and ignored");
+                    }
                 } else {
                     throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "ALTER TABLE " + ((io.duetdb.sql.parser.DuetSqlCall) action).getOperator().getName()
                             + " is not supported yet");
@@ -375,11 +391,8 @@ public final class DdlExecutor {
         if (indexId == null) {
             return;
         }
-        catalog.awaitSchemaPropagation();
         moveIndex(name, indexId, SchemaState.WRITE_ONLY);
-        catalog.awaitSchemaPropagation();
         TableInfo reorganizing = moveIndex(name, indexId, SchemaState.WRITE_REORGANIZATION);
-        catalog.awaitSchemaPropagation();
         try {
             backfill(reorganizing, indexId);
         } catch (RuntimeException e) {
@@ -395,7 +408,143 @@ public final class DdlExecutor {
             throw e;
         }
         moveIndex(name, indexId, SchemaState.PUBLIC);
-        catalog.awaitSchemaPropagation();
+    }
+
+    /** ADD COLUMN: delete-only, write-only, public (rows written before read the column's original default). */
+    private void addColumn(SqlIdentifier tableName, String currentDatabase,
+            io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn add) {
+        String[] name = qualified(tableName, currentDatabase);
+        String columnName = add.column().name().getSimple();
+        Integer columnId = catalog.runDdl("add column " + columnName + " to " + name[1], (ddl, current) -> {
+            TableInfo table = table(current, name);
+            if (table.column(columnName).isPresent()) {
+                if (add.ifNotExists()) {
+                    return null;
+                }
+                throw new DuetException(ErrorCode.DUPLICATE_COLUMN, "Duplicate column name '" + columnName + "'");
+            }
+            if (add.column().key() != null) {
+                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding a column with a key is not supported;"
+                        + " add the column, then the index");
+            }
+            ColumnInfo column = ColumnDefinitions.column(add.column(), table.nextColumnId(), 0, false);
+            if (column.autoIncrement()) {
+                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding an AUTO_INCREMENT column is not"
+                        + " supported");
+            }
+            List<ColumnInfo> ordered = new ArrayList<>(table.publicColumns());
+            int position = ordered.size();
+            if (add.first()) {
+                position = 0;
+            } else if (add.after() != null) {
+                String after = add.after().getSimple();
+                position = -1;
+                for (int i = 0; i < ordered.size(); i++) {
+                    if (ordered.get(i).name().equalsIgnoreCase(after)) {
+                        position = i + 1;
+                    }
+                }
+                if (position < 0) {
+                    throw new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + after + "' in '"
+                            + table.name() + "'");
+                }
+            }
+            ordered.add(position, column.withState(SchemaState.DELETE_ONLY));
+            List<ColumnInfo> columns = new ArrayList<>();
+            for (ColumnInfo existing : table.columns()) {
+                if (existing.state() != SchemaState.PUBLIC) {
+                    columns.add(existing);
+                }
+            }
+            for (int i = 0; i < ordered.size(); i++) {
+                columns.add(ordered.get(i).withPosition(i));
+            }
+            ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId() + 1,
+                    table.nextIndexId()));
+            return column.id();
+        });
+        if (columnId == null) {
+            return;
+        }
+        moveColumn(name, columnId, SchemaState.WRITE_ONLY);
+        moveColumn(name, columnId, SchemaState.PUBLIC);
+    }
+
+    /** DROP COLUMN: write-only, delete-only, gone (rows keep the value until rewritten; readers skip it). */
+    private void dropColumn(SqlIdentifier tableName, String currentDatabase, String columnName, boolean ifExists) {
+        String[] name = qualified(tableName, currentDatabase);
+        Integer columnId = catalog.runDdl("drop column " + columnName + " of " + name[1] + " (write only)",
+                (ddl, current) -> {
+                    TableInfo table = table(current, name);
+                    ColumnInfo column = table.column(columnName).orElse(null);
+                    if (column == null || column.state() != SchemaState.PUBLIC) {
+                        if (ifExists) {
+                            return null;
+                        }
+                        throw new DuetException(ErrorCode.CANNOT_DROP_FIELD_OR_KEY, "Can't DROP '" + columnName
+                                + "'; check that column/key exists");
+                    }
+                    if (table.publicColumns().size() == 1) {
+                        throw new DuetException(ErrorCode.CANNOT_DROP_FIELD_OR_KEY, "You can't delete all columns"
+                                + " with ALTER TABLE; use DROP TABLE instead");
+                    }
+                    for (IndexInfo index : table.indexes()) {
+                        for (String indexed : index.columns()) {
+                            if (indexed.equalsIgnoreCase(columnName)) {
+                                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "can't drop column " + columnName
+                                        + ": index " + index.name() + " covers it; drop the index first");
+                            }
+                        }
+                    }
+                    List<ColumnInfo> columns = new ArrayList<>();
+                    for (ColumnInfo existing : table.columns()) {
+                        columns.add(existing.id() == column.id() ? existing.withState(SchemaState.WRITE_ONLY) : existing);
+                    }
+                    ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
+                            table.nextIndexId()));
+                    return column.id();
+                });
+        if (columnId == null) {
+            return;
+        }
+        moveColumn(name, columnId, SchemaState.DELETE_ONLY);
+        catalog.runDdl("drop column " + columnName + " of " + name[1] + " (removed)", (ddl, current) -> {
+            TableInfo table = table(current, name);
+            List<ColumnInfo> columns = new ArrayList<>(table.columns());
+            columns.removeIf(column -> column.id() == columnId);
+            ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
+                    table.nextIndexId()));
+            return null;
+        });
+    }
+
+    private void moveColumn(String[] name, int columnId, SchemaState state) {
+        catalog.runDdl("column " + columnId + " of " + name[1] + " to " + state, (ddl, current) -> {
+            TableInfo table = table(current, name);
+            List<ColumnInfo> columns = new ArrayList<>();
+            for (ColumnInfo column : table.columns()) {
+                columns.add(column.id() == columnId ? column.withState(state) : column);
+            }
+            ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
+                    table.nextIndexId()));
+            return null;
+        });
+    }
+
+    private void rename(SqlIdentifier from, SqlIdentifier to, String currentDatabase) {
+        String[] source = qualified(from, currentDatabase);
+        String[] target = qualified(to, currentDatabase);
+        catalog.runDdl("rename table " + source[0] + "." + source[1] + " to " + target[0] + "." + target[1],
+                (ddl, current) -> {
+                    TableInfo table = table(current, source);
+                    DatabaseInfo database = database(current, target[0]);
+                    if (current.table(target[0], target[1]).isPresent()) {
+                        throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + target[1] + "' already exists");
+                    }
+                    ddl.deleteTable(table.databaseId(), table.id());
+                    ddl.putTable(table.withDatabase(database.id(), target[1]));
+                    return null;
+                });
     }
 
     private TableInfo moveIndex(String[] name, long indexId, SchemaState state) {
@@ -426,8 +575,13 @@ public final class DdlExecutor {
                 for (Map.Entry<ByteString, byte[]> entry : page) {
                     byte[] key = entry.getKey().toByteArray();
                     long handle = io.duetdb.common.keys.Keys.handleOf(key);
-                    transaction.lockKeys(List.of(key));
-                    Object[] row = access.decode(transaction.get(key).orElse(entry.getValue()));
+                    // The latest version under lock: a writer that changed the row since this snapshot has already
+                    // maintained the index for its version (the index is write-only or later everywhere).
+                    java.util.Optional<byte[]> latest = transaction.getForUpdate(key);
+                    if (latest.isEmpty()) {
+                        continue;
+                    }
+                    Object[] row = access.decode(latest.get());
                     byte[] indexKey = access.indexKey(index, row, handle);
                     if (access.isUniqueEntry(index, row)) {
                         java.util.Optional<byte[]> existing = transaction.getForUpdate(indexKey);

@@ -12,7 +12,7 @@ public final class SqlServerConfig {
     public static final int DEFAULT_PORT = 4000;
     public static final int DEFAULT_STATUS_PORT = 10080;
     public static final long DEFAULT_MAX_ALLOWED_PACKET = 64L * 1024 * 1024;
-    public static final Duration DEFAULT_SCHEMA_LEASE = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_SCHEMA_LEASE = Duration.ofMillis(500);
 
     private List<HostAndPort> pd = List.of(new HostAndPort("127.0.0.1", 2379));
     private HostAndPort address = new HostAndPort("127.0.0.1", DEFAULT_PORT);

@@ -56,11 +56,8 @@ final class DmlStatements {
 
     StatementResult insert(io.duetdb.sql.parser.dml.SqlMySqlInsert insert) {
         TableInfo table = table(insert.table());
-        if (insert.onDuplicate() != null) {
-            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "INSERT ... ON DUPLICATE KEY UPDATE is not supported"
-                    + " yet");
-        }
         List<ColumnInfo> publicColumns = table.publicColumns();
+        OnDuplicate onDuplicate = insert.onDuplicate() == null ? null : onDuplicate(insert, table);
         List<ColumnInfo> targets = new ArrayList<>();
         if (insert.columns() == null) {
             targets.addAll(publicColumns);
@@ -97,6 +94,10 @@ final class DmlStatements {
             long handle = handle(table, access, row);
             Optional<RowWriter.Conflict> conflict = writer.findConflict(row, handle);
             if (conflict.isPresent()) {
+                if (onDuplicate != null) {
+                    affected += onDuplicate.apply(conflict.get().handle(), row, access, writer, table, rowNumber);
+                    continue;
+                }
                 if (insert.replace()) {
                     while (conflict.isPresent()) {
                         long other = conflict.get().handle();
@@ -125,6 +126,98 @@ final class DmlStatements {
         }
         return new UpdateResult(affected, firstGenerated, rows.size() > 1 ? "Records: " + rows.size()
                 + "  Duplicates: 0  Warnings: " + session.warningCount() : "");
+    }
+
+    /**
+     * ON DUPLICATE KEY UPDATE: the assignments as expressions over the existing row, where VALUES(column)
+     * reads the row the INSERT would have written (passed as parameters).
+     */
+    private final class OnDuplicate {
+        private final List<Integer> targets;
+        private final List<RowExpression> values;
+        private final List<Integer> parameterColumns;
+        private final List<Object> parameters;
+
+        OnDuplicate(List<Integer> targets, List<RowExpression> values, List<Integer> parameterColumns,
+                List<Object> parameters) {
+            this.targets = targets;
+            this.values = values;
+            this.parameterColumns = parameterColumns;
+            this.parameters = parameters;
+        }
+
+        /** Updates the existing row; returns MySQL's affected-row count for it (2 changed, 0 unchanged). */
+        long apply(long handle, Object[] inserted, TableAccess access, RowWriter writer, TableInfo table, int rowNumber) {
+            Optional<byte[]> current = transaction.getForUpdate(access.rowKey(handle));
+            if (current.isEmpty()) {
+                return 0;
+            }
+            Object[] existing = access.decode(current.get());
+            parameters.clear();
+            for (int column : parameterColumns) {
+                parameters.add(inserted[column]);
+            }
+            Object[] publicRow = access.publicValues(existing);
+            Object[] updated = existing.clone();
+            for (int i = 0; i < targets.size(); i++) {
+                ColumnInfo column = table.columns().get(targets.get(i));
+                Object value = values.get(i).evaluate(publicRow);
+                if (value == null && column.notNull()) {
+                    throw new DuetException(ErrorCode.COLUMN_CANNOT_BE_NULL, "Column '" + column.name()
+                            + "' cannot be null");
+                }
+                updated[targets.get(i)] = value == null ? null : coerce(value, column, rowNumber);
+            }
+            if (sameRow(existing, updated)) {
+                return 0;
+            }
+            long newHandle = table.hasClusteredHandle() ? Values.toLong(updated[access.handleColumnIndex()]) : handle;
+            Optional<RowWriter.Conflict> other = writer.findConflict(updated, newHandle);
+            if (other.isPresent() && other.get().handle() != handle) {
+                throw other.get().toError(table.name());
+            }
+            writer.update(handle, existing, newHandle, updated);
+            return 2;
+        }
+    }
+
+    private OnDuplicate onDuplicate(io.duetdb.sql.parser.dml.SqlMySqlInsert insert, TableInfo table) {
+        List<Integer> targets = new ArrayList<>();
+        List<SqlNode> expressions = new ArrayList<>();
+        List<Integer> parameterColumns = new ArrayList<>();
+        for (SqlNode node : insert.onDuplicate()) {
+            SqlCall assignment = (SqlCall) node;
+            SqlIdentifier column = (SqlIdentifier) assignment.operand(0);
+            String name = column.names.get(column.names.size() - 1);
+            ColumnInfo info = table.publicColumns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
+                    .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + name
+                            + "' in 'field list'"));
+            targets.add(table.columns().indexOf(info));
+            expressions.add(assignment.operand(1).accept(new org.apache.calcite.sql.util.SqlShuttle() {
+                @Override
+                public SqlNode visit(SqlCall call) {
+                    if (call.getOperator() == io.duetdb.sql.parser.dml.SqlInsertValue.OPERATOR) {
+                        String referenced = ((SqlIdentifier) call.operand(0)).getSimple();
+                        ColumnInfo source = table.publicColumns().stream()
+                                .filter(c -> c.name().equalsIgnoreCase(referenced)).findFirst()
+                                .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '"
+                                        + referenced + "' in 'field list'"));
+                        int index = parameterColumns.size();
+                        parameterColumns.add(table.columns().indexOf(source));
+                        org.apache.calcite.rel.type.RelDataType type = io.duetdb.sql.prepare.TypeMapping.toCalcite(
+                                new org.apache.calcite.sql.type.SqlTypeFactoryImpl(
+                                        org.apache.calcite.rel.type.RelDataTypeSystem.DEFAULT), source.type(), true);
+                        return SqlStdOperatorTable.CAST.createCall(call.getParserPosition(),
+                                new org.apache.calcite.sql.SqlDynamicParam(index, call.getParserPosition()),
+                                org.apache.calcite.sql.type.SqlTypeUtil.convertTypeToSpec(type));
+                    }
+                    return super.visit(call);
+                }
+            }));
+        }
+        List<Object> parameters = new ArrayList<>();
+        Target target = target(insert.table(), null, null, null, expressions, parameters);
+        return new OnDuplicate(targets, target.values(), parameterColumns, parameters);
     }
 
     /** Rows of the INSERT's source: literal VALUES directly, anything else through the query path. */
@@ -210,6 +303,11 @@ final class DmlStatements {
             if (column.autoIncrement() && (!given[i] || row[i] == null || isZero(row[i]))) {
                 generated = session.manager().autoIds().next("AutoID:" + table.id());
                 row[i] = generated;
+                continue;
+            }
+            if (!given[i] && column.state() != io.duetdb.sql.catalog.SchemaState.PUBLIC) {
+                // A column being added or dropped: writers store what readers of older rows see.
+                row[i] = TableAccess.fromStorage(column, column.originDefault());
                 continue;
             }
             if (!given[i]) {
@@ -418,6 +516,11 @@ final class DmlStatements {
      */
     private Target target(SqlIdentifier tableName, SqlIdentifier alias, SqlNode where, SqlNodeList orderBy,
             List<SqlNode> values) {
+        return target(tableName, alias, where, orderBy, values, List.of());
+    }
+
+    private Target target(SqlIdentifier tableName, SqlIdentifier alias, SqlNode where, SqlNodeList orderBy,
+            List<SqlNode> values, List<Object> parameters) {
         SqlParserPos pos = SqlParserPos.ZERO;
         List<SqlNode> selectItems = new ArrayList<>(values);
         selectItems.add(where != null ? where : SqlLiteral.createBoolean(true, pos));
@@ -443,7 +546,7 @@ final class DmlStatements {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this UPDATE or DELETE needs sub-queries, which are"
                     + " not supported there yet");
         }
-        ExpressionCompiler compiler = new ExpressionCompiler(plan.getCluster().getRexBuilder(), session, List.of());
+        ExpressionCompiler compiler = new ExpressionCompiler(plan.getCluster().getRexBuilder(), session, parameters);
         List<RexNode> projects = project.getProjects();
         List<RowExpression> valueExpressions = new ArrayList<>();
         for (int i = 0; i < values.size(); i++) {

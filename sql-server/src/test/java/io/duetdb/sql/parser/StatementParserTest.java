@@ -51,6 +51,9 @@ class StatementParserTest {
         assertThat(insert.ignore()).isTrue();
         assertThat(insert.onDuplicate()).hasSize(1);
         assertThat(((SqlMySqlInsert) StatementParser.parse("REPLACE t SET a = 1")).replace()).isTrue();
+        SqlMySqlInsert upsert = (SqlMySqlInsert) StatementParser.parse(
+                "INSERT INTO t (a, b) VALUES (1, 2) ON DUPLICATE KEY UPDATE b = VALUES(b) + b, a = a + 1");
+        assertThat(upsert.onDuplicate().get(0).toString()).contains("VALUES");
         SqlMySqlUpdate update = (SqlMySqlUpdate) StatementParser.parse(
                 "UPDATE t SET a = a + 1 WHERE b > 2 ORDER BY a DESC LIMIT 3");
         assertThat(update.limit()).isNotNull();
