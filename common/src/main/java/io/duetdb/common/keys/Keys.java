@@ -246,6 +246,29 @@ public final class Keys {
                 .writeDatum(ColumnType.INT64, handle).toByteArray();
     }
 
+    /**
+     * The start of the index entries whose first values are {@code values} (a prefix of the index's columns);
+     * with {@link #indexValuesEnd} it bounds them.
+     */
+    public static byte[] indexValuesPrefix(long tableId, long indexId, List<ColumnType> types, List<?> values) {
+        return indexValues(indexWriter(tableId, indexId), types, values).toByteArray();
+    }
+
+    /** The first key after every entry that starts with {@code prefix}. */
+    public static byte[] indexValuesEnd(byte[] prefix) {
+        byte[] end = java.util.Arrays.copyOf(prefix, prefix.length + 1);
+        end[prefix.length] = (byte) 0xFF;
+        return end;
+    }
+
+    /** The handle a non-unique index entry ends with ({@code ...{values}{handle}}). */
+    public static long handleOfIndexEntry(byte[] key) {
+        if (key.length < TABLE_PREFIX_LENGTH + 2 + 8 + 9 || key[key.length - 9] != io.duetdb.common.codec.Datum.INT_FLAG) {
+            throw new CodecException("not an index entry with a handle: " + describe(key));
+        }
+        return new KeyReader(key, key.length - 8).readInt64();
+    }
+
     /** A readable form for logs and {@code ctl}: t12_r100, t12_i2_..., m..., or hex. */
     public static String describe(byte[] key) {
         if (key.length == 0) {

@@ -42,6 +42,9 @@ public final class TableReader {
     private final List<Long> pointHandles;
     private final IndexInfo uniqueIndex;
     private final Object[] uniqueIndexRow;
+    private IndexInfo rangeIndex;
+    private byte[] rangeStart;
+    private byte[] rangeEnd;
 
     private TableReader(Transaction transaction, TableAccess access, RowExpression condition, boolean locking,
             List<Long> pointHandles, IndexInfo uniqueIndex, Object[] uniqueIndexRow) {
@@ -52,6 +55,14 @@ public final class TableReader {
         this.pointHandles = pointHandles;
         this.uniqueIndex = uniqueIndex;
         this.uniqueIndexRow = uniqueIndexRow;
+    }
+
+    /** Reads through the entries of {@code index} whose leading values are fixed (then the rows they name). */
+    private TableReader withIndexPrefix(IndexInfo index, byte[] start, byte[] end) {
+        this.rangeIndex = index;
+        this.rangeStart = start;
+        this.rangeEnd = end;
+        return this;
     }
 
     /** A reader for rows satisfying {@code conditionNode} (null for all rows). */
@@ -121,6 +132,46 @@ public final class TableReader {
             if (complete) {
                 return new TableReader(transaction, access, publicCondition, locking, null, index, row);
             }
+        }
+        // The index with the longest leading run of columns fixed by equalities: read its entries, then the rows.
+        IndexInfo best = null;
+        List<Object> bestValues = null;
+        for (IndexInfo index : access.table().indexes()) {
+            if (index.state() != SchemaState.PUBLIC || (index.primary() && handleColumn != null)) {
+                continue;
+            }
+            List<Object> values = new ArrayList<>();
+            for (String column : index.columns()) {
+                Integer publicPosition = null;
+                for (int i = 0; i < publicColumns.size(); i++) {
+                    if (publicColumns.get(i).name().equalsIgnoreCase(column)) {
+                        publicPosition = i;
+                    }
+                }
+                if (publicPosition == null || !fixed.containsKey(publicPosition) || fixed.get(publicPosition) == null) {
+                    break;
+                }
+                ColumnInfo info = access.table().columns().get(access.columnIndex(column));
+                try {
+                    Object coerced = Coercion.toColumn(fixed.get(publicPosition), info);
+                    if (Values.compare(coerced, fixed.get(publicPosition)) != 0 && Values.isNumber(coerced)) {
+                        break; // 1.5 matches no integer: leave it to the condition
+                    }
+                    values.add(TableAccess.toStorage(info, coerced));
+                } catch (DuetException e) {
+                    break;
+                }
+            }
+            if (!values.isEmpty() && (best == null || values.size() > bestValues.size())) {
+                best = index;
+                bestValues = values;
+            }
+        }
+        if (best != null) {
+            byte[] prefix = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), best.id(),
+                    access.indexTypes(best).subList(0, bestValues.size()), bestValues);
+            return new TableReader(transaction, access, publicCondition, locking, null, null, null)
+                    .withIndexPrefix(best, prefix, io.duetdb.common.keys.Keys.indexValuesEnd(prefix));
         }
         return new TableReader(transaction, access, publicCondition, locking, null, null, null);
     }
@@ -205,6 +256,9 @@ public final class TableReader {
         if (uniqueIndex != null) {
             return "unique index " + uniqueIndex.name() + " lookup";
         }
+        if (rangeIndex != null) {
+            return "index " + rangeIndex.name() + " range, then rows";
+        }
         return "table scan";
     }
 
@@ -223,6 +277,23 @@ public final class TableReader {
             Optional<byte[]> entry = locking ? transaction.getForUpdate(indexKey) : transaction.get(indexKey);
             entry.ifPresent(value -> readHandle(TableAccess.handleOfValue(value), rows));
             return rows;
+        }
+        if (rangeIndex != null) {
+            byte[] from = rangeStart;
+            while (true) {
+                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(from, rangeEnd, SCAN_PAGE);
+                for (Map.Entry<ByteString, byte[]> entry : page) {
+                    byte[] value = entry.getValue();
+                    long handle = value.length == 8 ? TableAccess.handleOfValue(value)
+                            : io.duetdb.common.keys.Keys.handleOfIndexEntry(entry.getKey().toByteArray());
+                    readHandle(handle, rows);
+                }
+                if (page.size() < SCAN_PAGE) {
+                    return rows;
+                }
+                byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+                from = Arrays.copyOf(last, last.length + 1);
+            }
         }
         byte[] start = access.recordStart();
         byte[] end = access.recordEnd();

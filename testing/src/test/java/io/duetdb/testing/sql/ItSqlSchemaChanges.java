@@ -155,6 +155,14 @@ class ItSqlSchemaChanges {
         assertThat(failure.get()).isNull();
         assertThat(writes.get()).isPositive();
         try (Connection connection = connect(second); Statement statement = connection.createStatement()) {
+            for (int customer = 0; customer < 17; customer++) {
+                // customer = c reads the new index (then the rows); customer + 0 = c scans the table.
+                List<String> indexed = rows(statement, "SELECT id FROM orders WHERE customer = " + customer
+                        + " ORDER BY id");
+                List<String> scanned = rows(statement, "SELECT id FROM orders WHERE customer + 0 = " + customer
+                        + " ORDER BY id");
+                assertThat(indexed).as("customer %d", customer).isEqualTo(scanned).isNotEmpty();
+            }
             assertThat(rows(statement, "SHOW INDEX FROM orders")).anyMatch(row -> row.contains("by_customer"));
         }
         // Every row has its entry in the new index and every entry belongs to a row with that value.
