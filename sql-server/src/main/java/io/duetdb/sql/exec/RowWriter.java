@@ -64,6 +64,13 @@ public final class RowWriter {
     }
 
     public void insert(long handle, Object[] row) {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        keys.add(access.rowKey(handle));
+        for (IndexInfo index : access.writableIndexes()) {
+            keys.add(access.indexKey(index, row, handle));
+        }
+        // One pessimistic lock request for every key the row writes (the puts then find them locked).
+        transaction.lockKeys(keys);
         transaction.put(access.rowKey(handle), access.encode(row));
         for (IndexInfo index : access.writableIndexes()) {
             putIndexEntry(index, row, handle);
@@ -71,6 +78,12 @@ public final class RowWriter {
     }
 
     public void delete(long handle, Object[] row) {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        keys.add(access.rowKey(handle));
+        for (IndexInfo index : access.deletableIndexes()) {
+            keys.add(access.indexKey(index, row, handle));
+        }
+        transaction.lockKeys(keys);
         transaction.delete(access.rowKey(handle));
         for (IndexInfo index : access.deletableIndexes()) {
             transaction.delete(access.indexKey(index, row, handle));
@@ -83,6 +96,18 @@ public final class RowWriter {
             insert(newHandle, newRow);
             return;
         }
+        List<byte[]> keys = new java.util.ArrayList<>();
+        keys.add(access.rowKey(newHandle));
+        for (IndexInfo index : access.deletableIndexes()) {
+            if (!TableAccess.sameValues(access.indexValues(index, oldRow), access.indexValues(index, newRow))
+                    || !index.state().isWritable()) {
+                keys.add(access.indexKey(index, oldRow, oldHandle));
+                if (index.state().isWritable()) {
+                    keys.add(access.indexKey(index, newRow, newHandle));
+                }
+            }
+        }
+        transaction.lockKeys(keys);
         transaction.put(access.rowKey(newHandle), access.encode(newRow));
         for (IndexInfo index : access.deletableIndexes()) {
             List<Object> before = access.indexValues(index, oldRow);

@@ -522,23 +522,48 @@ public final class Session implements SessionFunctions {
                 throw e;
             }
         }
-        Transaction own = beginTransaction();
-        try {
-            StatementResult result = work.run(own);
-            own.commit();
-            return result;
-        } finally {
-            own.close();
+        // An autocommit statement is its own transaction: it runs optimistically (no lock round trips) and is
+        // retried from the start on a write conflict, as TiDB does (pessimistic-auto-commit = false).
+        for (int attempt = 1; ; attempt++) {
+            Transaction own = manager.client().begin(TxnMode.OPTIMISTIC, isolation());
+            try {
+                StatementResult result = work.run(own);
+                own.commit();
+                return result;
+            } catch (DuetException e) {
+                boolean retryable = e.code() == ErrorCode.WRITE_CONFLICT || e.code() == ErrorCode.TRANSACTION_RETRYABLE;
+                if (!retryable || attempt >= AUTOCOMMIT_ATTEMPTS) {
+                    throw e;
+                }
+                warnings.clear();
+                backOff(attempt);
+            } finally {
+                own.close();
+            }
         }
+    }
+
+    private static final int AUTOCOMMIT_ATTEMPTS = 10;
+
+    private static void backOff(int attempt) {
+        try {
+            Thread.sleep(Math.min(100, 2L << attempt) + java.util.concurrent.ThreadLocalRandom.current().nextInt(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+        }
+    }
+
+    private Isolation isolation() {
+        String isolation = variable("transaction_isolation").toUpperCase(Locale.ROOT);
+        return isolation.startsWith("READ-COMMITTED") || isolation.startsWith("READ COMMITTED")
+                ? Isolation.READ_COMMITTED : Isolation.REPEATABLE_READ;
     }
 
     private Transaction beginTransaction() {
         TxnMode mode = variable("tidb_txn_mode").equalsIgnoreCase("optimistic") ? TxnMode.OPTIMISTIC
                 : TxnMode.PESSIMISTIC;
-        String isolation = variable("transaction_isolation").toUpperCase(Locale.ROOT);
-        Isolation level = isolation.startsWith("READ-COMMITTED") || isolation.startsWith("READ COMMITTED")
-                ? Isolation.READ_COMMITTED : Isolation.REPEATABLE_READ;
-        return manager.client().begin(mode, level);
+        return manager.client().begin(mode, isolation());
     }
 
     /** Commits (or rolls back) the open transaction, if any. */
