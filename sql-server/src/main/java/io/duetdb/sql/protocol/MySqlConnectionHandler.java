@@ -216,7 +216,8 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         try {
             writer.startReplyTo(sequenceId);
             keepOpen = dispatch(context, packet);
-        } catch (MalformedPacketException e) {
+        } catch (MalformedPacketException | IndexOutOfBoundsException e) {
+            // A command shorter than its fields: the client is out of step with the protocol.
             LOG.info("Connection {}: malformed packet ({}); closing it", connectionId, e.getMessage());
             writeError(new DuetException(ErrorCode.UNKNOWN_COMMAND, "Malformed packet: " + e.getMessage()));
             keepOpen = false;
