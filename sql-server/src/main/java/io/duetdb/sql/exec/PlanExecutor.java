@@ -113,6 +113,18 @@ public final class PlanExecutor {
     }
 
     private List<Object[]> scan(TableScan scan, RexNode condition) {
+        io.duetdb.sql.prepare.InformationSchemaTable view =
+                scan.getTable().unwrap(io.duetdb.sql.prepare.InformationSchemaTable.class);
+        if (view != null) {
+            RowExpression filter = condition == null ? null : compiler.compile(condition);
+            List<Object[]> rows = new ArrayList<>();
+            for (Object[] row : view.rows()) {
+                if (filter == null || Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(filter.evaluate(row)))) {
+                    rows.add(row);
+                }
+            }
+            return rows;
+        }
         DuetTable table = scan.getTable().unwrap(DuetTable.class);
         if (table == null) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "cannot read table " + scan.getTable().getQualifiedName());

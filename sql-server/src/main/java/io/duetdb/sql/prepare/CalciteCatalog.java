@@ -54,6 +54,13 @@ public final class CalciteCatalog {
                 }
             });
         }
+        Map<String, Table> views = InformationSchema.tables(infoSchema);
+        rootSchema.add(InformationSchema.NAME, new AbstractSchema() {
+            @Override
+            protected Map<String, Table> getTableMap() {
+                return views;
+            }
+        });
     }
 
     public InfoSchema infoSchema() {

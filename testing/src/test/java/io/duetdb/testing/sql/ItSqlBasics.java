@@ -102,6 +102,16 @@ class ItSqlBasics {
             assertThat(rows(statement, "SELECT id, name, price, stock FROM items ORDER BY id"))
                     .containsExactly("1|apple|1.50|10", "2|pear|2.25|0", "3|plum|0.75|7");
             assertThat(rows(statement, "SELECT name FROM items WHERE id = 2")).containsExactly("pear");
+            assertThat(rows(statement, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'shop'"))
+                    .containsExactly("items");
+            assertThat(rows(statement, "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, COLUMN_KEY"
+                    + " FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = 'shop' AND TABLE_NAME = 'items'"
+                    + " ORDER BY ORDINAL_POSITION")).containsExactly("id|bigint|bigint|NO|PRI",
+                    "name|varchar|varchar(40)|NO|UNI", "price|decimal|decimal(10,2)|YES|", "stock|int|int|YES|");
+            assertThat(rows(statement, "SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS"
+                    + " WHERE TABLE_NAME = 'items' ORDER BY INDEX_NAME")).containsExactly("PRIMARY|id|0", "uk_name|name|0");
+            assertThat(rows(statement, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA ORDER BY SCHEMA_NAME"))
+                    .contains("information_schema", "shop", "test");
             assertThat(rows(statement, "SELECT name FROM items WHERE name = 'plum'")).containsExactly("plum");
             assertThat(rows(statement, "SELECT COUNT(*), SUM(stock), MAX(price) FROM items"))
                     .containsExactly("3|17|2.25");

@@ -1,0 +1,142 @@
+package io.duetdb.sql.prepare;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.apache.calcite.schema.Table;
+
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.SchemaState;
+import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.types.SqlType;
+import io.duetdb.sql.types.SqlTypeName;
+
+/** The information_schema views MySQL tools read: SCHEMATA, TABLES, COLUMNS, STATISTICS. */
+final class InformationSchema {
+    static final String NAME = "information_schema";
+
+    private InformationSchema() {
+    }
+
+    static Map<String, Table> tables(InfoSchema schema) {
+        Map<String, Table> tables = new HashMap<>();
+        add(tables, schema, "SCHEMATA", columns("CATALOG_NAME", "SCHEMA_NAME", "DEFAULT_CHARACTER_SET_NAME",
+                "DEFAULT_COLLATION_NAME", "SQL_PATH"), InformationSchema::schemata);
+        add(tables, schema, "TABLES", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "TABLE_TYPE", "ENGINE",
+                "#VERSION", "ROW_FORMAT", "#TABLE_ROWS", "#AUTO_INCREMENT", "TABLE_COLLATION", "TABLE_COMMENT"),
+                InformationSchema::tableRows);
+        add(tables, schema, "COLUMNS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME",
+                "#ORDINAL_POSITION", "COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "#CHARACTER_MAXIMUM_LENGTH",
+                "#NUMERIC_PRECISION", "#NUMERIC_SCALE", "#DATETIME_PRECISION", "CHARACTER_SET_NAME", "COLLATION_NAME",
+                "COLUMN_TYPE", "COLUMN_KEY", "EXTRA", "PRIVILEGES", "COLUMN_COMMENT"), InformationSchema::columnRows);
+        add(tables, schema, "STATISTICS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "#NON_UNIQUE",
+                "INDEX_SCHEMA", "INDEX_NAME", "#SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "#CARDINALITY",
+                "#SUB_PART", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"),
+                InformationSchema::statisticsRows);
+        return tables;
+    }
+
+    private static void add(Map<String, Table> tables, InfoSchema schema, String name,
+            List<InformationSchemaTable.Column> columns, Function<InfoSchema, List<Object[]>> rows) {
+        tables.put(name, new InformationSchemaTable(name, columns, rows, schema));
+    }
+
+    /** Column names; a leading '#' marks a numeric column. */
+    private static List<InformationSchemaTable.Column> columns(String... names) {
+        List<InformationSchemaTable.Column> columns = new ArrayList<>();
+        for (String name : names) {
+            boolean numeric = name.startsWith("#");
+            columns.add(new InformationSchemaTable.Column(numeric ? name.substring(1) : name, numeric));
+        }
+        return columns;
+    }
+
+    private static List<Object[]> schemata(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {"def", NAME, "utf8mb4", "utf8mb4_bin", null});
+        for (DatabaseInfo database : schema.databases()) {
+            rows.add(new Object[] {"def", database.name(), "utf8mb4", "utf8mb4_bin", null});
+        }
+        return rows;
+    }
+
+    private static List<Object[]> tableRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                rows.add(new Object[] {"def", database.name(), table.name(), "BASE TABLE", "InnoDB", 10L, "Dynamic",
+                        null, null, "utf8mb4_bin", table.comment()});
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> columnRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                int position = 1;
+                for (ColumnInfo column : table.publicColumns()) {
+                    SqlType type = column.type();
+                    boolean text = type.name().isString();
+                    boolean numeric = type.name().isInteger() || type.name() == SqlTypeName.DECIMAL
+                            || type.name() == SqlTypeName.FLOAT || type.name() == SqlTypeName.DOUBLE;
+                    boolean temporal = type.name() == SqlTypeName.DATETIME || type.name() == SqlTypeName.TIMESTAMP
+                            || type.name() == SqlTypeName.TIME;
+                    String typeName = type.toSql();
+                    int parenthesis = typeName.indexOf('(');
+                    String dataType = (parenthesis < 0 ? typeName : typeName.substring(0, parenthesis))
+                            .replace(" unsigned", "");
+                    rows.add(new Object[] {"def", database.name(), table.name(), column.name(), (long) position++,
+                            column.defaultCurrentTimestamp() ? "CURRENT_TIMESTAMP" : column.defaultValue(),
+                            column.notNull() ? "NO" : "YES", dataType,
+                            text || type.name().isBinary() ? (long) type.length() : null,
+                            numeric ? (long) (type.name() == SqlTypeName.DECIMAL ? type.precision()
+                                    : type.maximum().toString().length()) : null,
+                            numeric ? (long) (type.name() == SqlTypeName.DECIMAL ? type.scale() : 0) : null,
+                            temporal ? (long) type.fractionalSeconds() : null,
+                            text ? "utf8mb4" : null, text ? "utf8mb4_bin" : null, type.toSql(), key(table, column),
+                            column.autoIncrement() ? "auto_increment" : "", "select,insert,update,references",
+                            column.comment()});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static String key(TableInfo table, ColumnInfo column) {
+        for (IndexInfo index : table.indexes()) {
+            if (index.state() == SchemaState.PUBLIC && index.columns().get(0).equalsIgnoreCase(column.name())) {
+                return index.primary() ? "PRI" : index.unique() && index.columns().size() == 1 ? "UNI" : "MUL";
+            }
+        }
+        return "";
+    }
+
+    private static List<Object[]> statisticsRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                for (IndexInfo index : table.indexes()) {
+                    if (index.state() != SchemaState.PUBLIC) {
+                        continue;
+                    }
+                    for (int i = 0; i < index.columns().size(); i++) {
+                        String column = index.columns().get(i);
+                        boolean nullable = table.column(column).map(c -> !c.notNull()).orElse(true);
+                        rows.add(new Object[] {"def", database.name(), table.name(), index.unique() ? 0L : 1L,
+                                database.name(), index.name(), (long) i + 1, column, "A", 0L, null, null,
+                                nullable ? "YES" : "", "BTREE", "", ""});
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,53 @@
+package io.duetdb.sql.prepare;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.function.Function;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import io.duetdb.sql.catalog.InfoSchema;
+
+/** A read-only view of the catalog in information_schema: its columns, and its rows for one schema version. */
+public final class InformationSchemaTable extends AbstractTable {
+    /** A column: name, and whether it holds numbers (BIGINT) rather than text. */
+    record Column(String name, boolean numeric) {
+    }
+
+    private final String name;
+    private final List<Column> columns;
+    private final Function<InfoSchema, List<Object[]>> rows;
+    private final InfoSchema schema;
+
+    InformationSchemaTable(String name, List<Column> columns, Function<InfoSchema, List<Object[]>> rows,
+            InfoSchema schema) {
+        this.name = requireNonNull(name, "name is null");
+        this.columns = List.copyOf(columns);
+        this.rows = requireNonNull(rows, "rows is null");
+        this.schema = requireNonNull(schema, "schema is null");
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The view's rows: Long for numeric columns, String (or null) for the others. */
+    public List<Object[]> rows() {
+        return rows.apply(schema);
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+        RelDataTypeFactory.Builder builder = typeFactory.builder();
+        for (Column column : columns) {
+            RelDataType type = column.numeric() ? typeFactory.createSqlType(SqlTypeName.BIGINT)
+                    : typeFactory.createSqlType(SqlTypeName.VARCHAR, 512);
+            builder.add(column.name(), typeFactory.createTypeWithNullability(type, true));
+        }
+        return builder.build();
+    }
+}
