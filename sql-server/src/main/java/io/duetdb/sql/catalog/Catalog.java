@@ -108,6 +108,12 @@ public final class Catalog implements AutoCloseable {
     /** Creates the default databases once per cluster. */
     public void bootstrap() {
         runDdlInternal("bootstrap", (transaction, current) -> {
+            if (current.users().isEmpty()) {
+                // root from any host, no password, every privilege (a cluster set up before accounts existed too).
+                java.util.Set<Privilege> all = java.util.EnumSet.allOf(Privilege.class);
+                store.putUser(transaction, new UserInfo("root", "%", "", all, java.util.Map.of(), java.util.Map.of()));
+                LOG.info("Catalog bootstrapped: account 'root'@'%' created without a password");
+            }
             if (store.isBootstrapped(transaction)) {
                 return null;
             }
@@ -175,6 +181,14 @@ public final class Catalog implements AutoCloseable {
 
         public void deleteTable(long databaseId, long tableId) {
             store.deleteTable(transaction, databaseId, tableId);
+        }
+
+        public void putUser(UserInfo user) {
+            store.putUser(transaction, user);
+        }
+
+        public void deleteUser(String user, String host) {
+            store.deleteUser(transaction, user, host);
         }
     }
 

@@ -26,6 +26,7 @@ final class CatalogStore {
     private static final byte[] NEXT_GLOBAL_ID = "NextGlobalID".getBytes(UTF_8);
     private static final byte[] BOOTSTRAP_VERSION = "BootstrapVersion".getBytes(UTF_8);
     private static final byte[] DATABASES = "DBs".getBytes(UTF_8);
+    private static final byte[] USERS = "Users".getBytes(UTF_8);
     private static final int SCAN_PAGE = 1024;
 
     private final ObjectMapper json = new ObjectMapper()
@@ -87,6 +88,26 @@ final class CatalogStore {
         transaction.delete(Keys.metaHashFieldKey(tablesHash(databaseId), idBytes(tableId)));
     }
 
+    void putUser(Transaction transaction, UserInfo user) {
+        transaction.put(Keys.metaHashFieldKey(USERS, userField(user.user(), user.host())), write(user));
+    }
+
+    void deleteUser(Transaction transaction, String user, String host) {
+        transaction.delete(Keys.metaHashFieldKey(USERS, userField(user, host)));
+    }
+
+    List<UserInfo> users(Transaction transaction) {
+        List<UserInfo> users = new ArrayList<>();
+        for (byte[] value : scanHash(transaction, USERS)) {
+            users.add(read(value, UserInfo.class));
+        }
+        return users;
+    }
+
+    private static byte[] userField(String user, String host) {
+        return (user + "@" + host.toLowerCase(java.util.Locale.ROOT)).getBytes(UTF_8);
+    }
+
     List<DatabaseInfo> databases(Transaction transaction) {
         List<DatabaseInfo> databases = new ArrayList<>();
         for (byte[] value : scanHash(transaction, DATABASES)) {
@@ -110,7 +131,7 @@ final class CatalogStore {
         for (DatabaseInfo database : databases) {
             tables.addAll(tables(transaction, database.id()));
         }
-        return new InfoSchema(version, databases, tables);
+        return new InfoSchema(version, databases, tables, users(transaction));
     }
 
     private List<byte[]> scanHash(Transaction transaction, byte[] hash) {

@@ -16,9 +16,16 @@ public final class InfoSchema {
     private final Map<String, DatabaseInfo> databases = new HashMap<>();
     private final Map<Long, Map<String, TableInfo>> tablesByDatabase = new HashMap<>();
     private final Map<Long, TableInfo> tablesById = new HashMap<>();
+    private final List<UserInfo> users;
 
     public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables) {
+        this(version, databases, tables, List.of());
+    }
+
+    public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables,
+            Collection<UserInfo> users) {
         this.version = version;
+        this.users = List.copyOf(users);
         for (DatabaseInfo database : databases) {
             this.databases.put(database.name().toLowerCase(Locale.ROOT), database);
             tablesByDatabase.put(database.id(), new HashMap<>());
@@ -30,6 +37,24 @@ public final class InfoSchema {
                 tablesById.put(table.id(), table);
             }
         }
+    }
+
+    public List<UserInfo> users() {
+        return users;
+    }
+
+    /** The account a client logs in as: an exact host match first, then the '%' account. */
+    public Optional<UserInfo> account(String user, String clientHost) {
+        Optional<UserInfo> exact = users.stream().filter(u -> u.user().equals(user) && !u.host().equals("%")
+                && u.matchesHost(clientHost)).findFirst();
+        if (exact.isPresent()) {
+            return exact;
+        }
+        return users.stream().filter(u -> u.user().equals(user) && u.host().equals("%")).findFirst();
+    }
+
+    public Optional<UserInfo> user(String user, String host) {
+        return users.stream().filter(u -> u.user().equals(user) && u.host().equalsIgnoreCase(host)).findFirst();
     }
 
     public long version() {

@@ -26,6 +26,7 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.Coercion;
 import io.duetdb.sql.exec.ExpressionCompiler;
@@ -56,6 +57,14 @@ final class DmlStatements {
 
     StatementResult insert(io.duetdb.sql.parser.dml.SqlMySqlInsert insert) {
         TableInfo table = table(insert.table());
+        String databaseName = session.qualifiedName(insert.table())[0];
+        session.require(Privilege.INSERT, databaseName, table.name());
+        if (insert.replace()) {
+            session.require(Privilege.DELETE, databaseName, table.name());
+        }
+        if (insert.onDuplicate() != null) {
+            session.require(Privilege.UPDATE, databaseName, table.name());
+        }
         List<ColumnInfo> publicColumns = table.publicColumns();
         OnDuplicate onDuplicate = insert.onDuplicate() == null ? null : onDuplicate(insert, table);
         List<ColumnInfo> targets = new ArrayList<>();
@@ -251,6 +260,7 @@ final class DmlStatements {
             rows.clear();
         }
         QueryPlanner.PlannedQuery planned = session.planner(transaction).plan(source);
+        session.requireSelect(planned.plan());
         if (planned.rowType().getFieldCount() != width) {
             throw new DuetException(ErrorCode.WRONG_VALUE_COUNT, "Column count doesn't match value count at row 1");
         }
@@ -372,6 +382,7 @@ final class DmlStatements {
 
     StatementResult update(io.duetdb.sql.parser.dml.SqlMySqlUpdate update) {
         TableInfo table = table(update.table());
+        session.require(Privilege.UPDATE, session.qualifiedName(update.table())[0], table.name());
         TableAccess access = new TableAccess(table);
         List<SqlNode> expressions = new ArrayList<>();
         List<Integer> targetPositions = new ArrayList<>();
@@ -438,6 +449,7 @@ final class DmlStatements {
 
     StatementResult delete(io.duetdb.sql.parser.dml.SqlMySqlDelete delete) {
         TableInfo table = table(delete.table());
+        session.require(Privilege.DELETE, session.qualifiedName(delete.table())[0], table.name());
         TableAccess access = new TableAccess(table);
         Target target = target(delete.table(), delete.alias(), delete.where(), delete.orderBy(), List.of());
         long limit = limit(delete.limit());

@@ -31,6 +31,8 @@ import io.duetdb.client.txn.TxnMode;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.Privilege;
+import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.PlanExecutor;
 import io.duetdb.sql.exec.SessionFunctions;
@@ -218,6 +220,7 @@ public final class Session implements SessionFunctions {
                 if (statement.plan != null) {
                     QueryPlanner.PlannedQuery plan = statement.plan;
                     List<ResultColumn> columns = statement.planColumns;
+                    requireSelect(plan.plan());
                     return measured("select", () -> inTransaction(transaction -> {
                         ExpressionCompiler compiler = new ExpressionCompiler(plan.plan().getCluster().getRexBuilder(),
                                 this, parameters);
@@ -258,7 +261,12 @@ public final class Session implements SessionFunctions {
         if (schema.database(name).isEmpty() && !name.equalsIgnoreCase("information_schema")) {
             throw new DuetException(ErrorCode.UNKNOWN_DATABASE, "Unknown database '" + name + "'");
         }
-        database = schema.database(name).map(db -> db.name()).orElse(name);
+        String resolved = schema.database(name).map(db -> db.name()).orElse(name);
+        if (!resolved.equalsIgnoreCase("information_schema") && !account().canUse(resolved)) {
+            throw new DuetException(ErrorCode.DATABASE_ACCESS_DENIED, "Access denied for user '" + user + "'@'" + host
+                    + "' to database '" + resolved + "'");
+        }
+        database = resolved;
     }
 
     public int statusFlags() {
@@ -327,6 +335,101 @@ public final class Session implements SessionFunctions {
 
     void markKilled() {
         closed = true;
+    }
+
+    // ---- privileges ----
+
+    /** The account this session runs as, as the current schema knows it (grants apply at once). */
+    UserInfo account() {
+        return manager.catalog().current().account(user, host).orElseThrow(() -> new DuetException(
+                ErrorCode.ACCESS_DENIED, "Access denied for user '" + user + "'@'" + host + "' (the account was dropped)"));
+    }
+
+    void requireGlobal(Privilege privilege) {
+        if (!account().global().contains(privilege)) {
+            throw new DuetException(ErrorCode.SPECIFIC_ACCESS_DENIED, "Access denied; you need (at least one of) the "
+                    + privilege.sql() + " privilege(s) for this operation");
+        }
+    }
+
+    void require(Privilege privilege, String databaseName, String table) {
+        if (databaseName != null && databaseName.equalsIgnoreCase("information_schema")) {
+            return;
+        }
+        UserInfo account = account();
+        if (!account.can(privilege, databaseName, table)) {
+            if (table == null) {
+                throw new DuetException(ErrorCode.DATABASE_ACCESS_DENIED, "Access denied for user '" + user + "'@'"
+                        + host + "' to database '" + databaseName + "'");
+            }
+            throw new DuetException(ErrorCode.TABLE_ACCESS_DENIED, privilege.sql() + " command denied to user '" + user
+                    + "'@'" + host + "' for table '" + table + "'");
+        }
+    }
+
+    /** SELECT on every table a plan reads. */
+    void requireSelect(org.apache.calcite.rel.RelNode plan) {
+        new org.apache.calcite.rel.RelVisitor() {
+            @Override
+            public void visit(org.apache.calcite.rel.RelNode node, int ordinal, org.apache.calcite.rel.RelNode parent) {
+                if (node instanceof org.apache.calcite.rel.core.TableScan scan) {
+                    io.duetdb.sql.prepare.DuetTable table = scan.getTable().unwrap(io.duetdb.sql.prepare.DuetTable.class);
+                    if (table != null) {
+                        require(Privilege.SELECT, table.database().name(), table.table().name());
+                    }
+                }
+                super.visit(node, ordinal, parent);
+            }
+        }.go(plan);
+    }
+
+    private void requireForDdl(SqlNode statement) {
+        if (statement instanceof io.duetdb.sql.parser.ddl.SqlCreateDatabase create) {
+            require(Privilege.CREATE, create.name().getSimple(), null);
+        } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlDropDatabase drop) {
+            require(Privilege.DROP, drop.name().getSimple(), null);
+        } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlCreateTable create) {
+            String[] name = qualifiedName(create.name());
+            require(Privilege.CREATE, name[0], name[1]);
+        } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlDropTable drop) {
+            for (SqlNode table : drop.tables()) {
+                String[] name = qualifiedName((SqlIdentifier) table);
+                require(Privilege.DROP, name[0], name[1]);
+            }
+        } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlTruncateTable truncate) {
+            String[] name = qualifiedName(truncate.table());
+            require(Privilege.DROP, name[0], name[1]);
+        } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlCreateIndex create) {
+            String[] name = qualifiedName(create.table());
+            require(Privilege.INDEX, name[0], name[1]);
+        } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlDropIndex drop) {
+            String[] name = qualifiedName(drop.table());
+            require(Privilege.INDEX, name[0], name[1]);
+        } else if (statement instanceof SqlAlterTable alter) {
+            String[] name = qualifiedName(alter.table());
+            require(Privilege.ALTER, name[0], name[1]);
+        } else if (statement instanceof SqlRenameTable rename) {
+            for (SqlNode table : rename.from()) {
+                String[] name = qualifiedName((SqlIdentifier) table);
+                require(Privilege.ALTER, name[0], name[1]);
+                require(Privilege.DROP, name[0], name[1]);
+            }
+            for (SqlNode table : rename.to()) {
+                String[] name = qualifiedName((SqlIdentifier) table);
+                require(Privilege.CREATE, name[0], name[1]);
+            }
+        }
+    }
+
+    String[] qualifiedName(SqlIdentifier identifier) {
+        if (identifier.names.size() >= 2) {
+            return new String[] {identifier.names.get(identifier.names.size() - 2),
+                    identifier.names.get(identifier.names.size() - 1)};
+        }
+        if (database == null) {
+            throw new DuetException(ErrorCode.NO_DATABASE_SELECTED, "No database selected");
+        }
+        return new String[] {database, identifier.getSimple()};
     }
 
     // ---- SessionFunctions ----
@@ -420,6 +523,14 @@ public final class Session implements SessionFunctions {
             return UpdateResult.NONE;
         }
         String lower = sql.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("create user") || lower.startsWith("drop user") || lower.startsWith("alter user")
+                || lower.startsWith("grant ") || lower.startsWith("revoke ") || lower.startsWith("show grants")
+                || lower.startsWith("set password") || lower.startsWith("flush ")) {
+            StatementResult result = AccountStatements.tryExecute(this, sql);
+            if (result != null) {
+                return result;
+            }
+        }
         if (lower.startsWith("set ")) {
             SetStatements.execute(this, sql.substring(4).strip());
             return UpdateResult.NONE;
@@ -473,6 +584,7 @@ public final class Session implements SessionFunctions {
 
     private StatementResult dispatchUnmeasured(SqlNode statement, String rewritten) {
         if (statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable) {
+            requireForDdl(statement);
             // DDL commits the open transaction first, as MySQL does.
             endTransaction(true);
             List<String> ddlWarnings = manager.ddl().execute(statement, database);
@@ -615,6 +727,7 @@ public final class Session implements SessionFunctions {
     private StatementResult query(Transaction transaction, SqlNode query, boolean locking, String sql) {
         List<String> labels = labels(query, sql);
         QueryPlanner.PlannedQuery planned = planner(transaction).plan(query);
+        requireSelect(planned.plan());
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
                 List.of());
         List<Object[]> rows = new PlanExecutor(transaction, compiler, locking).execute(planned.plan());

@@ -35,7 +35,6 @@ public final class SessionManager {
     private final long startMillis = System.currentTimeMillis();
     private final AtomicLong connectionIds = new AtomicLong();
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
-    private final Map<String, byte[]> passwordHashes = new ConcurrentHashMap<>();
     private volatile CalciteCatalog calciteCatalog;
 
     private final SqlMetrics metrics;
@@ -48,7 +47,6 @@ public final class SessionManager {
         this.ddl = new DdlExecutor(catalog, client);
         this.autoIds = new AutoIdAllocator(catalog::allocate, catalog::rebase);
         this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
-        passwordHashes.put("root", NativePassword.storedHash(""));
     }
 
     public SqlMetrics metrics() {
@@ -60,8 +58,10 @@ public final class SessionManager {
     }
 
     public boolean authenticate(String user, String host, byte[] scramble, byte[] reply) {
-        byte[] stored = passwordHashes.get(user);
-        return stored != null && NativePassword.verify(stored, scramble, reply);
+        return catalog.current().account(user, host)
+                .map(account -> NativePassword.verify(java.util.HexFormat.of().parseHex(account.passwordHash()),
+                        scramble, reply))
+                .orElse(false);
     }
 
     public Session open(long connectionId, String user, String host, String database) {

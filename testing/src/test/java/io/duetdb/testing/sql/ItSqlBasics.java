@@ -213,6 +213,50 @@ class ItSqlBasics {
         }
     }
 
+    static int errorOf(ThrowingRunnable action) {
+        try {
+            action.run();
+        } catch (SQLException e) {
+            return e.getErrorCode();
+        }
+        throw new AssertionError("expected an error");
+    }
+
+    interface ThrowingRunnable {
+        void run() throws SQLException;
+    }
+
+    @Test
+    void accountsAndPrivilegesAreEnforcedOnEveryStatement() throws SQLException {
+        String base = "jdbc:mysql://" + server.address() + "/%s?useSSL=false&allowPublicKeyRetrieval=true";
+        try (Connection root = connect(); Statement admin = root.createStatement()) {
+            admin.execute("CREATE DATABASE appdb");
+            admin.execute("CREATE TABLE appdb.t (id INT PRIMARY KEY, v INT)");
+            admin.executeUpdate("INSERT INTO appdb.t VALUES (1, 10)");
+            admin.execute("CREATE USER 'app'@'%' IDENTIFIED BY 'secret'");
+            admin.execute("GRANT SELECT ON appdb.* TO 'app'@'%'");
+            assertThat(errorOf(() -> DriverManager.getConnection(String.format(base, "appdb"), "app", "wrong")))
+                    .isEqualTo(1045);
+            try (Connection app = DriverManager.getConnection(String.format(base, "appdb"), "app", "secret");
+                    Statement statement = app.createStatement()) {
+                assertThat(rows(statement, "SELECT v FROM t WHERE id = 1")).containsExactly("10");
+                assertThat(errorOf(() -> statement.executeUpdate("INSERT INTO t VALUES (2, 20)"))).isEqualTo(1142);
+                assertThat(errorOf(() -> statement.execute("USE test"))).isEqualTo(1044);
+                assertThat(errorOf(() -> statement.execute("CREATE TABLE t2 (id INT PRIMARY KEY)"))).isEqualTo(1142);
+                assertThat(errorOf(() -> statement.execute("CREATE USER other"))).isEqualTo(1227);
+                admin.execute("GRANT INSERT ON appdb.t TO 'app'@'%'");
+                assertThat(statement.executeUpdate("INSERT INTO t VALUES (2, 20)")).isEqualTo(1);
+                admin.execute("REVOKE SELECT ON appdb.* FROM 'app'@'%'");
+                assertThat(errorOf(() -> statement.executeQuery("SELECT v FROM t"))).isEqualTo(1142);
+                assertThat(rows(statement, "SHOW GRANTS")).containsExactly("GRANT USAGE ON *.* TO 'app'@'%'",
+                        "GRANT INSERT ON `appdb`.`t` TO 'app'@'%'");
+            }
+            admin.execute("DROP USER 'app'@'%'");
+            assertThat(errorOf(() -> DriverManager.getConnection(String.format(base, "appdb"), "app", "secret")))
+                    .isEqualTo(1045);
+        }
+    }
+
     @Test
     void transactionsCommitRollBackAndIsolate() throws SQLException {
         try (Connection first = connect(); Connection second = connect();
