@@ -66,8 +66,13 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private final java.util.Map<Integer, java.util.Map<Integer, java.io.ByteArrayOutputStream>> longData =
             new java.util.HashMap<>();
 
+    private final io.netty.handler.ssl.SslContext tls;
+    private final int serverCapabilities;
+
     MySqlConnectionHandler(SessionManager sessions, Executor statementExecutor, PacketFrameDecoder frameDecoder,
-            long connectionId, String serverVersion, SecureRandom random) {
+            long connectionId, String serverVersion, SecureRandom random, io.netty.handler.ssl.SslContext tls) {
+        this.tls = tls;
+        this.serverCapabilities = Capabilities.SERVER | (tls != null ? Capabilities.SSL : 0);
         this.sessions = sessions;
         this.statementExecutor = statementExecutor;
         this.frameDecoder = frameDecoder;
@@ -86,10 +91,10 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         greeting.writeIntLE((int) connectionId);
         greeting.writeBytes(scramble, 0, 8);
         greeting.writeByte(0);
-        greeting.writeShortLE(Capabilities.SERVER & 0xFFFF);
+        greeting.writeShortLE(serverCapabilities & 0xFFFF);
         greeting.writeByte(WireTypes.UTF8MB4_BIN);
         greeting.writeShortLE(ServerStatus.AUTOCOMMIT);
-        greeting.writeShortLE(Capabilities.SERVER >>> 16);
+        greeting.writeShortLE(serverCapabilities >>> 16);
         greeting.writeByte(scramble.length + 1);
         greeting.writeZero(10);
         greeting.writeBytes(scramble, 8, 12);
@@ -129,11 +134,15 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         if (packet.readableBytes() < 32) {
             throw new MalformedPacketException("handshake response of " + packet.readableBytes() + " bytes");
         }
-        clientCapabilities = packet.readIntLE() & Capabilities.SERVER;
+        clientCapabilities = packet.readIntLE() & serverCapabilities;
         packet.skipBytes(4 + 1 + 23);
         if (!packet.isReadable()) {
-            // An SSL request: this server offers no TLS, so a client asking for it anyway is out of protocol.
-            throw new MalformedPacketException("TLS was requested, but the server did not offer it");
+            // An SSLRequest: switch the connection to TLS; the full handshake response follows encrypted.
+            if (tls == null || (clientCapabilities & Capabilities.SSL) == 0) {
+                throw new MalformedPacketException("TLS was requested, but the server did not offer it");
+            }
+            context.pipeline().addFirst("tls", tls.newHandler(context.alloc()));
+            return;
         }
         user = Packets.readNullTerminatedString(packet);
         byte[] authResponse;

@@ -37,8 +37,12 @@ public final class MySqlProtocolServer implements AutoCloseable {
     private EventLoopGroup workerGroup;
     private Channel serverChannel;
 
+    private final io.netty.handler.ssl.SslContext tls;
+
+    /** {@code tls} null: the server offers no TLS. */
     public MySqlProtocolServer(HostAndPort address, SessionManager sessions, ExecutorService statementExecutor,
-            long maxPacketBytes, String serverVersion) {
+            long maxPacketBytes, String serverVersion, io.netty.handler.ssl.SslContext tls) {
+        this.tls = tls;
         this.address = requireNonNull(address, "address is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.statementExecutor = requireNonNull(statementExecutor, "statementExecutor is null");
@@ -62,7 +66,7 @@ public final class MySqlProtocolServer implements AutoCloseable {
                         PacketFrameDecoder decoder = new PacketFrameDecoder(maxPacketBytes);
                         long connectionId = sessions.nextConnectionId();
                         channel.pipeline().addLast(decoder, new MySqlConnectionHandler(sessions, statementExecutor,
-                                decoder, connectionId, serverVersion, random));
+                                decoder, connectionId, serverVersion, random, tls));
                     }
                 });
         try {

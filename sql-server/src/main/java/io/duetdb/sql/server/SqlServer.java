@@ -57,7 +57,9 @@ public final class SqlServer implements AutoCloseable {
             statementExecutor = new ThreadPoolExecutor(0, 4096, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                     new NamedThreadFactory("sql", config.address().toString(), "statement"));
             protocolServer = new MySqlProtocolServer(config.address(), sessions, statementExecutor,
-                    config.maxAllowedPacket(), SERVER_VERSION);
+                    config.maxAllowedPacket(), SERVER_VERSION, config.tls()
+                            ? io.duetdb.sql.protocol.TlsContexts.forServer(config.tlsCertificate(), config.tlsKey())
+                            : null);
             protocolServer.start();
             statusServer = new StatusServer("sql", protocolServer.boundAddress().toString(), config.statusAddress(),
                     metrics.registry(), this::status);

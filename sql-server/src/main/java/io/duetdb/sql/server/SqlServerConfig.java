@@ -19,6 +19,37 @@ public final class SqlServerConfig {
     private HostAndPort statusAddress = new HostAndPort("127.0.0.1", DEFAULT_STATUS_PORT);
     private long maxAllowedPacket = DEFAULT_MAX_ALLOWED_PACKET;
     private Duration schemaLease = DEFAULT_SCHEMA_LEASE;
+    private boolean tls = true;
+    private java.nio.file.Path tlsCertificate;
+    private java.nio.file.Path tlsKey;
+
+    /** Whether clients may switch to TLS (with a generated certificate unless one is configured). */
+    public boolean tls() {
+        return tls;
+    }
+
+    public SqlServerConfig setTls(boolean tls) {
+        this.tls = tls;
+        return this;
+    }
+
+    public java.nio.file.Path tlsCertificate() {
+        return tlsCertificate;
+    }
+
+    public java.nio.file.Path tlsKey() {
+        return tlsKey;
+    }
+
+    /** A PEM certificate chain and its PKCS#8 key; both or neither. */
+    public SqlServerConfig setTlsCertificate(java.nio.file.Path certificate, java.nio.file.Path key) {
+        if ((certificate == null) != (key == null)) {
+            throw new IllegalArgumentException("tls-certificate and tls-key go together");
+        }
+        this.tlsCertificate = certificate;
+        this.tlsKey = key;
+        return this;
+    }
 
     /** How long a loaded schema stays valid; multi-state DDL waits two leases per state. */
     public Duration schemaLease() {

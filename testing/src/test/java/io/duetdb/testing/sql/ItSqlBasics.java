@@ -227,6 +227,20 @@ class ItSqlBasics {
     }
 
     @Test
+    void connectsOverTlsWithTheGeneratedCertificate() throws SQLException {
+        String tlsUrl = "jdbc:mysql://" + server.address() + "/test?user=root&sslMode=REQUIRED";
+        try (Connection connection = DriverManager.getConnection(tlsUrl); Statement statement = connection.createStatement()) {
+            assertThat(rows(statement, "SELECT 40 + 2")).containsExactly("42");
+            PreparedStatement select = connection.prepareStatement("SELECT ? * 2");
+            select.setInt(1, 21);
+            try (ResultSet result = select.executeQuery()) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getInt(1)).isEqualTo(42);
+            }
+        }
+    }
+
+    @Test
     void accountsAndPrivilegesAreEnforcedOnEveryStatement() throws SQLException {
         String base = "jdbc:mysql://" + server.address() + "/%s?useSSL=false&allowPublicKeyRetrieval=true";
         try (Connection root = connect(); Statement admin = root.createStatement()) {
