@@ -30,6 +30,20 @@ public final class SqlCommand implements Callable<Integer> {
     @Option(names = "--status-port", defaultValue = "10080", description = "status port (default: ${DEFAULT-VALUE})")
     int statusPort;
 
+    @Option(names = "--tls-certificate", paramLabel = "PEM", description = "certificate chain for TLS"
+            + " (default: a generated self-signed certificate)")
+    Path tlsCertificate;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "PKCS#8 private key of --tls-certificate")
+    Path tlsKey;
+
+    @Option(names = "--no-tls", description = "do not offer TLS to clients")
+    boolean noTls;
+
+    @Option(names = "--schema-lease", defaultValue = "500ms", converter = DurationConverter.class,
+            description = "how long a loaded schema stays valid (default: ${DEFAULT-VALUE})")
+    java.time.Duration schemaLease;
+
     @Option(names = "--log-dir", paramLabel = "DIR", defaultValue = "data/sql",
             description = "where the log file goes (default: ${DEFAULT-VALUE})")
     Path logDir;
@@ -39,9 +53,17 @@ public final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        SqlServerConfig config = new SqlServerConfig()
-                .setAddress(new HostAndPort(host, port))
-                .setStatusAddress(new HostAndPort(host, statusPort));
+        SqlServerConfig config;
+        try {
+            config = new SqlServerConfig()
+                    .setAddress(new HostAndPort(host, port))
+                    .setStatusAddress(new HostAndPort(host, statusPort))
+                    .setTls(!noTls)
+                    .setTlsCertificate(tlsCertificate, tlsKey)
+                    .setSchemaLease(schemaLease);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         if (pd != null) {
             config.setPd(pd);
         }
