@@ -36,8 +36,28 @@ public final class DuetFunctions {
     public static final SqlFunction NOW = function("NOW", ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 0),
             OperandTypes.or(OperandTypes.NILADIC, OperandTypes.INTEGER));
 
+    /**
+     * MySQL's division: exact operands give a DECIMAL with four more digits of scale (div_precision_increment),
+     * not Calcite's integer division; approximate ones a DOUBLE. Division by zero is NULL.
+     */
+    public static final org.apache.calcite.sql.SqlBinaryOperator DIVIDE = new org.apache.calcite.sql.SqlBinaryOperator(
+            "/", SqlKind.DIVIDE, 60, true, opBinding -> {
+                org.apache.calcite.rel.type.RelDataType left = opBinding.getOperandType(0);
+                org.apache.calcite.rel.type.RelDataType right = opBinding.getOperandType(1);
+                org.apache.calcite.rel.type.RelDataTypeFactory factory = opBinding.getTypeFactory();
+                org.apache.calcite.rel.type.RelDataType type;
+                if (org.apache.calcite.sql.type.SqlTypeUtil.isExactNumeric(left)
+                        && org.apache.calcite.sql.type.SqlTypeUtil.isExactNumeric(right)) {
+                    int scale = Math.min(30, Math.max(0, left.getScale()) + 4);
+                    type = factory.createSqlType(SqlTypeName.DECIMAL, 65, scale);
+                } else {
+                    type = factory.createSqlType(SqlTypeName.DOUBLE);
+                }
+                return factory.createTypeWithNullability(type, true);
+            }, org.apache.calcite.sql.type.InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC_NUMERIC);
+
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, DATABASE, SCHEMA, VERSION,
-            CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW);
+            CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, DIVIDE);
 
     private DuetFunctions() {
     }

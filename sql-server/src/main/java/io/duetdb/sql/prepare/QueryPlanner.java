@@ -42,9 +42,9 @@ import io.duetdb.common.error.ErrorCode;
  * few rule-based rewrites. One planner per query (Calcite's validator and planners are not thread-safe).
  */
 public final class QueryPlanner {
-    private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.MYSQL),
-            DuetFunctions.OPERATORS);
+    // DuetDB's operators first: the validator re-resolves operators by name, and MySQL's "/" must win.
+    private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(DuetFunctions.OPERATORS,
+            SqlStdOperatorTable.instance(), SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.MYSQL));
     private static final HepProgram SUB_QUERY_PROGRAM = new HepProgramBuilder()
             .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
             .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
@@ -56,6 +56,22 @@ public final class QueryPlanner {
             .addRuleInstance(CoreRules.PROJECT_MERGE)
             .addRuleInstance(CoreRules.PROJECT_REMOVE)
             .build();
+
+    /** Swaps Calcite's operators for MySQL's where their semantics differ (division). */
+    private static final org.apache.calcite.sql.util.SqlShuttle MYSQL_OPERATORS =
+            new org.apache.calcite.sql.util.SqlShuttle() {
+                @Override
+                public SqlNode visit(org.apache.calcite.sql.SqlCall call) {
+                    if (call.getOperator() == SqlStdOperatorTable.DIVIDE) {
+                        List<SqlNode> operands = new java.util.ArrayList<>();
+                        for (SqlNode operand : call.getOperandList()) {
+                            operands.add(operand == null ? null : operand.accept(this));
+                        }
+                        return DuetFunctions.DIVIDE.createCall(call.getParserPosition(), operands);
+                    }
+                    return super.visit(call);
+                }
+            };
 
     private final CalciteCatalog catalog;
     private final String defaultDatabase;
@@ -79,7 +95,7 @@ public final class QueryPlanner {
                         .withIdentifierExpansion(true));
         SqlNode validated;
         try {
-            validated = validator.validate(query);
+            validated = validator.validate(query.accept(MYSQL_OPERATORS));
         } catch (CalciteContextException e) {
             throw ValidationErrors.translate(e);
         }

@@ -86,6 +86,7 @@ class ItSqlBasics {
             assertThat(rows(statement, "SHOW VARIABLES LIKE 'transaction_isolation'"))
                     .containsExactly("transaction_isolation|REPEATABLE-READ");
             assertThat(rows(statement, "SELECT DATABASE()")).containsExactly("test");
+            assertThat(rows(statement, "SELECT 7 / 2, 1 / 0, 7.0 / 2, 1.5e0 / 2")).containsExactly("3.5000|null|3.50000|0.75");
         }
     }
 

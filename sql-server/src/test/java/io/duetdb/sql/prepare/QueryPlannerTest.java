@@ -1,0 +1,26 @@
+package io.duetdb.sql.prepare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.junit.jupiter.api.Test;
+
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.parser.StatementParser;
+
+class QueryPlannerTest {
+    private final QueryPlanner planner = new QueryPlanner(new CalciteCatalog(new InfoSchema(1, List.of(), List.of())), null);
+
+    @Test
+    void divisionOfExactNumbersIsDecimalAsInMySql() {
+        QueryPlanner.PlannedQuery planned = planner.plan(StatementParser.parse("SELECT 7 / 2, 7.0 / 2, 1.5e0 / 2"));
+        assertThat(planned.rowType().getFieldList().get(0).getType().getSqlTypeName())
+                .as(RelOptUtil.toString(planned.plan())).isEqualTo(SqlTypeName.DECIMAL);
+        assertThat(planned.rowType().getFieldList().get(0).getType().getScale()).isEqualTo(4);
+        assertThat(planned.rowType().getFieldList().get(1).getType().getScale()).isEqualTo(5);
+        assertThat(planned.rowType().getFieldList().get(2).getType().getSqlTypeName()).isEqualTo(SqlTypeName.DOUBLE);
+    }
+}
