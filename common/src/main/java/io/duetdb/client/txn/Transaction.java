@@ -299,6 +299,33 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
+    /** The buffered writes at a point in the transaction, to undo one statement's writes (statement atomicity). */
+    public static final class Savepoint {
+        private final NavigableMap<ByteString, Mutation> writes;
+        private final long writtenBytes;
+
+        private Savepoint(NavigableMap<ByteString, Mutation> writes, long writtenBytes) {
+            this.writes = writes;
+            this.writtenBytes = writtenBytes;
+        }
+    }
+
+    public Savepoint savepoint() {
+        checkActive();
+        return new Savepoint(new TreeMap<>(writes), writtenBytes);
+    }
+
+    /**
+     * Forgets the writes buffered since the savepoint. Pessimistic locks taken since stay until the
+     * transaction ends (as in MySQL and TiDB, a failed statement's row locks are kept).
+     */
+    public void rollbackTo(Savepoint savepoint) {
+        checkActive();
+        writes.clear();
+        writes.putAll(savepoint.writes);
+        writtenBytes = savepoint.writtenBytes;
+    }
+
     private void buffer(Mutation mutation) {
         Mutation previous = writes.put(mutation.getKey(), mutation);
         writtenBytes += mutation.getKey().size() + mutation.getValue().size()

@@ -623,6 +623,7 @@ public final class Session implements SessionFunctions {
             explicitTransaction = true;
         }
         if (transaction != null) {
+            Transaction.Savepoint before = transaction.savepoint();
             try {
                 return work.run(transaction);
             } catch (DuetException e) {
@@ -630,6 +631,9 @@ public final class Session implements SessionFunctions {
                         || e.code() == ErrorCode.TRANSACTION_RETRYABLE) {
                     // The transaction is gone: MySQL rolls it back on a deadlock.
                     endTransaction(false);
+                } else if (transaction != null) {
+                    // A failed statement leaves no write behind; the transaction goes on (MySQL's statement atomicity).
+                    transaction.rollbackTo(before);
                 }
                 throw e;
             }

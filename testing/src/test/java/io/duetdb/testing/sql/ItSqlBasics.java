@@ -284,6 +284,14 @@ class ItSqlBasics {
             assertThat(rows(b, "SELECT balance FROM accounts ORDER BY id")).containsExactly("100", "100");
             first.rollback();
             assertThat(rows(a, "SELECT SUM(balance) FROM accounts")).containsExactly("200");
+            // A failing statement inside a transaction undoes only its own writes.
+            a.executeUpdate("INSERT INTO accounts VALUES (3, 1)");
+            assertThat(errorOf(() -> a.executeUpdate("INSERT INTO accounts VALUES (4, 1), (5, 1), (1, 1)")))
+                    .isEqualTo(1062);
+            first.commit();
+            assertThat(rows(b, "SELECT id FROM accounts ORDER BY id")).containsExactly("1", "2", "3");
+            a.executeUpdate("DELETE FROM accounts WHERE id = 3");
+            first.commit();
             a.executeUpdate("UPDATE accounts SET balance = balance - 30 WHERE id = 1");
             first.commit();
             assertThat(rows(b, "SELECT balance FROM accounts WHERE id = 1")).containsExactly("70");
