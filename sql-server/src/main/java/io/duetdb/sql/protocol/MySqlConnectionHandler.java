@@ -397,15 +397,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         QueryResult query = (QueryResult) result;
         List<ResultColumn> columns = query.columns();
-        ByteBuf count0 = writer.newPayload();
-        Packets.writeLengthEncodedInteger(count0, columns.size());
-        writer.write(count0);
-        for (ResultColumn column : columns) {
-            writeColumnDefinition(column, false);
-        }
-        if (!deprecateEof()) {
-            writeEof();
-        }
+        writeResultSetHeader(columns);
         int bitmapLength = (columns.size() + 7 + 2) / 8;
         for (Object[] row : query.rows()) {
             ByteBuf payload = writer.newPayload();
@@ -447,15 +439,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         QueryResult query = (QueryResult) result;
         List<ResultColumn> columns = query.columns();
-        ByteBuf count = writer.newPayload();
-        Packets.writeLengthEncodedInteger(count, columns.size());
-        writer.write(count);
-        for (ResultColumn column : columns) {
-            writeColumnDefinition(column, false);
-        }
-        if (!deprecateEof()) {
-            writeEof();
-        }
+        writeResultSetHeader(columns);
         for (Object[] row : query.rows()) {
             ByteBuf payload = writer.newPayload();
             for (int i = 0; i < columns.size(); i++) {
@@ -469,6 +453,19 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             writer.write(payload);
         }
         writeEndOfRows();
+    }
+
+    /** The column count, the column definitions, and the EOF after them unless the client deprecated it. */
+    private void writeResultSetHeader(List<ResultColumn> columns) {
+        ByteBuf count = writer.newPayload();
+        Packets.writeLengthEncodedInteger(count, columns.size());
+        writer.write(count);
+        for (ResultColumn column : columns) {
+            writeColumnDefinition(column, false);
+        }
+        if (!deprecateEof()) {
+            writeEof();
+        }
     }
 
     private void writeColumnDefinition(ResultColumn column, boolean withDefault) {

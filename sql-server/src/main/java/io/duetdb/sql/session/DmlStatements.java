@@ -72,11 +72,7 @@ final class DmlStatements {
             targets.addAll(publicColumns);
         } else {
             for (SqlNode node : insert.columns()) {
-                String name = ((SqlIdentifier) node).getSimple();
-                ColumnInfo column = publicColumns.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
-                        .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + name
-                                + "' in 'field list'"));
-                targets.add(column);
+                targets.add(publicColumn(table, ((SqlIdentifier) node).getSimple()));
             }
         }
         List<Object[]> rows = sourceRows(insert.source(), targets.size());
@@ -197,20 +193,13 @@ final class DmlStatements {
         for (SqlNode node : insert.onDuplicate()) {
             SqlCall assignment = (SqlCall) node;
             SqlIdentifier column = (SqlIdentifier) assignment.operand(0);
-            String name = column.names.get(column.names.size() - 1);
-            ColumnInfo info = table.publicColumns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
-                    .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + name
-                            + "' in 'field list'"));
+            ColumnInfo info = publicColumn(table, column.names.get(column.names.size() - 1));
             targets.add(table.columns().indexOf(info));
             expressions.add(assignment.operand(1).accept(new org.apache.calcite.sql.util.SqlShuttle() {
                 @Override
                 public SqlNode visit(SqlCall call) {
                     if (call.getOperator() == io.duetdb.sql.parser.dml.SqlInsertValue.OPERATOR) {
-                        String referenced = ((SqlIdentifier) call.operand(0)).getSimple();
-                        ColumnInfo source = table.publicColumns().stream()
-                                .filter(c -> c.name().equalsIgnoreCase(referenced)).findFirst()
-                                .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '"
-                                        + referenced + "' in 'field list'"));
+                        ColumnInfo source = publicColumn(table, ((SqlIdentifier) call.operand(0)).getSimple());
                         int index = parameterColumns.size();
                         parameterColumns.add(table.columns().indexOf(source));
                         org.apache.calcite.rel.type.RelDataType type = io.duetdb.sql.prepare.TypeMapping.toCalcite(
@@ -389,10 +378,7 @@ final class DmlStatements {
         for (SqlNode node : update.assignments()) {
             SqlCall assignment = (SqlCall) node;
             SqlIdentifier column = (SqlIdentifier) assignment.operand(0);
-            String name = column.names.get(column.names.size() - 1);
-            ColumnInfo info = table.publicColumns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
-                    .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + name
-                            + "' in 'field list'"));
+            ColumnInfo info = publicColumn(table, column.names.get(column.names.size() - 1));
             targetPositions.add(table.columns().indexOf(info));
             SqlNode value = assignment.operand(1);
             if (value instanceof SqlBasicCall call && call.getOperator() == SqlStdOperatorTable.DEFAULT) {
@@ -573,6 +559,12 @@ final class DmlStatements {
             orderKeys.add(compiler.compile(projects.get(i)));
         }
         return new Target(condition, valueExpressions, orderKeys, descending, compiler);
+    }
+
+    private static ColumnInfo publicColumn(TableInfo table, String name) {
+        return table.publicColumns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
+                .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + name
+                        + "' in 'field list'"));
     }
 
     private TableInfo table(SqlIdentifier name) {

@@ -10,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -18,10 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.duetdb.common.config.HostAndPort;
-import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
-import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
 
 /** The SQL server end to end through MySQL Connector/J: DDL, DML, queries, transactions and their errors. */
@@ -31,16 +27,11 @@ class ItSqlBasics {
     static LocalCluster cluster;
     static SqlServer server;
     static String url;
-    static final LoopbackPorts PORTS = new LoopbackPorts();
 
     @BeforeAll
     static void start() {
         cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = new SqlServer(new SqlServerConfig()
-                .setPd(cluster.placement().clientAddresses())
-                .setAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setSchemaLease(java.time.Duration.ofMillis(200))).start();
+        server = SqlTesting.startServer(cluster, config -> { });
         url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
     }
 
@@ -57,21 +48,7 @@ class ItSqlBasics {
     }
 
     static List<String> rows(Statement statement, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (ResultSet result = statement.executeQuery(sql)) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= columns; i++) {
-                    if (i > 1) {
-                        row.append('|');
-                    }
-                    row.append(result.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
+        return SqlTesting.rows(statement, sql);
     }
 
     @Test

@@ -20,10 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.duetdb.common.config.HostAndPort;
-import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
-import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
 
 /** Bad input at the protocol level: the offending connection is closed, the server keeps serving. */
@@ -32,17 +29,11 @@ class ItSqlProtocolErrors {
     static Path root;
     static LocalCluster cluster;
     static SqlServer server;
-    static final LoopbackPorts PORTS = new LoopbackPorts();
 
     @BeforeAll
     static void start() {
         cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = new SqlServer(new SqlServerConfig()
-                .setPd(cluster.placement().clientAddresses())
-                .setAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setMaxAllowedPacket(1024 * 1024)
-                .setSchemaLease(Duration.ofMillis(200))).start();
+        server = SqlTesting.startServer(cluster, config -> config.setMaxAllowedPacket(1024 * 1024));
     }
 
     @AfterAll

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -23,10 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.duetdb.common.config.HostAndPort;
-import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
-import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
 
 /**
@@ -39,7 +35,6 @@ class ItSqlSchemaChanges {
     static LocalCluster cluster;
     static SqlServer first;
     static SqlServer second;
-    static final LoopbackPorts PORTS = new LoopbackPorts();
 
     @BeforeAll
     static void start() {
@@ -49,11 +44,7 @@ class ItSqlSchemaChanges {
     }
 
     static SqlServer server() {
-        return new SqlServer(new SqlServerConfig()
-                .setPd(cluster.placement().clientAddresses())
-                .setAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setSchemaLease(Duration.ofMillis(300))).start();
+        return SqlTesting.startServer(cluster, config -> config.setSchemaLease(Duration.ofMillis(300)));
     }
 
     @AfterAll
@@ -68,18 +59,7 @@ class ItSqlSchemaChanges {
     }
 
     static List<String> rows(Statement statement, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (ResultSet result = statement.executeQuery(sql)) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= columns; i++) {
-                    row.append(i > 1 ? "|" : "").append(result.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
+        return SqlTesting.rows(statement, sql);
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,10 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.duetdb.common.config.HostAndPort;
-import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
-import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
 
 /**
@@ -49,12 +45,7 @@ class ItTpccConsistency {
     @BeforeAll
     static void start() throws SQLException {
         cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        LoopbackPorts ports = new LoopbackPorts();
-        server = new SqlServer(new SqlServerConfig()
-                .setPd(cluster.placement().clientAddresses())
-                .setAddress(new HostAndPort("127.0.0.1", ports.allocate()))
-                .setStatusAddress(new HostAndPort("127.0.0.1", ports.allocate()))
-                .setSchemaLease(Duration.ofMillis(200))).start();
+        server = SqlTesting.startServer(cluster, config -> { });
         url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&useServerPrepStmts=true";
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE warehouse (w_id INT PRIMARY KEY, w_ytd DECIMAL(12,2) NOT NULL)");

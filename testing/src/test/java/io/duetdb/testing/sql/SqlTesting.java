@@ -1,0 +1,50 @@
+package io.duetdb.testing.sql;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.net.LoopbackPorts;
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.sql.server.SqlServerConfig;
+import io.duetdb.testing.LocalCluster;
+
+/** What the SQL integration tests share: a SQL server on a test cluster, and rows as text. */
+final class SqlTesting {
+    private static final LoopbackPorts PORTS = new LoopbackPorts();
+
+    private SqlTesting() {
+    }
+
+    /** A started SQL server for {@code cluster} on free loopback ports, with a short schema lease. */
+    static SqlServer startServer(LocalCluster cluster, Consumer<SqlServerConfig> customise) {
+        SqlServerConfig config = new SqlServerConfig()
+                .setPd(cluster.placement().clientAddresses())
+                .setAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
+                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
+                .setSchemaLease(Duration.ofMillis(200));
+        customise.accept(config);
+        return new SqlServer(config).start();
+    }
+
+    /** Each row of a query as its columns' text joined by '|'. */
+    static List<String> rows(Statement statement, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery(sql)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(i > 1 ? "|" : "").append(result.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+}
