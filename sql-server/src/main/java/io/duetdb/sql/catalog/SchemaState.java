@@ -16,9 +16,4 @@ public enum SchemaState {
     public boolean isWritable() {
         return this == WRITE_ONLY || this == WRITE_REORGANIZATION || this == PUBLIC;
     }
-
-    /** Writers remove the object's entries (but add none before WRITE_ONLY). */
-    public boolean isDeletable() {
-        return true;
-    }
 }

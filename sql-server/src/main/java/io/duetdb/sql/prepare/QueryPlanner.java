@@ -7,7 +7,6 @@ import java.util.List;
 import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
@@ -111,7 +110,7 @@ public final class QueryPlanner {
                 SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
         RelRoot root = converter.convertQuery(validated, false, true);
         RelNode plan = root.project();
-        if (RelOptUtil.countJoins(plan) >= 0 && containsSubQuery(plan)) {
+        if (containsSubQuery(plan)) {
             HepPlanner hep = new HepPlanner(SUB_QUERY_PROGRAM);
             hep.setRoot(plan);
             plan = hep.findBestExp();

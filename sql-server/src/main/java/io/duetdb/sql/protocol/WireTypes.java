@@ -8,6 +8,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
 import io.duetdb.sql.types.SqlType;
+import io.duetdb.sql.types.SqlTypeName;
 
 /** MySQL's column type codes, column flags and the text form of values. */
 final class WireTypes {
@@ -76,9 +77,8 @@ final class WireTypes {
         if (type.unsigned()) {
             flags |= UNSIGNED_FLAG;
         }
-        if (type.name() == io.duetdb.sql.types.SqlTypeName.TEXT || type.name().isBinary()) {
-            flags |= type.name() == io.duetdb.sql.types.SqlTypeName.TEXT
-                    || type.name() == io.duetdb.sql.types.SqlTypeName.BLOB ? BLOB_FLAG : 0;
+        if (type.name() == SqlTypeName.TEXT || type.name() == SqlTypeName.BLOB) {
+            flags |= BLOB_FLAG;
         }
         if (type.name().isBinary() || !type.name().isString()) {
             flags |= BINARY_FLAG;

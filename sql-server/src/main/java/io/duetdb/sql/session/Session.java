@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDdl;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -111,16 +110,17 @@ public final class Session implements SessionFunctions {
     private static final class Prepared {
         final String sql;
         final int parameterCount;
-        final List<ResultColumn> columns;
+        /** A query (planned once with its placeholders); anything else is bound as text at each execution. */
+        final boolean query;
         final boolean locking;
         QueryPlanner.PlannedQuery plan;
         List<ResultColumn> planColumns;
         long planSchemaVersion = -1;
 
-        Prepared(String sql, int parameterCount, List<ResultColumn> columns, boolean locking) {
+        Prepared(String sql, int parameterCount, boolean query, boolean locking) {
             this.sql = sql;
             this.parameterCount = parameterCount;
-            this.columns = columns;
+            this.query = query;
             this.locking = locking;
         }
     }
@@ -135,20 +135,13 @@ public final class Session implements SessionFunctions {
             SqlNode statement = StatementParser.parse(text);
             int parameterCount = ParameterBinder.count(statement);
             boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
-            Prepared entry = new Prepared(text, parameterCount, List.of(), statement instanceof SqlQueryWithLocking);
+            Prepared entry = new Prepared(text, parameterCount, isQuery, statement instanceof SqlQueryWithLocking);
             List<ResultColumn> columns = List.of();
             if (isQuery) {
                 columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
             }
-            Prepared stored = new Prepared(text, parameterCount, columns, entry.locking);
-            stored.plan = entry.plan;
-            stored.planColumns = entry.planColumns;
-            stored.planSchemaVersion = entry.planSchemaVersion;
-            if (!isQuery) {
-                stored.planSchemaVersion = -2; // not a query: bound as text at each execution
-            }
             int id = nextPreparedId++;
-            prepared.put(id, stored);
+            prepared.put(id, entry);
             return new PreparedStatementInfo(id, parameterCount, columns);
         } finally {
             statementLock.unlock();
@@ -212,7 +205,7 @@ public final class Session implements SessionFunctions {
             statementTime = LocalDateTime.now(ZoneOffset.UTC);
             currentStatement = statement.sql;
             statementStart = System.nanoTime();
-            if (statement.planSchemaVersion != -2) {
+            if (statement.query) {
                 long version = manager.catalog().current().version();
                 if (statement.planSchemaVersion != version) {
                     planPrepared(statement);
@@ -796,7 +789,4 @@ public final class Session implements SessionFunctions {
         return labels;
     }
 
-    static boolean isCall(SqlNode node, SqlKind kind) {
-        return node instanceof SqlBasicCall call && call.getKind() == kind;
-    }
 }
