@@ -67,7 +67,14 @@ class ItCtl {
         assertThat(members.get("members")).hasSize(3);
         String leader = members.get("leader").asText();
         assertThat(leader).startsWith("pd-");
+        // A member started a moment ago may still be catching up under the load of the other tests: give it time.
         JsonNode health = ctl("health").json();
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (!health.get("members").findValues("healthy").stream().allMatch(JsonNode::asBoolean)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            health = ctl("health").json();
+        }
         assertThat(health.get("healthy").asBoolean()).isTrue();
         assertThat(health.get("members").findValues("healthy")).allMatch(JsonNode::asBoolean);
     }
