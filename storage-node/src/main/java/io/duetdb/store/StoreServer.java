@@ -195,7 +195,7 @@ public final class StoreServer implements AutoCloseable {
             grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.address().host(), config.address().port()))
                     .executor(rpcExecutor)
                     .maxInboundMessageSize(64 << 20)
-                    .addService(new KvGrpcEndpoint(kv, txn, metrics))
+                    .addService(new KvGrpcEndpoint(kv, txn, metrics, rpcExecutor))
                     .addService(new StoreAdminGrpcEndpoint(this.node, operations, merger, snapshots, slow))
                     .build()
                     .start();

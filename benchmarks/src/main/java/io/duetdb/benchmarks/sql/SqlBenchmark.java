@@ -1,5 +1,6 @@
 package io.duetdb.benchmarks.sql;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -58,7 +59,9 @@ public final class SqlBenchmark implements Callable<Integer> {
     @Option(names = "--workloads", split = ",", defaultValue = "point,rw")
     List<String> workloads;
 
-    record Result(String endpoint, String workload, double perSecond, double errorsPerSecond, long p50, long p99) {
+    /** {@code cpuMicrosPerOperation}: this process's CPU per operation, which for the in-process cluster is all of it. */
+    record Result(String endpoint, String workload, double perSecond, double errorsPerSecond, long p50, long p99,
+            double cpuMicrosPerOperation) {
     }
 
     public static void main(String[] args) {
@@ -91,11 +94,11 @@ public final class SqlBenchmark implements Callable<Integer> {
         System.out.println();
         System.out.printf("SQL benchmark: %d connections, %d rows, %d s per run (after %d s warm-up)%n", load.clients,
                 rows, load.seconds, load.warmupSeconds);
-        System.out.printf("%-24s %-8s %12s %10s %10s %10s%n", "endpoint", "workload", "per second", "errors/s",
-                "p50 us", "p99 us");
+        System.out.printf("%-24s %-8s %12s %10s %10s %10s %14s%n", "endpoint", "workload", "per second", "errors/s",
+                "p50 us", "p99 us", "harness CPU us");
         for (Result result : results) {
-            System.out.printf("%-24s %-8s %,12.0f %,10.1f %10d %10d%n", result.endpoint(), result.workload(),
-                    result.perSecond(), result.errorsPerSecond(), result.p50(), result.p99());
+            System.out.printf("%-24s %-8s %,12.0f %,10.1f %10d %10d %,14.0f%n", result.endpoint(), result.workload(),
+                    result.perSecond(), result.errorsPerSecond(), result.p50(), result.p99(), result.cpuMicrosPerOperation());
         }
         if (results.size() > workloads.size()) {
             System.out.println();
@@ -111,6 +114,8 @@ public final class SqlBenchmark implements Callable<Integer> {
         }
         System.out.println("point: SELECT c FROM sbtest1 WHERE id = ? (server-side prepared); rw: one transaction of 10"
                 + " point selects, 2 updates, 1 delete, 1 insert (per second: transactions)");
+        System.out.println("harness CPU us: CPU time of this process per operation (for the in-process DuetDB: clients, SQL"
+                + " server, placement and stores together; for other endpoints: the clients only)");
         return 0;
     }
 
@@ -195,7 +200,11 @@ public final class SqlBenchmark implements Callable<Integer> {
                 return null;
             }));
         }
+        long cpuStart = processCpuNanos();
+        long doneStart = done.sum();
         Thread.sleep(Duration.ofSeconds(seconds).toMillis());
+        long cpu = processCpuNanos() - cpuStart;
+        long operations = done.sum() - doneStart;
         stop.set(true);
         for (Future<?> future : futures) {
             future.get();
@@ -203,7 +212,12 @@ public final class SqlBenchmark implements Callable<Integer> {
         pool.shutdown();
         Histogram histogram = latency.getIntervalHistogram();
         return new Result(name, workload, done.sum() / (double) seconds, errors.sum() / (double) seconds,
-                histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99));
+                histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
+                cpu / 1000.0 / Math.max(1, operations));
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private interface Workload {

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -16,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.region.RegionCache;
+import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -26,7 +29,6 @@ import io.duetdb.proto.kv.ReplicaRead;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -52,7 +54,9 @@ public final class RegionRequestSender implements AutoCloseable {
     private final RegionCache regions;
     private final Duration timeout;
     private final ReplicaRead readMode;
-    private final Map<HostAndPort, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final Map<HostAndPort, BatchCommandChannel> channels = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(
+            new NamedThreadFactory("client", "kv", "deadlines"));
 
     public RegionRequestSender(RegionCache regions, Duration timeout, ReplicaRead readMode) {
         this.regions = requireNonNull(regions, "regions is null");
@@ -214,15 +218,16 @@ public final class RegionRequestSender implements AutoCloseable {
         return Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
     }
 
-    private ManagedChannel channel(HostAndPort address) {
-        return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forAddress(a.host(), a.port()).usePlaintext()
-                .maxInboundMessageSize(64 << 20).build());
+    private BatchCommandChannel channel(HostAndPort address) {
+        return channels.computeIfAbsent(address, a -> new BatchCommandChannel(NettyChannelBuilder.forAddress(a.host(), a.port())
+                .usePlaintext().maxInboundMessageSize(64 << 20).build(), deadlines));
     }
 
 
     @Override
     public void close() {
-        channels.values().forEach(ManagedChannel::shutdownNow);
+        channels.values().forEach(BatchCommandChannel::close);
         channels.clear();
+        deadlines.shutdownNow();
     }
 }

@@ -24,6 +24,8 @@ public final class StoreMetrics {
     public final Counter operatorSteps;
     public final Counter gcKeys;
     public final Counter keyErrors;
+    public final Counter batchMessages;
+    public final Counter batchCommands;
 
     public StoreMetrics() {
         JvmMetrics.builder().register(registry);
@@ -31,6 +33,10 @@ public final class StoreMetrics {
                 .help("Keys whose old MVCC versions were garbage-collected").register(registry);
         keyErrors = Counter.builder().name("duet_store_txn_key_errors_total")
                 .help("Transactional key errors answered, by kind").labelNames("kind").register(registry);
+        batchMessages = Counter.builder().name("duet_store_batch_messages_total")
+                .help("BatchCommands stream messages received").register(registry);
+        batchCommands = Counter.builder().name("duet_store_batch_commands_total")
+                .help("Requests received in BatchCommands stream messages").register(registry);
         requests = Counter.builder().name("duet_store_requests_total").help("KV requests by method")
                 .labelNames("method").register(registry);
         requestSeconds = Histogram.builder().name("duet_store_request_seconds").help("KV request handling time")

@@ -4,12 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.duetdb.proto.kv.BatchCommandsRequest;
+import io.duetdb.proto.kv.BatchCommandsResponse;
 import io.duetdb.proto.kv.KvGrpc;
 import io.duetdb.proto.kv.RawBatchGetRequest;
 import io.duetdb.proto.kv.RawBatchGetResponse;
@@ -64,11 +67,18 @@ public final class KvGrpcEndpoint extends KvGrpc.KvImplBase {
     private final KvService service;
     private final TxnService txn;
     private final StoreMetrics metrics;
+    private final Executor executor;
 
-    public KvGrpcEndpoint(KvService service, TxnService txn, StoreMetrics metrics) {
+    public KvGrpcEndpoint(KvService service, TxnService txn, StoreMetrics metrics, Executor executor) {
         this.service = requireNonNull(service, "service is null");
         this.txn = requireNonNull(txn, "txn is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
+        this.executor = requireNonNull(executor, "executor is null");
+    }
+
+    @Override
+    public StreamObserver<BatchCommandsRequest> batchCommands(StreamObserver<BatchCommandsResponse> responses) {
+        return new BatchCommandsStream(this, executor, metrics, responses);
     }
 
     @Override
