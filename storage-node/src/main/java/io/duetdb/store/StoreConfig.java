@@ -48,6 +48,7 @@ public final class StoreConfig {
     private Duration gcRunInterval = Duration.ofMinutes(1);
     /** Slots of the transaction latch table (keys hash to slots; more slots, fewer false waits). */
     private int latchSlots = 2048;
+    private boolean inMemoryPessimisticLocks = true;
     /** A region larger than this is split at its middle. */
     private DataSize regionMaxSize = DataSize.ofMebibytes(384);
     private DataSize blockCacheSize = DataSize.ofMebibytes(256);
@@ -234,6 +235,16 @@ public final class StoreConfig {
 
     public StoreConfig setLatchSlots(int latchSlots) {
         this.latchSlots = latchSlots;
+        return this;
+    }
+
+    /** Whether region leaders keep pessimistic locks in memory instead of replicating them (TiKV 6.0). */
+    public boolean inMemoryPessimisticLocks() {
+        return inMemoryPessimisticLocks;
+    }
+
+    public StoreConfig setInMemoryPessimisticLocks(boolean inMemoryPessimisticLocks) {
+        this.inMemoryPessimisticLocks = inMemoryPessimisticLocks;
         return this;
     }
 

@@ -182,7 +182,8 @@ public final class StoreServer implements AutoCloseable {
         resources.add(txnScheduler::shutdownNow);
         LockWaits lockWaits = new LockWaits(background, new PlacementDeadlockDetector(placement, slow));
         TxnService txn = new TxnService(this.node, kv, new Latches(config.latchSlots()), lockWaits, txnScheduler,
-                garbageCollector::safePoint, () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()));
+                garbageCollector::safePoint, () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()),
+                config.inMemoryPessimisticLocks(), metrics);
         RegionMerger merger = new RegionMerger(this.node, placement, clients);
         RegionOperations operations = new RegionOperations(this.node, placement, clients, merger, background, metrics);
         Heartbeats heartbeats = new Heartbeats(this.node, placement, operations, disk, heartbeatSenders);

@@ -38,6 +38,7 @@ class StoreConfigTest {
         assertThat(config.raftServerThreads()).isZero();
         assertThat(config.gcRunInterval()).isEqualTo(Duration.ofMinutes(1));
         assertThat(config.latchSlots()).isEqualTo(2048);
+        assertThat(config.inMemoryPessimisticLocks()).isTrue();
     }
 
     @Test

@@ -56,6 +56,10 @@ public final class SqlBenchmark implements Callable<Integer> {
     @Option(names = "--rows", defaultValue = "10000", description = "rows in the table (default: ${DEFAULT-VALUE})")
     int rows;
 
+    @Option(names = "--in-memory-locks", defaultValue = "true", arity = "1",
+            description = "region leaders keep pessimistic locks in memory (default: ${DEFAULT-VALUE})")
+    boolean inMemoryLocks;
+
     @Option(names = "--workloads", split = ",", defaultValue = "point,rw")
     List<String> workloads;
 
@@ -78,7 +82,8 @@ public final class SqlBenchmark implements Callable<Integer> {
             Path root = Files.createTempDirectory("duet-sql-bench");
             LoopbackPorts ports = new LoopbackPorts();
             try (LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
-                    .setBlockCacheSize(DataSize.ofMebibytes(64)).setReserveSpace(DataSize.ofMebibytes(256)))) {
+                    .setBlockCacheSize(DataSize.ofMebibytes(64)).setReserveSpace(DataSize.ofMebibytes(256))
+                    .setInMemoryPessimisticLocks(inMemoryLocks))) {
                 cluster.start(3);
                 try (SqlServer server = new SqlServer(new SqlServerConfig()
                         .setPd(cluster.placement().clientAddresses())

@@ -66,6 +66,10 @@ public final class TxnBenchmark implements Callable<Integer> {
     @Option(names = "--modes", split = ",", defaultValue = "OPTIMISTIC,PESSIMISTIC")
     List<TxnMode> modes;
 
+    @Option(names = "--in-memory-locks", defaultValue = "true", arity = "1",
+            description = "region leaders keep pessimistic locks in memory (default: ${DEFAULT-VALUE})")
+    boolean inMemoryLocks;
+
     @Option(names = "--inflight", defaultValue = "2", description = "Raft entries a region leader keeps in flight")
     int inflight;
 
@@ -91,7 +95,7 @@ public final class TxnBenchmark implements Callable<Integer> {
         Path root = Files.createTempDirectory("duet-txn-bench");
         try (LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
                 .setBlockCacheSize(DataSize.ofMebibytes(64)).setReserveSpace(DataSize.ofMebibytes(256))
-                .setMaxInflightProposals(inflight))) {
+                .setMaxInflightProposals(inflight).setInMemoryPessimisticLocks(inMemoryLocks))) {
             cluster.start(3);
             raftEntries = cluster::raftProposals;
             try (PlacementClient placement = cluster.newPlacementClient()) {

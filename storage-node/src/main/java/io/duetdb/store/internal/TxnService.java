@@ -11,6 +11,9 @@ import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import com.google.protobuf.ByteString;
 
 import io.duetdb.common.keys.KeyRanges;
@@ -63,6 +66,8 @@ import io.duetdb.store.engine.EngineSnapshot;
 import io.duetdb.store.internal.KvService.Refusal;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.txn.InflightCommits;
+import io.duetdb.store.internal.txn.PessimisticLockTable;
+import io.duetdb.store.internal.metrics.StoreMetrics;
 import io.duetdb.store.internal.txn.Latches;
 import io.duetdb.store.internal.txn.LockWaits;
 import io.duetdb.store.txn.KeyErrors;
@@ -79,6 +84,7 @@ import io.duetdb.store.txn.TxnActions.TxnStatus;
  * command that every replica applies through the same actions. Latches are held until the command applies.
  */
 public final class TxnService {
+    private static final Logger LOG = LoggerFactory.getLogger(TxnService.class);
     /** Transactional requests carry at most this many keys (a client splits larger ones). */
     public static final int MAX_KEYS_PER_REQUEST = 10_000;
     public static final long MAX_LOCK_WAIT_MILLIS = 60_000;
@@ -91,9 +97,14 @@ public final class TxnService {
     private final java.util.function.LongSupplier gcSafePoint;
     private final InflightCommits inflight = new InflightCommits();
     private final java.util.function.Supplier<CompletableFuture<Long>> timestamps;
+    private final boolean inMemoryPessimisticLocks;
+    private final StoreMetrics metrics;
 
     public TxnService(StoreNode node, KvService kv, Latches latches, LockWaits lockWaits, Executor executor,
-            java.util.function.LongSupplier gcSafePoint, java.util.function.Supplier<CompletableFuture<Long>> timestamps) {
+            java.util.function.LongSupplier gcSafePoint, java.util.function.Supplier<CompletableFuture<Long>> timestamps,
+            boolean inMemoryPessimisticLocks, StoreMetrics metrics) {
+        this.inMemoryPessimisticLocks = inMemoryPessimisticLocks;
+        this.metrics = requireNonNull(metrics, "metrics is null");
         this.timestamps = requireNonNull(timestamps, "timestamps is null");
         this.gcSafePoint = requireNonNull(gcSafePoint, "gcSafePoint is null");
         this.node = requireNonNull(node, "node is null");
@@ -301,12 +312,16 @@ public final class TxnService {
         }
     }
 
-    private <T> CompletableFuture<T> latched(List<ByteString> keys, Function<MvccReader, Step<T>> step) {
+    /**
+     * Runs a step under the keys' latches with a reader that sees the region leader's in-memory pessimistic
+     * locks too.
+     */
+    private <T> CompletableFuture<T> latched(RegionPeer peer, List<ByteString> keys, Function<MvccReader, Step<T>> step) {
         CompletableFuture<T> reply = new CompletableFuture<>();
         latches.acquire(keys, guard -> executor.execute(() -> {
             Step<T> outcome;
             try {
-                outcome = step.apply(new MvccReader(node.engine()));
+                outcome = step.apply(new MvccReader(node.engine(), memoryLocks(peer)));
             } catch (RuntimeException e) {
                 outcome = Step.of(CompletableFuture.failedFuture(e));
             }
@@ -320,6 +335,31 @@ public final class TxnService {
             });
         }));
         return reply;
+    }
+
+    /** The leader's in-memory lock table as of its current term and region version (emptied when either moved on). */
+    private PessimisticLockTable memoryLocks(RegionPeer peer) {
+        PessimisticLockTable table = peer.pessimisticLocks();
+        Region region = peer.region();
+        List<ByteString> dropped = table.belongTo(peer.currentTerm(), region == null ? -1 : region.getEpoch().getVersion());
+        if (!dropped.isEmpty()) {
+            LOG.info("region {}: dropped {} in-memory pessimistic locks (new term or region version)", peer.regionId(),
+                    dropped.size());
+            metrics.memoryLocksDropped.inc(dropped.size());
+            lockWaits.released(dropped);
+        }
+        return table;
+    }
+
+    /** Removes the transaction's in-memory locks of these keys once a command about them applied. */
+    private void forgetMemoryLocks(RegionPeer peer, List<ByteString> keys, long startTs) {
+        PessimisticLockTable table = peer.pessimisticLocks();
+        if (table.size() == 0) {
+            return;
+        }
+        for (ByteString key : keys) {
+            table.remove(key, startTs);
+        }
     }
 
     private CompletableFuture<CommandResult> propose(RegionPeer peer, RaftCommand.Builder command) {
@@ -371,11 +411,20 @@ public final class TxnService {
         }
         TxnActions.PrewriteContext context = new TxnActions.PrewriteContext(request.getPrimaryLock().toByteArray(),
                 request.getStartVersion(), request.getLockTtl(), request.getForUpdateTs(), request.getTxnSize());
-        return latched(keys, reader -> {
+        return latched(peer, keys, reader -> {
             List<KeyError> errors = new ArrayList<>();
             MvccTxn probe = new MvccTxn();
+            PessimisticLockTable memory = peer.pessimisticLocks();
+            List<Boolean> inLeaderMemory = new ArrayList<>();
+            boolean anyInLeaderMemory = false;
             for (int i = 0; i < request.getMutationsCount(); i++) {
                 boolean pessimistic = request.getIsPessimisticLockCount() > 0 && request.getIsPessimisticLock(i);
+                ByteString key = request.getMutations(i).getKey();
+                Lock held = pessimistic && memory.size() > 0 ? memory.lock(key) : null;
+                boolean fromMemory = held != null && held.startTs() == request.getStartVersion()
+                        && reader.engineLock(key.toByteArray()) == null;
+                inLeaderMemory.add(fromMemory);
+                anyInLeaderMemory |= fromMemory;
                 KeyError error = TxnActions.prewrite(reader, probe, context, request.getMutations(i), pessimistic);
                 if (error != null) {
                     errors.add(error);
@@ -391,10 +440,18 @@ public final class TxnService {
                     .setPrimary(request.getPrimaryLock()).setStartTs(request.getStartVersion())
                     .setLockTtl(request.getLockTtl()).setForUpdateTs(request.getForUpdateTs())
                     .addAllIsPessimisticLock(request.getIsPessimisticLockList()).setTxnSize(request.getTxnSize());
+            if (anyInLeaderMemory) {
+                command.addAllLockedInLeaderMemory(inLeaderMemory);
+            }
             if (!request.getTryOnePc()) {
-                return Step.of(propose(peer, RaftCommand.newBuilder().setPrewrite(command))
-                        .thenApply(result -> respond.apply(result.hasRegionError() ? result.getRegionError() : null,
-                                resultErrors(result))));
+                return Step.of(propose(peer, RaftCommand.newBuilder().setPrewrite(command)).thenApply(result -> {
+                    PrewriteResponse response = respond.apply(result.hasRegionError() ? result.getRegionError() : null,
+                            resultErrors(result));
+                    if (!response.hasRegionError() && response.getErrorsCount() == 0) {
+                        forgetMemoryLocks(peer, keys, request.getStartVersion());
+                    }
+                    return response;
+                }));
             }
             // One-phase commit: readers of these keys wait from now until the commit applies (InflightCommits).
             InflightCommits.Registration registration = inflight.register(keys);
@@ -404,8 +461,11 @@ public final class TxnService {
                         .thenApply(result -> {
                             PrewriteResponse response = respond.apply(result.hasRegionError() ? result.getRegionError() : null,
                                     resultErrors(result));
-                            return response.hasRegionError() || response.getErrorsCount() > 0 ? response
-                                    : response.toBuilder().setOnePcCommitTs(commitTs).build();
+                            if (response.hasRegionError() || response.getErrorsCount() > 0) {
+                                return response;
+                            }
+                            forgetMemoryLocks(peer, keys, request.getStartVersion());
+                            return response.toBuilder().setOnePcCommitTs(commitTs).build();
                         });
             });
             committed.whenComplete((response, error) -> {
@@ -450,7 +510,7 @@ public final class TxnService {
     }
 
     private CompletableFuture<Outcome> commitKeys(RegionPeer peer, List<ByteString> keys, long startTs, long commitTs) {
-        return latched(keys, reader -> {
+        return latched(peer, keys, reader -> {
             MvccTxn probe = new MvccTxn();
             for (ByteString key : keys) {
                 KeyError error = TxnActions.commit(reader, probe, key.toByteArray(), startTs, commitTs);
@@ -470,7 +530,7 @@ public final class TxnService {
     }
 
     private CompletableFuture<Outcome> rollbackKeys(RegionPeer peer, List<ByteString> keys, long startTs) {
-        return latched(keys, reader -> {
+        return latched(peer, keys, reader -> {
             MvccTxn probe = new MvccTxn();
             for (ByteString key : keys) {
                 KeyError error = TxnActions.rollback(reader, probe, key.toByteArray(), startTs);
@@ -483,8 +543,12 @@ public final class TxnService {
             }
             return Step.of(propose(peer, RaftCommand.newBuilder().setRollback(TxnRollback.newBuilder().addAllKeys(keys)
                     .setStartTs(startTs))).thenApply(result -> {
+                        Outcome outcome = outcomeOf(result);
+                        if (outcome.regionError == null && outcome.error == null) {
+                            forgetMemoryLocks(peer, keys, startTs);
+                        }
                         lockWaits.released(keys);
-                        return outcomeOf(result);
+                        return outcome;
                     }));
         });
     }
@@ -521,7 +585,7 @@ public final class TxnService {
             }
             peer = kv.checkedPeer(request.getContext(), request.getKeysList(), true);
             keys = request.getKeysCount() > 0 ? new ArrayList<>(new java.util.LinkedHashSet<>(request.getKeysList()))
-                    : locksOf(peer.region(), request.getStartVersion());
+                    : locksOf(peer, peer.region(), request.getStartVersion());
         } catch (Refusal refusal) {
             return CompletableFuture.completedFuture(refusedSingle(refusal, respond));
         }
@@ -535,13 +599,15 @@ public final class TxnService {
     }
 
     /** The keys of the region locked by one transaction. */
-    private List<ByteString> locksOf(Region region, long startTs) {
-        List<ByteString> keys = new ArrayList<>();
+    private List<ByteString> locksOf(RegionPeer peer, Region region, long startTs) {
+        List<ByteString> keys = new ArrayList<>(memoryLocks(peer).matching((key, lock) -> lock.startTs() == startTs,
+                MAX_KEYS_PER_REQUEST).keySet());
         try (EngineIterator locks = node.engine().iterator(ColumnFamily.LOCK, Keys.dataKey(region.getStartKey().toByteArray()),
                 Keys.dataEndKey(region.getEndKey().toByteArray()))) {
             for (locks.seekToFirst(); locks.valid() && keys.size() < MAX_KEYS_PER_REQUEST; locks.next()) {
-                if (Lock.decode(locks.value()).startTs() == startTs) {
-                    keys.add(ByteString.copyFrom(Keys.userKeyOf(locks.key())));
+                ByteString key = ByteString.copyFrom(Keys.userKeyOf(locks.key()));
+                if (Lock.decode(locks.value()).startTs() == startTs && !keys.contains(key)) {
+                    keys.add(key);
                 }
             }
         }
@@ -558,6 +624,11 @@ public final class TxnService {
                     ? request.getEndKey().toByteArray() : region.getEndKey().toByteArray();
             int limit = request.getLimit() == 0 ? KvService.MAX_SCAN_LIMIT : Math.min(request.getLimit(), KvService.MAX_SCAN_LIMIT);
             ScanLockResponse.Builder response = ScanLockResponse.newBuilder();
+            byte[] scanStart = start;
+            byte[] scanEnd = end;
+            memoryLocks(peer).matching((key, lock) -> lock.startTs() <= request.getMaxVersion()
+                    && KeyRanges.contains(scanStart, scanEnd, key.toByteArray()), limit)
+                    .forEach((key, lock) -> response.addLocks(KeyErrors.lockInfo(key.toByteArray(), lock)));
             try (EngineIterator locks = node.engine().iterator(ColumnFamily.LOCK, Keys.dataKey(start), Keys.dataEndKey(end))) {
                 for (locks.seekToFirst(); locks.valid() && response.getLocksCount() < limit; locks.next()) {
                     Lock lock = Lock.decode(locks.value());
@@ -590,7 +661,14 @@ public final class TxnService {
         } catch (Refusal refusal) {
             return CompletableFuture.completedFuture(refusedSingle(refusal, heartBeatFailure));
         }
-        return latched(List.of(request.getPrimaryLock()), reader -> {
+        return latched(peer, List.of(request.getPrimaryLock()), reader -> {
+            Lock inMemory = peer.pessimisticLocks().lock(request.getPrimaryLock());
+            if (inMemory != null && inMemory.startTs() == request.getStartVersion()
+                    && reader.engineLock(request.getPrimaryLock().toByteArray()) == null) {
+                long ttl = Math.max(inMemory.ttlMillis(), request.getAdviseLockTtl());
+                peer.pessimisticLocks().put(request.getPrimaryLock(), inMemory.withTtl(ttl));
+                return Step.now(TxnHeartBeatResponse.newBuilder().setLockTtl(ttl).build());
+            }
             TxnActions.HeartBeatOutcome outcome = TxnActions.heartBeat(reader, new MvccTxn(),
                     request.getPrimaryLock().toByteArray(), request.getStartVersion(), request.getAdviseLockTtl());
             if (outcome.error() != null) {
@@ -623,7 +701,7 @@ public final class TxnService {
             return CompletableFuture.completedFuture(refusedSingle(refusal, statusFailure));
         }
         byte[] primary = request.getPrimaryKey().toByteArray();
-        return latched(List.of(request.getPrimaryKey()), reader -> {
+        return latched(peer, List.of(request.getPrimaryKey()), reader -> {
             TxnStatus status = TxnActions.checkTxnStatus(reader, primary, request.getLockTs(), request.getCurrentTs(),
                     request.getRollbackIfNotExist());
             if (status instanceof TxnStatus.Alive alive) {
@@ -646,8 +724,11 @@ public final class TxnService {
                             : TxnAction.TTL_EXPIRE_ROLLBACK;
             return Step.of(propose(peer, RaftCommand.newBuilder().setRollback(TxnRollback.newBuilder()
                     .addKeys(request.getPrimaryKey()).setStartTs(request.getLockTs()))).thenApply(result -> {
-                        lockWaits.released(List.of(request.getPrimaryKey()));
                         Outcome applied = outcomeOf(result);
+                        if (applied.regionError == null && applied.error == null) {
+                            forgetMemoryLocks(peer, List.of(request.getPrimaryKey()), request.getLockTs());
+                        }
+                        lockWaits.released(List.of(request.getPrimaryKey()));
                         return applied.regionError != null || applied.error != null
                                 ? statusFailure.apply(applied.regionError, applied.error)
                                 : CheckTxnStatusResponse.newBuilder().setAction(action).build();
@@ -685,7 +766,7 @@ public final class TxnService {
 
     private void attemptPessimisticLock(RegionPeer peer, PessimisticLockRequest request, long deadline,
             CompletableFuture<PessimisticLockResponse> reply) {
-        latched(request.getKeysList(), reader -> {
+        latched(peer, request.getKeysList(), reader -> {
             MvccTxn probe = new MvccTxn();
             List<byte[]> values = new ArrayList<>();
             byte[] primary = request.getPrimaryLock().toByteArray();
@@ -707,6 +788,11 @@ public final class TxnService {
             if (probe.isEmpty()) {
                 return Step.now(new LockAttempt(null, response.build()));
             }
+            if (inMemoryPessimisticLocks && keepInMemory(peer, reader, probe)) {
+                metrics.pessimisticLocks.labelValues("memory").inc();
+                return Step.now(new LockAttempt(null, response.build()));
+            }
+            metrics.pessimisticLocks.labelValues("log").inc();
             // Answer before the lock is replicated: a lost lock fails the transaction's prewrite (docs/ARCHITECTURE.md).
             CompletableFuture<CommandResult> replicated = propose(peer, RaftCommand.newBuilder()
                     .setPessimisticLock(TxnPessimisticLock.newBuilder().addAllKeys(request.getKeysList())
@@ -744,6 +830,23 @@ public final class TxnService {
     private record LockAttempt(KeyError error, PessimisticLockResponse response) {
     }
 
+    /**
+     * Keeps the new pessimistic locks in the leader's table instead of the log, when that is all the step
+     * changes, none of the keys has a lock in the engine (which would shadow it), and the table has room.
+     */
+    private boolean keepInMemory(RegionPeer peer, MvccReader reader, MvccTxn probe) {
+        if (!probe.onlyPutsLocks()) {
+            return false;
+        }
+        java.util.Map<ByteString, Lock> locks = probe.putLocks();
+        for (ByteString key : locks.keySet()) {
+            if (reader.engineLock(key.toByteArray()) != null) {
+                return false;
+            }
+        }
+        return memoryLocks(peer).putAll(locks);
+    }
+
     public CompletableFuture<PessimisticRollbackResponse> pessimisticRollback(PessimisticRollbackRequest request) {
         RegionPeer peer;
         try {
@@ -757,7 +860,19 @@ public final class TxnService {
                     ? PessimisticRollbackResponse.newBuilder().setRegionError(refusal.regionError).build()
                     : PessimisticRollbackResponse.newBuilder().addErrors(KeyErrors.invalid(refusal.getMessage())).build());
         }
-        return latched(request.getKeysList(), reader -> {
+        return latched(peer, request.getKeysList(), reader -> {
+            PessimisticLockTable memory = peer.pessimisticLocks();
+            List<ByteString> releasedInMemory = new ArrayList<>();
+            for (ByteString key : request.getKeysList()) {
+                Lock held = memory.size() > 0 ? memory.lock(key) : null;
+                if (held != null && held.startTs() == request.getStartVersion() && held.forUpdateTs() <= request.getForUpdateTs()
+                        && memory.remove(key, request.getStartVersion())) {
+                    releasedInMemory.add(key);
+                }
+            }
+            if (!releasedInMemory.isEmpty()) {
+                lockWaits.released(releasedInMemory);
+            }
             MvccTxn probe = new MvccTxn();
             for (ByteString key : request.getKeysList()) {
                 TxnActions.pessimisticRollback(reader, probe, key.toByteArray(), request.getStartVersion(),

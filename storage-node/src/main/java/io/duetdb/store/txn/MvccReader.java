@@ -11,13 +11,33 @@ import io.duetdb.store.engine.EngineReader;
 
 /** Reads a key's lock, versions and values from the three data column families of one engine view. */
 public final class MvccReader {
-    private final EngineReader engine;
+    /** Locks kept outside the engine: a region leader's in-memory pessimistic locks. */
+    public interface MemoryLocks {
+        MemoryLocks NONE = userKey -> null;
 
-    public MvccReader(EngineReader engine) {
-        this.engine = requireNonNull(engine, "engine is null");
+        Lock lock(byte[] userKey);
     }
 
+    private final EngineReader engine;
+    private final MemoryLocks memoryLocks;
+
+    public MvccReader(EngineReader engine) {
+        this(engine, MemoryLocks.NONE);
+    }
+
+    public MvccReader(EngineReader engine, MemoryLocks memoryLocks) {
+        this.engine = requireNonNull(engine, "engine is null");
+        this.memoryLocks = requireNonNull(memoryLocks, "memoryLocks is null");
+    }
+
+    /** The key's lock: the engine's, else an in-memory pessimistic lock. */
     public Lock lock(byte[] userKey) {
+        byte[] bytes = engine.get(ColumnFamily.LOCK, Keys.dataKey(userKey));
+        return bytes == null ? memoryLocks.lock(userKey) : Lock.decode(bytes);
+    }
+
+    /** The key's lock in the engine only. */
+    public Lock engineLock(byte[] userKey) {
         byte[] bytes = engine.get(ColumnFamily.LOCK, Keys.dataKey(userKey));
         return bytes == null ? null : Lock.decode(bytes);
     }

@@ -1,7 +1,11 @@
 package io.duetdb.store.txn;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+
+import com.google.protobuf.ByteString;
 
 import io.duetdb.common.keys.Keys;
 import io.duetdb.store.engine.ColumnFamily;
@@ -36,6 +40,22 @@ public final class MvccTxn {
 
     void deleteWrite(byte[] userKey, long commitTs) {
         changes.add(new Change(ColumnFamily.WRITE, Keys.versionKey(userKey, commitTs), null));
+    }
+
+    /** The locks put, by user key, in the order put (what an in-memory lock table keeps instead of the engine). */
+    public Map<ByteString, Lock> putLocks() {
+        Map<ByteString, Lock> locks = new LinkedHashMap<>();
+        for (Change change : changes) {
+            if (change.cf() == ColumnFamily.LOCK && change.value() != null) {
+                locks.put(ByteString.copyFrom(Keys.userKeyOf(change.key())), Lock.decode(change.value()));
+            }
+        }
+        return locks;
+    }
+
+    /** Whether every change is a lock put. */
+    public boolean onlyPutsLocks() {
+        return changes.stream().allMatch(change -> change.cf() == ColumnFamily.LOCK && change.value() != null);
     }
 
     public boolean isEmpty() {

@@ -33,6 +33,16 @@ public final class TxnActions {
 
     public static KeyError prewrite(MvccReader reader, MvccTxn txn, PrewriteContext context, Mutation mutation,
             boolean pessimisticLocked) {
+        return prewrite(reader, txn, context, mutation, pessimisticLocked, false);
+    }
+
+    /**
+     * {@code lockedInLeaderMemory}: the leader found this transaction's pessimistic lock in its in-memory table
+     * when it proposed the prewrite, under the key's latch; replicas never had that lock, and the key can have
+     * changed only through log entries after this one, so a missing lock is not an error here.
+     */
+    public static KeyError prewrite(MvccReader reader, MvccTxn txn, PrewriteContext context, Mutation mutation,
+            boolean pessimisticLocked, boolean lockedInLeaderMemory) {
         byte[] key = mutation.getKey().toByteArray();
         Lock lock = reader.lock(key);
         if (lock != null && lock.startTs() != context.startTs()) {
@@ -52,10 +62,10 @@ public final class TxnActions {
                 return own.get().write().type() == WriteType.ROLLBACK ? KeyErrors.rolledBack(key, context.startTs())
                         : null;
             }
-            if (pessimisticLocked) {
+            if (pessimisticLocked && !lockedInLeaderMemory) {
                 return KeyErrors.pessimisticLockNotFound(key, context.startTs());
             }
-            if (recent) {
+            if (recent && !lockedInLeaderMemory) {
                 return KeyErrors.conflict(key, context.primary(), context.startTs(), newest.get());
             }
         }

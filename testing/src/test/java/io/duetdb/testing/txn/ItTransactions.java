@@ -235,6 +235,59 @@ class ItTransactions {
     }
 
     @Test
+    void pessimisticLocksStayInTheLeadersMemory() throws Exception {
+        long proposalsBefore = cluster.raftProposals();
+        try (Transaction txn = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+            for (int i = 0; i < 40; i++) {
+                txn.getForUpdate(bytes("mem-" + i));
+            }
+            long lockProposals = cluster.raftProposals() - proposalsBefore;
+            // Forty lock requests; a handful of proposals at most come from elsewhere (heartbeats, GC).
+            assertThat(lockProposals).as("Raft entries proposed while locking").isLessThan(20);
+            // Another writer still waits for those locks.
+            CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+                try (Transaction second = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+                    second.put(bytes("mem-7"), bytes("second"));
+                    second.commit();
+                }
+            });
+            Thread.sleep(500);
+            assertThat(other).isNotDone();
+            for (int i = 0; i < 40; i++) {
+                txn.put(bytes("mem-" + i), bytes("first"));
+            }
+            txn.commit();
+            other.get(10, TimeUnit.SECONDS);
+        }
+        try (Transaction reader = client.begin()) {
+            assertThat(reader.get(bytes("mem-0")).map(ItTransactions::text)).hasValue("first");
+            assertThat(reader.get(bytes("mem-7")).map(ItTransactions::text)).hasValue("second");
+        }
+    }
+
+    @Test
+    void aLeaderChangeDropsInMemoryLocksAndTheirTransactionFailsWithoutWriting() throws Exception {
+        try (io.duetdb.testing.StoreAdminCalls admin = new io.duetdb.testing.StoreAdminCalls(placement);
+                Transaction txn = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+            txn.put(bytes("lost-a"), bytes("first"));
+            long leader = placement.getRegion(bytes("lost-a")).orElseThrow().getLeader().getStoreId();
+            long target = placement.getAllStores().stream().map(store -> store.getStore().getId())
+                    .filter(id -> id != leader).findFirst().orElseThrow();
+            assertThat(admin.transferLeader(bytes("lost-a"), target)).isTrue();
+            // The lock is gone with the old leader's term: another writer gets the key at once.
+            try (Transaction second = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+                second.put(bytes("lost-a"), bytes("second"));
+                second.commit();
+            }
+            assertThatThrownBy(txn::commit).isInstanceOfSatisfying(DuetException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.TRANSACTION_RETRYABLE));
+        }
+        try (Transaction reader = client.begin()) {
+            assertThat(reader.get(bytes("lost-a")).map(ItTransactions::text)).hasValue("second");
+        }
+    }
+
+    @Test
     void locksOfACrashedClientAreResolvedAfterTheirTtl() {
         try (RegionRequestSender raw = new RegionRequestSender(new RegionCache(placement), Duration.ofSeconds(10),
                 ReplicaRead.LEADER)) {

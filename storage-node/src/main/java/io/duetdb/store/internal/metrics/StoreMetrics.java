@@ -25,6 +25,8 @@ public final class StoreMetrics {
     public final Counter gcKeys;
     public final Counter keyErrors;
     public final Counter batchMessages;
+    public final Counter pessimisticLocks;
+    public final Counter memoryLocksDropped;
     public final Counter batchCommands;
 
     public StoreMetrics() {
@@ -33,6 +35,11 @@ public final class StoreMetrics {
                 .help("Keys whose old MVCC versions were garbage-collected").register(registry);
         keyErrors = Counter.builder().name("duet_store_txn_key_errors_total")
                 .help("Transactional key errors answered, by kind").labelNames("kind").register(registry);
+        pessimisticLocks = Counter.builder().name("duet_store_pessimistic_locks_total")
+                .help("Pessimistic lock requests granted, by where the locks went (memory or log)").labelNames("where")
+                .register(registry);
+        memoryLocksDropped = Counter.builder().name("duet_store_memory_locks_dropped_total")
+                .help("In-memory pessimistic locks dropped by a change of leader or region version").register(registry);
         batchMessages = Counter.builder().name("duet_store_batch_messages_total")
                 .help("BatchCommands stream messages received").register(registry);
         batchCommands = Counter.builder().name("duet_store_batch_commands_total")

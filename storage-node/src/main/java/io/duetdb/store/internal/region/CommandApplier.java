@@ -149,7 +149,9 @@ public final class CommandApplier {
                         prewrite.getOnePcCommitTs());
                 for (int i = 0; i < prewrite.getMutationsCount(); i++) {
                     boolean pessimistic = i < prewrite.getIsPessimisticLockCount() && prewrite.getIsPessimisticLock(i);
-                    addIfError(errors, TxnActions.prewrite(reader, txn, context, prewrite.getMutations(i), pessimistic));
+                    boolean inLeaderMemory = i < prewrite.getLockedInLeaderMemoryCount() && prewrite.getLockedInLeaderMemory(i);
+                    addIfError(errors, TxnActions.prewrite(reader, txn, context, prewrite.getMutations(i), pessimistic,
+                            inLeaderMemory));
                 }
             }
             case COMMIT -> {

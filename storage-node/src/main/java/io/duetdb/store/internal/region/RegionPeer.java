@@ -12,6 +12,7 @@ import io.duetdb.proto.raftcmd.CommandResult;
 import io.duetdb.proto.raftcmd.RaftCommand;
 import io.duetdb.raft.RaftGroupHandle;
 import io.duetdb.store.internal.proto.RegionLocalState;
+import io.duetdb.store.internal.txn.PessimisticLockTable;
 
 /**
  * One region replica on this store at run time: its state machine, its Raft group, the proposer that
@@ -31,6 +32,7 @@ public final class RegionPeer {
     public final AtomicBoolean heartbeatDue = new AtomicBoolean(true);
     private volatile long lastHeartbeatNanos;
     private volatile long createdNanos = System.nanoTime();
+    private final PessimisticLockTable pessimisticLocks = new PessimisticLockTable();
 
     public RegionPeer(long storeId, RegionStateMachine stateMachine, LeaderLease lease) {
         this.storeId = storeId;
@@ -99,6 +101,21 @@ public final class RegionPeer {
         } catch (RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** The current Raft term, or -1 when the group is not running. */
+    public long currentTerm() {
+        RaftGroupHandle current = handle;
+        try {
+            return current == null ? -1 : current.currentTerm();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** This replica's in-memory pessimistic locks (while it leads). */
+    public PessimisticLockTable pessimisticLocks() {
+        return pessimisticLocks;
     }
 
     public Optional<Peer> selfPeer() {
