@@ -48,6 +48,7 @@ final class DmlStatements {
     private final Session session;
     private final Transaction transaction;
 
+    /** {@code transaction} is null only for planning prepared statements. */
     DmlStatements(Session session, Transaction transaction) {
         this.session = session;
         this.transaction = transaction;
@@ -248,7 +249,7 @@ final class DmlStatements {
             }
             rows.clear();
         }
-        QueryPlanner.PlannedQuery planned = session.planner(transaction).plan(source);
+        QueryPlanner.PlannedQuery planned = session.planner().plan(source);
         session.requireSelect(planned.plan());
         if (planned.rowType().getFieldCount() != width) {
             throw new DuetException(ErrorCode.WRONG_VALUE_COUNT, "Column count doesn't match value count at row 1");
@@ -369,10 +370,82 @@ final class DmlStatements {
 
     // ---- UPDATE / DELETE ----
 
+    /**
+     * The planned target of a prepared UPDATE or DELETE, planned once with its placeholders as dynamic
+     * parameters and reused while the schema version and the current database stay; the parameters are
+     * refilled at each execution.
+     */
+    static final class PreparedDml {
+        private final List<Object> parameters = new ArrayList<>();
+        private Object plan;
+        private long schemaVersion = -1;
+        private String database;
+        private boolean unplannable;
+
+        /** False when the statement cannot be planned with placeholders (it is then bound as text each time). */
+        boolean plannable() {
+            return !unplannable;
+        }
+
+        private Object planFor(long version, String currentDatabase, java.util.function.Supplier<Object> planner) {
+            if (plan == null || schemaVersion != version || !java.util.Objects.equals(database, currentDatabase)) {
+                plan = planner.get();
+                schemaVersion = version;
+                database = currentDatabase;
+            }
+            return plan;
+        }
+
+        private void bind(List<Object> values) {
+            parameters.clear();
+            parameters.addAll(values);
+        }
+    }
+
+    /**
+     * Plans a prepared UPDATE or DELETE for the current schema (if not planned yet); false, and the statement
+     * marked unplannable, when its placeholders leave it without types.
+     */
+    static boolean plan(Session session, String sql, PreparedDml prepared) {
+        if (prepared.unplannable) {
+            return false;
+        }
+        // Parsed afresh for each planning: validation may rewrite the tree it is given.
+        DmlStatements planner = new DmlStatements(session, null);
+        try {
+            SqlNode statement = io.duetdb.sql.parser.StatementParser.parse(sql);
+            long version = session.manager().catalog().current().version();
+            if (statement instanceof io.duetdb.sql.parser.dml.SqlMySqlUpdate update) {
+                prepared.planFor(version, session.currentDatabase(), () -> planner.updatePlan(update, prepared.parameters));
+            } else if (statement instanceof io.duetdb.sql.parser.dml.SqlMySqlDelete delete) {
+                prepared.planFor(version, session.currentDatabase(), () -> planner.deletePlan(delete, prepared.parameters));
+            } else {
+                prepared.unplannable = true;
+            }
+        } catch (RuntimeException e) {
+            prepared.unplannable = true;
+        }
+        return !prepared.unplannable;
+    }
+
+    private record UpdatePlan(TableInfo table, List<Integer> targetPositions, Target target) {
+    }
+
+    private record DeletePlan(TableInfo table, Target target) {
+    }
+
     StatementResult update(io.duetdb.sql.parser.dml.SqlMySqlUpdate update) {
+        return update(update, updatePlan(update, List.of()), List.of());
+    }
+
+    /** Runs a prepared UPDATE planned by {@link #plan}. */
+    StatementResult update(io.duetdb.sql.parser.dml.SqlMySqlUpdate update, PreparedDml prepared, List<Object> parameters) {
+        prepared.bind(parameters);
+        return update(update, (UpdatePlan) prepared.plan, prepared.parameters);
+    }
+
+    private UpdatePlan updatePlan(io.duetdb.sql.parser.dml.SqlMySqlUpdate update, List<Object> parameters) {
         TableInfo table = table(update.table());
-        session.require(Privilege.UPDATE, session.qualifiedName(update.table())[0], table.name());
-        TableAccess access = new TableAccess(table);
         List<SqlNode> expressions = new ArrayList<>();
         List<Integer> targetPositions = new ArrayList<>();
         for (SqlNode node : update.assignments()) {
@@ -388,8 +461,17 @@ final class DmlStatements {
             }
             expressions.add(value);
         }
-        Target target = target(update.table(), update.alias(), update.where(), update.orderBy(), expressions);
-        long limit = limit(update.limit());
+        return new UpdatePlan(table, targetPositions, target(update.table(), update.alias(), update.where(), update.orderBy(),
+                expressions, parameters));
+    }
+
+    private StatementResult update(io.duetdb.sql.parser.dml.SqlMySqlUpdate update, UpdatePlan plan, List<Object> parameters) {
+        TableInfo table = plan.table();
+        session.require(Privilege.UPDATE, session.qualifiedName(update.table())[0], table.name());
+        TableAccess access = new TableAccess(table);
+        List<Integer> targetPositions = plan.targetPositions();
+        Target target = plan.target();
+        long limit = limit(update.limit(), parameters);
         List<TableReader.HandleRow> rows = target.read(transaction, access, session);
         RowWriter writer = new RowWriter(transaction, access);
         long matched = 0;
@@ -434,11 +516,27 @@ final class DmlStatements {
     }
 
     StatementResult delete(io.duetdb.sql.parser.dml.SqlMySqlDelete delete) {
+        return delete(delete, deletePlan(delete, List.of()), List.of());
+    }
+
+    /** Runs a prepared DELETE planned by {@link #plan}. */
+    StatementResult delete(io.duetdb.sql.parser.dml.SqlMySqlDelete delete, PreparedDml prepared, List<Object> parameters) {
+        prepared.bind(parameters);
+        return delete(delete, (DeletePlan) prepared.plan, prepared.parameters);
+    }
+
+    private DeletePlan deletePlan(io.duetdb.sql.parser.dml.SqlMySqlDelete delete, List<Object> parameters) {
         TableInfo table = table(delete.table());
+        return new DeletePlan(table, target(delete.table(), delete.alias(), delete.where(), delete.orderBy(), List.of(),
+                parameters));
+    }
+
+    private StatementResult delete(io.duetdb.sql.parser.dml.SqlMySqlDelete delete, DeletePlan plan, List<Object> parameters) {
+        TableInfo table = plan.table();
         session.require(Privilege.DELETE, session.qualifiedName(delete.table())[0], table.name());
         TableAccess access = new TableAccess(table);
-        Target target = target(delete.table(), delete.alias(), delete.where(), delete.orderBy(), List.of());
-        long limit = limit(delete.limit());
+        Target target = plan.target();
+        long limit = limit(delete.limit(), parameters);
         RowWriter writer = new RowWriter(transaction, access);
         long deleted = 0;
         for (TableReader.HandleRow read : target.read(transaction, access, session)) {
@@ -470,9 +568,16 @@ final class DmlStatements {
         return true;
     }
 
-    private long limit(SqlNode limit) {
+    private long limit(SqlNode limit, List<Object> parameters) {
         if (limit == null) {
             return Long.MAX_VALUE;
+        }
+        if (limit instanceof org.apache.calcite.sql.SqlDynamicParam parameter) {
+            Object value = parameters.get(parameter.getIndex());
+            if (value == null) {
+                throw new DuetException(ErrorCode.WRONG_ARGUMENTS, "Incorrect arguments to LIMIT");
+            }
+            return Values.toLong(value);
         }
         if (limit instanceof SqlNumericLiteral numeric) {
             return numeric.getValueAs(Long.class);
@@ -513,14 +618,14 @@ final class DmlStatements {
      * table and get them as row expressions over its public columns.
      */
     private Target target(SqlIdentifier tableName, SqlIdentifier alias, SqlNode where, SqlNodeList orderBy,
-            List<SqlNode> values) {
-        return target(tableName, alias, where, orderBy, values, List.of());
-    }
-
-    private Target target(SqlIdentifier tableName, SqlIdentifier alias, SqlNode where, SqlNodeList orderBy,
             List<SqlNode> values, List<Object> parameters) {
         SqlParserPos pos = SqlParserPos.ZERO;
-        List<SqlNode> selectItems = new ArrayList<>(values);
+        // A bare placeholder as a new value has no type Calcite could infer: it is read as it comes and coerced
+        // to the column like any value.
+        List<SqlNode> selectItems = new ArrayList<>();
+        for (SqlNode value : values) {
+            selectItems.add(value instanceof org.apache.calcite.sql.SqlDynamicParam ? SqlLiteral.createNull(pos) : value);
+        }
         selectItems.add(where != null ? where : SqlLiteral.createBoolean(true, pos));
         List<Boolean> descending = new ArrayList<>();
         if (orderBy != null) {
@@ -538,7 +643,7 @@ final class DmlStatements {
                 : SqlStdOperatorTable.AS.createCall(pos, tableName, alias);
         SqlSelect select = new SqlSelect(pos, null, new SqlNodeList(selectItems, pos), from, null, null, null, null,
                 null, null, null, null, null);
-        QueryPlanner.PlannedQuery planned = session.planner(transaction).plan(select);
+        QueryPlanner.PlannedQuery planned = session.planner().plan(select);
         RelNode plan = planned.plan();
         if (!(plan instanceof Project project) || !(project.getInput() instanceof TableScan)) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this UPDATE or DELETE needs sub-queries, which are"
@@ -548,7 +653,12 @@ final class DmlStatements {
         List<RexNode> projects = project.getProjects();
         List<RowExpression> valueExpressions = new ArrayList<>();
         for (int i = 0; i < values.size(); i++) {
-            valueExpressions.add(compiler.compile(projects.get(i)));
+            if (values.get(i) instanceof org.apache.calcite.sql.SqlDynamicParam parameter) {
+                int index = parameter.getIndex();
+                valueExpressions.add(row -> parameters.get(index));
+            } else {
+                valueExpressions.add(compiler.compile(projects.get(i)));
+            }
         }
         RexNode condition = projects.get(values.size());
         if (condition.isAlwaysTrue()) {

@@ -113,11 +113,17 @@ public final class Session implements SessionFunctions {
         /** A query (planned once with its placeholders); anything else is bound as text at each execution. */
         final boolean query;
         final boolean locking;
+        /** For UPDATE and DELETE: their plan with placeholders, reused across executions. */
+        final DmlStatements.PreparedDml dml;
+        /** The statement as parsed at prepare time, never given to the validator (which may rewrite it). */
+        final SqlNode parsed;
         QueryPlanner.PlannedQuery plan;
         List<ResultColumn> planColumns;
         long planSchemaVersion = -1;
 
-        Prepared(String sql, int parameterCount, boolean query, boolean locking) {
+        Prepared(String sql, SqlNode parsed, int parameterCount, boolean query, boolean locking) {
+            this.parsed = parsed;
+            this.dml = parsed instanceof SqlMySqlUpdate || parsed instanceof SqlMySqlDelete ? new DmlStatements.PreparedDml() : null;
             this.sql = sql;
             this.parameterCount = parameterCount;
             this.query = query;
@@ -135,7 +141,7 @@ public final class Session implements SessionFunctions {
             SqlNode statement = StatementParser.parse(text);
             int parameterCount = ParameterBinder.count(statement);
             boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
-            Prepared entry = new Prepared(text, parameterCount, isQuery, statement instanceof SqlQueryWithLocking);
+            Prepared entry = new Prepared(text, statement, parameterCount, isQuery, statement instanceof SqlQueryWithLocking);
             List<ResultColumn> columns = List.of();
             if (isQuery) {
                 columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
@@ -222,6 +228,15 @@ public final class Session implements SessionFunctions {
                         return new QueryResult(columns, rows);
                     }));
                 }
+            }
+            if (statement.dml != null && DmlStatements.plan(this, statement.sql, statement.dml)) {
+                if (statement.parsed instanceof SqlMySqlUpdate update) {
+                    return measured("update", () -> inTransaction(transaction -> new DmlStatements(this, transaction)
+                            .update(update, statement.dml, parameters)));
+                }
+                SqlMySqlDelete delete = (SqlMySqlDelete) statement.parsed;
+                return measured("delete", () -> inTransaction(transaction -> new DmlStatements(this, transaction)
+                        .delete(delete, statement.dml, parameters)));
             }
             String bound = ParameterBinder.bindText(statement.sql, parameters);
             return dispatch(StatementParser.parse(bound), bound);
@@ -716,14 +731,14 @@ public final class Session implements SessionFunctions {
     }
 
     /** The planner for the schema version {@code transaction} reads. */
-    QueryPlanner planner(Transaction transaction) {
+    QueryPlanner planner() {
         CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().current());
         return new QueryPlanner(catalog, database);
     }
 
     private StatementResult query(Transaction transaction, SqlNode query, boolean locking, String sql) {
         List<String> labels = labels(query, sql);
-        QueryPlanner.PlannedQuery planned = planner(transaction).plan(query);
+        QueryPlanner.PlannedQuery planned = planner().plan(query);
         requireSelect(planned.plan());
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
                 List.of());
@@ -755,7 +770,7 @@ public final class Session implements SessionFunctions {
     }
 
     private StatementResult explain(Transaction transaction, SqlNode query) {
-        QueryPlanner.PlannedQuery planned = planner(transaction).plan(query);
+        QueryPlanner.PlannedQuery planned = planner().plan(query);
         String plan = RelOptUtil.toString(planned.plan());
         List<Object[]> rows = new ArrayList<>();
         for (String line : plan.split("\n")) {

@@ -191,6 +191,55 @@ class ItSqlBasics {
         }
     }
 
+    @Test
+    void preparedUpdatesAndDeletesKeepTheirPlanAcrossExecutionsAndSchemaChanges() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true&emulateUnsupportedPstmts=false");
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE counters (id INT PRIMARY KEY, n INT NOT NULL, label VARCHAR(10))");
+            statement.execute("INSERT INTO counters VALUES (1, 0, 'a'), (2, 0, 'b'), (3, 0, 'c'), (4, 0, 'd')");
+            try (PreparedStatement add = connection.prepareStatement("UPDATE counters SET n = n + ? WHERE id = ?");
+                    PreparedStatement set = connection.prepareStatement("UPDATE counters SET n = ?, label = ? WHERE id = ?");
+                    PreparedStatement lowest = connection.prepareStatement("DELETE FROM counters ORDER BY n LIMIT ?")) {
+                for (int round = 1; round <= 3; round++) {
+                    for (int id = 1; id <= 4; id++) {
+                        add.setInt(1, id * round);
+                        add.setInt(2, id);
+                        assertThat(add.executeUpdate()).isEqualTo(1);
+                    }
+                }
+                assertThat(rows(statement, "SELECT n FROM counters ORDER BY id")).containsExactly("6", "12", "18", "24");
+                // A bare placeholder as the new value: coerced to the column, NULL refused by NOT NULL.
+                set.setString(1, "70");
+                set.setString(2, "seventy");
+                set.setInt(3, 1);
+                assertThat(set.executeUpdate()).isEqualTo(1);
+                set.setNull(1, java.sql.Types.INTEGER);
+                set.setString(2, "x");
+                set.setInt(3, 2);
+                assertThat(errorOf(set::executeUpdate)).isEqualTo(1048);
+                set.setInt(1, 5);
+                set.setString(2, "too long for ten");
+                assertThat(errorOf(set::executeUpdate)).isEqualTo(1406);
+                // The schema changes between executions: the statements are planned again.
+                statement.execute("ALTER TABLE counters ADD COLUMN extra INT DEFAULT 7");
+                add.setInt(1, 1);
+                add.setInt(2, 1);
+                assertThat(add.executeUpdate()).isEqualTo(1);
+                assertThat(rows(statement, "SELECT n, label, extra FROM counters WHERE id = 1")).containsExactly("71|seventy|7");
+                lowest.setInt(1, 2);
+                assertThat(lowest.executeUpdate()).isEqualTo(2);
+                assertThat(rows(statement, "SELECT id FROM counters ORDER BY id")).containsExactly("1", "4");
+            }
+            // A placeholder whose type nothing determines is bound as text instead.
+            try (PreparedStatement untyped = connection.prepareStatement("DELETE FROM counters WHERE ? = id + 0 * ?")) {
+                untyped.setInt(1, 4);
+                untyped.setInt(2, 0);
+                assertThat(untyped.executeUpdate()).isEqualTo(1);
+            }
+            assertThat(rows(statement, "SELECT id FROM counters")).containsExactly("1");
+        }
+    }
+
     static int errorOf(ThrowingRunnable action) {
         try {
             action.run();
