@@ -58,6 +58,7 @@ final class DmlStatements {
 
     StatementResult insert(io.duetdb.sql.parser.dml.SqlMySqlInsert insert) {
         TableInfo table = table(insert.table());
+        session.writing(table);
         String databaseName = session.qualifiedName(insert.table())[0];
         session.require(Privilege.INSERT, databaseName, table.name());
         if (insert.replace()) {
@@ -467,6 +468,7 @@ final class DmlStatements {
 
     private StatementResult update(io.duetdb.sql.parser.dml.SqlMySqlUpdate update, UpdatePlan plan, List<Object> parameters) {
         TableInfo table = plan.table();
+        session.writing(table);
         session.require(Privilege.UPDATE, session.qualifiedName(update.table())[0], table.name());
         TableAccess access = new TableAccess(table);
         List<Integer> targetPositions = plan.targetPositions();
@@ -533,6 +535,7 @@ final class DmlStatements {
 
     private StatementResult delete(io.duetdb.sql.parser.dml.SqlMySqlDelete delete, DeletePlan plan, List<Object> parameters) {
         TableInfo table = plan.table();
+        session.writing(table);
         session.require(Privilege.DELETE, session.qualifiedName(delete.table())[0], table.name());
         TableAccess access = new TableAccess(table);
         Target target = plan.target();

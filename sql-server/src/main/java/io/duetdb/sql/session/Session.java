@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,6 +32,7 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.Privilege;
+import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.PlanExecutor;
@@ -132,6 +134,8 @@ public final class Session implements SessionFunctions {
     }
 
     private final Map<Integer, Prepared> prepared = new HashMap<>();
+    /** The definitions of the tables the open transaction wrote, as it wrote them (checked at commit). */
+    private final Map<Long, TableInfo> tablesWritten = new HashMap<>();
     private int nextPreparedId = 1;
 
     public PreparedStatementInfo prepare(String sql) {
@@ -650,12 +654,15 @@ public final class Session implements SessionFunctions {
         // retried from the start on a write conflict, as TiDB does (pessimistic-auto-commit = false).
         for (int attempt = 1; ; attempt++) {
             Transaction own = manager.client().begin(TxnMode.OPTIMISTIC, isolation());
+            tablesWritten.clear();
             try {
                 StatementResult result = work.run(own);
+                checkSchemaUnchanged();
                 own.commit();
                 return result;
             } catch (DuetException e) {
-                boolean retryable = e.code() == ErrorCode.WRITE_CONFLICT || e.code() == ErrorCode.TRANSACTION_RETRYABLE;
+                boolean retryable = e.code() == ErrorCode.WRITE_CONFLICT || e.code() == ErrorCode.TRANSACTION_RETRYABLE
+                        || e.code() == ErrorCode.SCHEMA_CHANGED;
                 if (!retryable || attempt >= AUTOCOMMIT_ATTEMPTS) {
                     throw e;
                 }
@@ -698,14 +705,52 @@ public final class Session implements SessionFunctions {
         if (open == null) {
             return;
         }
+        if (!commit) {
+            tablesWritten.clear();
+        }
         try {
             if (commit) {
+                try {
+                    checkSchemaUnchanged();
+                } catch (DuetException e) {
+                    open.rollback();
+                    throw e;
+                }
                 open.commit();
             } else {
                 open.rollback();
             }
         } finally {
             open.close();
+        }
+    }
+
+    /** DML records each table it writes, with the definition it used. */
+    void writing(TableInfo table) {
+        tablesWritten.putIfAbsent(table.id(), table);
+    }
+
+    /**
+     * F1's commit-time check, as TiDB's schema validator does it: a transaction whose tables changed definition
+     * (a column or index moved to another state, or the table went away) since it wrote them must not commit
+     * what it wrote under the old definition — say, rows without the entries of an index backfilled meanwhile.
+     */
+    private void checkSchemaUnchanged() {
+        if (tablesWritten.isEmpty()) {
+            return;
+        }
+        try {
+            InfoSchema latest = manager.catalog().current();
+            for (TableInfo used : tablesWritten.values()) {
+                Optional<TableInfo> now = latest.table(used.id());
+                if (now.isEmpty() || !now.get().equals(used)) {
+                    throw new DuetException(ErrorCode.SCHEMA_CHANGED, "Information schema is changed during the execution"
+                            + " of the statement(for example, table definition may be updated by other DDL ran in parallel)."
+                            + " Table '" + used.name() + "' changed; the transaction was rolled back");
+                }
+            }
+        } finally {
+            tablesWritten.clear();
         }
     }
 

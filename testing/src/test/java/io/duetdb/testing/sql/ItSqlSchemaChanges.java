@@ -174,6 +174,28 @@ class ItSqlSchemaChanges {
     }
 
     @Test
+    void aTransactionWhoseTableChangedUnderItIsRolledBackAtCommit() throws Exception {
+        try (Connection a = connect(first); Connection b = connect(second);
+                Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
+            sa.execute("CREATE TABLE ledger (id INT PRIMARY KEY, account INT, amount INT)");
+            sa.executeUpdate("INSERT INTO ledger VALUES (1, 10, 100)");
+            a.setAutoCommit(false);
+            sa.executeUpdate("INSERT INTO ledger VALUES (2, 20, 200)");
+            // Another server adds an index meanwhile: this transaction's row was written without its entry.
+            sb.execute("ALTER TABLE ledger ADD INDEX by_account (account)");
+            assertThatThrownBy(a::commit).satisfies(e -> {
+                assertThat(((SQLException) e).getErrorCode()).isEqualTo(8028);
+                assertThat(e.getMessage()).contains("Information schema is changed");
+            });
+            a.setAutoCommit(true);
+            assertThat(rows(sa, "SELECT id FROM ledger ORDER BY id")).containsExactly("1");
+            // Written again under the new definition, it commits with its index entry.
+            sa.executeUpdate("INSERT INTO ledger VALUES (2, 20, 200)");
+        }
+        assertThat(IndexConsistency.check(cluster, "test", "ledger", "by_account")).isEmpty();
+    }
+
+    @Test
     void upsertsWithOnDuplicateKeyUpdate() throws SQLException {
         try (Connection connection = connect(first); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE counters (name VARCHAR(10) PRIMARY KEY, hits INT NOT NULL, seen INT)");
