@@ -111,7 +111,8 @@ public final class Catalog implements AutoCloseable {
             if (current.users().isEmpty()) {
                 // root from any host, no password, every privilege (a cluster set up before accounts existed too).
                 java.util.Set<Privilege> all = java.util.EnumSet.allOf(Privilege.class);
-                store.putUser(transaction, new UserInfo("root", "%", "", all, java.util.Map.of(), java.util.Map.of()));
+                store.putUser(transaction, new UserInfo("root", "%", AuthenticationPlugin.MYSQL_NATIVE_PASSWORD, "", all,
+                        java.util.Map.of(), java.util.Map.of()));
                 LOG.info("Catalog bootstrapped: account 'root'@'%' created without a password");
             }
             if (store.isBootstrapped(transaction)) {

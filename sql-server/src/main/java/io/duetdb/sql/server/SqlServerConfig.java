@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.duetdb.common.config.HostAndPort;
+import io.duetdb.sql.catalog.AuthenticationPlugin;
 
 /** A sql-server's settings, with TiDB's default ports. */
 public final class SqlServerConfig {
@@ -22,6 +23,22 @@ public final class SqlServerConfig {
     private boolean tls = true;
     private java.nio.file.Path tlsCertificate;
     private java.nio.file.Path tlsKey;
+    private AuthenticationPlugin defaultAuthenticationPlugin = AuthenticationPlugin.MYSQL_NATIVE_PASSWORD;
+
+    /**
+     * The plugin the greeting proposes and CREATE USER ... IDENTIFIED BY uses without WITH (MySQL's
+     * default_authentication_plugin). mysql_native_password by default: every MySQL and MariaDB client logs in
+     * with it without TLS, while a caching_sha2_password account's first login on each server needs TLS or an
+     * RSA key exchange that clients must be told to allow (Connector/J's allowPublicKeyRetrieval).
+     */
+    public AuthenticationPlugin defaultAuthenticationPlugin() {
+        return defaultAuthenticationPlugin;
+    }
+
+    public SqlServerConfig setDefaultAuthenticationPlugin(AuthenticationPlugin plugin) {
+        this.defaultAuthenticationPlugin = requireNonNull(plugin, "plugin is null");
+        return this;
+    }
 
     /** Whether clients may switch to TLS (with a generated certificate unless one is configured). */
     public boolean tls() {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -15,11 +16,11 @@ import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.ddl.DdlExecutor;
 import io.duetdb.sql.exec.AutoIdAllocator;
 import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.prepare.CalciteCatalog;
-import io.duetdb.sql.protocol.NativePassword;
 import io.duetdb.sql.types.SqlType;
 
 /**
@@ -39,8 +40,12 @@ public final class SessionManager {
 
     private final SqlMetrics metrics;
 
-    public SessionManager(TxnClient client, Catalog catalog, String serverVersion, SqlMetrics metrics) {
+    private final ServerSettings settings;
+
+    public SessionManager(TxnClient client, Catalog catalog, String serverVersion, SqlMetrics metrics,
+            ServerSettings settings) {
         this.metrics = requireNonNull(metrics, "metrics is null");
+        this.settings = requireNonNull(settings, "settings is null");
         metrics.gauge("duet_sql_sessions", "Open client sessions", () -> sessions.size());
         this.client = requireNonNull(client, "client is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
@@ -57,11 +62,13 @@ public final class SessionManager {
         return connectionIds.incrementAndGet();
     }
 
-    public boolean authenticate(String user, String host, byte[] scramble, byte[] reply) {
-        return catalog.current().account(user, host)
-                .map(account -> NativePassword.verify(java.util.HexFormat.of().parseHex(account.passwordHash()),
-                        scramble, reply))
-                .orElse(false);
+    public ServerSettings settings() {
+        return settings;
+    }
+
+    /** The account a client logging in from {@code host} as {@code user} authenticates as. */
+    public Optional<UserInfo> account(String user, String host) {
+        return catalog.current().account(user, host);
     }
 
     public Session open(long connectionId, String user, String host, String database) {
