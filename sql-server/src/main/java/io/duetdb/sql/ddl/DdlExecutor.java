@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
@@ -62,8 +63,11 @@ public final class DdlExecutor {
         this.client = requireNonNull(client, "client is null");
     }
 
-    /** Runs a DDL statement; returns the warnings it raised (unsupported options accepted). */
-    public List<String> execute(SqlNode statement, String currentDatabase) {
+    /**
+     * Runs a DDL statement; returns the warnings it raised (unsupported options accepted). {@code cancelled}
+     * turns true on KILL QUERY: an index being added is removed again, a statement that moved nothing yet stops.
+     */
+    public List<String> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled) {
         List<String> warnings = new ArrayList<>();
         if (statement instanceof SqlCreateDatabase create) {
             createDatabase(create);
@@ -78,7 +82,7 @@ public final class DdlExecutor {
         } else if (statement instanceof SqlCreateIndex create) {
             SqlIndexDefinition.Kind kind = create.unique() ? SqlIndexDefinition.Kind.UNIQUE : SqlIndexDefinition.Kind.INDEX;
             addIndex(create.table(), currentDatabase, kind, create.name().getSimple(), columnNames(create.columns()),
-                    create.ifNotExists());
+                    create.ifNotExists(), cancelled);
         } else if (statement instanceof SqlDropIndex drop) {
             dropIndex(drop.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
         } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlRenameTable rename) {
@@ -95,7 +99,7 @@ public final class DdlExecutor {
                     }
                     List<String> columns = columnNames(index.columns());
                     String name = index.name() != null ? index.name().getSimple() : columns.get(0);
-                    addIndex(alter.table(), currentDatabase, index.kind(), name, columns, false);
+                    addIndex(alter.table(), currentDatabase, index.kind(), name, columns, false, cancelled);
                 } else if (action instanceof SqlAlterTableDropIndex drop) {
                     dropIndex(alter.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn add) {
@@ -364,7 +368,7 @@ public final class DdlExecutor {
     }
 
     private void addIndex(SqlIdentifier tableName, String currentDatabase, SqlIndexDefinition.Kind kind, String indexName,
-            List<String> columns, boolean ifNotExists) {
+            List<String> columns, boolean ifNotExists, BooleanSupplier cancelled) {
         String[] name = qualified(tableName, currentDatabase);
         Long indexId = catalog.runDdl("add index " + indexName + " on " + name[1] + " (delete only)", (ddl, current) -> {
             TableInfo table = table(current, name);
@@ -391,10 +395,12 @@ public final class DdlExecutor {
         if (indexId == null) {
             return;
         }
-        moveIndex(name, indexId, SchemaState.WRITE_ONLY);
-        TableInfo reorganizing = moveIndex(name, indexId, SchemaState.WRITE_REORGANIZATION);
         try {
-            backfill(reorganizing, indexId);
+            checkNotCancelled(cancelled);
+            moveIndex(name, indexId, SchemaState.WRITE_ONLY);
+            checkNotCancelled(cancelled);
+            TableInfo reorganizing = moveIndex(name, indexId, SchemaState.WRITE_REORGANIZATION);
+            backfill(reorganizing, indexId, cancelled);
         } catch (RuntimeException e) {
             // Leave no half-built index behind: remove it again.
             catalog.runDdl("add index " + indexName + " on " + name[1] + " (rolled back)", (ddl, current) -> {
@@ -562,13 +568,14 @@ public final class DdlExecutor {
     }
 
     /** Writes the index entries of every existing row, a batch per transaction, reporting progress. */
-    private void backfill(TableInfo table, long indexId) {
+    private void backfill(TableInfo table, long indexId, BooleanSupplier cancelled) {
         TableAccess access = new TableAccess(table);
         IndexInfo index = table.indexes().stream().filter(i -> i.id() == indexId).findFirst().orElseThrow();
         byte[] start = access.recordStart();
         byte[] end = access.recordEnd();
         long rows = 0;
         while (true) {
+            checkNotCancelled(cancelled);
             Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
             try {
                 List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, BACKFILL_BATCH);
@@ -608,6 +615,12 @@ public final class DdlExecutor {
             } finally {
                 transaction.close();
             }
+        }
+    }
+
+    private static void checkNotCancelled(BooleanSupplier cancelled) {
+        if (cancelled.getAsBoolean()) {
+            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
         }
     }
 

@@ -8,6 +8,8 @@ import io.duetdb.common.error.ErrorCode;
  * Move them into ErrorCode when common is next changed.
  */
 public enum SqlErrorCode {
+    /** ER_KILL_DENIED_ERROR: KILL of another user's connection without SUPER. */
+    KILL_DENIED(1095, "HY000", ErrorCode.SPECIFIC_ACCESS_DENIED),
     /** ER_PLUGIN_IS_NOT_LOADED: CREATE/ALTER USER ... IDENTIFIED WITH an unknown authentication plugin. */
     PLUGIN_IS_NOT_LOADED(1524, "HY000", ErrorCode.NOT_SUPPORTED_YET);
 

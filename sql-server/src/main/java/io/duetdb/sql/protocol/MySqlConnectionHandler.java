@@ -305,7 +305,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         context.channel().config().setAutoRead(false);
         statementExecutor.execute(() -> {
             try {
-                session = sessions.open(connectionId, user, host, database);
+                session = sessions.open(connectionId, user, host, database, () -> context.channel().close());
             } catch (DuetException e) {
                 writeErrorAndClose(context, e);
                 return;

@@ -9,15 +9,21 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.ddl.DdlExecutor;
+import io.duetdb.sql.error.SqlErrorCode;
+import io.duetdb.sql.error.SqlErrorException;
 import io.duetdb.sql.exec.AutoIdAllocator;
 import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.prepare.CalciteCatalog;
@@ -28,6 +34,7 @@ import io.duetdb.sql.types.SqlType;
  * allocation, users, and the list of open sessions (for SHOW PROCESSLIST and KILL).
  */
 public final class SessionManager {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionManager.class);
     private final TxnClient client;
     private final Catalog catalog;
     private final DdlExecutor ddl;
@@ -71,8 +78,9 @@ public final class SessionManager {
         return catalog.current().account(user, host);
     }
 
-    public Session open(long connectionId, String user, String host, String database) {
-        Session session = new Session(this, connectionId, user, host, null);
+    /** A new session; {@code disconnect} closes its connection (KILL CONNECTION). */
+    public Session open(long connectionId, String user, String host, String database, Runnable disconnect) {
+        Session session = new Session(this, connectionId, user, host, null, disconnect);
         if (database != null) {
             session.useDatabase(database);
         }
@@ -143,23 +151,41 @@ public final class SessionManager {
         return table.column(origin.get(size - 1)).map(ColumnInfo::type).orElse(null);
     }
 
+    /**
+     * KILL QUERY and KILL [CONNECTION]. As in MySQL, a user may kill the connections of the same user name;
+     * those of others need SUPER (1095 otherwise).
+     */
     void kill(long connectionId, boolean queryOnly, Session requester) {
         Session target = sessions.get(connectionId);
         if (target == null) {
             throw new DuetException(ErrorCode.UNKNOWN_THREAD_ID, "Unknown thread id: " + connectionId);
         }
-        if (!queryOnly) {
-            target.markKilled();
+        if (!target.userName().equals(requester.userName())
+                && !requester.account().global().contains(Privilege.SUPER)) {
+            throw new SqlErrorException(SqlErrorCode.KILL_DENIED, "You are not owner of thread " + connectionId);
+        }
+        if (queryOnly) {
+            boolean running = target.killQuery();
+            LOG.info("Connection {} killed the {} of connection {}", requester.connectionIdValue(),
+                    running ? "running statement" : "(idle) statement", connectionId);
+        } else {
+            LOG.info("Connection {} killed connection {}", requester.connectionIdValue(), connectionId);
+            target.killConnection();
         }
     }
 
-    QueryResult processList() {
+    /** SHOW PROCESSLIST: every connection with PROCESS, else the connections of the requester's user name. */
+    QueryResult processList(Session requester) {
+        boolean all = requester.account().global().contains(Privilege.PROCESS);
         List<Object[]> rows = new ArrayList<>();
         for (Session session : sessions.values()) {
+            if (!all && !session.userName().equals(requester.userName())) {
+                continue;
+            }
             String statement = session.runningStatement();
             rows.add(new Object[] {session.connectionIdValue(), session.userName(), session.hostName(),
                     session.databaseName(), statement.isEmpty() ? "Sleep" : "Query", session.runningSeconds(),
-                    statement.isEmpty() ? "" : "executing", statement.isEmpty() ? null : statement});
+                    statement.isEmpty() ? "" : session.runningState(), statement.isEmpty() ? null : statement});
         }
         List<ResultColumn> columns = List.of(ResultColumn.computed("Id", SqlType.BIGINT),
                 ResultColumn.computed("User", SqlType.varchar(32)), ResultColumn.computed("Host", SqlType.varchar(64)),
