@@ -55,7 +55,8 @@ public final class SqlServer implements AutoCloseable {
             catalog.start();
             SqlMetrics metrics = new SqlMetrics();
             sessions = new SessionManager(client, catalog, SERVER_VERSION, metrics,
-                    new ServerSettings(config.maxAllowedPacket(), config.defaultAuthenticationPlugin()));
+                    new ServerSettings(config.maxAllowedPacket(), config.defaultAuthenticationPlugin(),
+                            config.backfillBatchSize()));
             statementExecutor = new ThreadPoolExecutor(0, 4096, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                     new NamedThreadFactory("sql", config.address().toString(), "statement"));
             protocolServer = new MySqlProtocolServer(config.address(), sessions, statementExecutor,

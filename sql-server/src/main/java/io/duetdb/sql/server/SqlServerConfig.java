@@ -14,6 +14,7 @@ public final class SqlServerConfig {
     public static final int DEFAULT_STATUS_PORT = 10080;
     public static final long DEFAULT_MAX_ALLOWED_PACKET = 64L * 1024 * 1024;
     public static final Duration DEFAULT_SCHEMA_LEASE = Duration.ofMillis(500);
+    public static final int DEFAULT_BACKFILL_BATCH_SIZE = 256;
 
     private List<HostAndPort> pd = List.of(new HostAndPort("127.0.0.1", 2379));
     private HostAndPort address = new HostAndPort("127.0.0.1", DEFAULT_PORT);
@@ -24,6 +25,20 @@ public final class SqlServerConfig {
     private java.nio.file.Path tlsCertificate;
     private java.nio.file.Path tlsKey;
     private AuthenticationPlugin defaultAuthenticationPlugin = AuthenticationPlugin.MYSQL_NATIVE_PASSWORD;
+    private int backfillBatchSize = DEFAULT_BACKFILL_BATCH_SIZE;
+
+    /** The rows ADD INDEX's backfill indexes per transaction (TiDB's tidb_ddl_reorg_batch_size). */
+    public int backfillBatchSize() {
+        return backfillBatchSize;
+    }
+
+    public SqlServerConfig setBackfillBatchSize(int rows) {
+        if (rows < 1) {
+            throw new IllegalArgumentException("backfill-batch-size must be at least 1");
+        }
+        this.backfillBatchSize = rows;
+        return this;
+    }
 
     /**
      * The plugin the greeting proposes and CREATE USER ... IDENTIFIED BY uses without WITH (MySQL's

@@ -641,6 +641,12 @@ public final class Session implements SessionFunctions {
                 return result;
             }
         }
+        if (lower.startsWith("admin ")) {
+            StatementResult result = AdminStatements.tryExecute(this, sql);
+            if (result != null) {
+                return result;
+            }
+        }
         if (lower.startsWith("set ")) {
             SetStatements.execute(this, sql.substring(4).strip());
             return UpdateResult.NONE;

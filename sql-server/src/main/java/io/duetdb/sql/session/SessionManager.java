@@ -56,7 +56,7 @@ public final class SessionManager {
         metrics.gauge("duet_sql_sessions", "Open client sessions", () -> sessions.size());
         this.client = requireNonNull(client, "client is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
-        this.ddl = new DdlExecutor(catalog, client);
+        this.ddl = new DdlExecutor(catalog, client, settings.backfillBatchSize());
         this.autoIds = new AutoIdAllocator(catalog::allocate, catalog::rebase);
         this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
     }
