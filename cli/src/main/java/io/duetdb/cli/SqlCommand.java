@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.config.HostAndPort;
+import io.duetdb.sql.catalog.AuthenticationPlugin;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
 import picocli.CommandLine;
@@ -40,6 +41,11 @@ public final class SqlCommand implements Callable<Integer> {
     @Option(names = "--no-tls", description = "do not offer TLS to clients")
     boolean noTls;
 
+    @Option(names = "--default-authentication-plugin", defaultValue = "mysql_native_password",
+            description = "plugin of accounts created without IDENTIFIED WITH, and the one the greeting proposes:"
+                    + " mysql_native_password or caching_sha2_password (default: ${DEFAULT-VALUE})")
+    String defaultAuthenticationPlugin;
+
     @Option(names = "--schema-lease", defaultValue = "500ms", converter = DurationConverter.class,
             description = "how long a loaded schema stays valid (default: ${DEFAULT-VALUE})")
     java.time.Duration schemaLease;
@@ -60,7 +66,10 @@ public final class SqlCommand implements Callable<Integer> {
                     .setStatusAddress(new HostAndPort(host, statusPort))
                     .setTls(!noTls)
                     .setTlsCertificate(tlsCertificate, tlsKey)
-                    .setSchemaLease(schemaLease);
+                    .setSchemaLease(schemaLease)
+                    .setDefaultAuthenticationPlugin(AuthenticationPlugin.fromName(defaultAuthenticationPlugin)
+                            .orElseThrow(() -> new IllegalArgumentException("unknown authentication plugin "
+                                    + defaultAuthenticationPlugin)));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -111,7 +111,8 @@ public final class Catalog implements AutoCloseable {
             if (current.users().isEmpty()) {
                 // root from any host, no password, every privilege (a cluster set up before accounts existed too).
                 java.util.Set<Privilege> all = java.util.EnumSet.allOf(Privilege.class);
-                store.putUser(transaction, new UserInfo("root", "%", "", all, java.util.Map.of(), java.util.Map.of()));
+                store.putUser(transaction, new UserInfo("root", "%", AuthenticationPlugin.MYSQL_NATIVE_PASSWORD, "", all,
+                        java.util.Map.of(), java.util.Map.of()));
                 LOG.info("Catalog bootstrapped: account 'root'@'%' created without a password");
             }
             if (store.isBootstrapped(transaction)) {
@@ -190,6 +191,16 @@ public final class Catalog implements AutoCloseable {
         public void deleteUser(String user, String host) {
             store.deleteUser(transaction, user, host);
         }
+
+        /** Records a new DDL job with the DDL step's changes; answers it with its id. */
+        public DdlJob putNewJob(DdlJob job) {
+            return store.putNewDdlJob(transaction, job);
+        }
+
+        /** Updates a job's record with the DDL step's changes. */
+        public void putJob(DdlJob job) {
+            store.putDdlJob(transaction, job);
+        }
     }
 
     /** Runs one DDL step in its own transaction, retried on conflicts with other servers' DDL. */
@@ -227,6 +238,35 @@ public final class Catalog implements AutoCloseable {
             }
         }
         throw last;
+    }
+
+    /** Updates a job's record on its own (backfill progress, the end of a job), retried on conflicts. */
+    public void putJob(DdlJob job) {
+        DuetException last = null;
+        for (int attempt = 0; attempt < DDL_ATTEMPTS; attempt++) {
+            Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+            try {
+                store.putDdlJob(transaction, job);
+                transaction.commit();
+                return;
+            } catch (DuetException e) {
+                last = e;
+            } finally {
+                transaction.close();
+            }
+        }
+        throw last;
+    }
+
+    /** The newest {@code limit} DDL job records, newest first, read at a fresh snapshot. */
+    public java.util.List<DdlJob> ddlJobs(int limit) {
+        Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        try {
+            java.util.List<DdlJob> jobs = store.ddlJobs(transaction);
+            return jobs.subList(0, Math.min(limit, jobs.size()));
+        } finally {
+            transaction.close();
+        }
     }
 
     /** Allocates {@code count} consecutive values of a named counter (AUTO_INCREMENT and row id blocks). */

@@ -27,6 +27,9 @@ final class CatalogStore {
     private static final byte[] BOOTSTRAP_VERSION = "BootstrapVersion".getBytes(UTF_8);
     private static final byte[] DATABASES = "DBs".getBytes(UTF_8);
     private static final byte[] USERS = "Users".getBytes(UTF_8);
+    private static final byte[] DDL_JOBS = "DDLJobs".getBytes(UTF_8);
+    /** DDL job records kept: a new job's record replaces the one this many jobs older. */
+    static final int DDL_JOB_HISTORY = 1000;
     private static final int SCAN_PAGE = 1024;
 
     private final ObjectMapper json = new ObjectMapper()
@@ -102,6 +105,34 @@ final class CatalogStore {
             users.add(read(value, UserInfo.class));
         }
         return users;
+    }
+
+    /**
+     * Writes a new job's record with the next job id (ids are consecutive) and removes the record
+     * {@link #DDL_JOB_HISTORY} jobs older.
+     */
+    DdlJob putNewDdlJob(Transaction transaction, DdlJob job) {
+        long id = advanceCounter(transaction, "DdlJob", 1) + 1;
+        if (id > DDL_JOB_HISTORY) {
+            transaction.delete(Keys.metaHashFieldKey(DDL_JOBS, idBytes(id - DDL_JOB_HISTORY)));
+        }
+        DdlJob numbered = job.withId(id);
+        putDdlJob(transaction, numbered);
+        return numbered;
+    }
+
+    void putDdlJob(Transaction transaction, DdlJob job) {
+        transaction.put(Keys.metaHashFieldKey(DDL_JOBS, idBytes(job.id())), write(job));
+    }
+
+    /** Every kept job record, newest first. */
+    List<DdlJob> ddlJobs(Transaction transaction) {
+        List<DdlJob> jobs = new ArrayList<>();
+        for (byte[] value : scanHash(transaction, DDL_JOBS)) {
+            jobs.add(read(value, DdlJob.class));
+        }
+        jobs.sort((a, b) -> Long.compare(b.id(), a.id()));
+        return jobs;
     }
 
     private static byte[] userField(String user, String host) {

@@ -18,13 +18,19 @@ public enum Privilege {
     ALTER,
     INDEX,
     CREATE_USER,
+    /** Seeing every connection in SHOW PROCESSLIST, not only the account's own. */
+    PROCESS,
+    /** KILL of other accounts' connections and statements. */
+    SUPER,
     GRANT_OPTION;
 
-    /** What ALL [PRIVILEGES] means at a level (CREATE USER only globally). */
+    private static final Set<Privilege> GLOBAL_ONLY = EnumSet.of(CREATE_USER, PROCESS, SUPER);
+
+    /** What ALL [PRIVILEGES] means at a level (CREATE USER, PROCESS and SUPER only globally). */
     public static Set<Privilege> all(boolean global) {
         EnumSet<Privilege> all = EnumSet.complementOf(EnumSet.of(GRANT_OPTION));
         if (!global) {
-            all.remove(CREATE_USER);
+            all.removeAll(GLOBAL_ONLY);
         }
         return all;
     }

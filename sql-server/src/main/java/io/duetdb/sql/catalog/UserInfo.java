@@ -9,15 +9,18 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * An account: user and host pattern ('%' for any host), the stored mysql_native_password hash (hex of
- * SHA1(SHA1(password)), empty for no password), and its privileges globally, per database and per table
- * ("db" and "db.table" in lower case).
+ * An account: user and host pattern ('%' for any host), its authentication plugin and stored password hash
+ * (empty for no password), and its privileges globally, per database and per table ("db" and "db.table" in
+ * lower case). The hash is what the plugin keeps: for mysql_native_password the hex of SHA1(SHA1(password)),
+ * for caching_sha2_password a salted, iterated SHA-256 hash (see CachingSha2Password). Records written before
+ * accounts had a plugin read as mysql_native_password.
  */
-public record UserInfo(String user, String host, String passwordHash, Set<Privilege> global,
-        Map<String, Set<Privilege>> databases, Map<String, Set<Privilege>> tables) {
+public record UserInfo(String user, String host, AuthenticationPlugin plugin, String passwordHash,
+        Set<Privilege> global, Map<String, Set<Privilege>> databases, Map<String, Set<Privilege>> tables) {
     public UserInfo {
         requireNonNull(user, "user is null");
         requireNonNull(host, "host is null");
+        plugin = plugin == null ? AuthenticationPlugin.MYSQL_NATIVE_PASSWORD : plugin;
         requireNonNull(passwordHash, "passwordHash is null");
         global = global.isEmpty() ? EnumSet.noneOf(Privilege.class) : EnumSet.copyOf(global);
         databases = copy(databases);
@@ -62,12 +65,12 @@ public record UserInfo(String user, String host, String passwordHash, Set<Privil
                 || tables.keySet().stream().anyMatch(name -> name.startsWith(lower + "."));
     }
 
-    public UserInfo withPasswordHash(String newHash) {
-        return new UserInfo(user, host, newHash, global, databases, tables);
+    public UserInfo withPassword(AuthenticationPlugin newPlugin, String newHash) {
+        return new UserInfo(user, host, newPlugin, newHash, global, databases, tables);
     }
 
     public UserInfo withGrants(Set<Privilege> newGlobal, Map<String, Set<Privilege>> newDatabases,
             Map<String, Set<Privilege>> newTables) {
-        return new UserInfo(user, host, passwordHash, newGlobal, newDatabases, newTables);
+        return new UserInfo(user, host, plugin, passwordHash, newGlobal, newDatabases, newTables);
     }
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
@@ -25,6 +27,7 @@ import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.sql.catalog.DdlJob;
 import io.duetdb.sql.catalog.IndexInfo;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.SchemaState;
@@ -52,38 +55,50 @@ import io.duetdb.sql.types.SqlTypeName;
  */
 public final class DdlExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(DdlExecutor.class);
-    private static final int BACKFILL_BATCH = 256;
-
     private final Catalog catalog;
     private final TxnClient client;
+    private final int backfillBatchSize;
 
-    public DdlExecutor(Catalog catalog, TxnClient client) {
+    /** {@code backfillBatchSize}: the rows an index backfill indexes per transaction. */
+    public DdlExecutor(Catalog catalog, TxnClient client, int backfillBatchSize) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.client = requireNonNull(client, "client is null");
+        if (backfillBatchSize < 1) {
+            throw new IllegalArgumentException("backfillBatchSize must be positive");
+        }
+        this.backfillBatchSize = backfillBatchSize;
     }
 
-    /** Runs a DDL statement; returns the warnings it raised (unsupported options accepted). */
-    public List<String> execute(SqlNode statement, String currentDatabase) {
+    /**
+     * Runs a DDL statement; returns the warnings it raised (unsupported options accepted). {@code cancelled}
+     * turns true on KILL QUERY: an index being added is removed again, a statement that moved nothing yet stops.
+     */
+    public List<String> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled) {
         List<String> warnings = new ArrayList<>();
         if (statement instanceof SqlCreateDatabase create) {
-            createDatabase(create);
+            runJob("create schema", job -> createDatabase(create, job));
         } else if (statement instanceof SqlDropDatabase drop) {
-            dropDatabase(drop);
+            runJob("drop schema", job -> dropDatabase(drop, job));
         } else if (statement instanceof SqlCreateTable create) {
-            createTable(create, currentDatabase, warnings);
+            runJob("create table", job -> createTable(create, currentDatabase, warnings, job));
         } else if (statement instanceof SqlDropTable drop) {
-            dropTables(drop, currentDatabase);
+            for (SqlNode table : drop.tables()) {
+                runJob("drop table", job -> dropTable((SqlIdentifier) table, drop.ifExists(), currentDatabase, job));
+            }
         } else if (statement instanceof SqlTruncateTable truncate) {
-            truncate(truncate, currentDatabase);
+            runJob("truncate table", job -> truncate(truncate, currentDatabase, job));
         } else if (statement instanceof SqlCreateIndex create) {
             SqlIndexDefinition.Kind kind = create.unique() ? SqlIndexDefinition.Kind.UNIQUE : SqlIndexDefinition.Kind.INDEX;
-            addIndex(create.table(), currentDatabase, kind, create.name().getSimple(), columnNames(create.columns()),
-                    create.ifNotExists());
+            runJob("add index", job -> addIndex(create.table(), currentDatabase, kind, create.name().getSimple(),
+                    columnNames(create.columns()), create.ifNotExists(), cancelled, job));
         } else if (statement instanceof SqlDropIndex drop) {
-            dropIndex(drop.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
+            runJob("drop index", job -> dropIndex(drop.table(), currentDatabase, drop.name().getSimple(),
+                    drop.ifExists(), job));
         } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlRenameTable rename) {
             for (int i = 0; i < rename.from().size(); i++) {
-                rename((SqlIdentifier) rename.from().get(i), (SqlIdentifier) rename.to().get(i), currentDatabase);
+                SqlIdentifier from = (SqlIdentifier) rename.from().get(i);
+                SqlIdentifier to = (SqlIdentifier) rename.to().get(i);
+                runJob("rename table", job -> rename(from, to, currentDatabase, job));
             }
         } else if (statement instanceof SqlAlterTable alter) {
             for (SqlNode action : alter.actions()) {
@@ -95,15 +110,18 @@ public final class DdlExecutor {
                     }
                     List<String> columns = columnNames(index.columns());
                     String name = index.name() != null ? index.name().getSimple() : columns.get(0);
-                    addIndex(alter.table(), currentDatabase, index.kind(), name, columns, false);
+                    runJob("add index", job -> addIndex(alter.table(), currentDatabase, index.kind(), name, columns,
+                            false, cancelled, job));
                 } else if (action instanceof SqlAlterTableDropIndex drop) {
-                    dropIndex(alter.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
+                    runJob("drop index", job -> dropIndex(alter.table(), currentDatabase, drop.name().getSimple(),
+                            drop.ifExists(), job));
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn add) {
-                    addColumn(alter.table(), currentDatabase, add);
+                    runJob("add column", job -> addColumn(alter.table(), currentDatabase, add, job));
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableDropColumn drop) {
-                    dropColumn(alter.table(), currentDatabase, drop.name().getSimple(), drop.ifExists());
+                    runJob("drop column", job -> dropColumn(alter.table(), currentDatabase, drop.name().getSimple(),
+                            drop.ifExists(), job));
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableRename rename) {
-                    rename(alter.table(), rename.name(), currentDatabase);
+                    runJob("rename table", job -> rename(alter.table(), rename.name(), currentDatabase, job));
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableOptions options) {
                     for (SqlNode option : options.options()) {
                         SqlTableOption tableOption = (SqlTableOption) option;
@@ -122,9 +140,21 @@ public final class DdlExecutor {
         return warnings;
     }
 
-    private void createDatabase(SqlCreateDatabase create) {
+    /** Runs one DDL job (one per action of a statement, as TiDB does), recording how it ends. */
+    private void runJob(String type, Consumer<DdlJobRecord> body) {
+        DdlJobRecord job = new DdlJobRecord(catalog, type);
+        try {
+            body.accept(job);
+        } catch (RuntimeException e) {
+            job.finish(e);
+            throw e;
+        }
+        job.finish(null);
+    }
+
+    private void createDatabase(SqlCreateDatabase create, DdlJobRecord job) {
         String name = create.name().getSimple();
-        catalog.runDdl("create database " + name, (ddl, current) -> {
+        job.runDdl("create database " + name, (ddl, current) -> {
             if (current.database(name).isPresent()) {
                 if (create.ifNotExists()) {
                     return null;
@@ -132,14 +162,16 @@ public final class DdlExecutor {
                 throw new DuetException(ErrorCode.DATABASE_EXISTS, "Can't create database '" + name
                         + "'; database exists");
             }
-            ddl.putDatabase(new DatabaseInfo(ddl.nextId(), name));
+            DatabaseInfo database = new DatabaseInfo(ddl.nextId(), name);
+            ddl.putDatabase(database);
+            job.describe(name, "", database.id(), 0, DdlJob.schemaStateText(SchemaState.PUBLIC));
             return null;
         });
     }
 
-    private void dropDatabase(SqlDropDatabase drop) {
+    private void dropDatabase(SqlDropDatabase drop, DdlJobRecord job) {
         String name = drop.name().getSimple();
-        catalog.runDdl("drop database " + name, (ddl, current) -> {
+        job.runDdl("drop database " + name, (ddl, current) -> {
             DatabaseInfo database = current.database(name).orElse(null);
             if (database == null) {
                 if (drop.ifExists()) {
@@ -152,15 +184,17 @@ public final class DdlExecutor {
                 ddl.deleteTable(database.id(), table.id());
             }
             ddl.deleteDatabase(database.id());
+            job.describe(database.name(), "", database.id(), 0, DdlJob.NO_SCHEMA_STATE);
             return null;
         });
     }
 
-    private void createTable(SqlCreateTable create, String currentDatabase, List<String> warnings) {
+    private void createTable(SqlCreateTable create, String currentDatabase, List<String> warnings,
+            DdlJobRecord job) {
         String[] name = qualified(create.name(), currentDatabase);
         if (create.likeTable() != null) {
             String[] like = qualified(create.likeTable(), currentDatabase);
-            catalog.runDdl("create table " + name[0] + "." + name[1] + " like " + like[1], (ddl, current) -> {
+            job.runDdl("create table " + name[0] + "." + name[1] + " like " + like[1], (ddl, current) -> {
                 DatabaseInfo database = database(current, name[0]);
                 if (current.table(name[0], name[1]).isPresent()) {
                     if (create.ifNotExists()) {
@@ -169,8 +203,10 @@ public final class DdlExecutor {
                     throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
                 }
                 TableInfo source = table(current, like);
-                ddl.putTable(new TableInfo(ddl.nextId(), database.id(), name[1], source.columns(), source.indexes(),
+                long tableId = ddl.nextId();
+                ddl.putTable(new TableInfo(tableId, database.id(), name[1], source.columns(), source.indexes(),
                         source.handleColumn(), source.nextColumnId(), source.nextIndexId(), source.comment(), 0));
+                job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
                 return null;
             });
             return;
@@ -295,7 +331,7 @@ public final class DdlExecutor {
         long finalBase = autoIncrementBase;
         long firstIndexIdAfter = nextIndexId;
         int nextColumnId = columns.size() + 1;
-        catalog.runDdl("create table " + name[0] + "." + name[1], (ddl, current) -> {
+        job.runDdl("create table " + name[0] + "." + name[1], (ddl, current) -> {
             DatabaseInfo database = database(current, name[0]);
             if (current.table(name[0], name[1]).isPresent()) {
                 if (create.ifNotExists()) {
@@ -305,6 +341,7 @@ public final class DdlExecutor {
                 throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
             }
             long tableId = ddl.nextId();
+            job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
             ddl.putTable(new TableInfo(tableId, database.id(), name[1], columns, indexes, finalHandle, nextColumnId,
                     firstIndexIdAfter, finalComment, finalBase));
             return null;
@@ -334,39 +371,39 @@ public final class DdlExecutor {
         }
     }
 
-    private void dropTables(SqlDropTable drop, String currentDatabase) {
-        for (SqlNode node : drop.tables()) {
-            String[] name = qualified((SqlIdentifier) node, currentDatabase);
-            catalog.runDdl("drop table " + name[0] + "." + name[1], (ddl, current) -> {
-                TableInfo table = current.table(name[0], name[1]).orElse(null);
-                if (table == null) {
-                    if (drop.ifExists()) {
-                        return null;
-                    }
-                    throw new DuetException(ErrorCode.BAD_TABLE, "Unknown table '" + name[0] + "." + name[1] + "'");
+    private void dropTable(SqlIdentifier tableName, boolean ifExists, String currentDatabase, DdlJobRecord job) {
+        String[] name = qualified(tableName, currentDatabase);
+        job.runDdl("drop table " + name[0] + "." + name[1], (ddl, current) -> {
+            TableInfo table = current.table(name[0], name[1]).orElse(null);
+            if (table == null) {
+                if (ifExists) {
+                    return null;
                 }
-                ddl.deleteTable(table.databaseId(), table.id());
-                return null;
-            });
-        }
+                throw new DuetException(ErrorCode.BAD_TABLE, "Unknown table '" + name[0] + "." + name[1] + "'");
+            }
+            ddl.deleteTable(table.databaseId(), table.id());
+            job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.NO_SCHEMA_STATE);
+            return null;
+        });
     }
 
     /** TRUNCATE gives the table a new id: its old rows become unreachable at once. */
-    private void truncate(SqlTruncateTable truncate, String currentDatabase) {
+    private void truncate(SqlTruncateTable truncate, String currentDatabase, DdlJobRecord job) {
         String[] name = qualified(truncate.table(), currentDatabase);
-        catalog.runDdl("truncate table " + name[0] + "." + name[1], (ddl, current) -> {
+        job.runDdl("truncate table " + name[0] + "." + name[1], (ddl, current) -> {
             TableInfo table = table(current, name);
             ddl.deleteTable(table.databaseId(), table.id());
             ddl.putTable(new TableInfo(ddl.nextId(), table.databaseId(), table.name(), table.columns(), table.indexes(),
                     table.handleColumn(), table.nextColumnId(), table.nextIndexId(), table.comment(), 0));
+            job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.schemaStateText(SchemaState.PUBLIC));
             return null;
         });
     }
 
     private void addIndex(SqlIdentifier tableName, String currentDatabase, SqlIndexDefinition.Kind kind, String indexName,
-            List<String> columns, boolean ifNotExists) {
+            List<String> columns, boolean ifNotExists, BooleanSupplier cancelled, DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
-        Long indexId = catalog.runDdl("add index " + indexName + " on " + name[1] + " (delete only)", (ddl, current) -> {
+        Long indexId = job.runDdl("add index " + indexName + " on " + name[1] + " (delete only)", (ddl, current) -> {
             TableInfo table = table(current, name);
             if (table.index(indexName).isPresent()) {
                 if (ifNotExists) {
@@ -386,36 +423,41 @@ public final class DdlExecutor {
             indexes.add(index);
             ddl.putTable(table.withColumnsAndIndexes(table.columns(), indexes, table.nextColumnId(),
                     table.nextIndexId() + 1));
+            job.describe(name[0], table.name(), table.databaseId(), table.id(),
+                    DdlJob.schemaStateText(SchemaState.DELETE_ONLY));
             return index.id();
         });
         if (indexId == null) {
             return;
         }
-        moveIndex(name, indexId, SchemaState.WRITE_ONLY);
-        TableInfo reorganizing = moveIndex(name, indexId, SchemaState.WRITE_REORGANIZATION);
         try {
-            backfill(reorganizing, indexId);
+            checkNotCancelled(cancelled);
+            moveIndex(name, indexId, SchemaState.WRITE_ONLY, job);
+            checkNotCancelled(cancelled);
+            TableInfo reorganizing = moveIndex(name, indexId, SchemaState.WRITE_REORGANIZATION, job);
+            backfill(reorganizing, indexId, cancelled, job);
         } catch (RuntimeException e) {
             // Leave no half-built index behind: remove it again.
-            catalog.runDdl("add index " + indexName + " on " + name[1] + " (rolled back)", (ddl, current) -> {
+            job.runDdl("add index " + indexName + " on " + name[1] + " (rolled back)", (ddl, current) -> {
                 TableInfo table = table(current, name);
                 List<IndexInfo> indexes = new ArrayList<>(table.indexes());
                 indexes.removeIf(index -> index.id() == indexId);
                 ddl.putTable(table.withColumnsAndIndexes(table.columns(), indexes, table.nextColumnId(),
                         table.nextIndexId()));
+                job.schemaState(DdlJob.NO_SCHEMA_STATE);
                 return null;
             });
             throw e;
         }
-        moveIndex(name, indexId, SchemaState.PUBLIC);
+        moveIndex(name, indexId, SchemaState.PUBLIC, job);
     }
 
     /** ADD COLUMN: delete-only, write-only, public (rows written before read the column's original default). */
     private void addColumn(SqlIdentifier tableName, String currentDatabase,
-            io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn add) {
+            io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn add, DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
         String columnName = add.column().name().getSimple();
-        Integer columnId = catalog.runDdl("add column " + columnName + " to " + name[1], (ddl, current) -> {
+        Integer columnId = job.runDdl("add column " + columnName + " to " + name[1], (ddl, current) -> {
             TableInfo table = table(current, name);
             if (table.column(columnName).isPresent()) {
                 if (add.ifNotExists()) {
@@ -461,19 +503,22 @@ public final class DdlExecutor {
             }
             ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId() + 1,
                     table.nextIndexId()));
+            job.describe(name[0], table.name(), table.databaseId(), table.id(),
+                    DdlJob.schemaStateText(SchemaState.DELETE_ONLY));
             return column.id();
         });
         if (columnId == null) {
             return;
         }
-        moveColumn(name, columnId, SchemaState.WRITE_ONLY);
-        moveColumn(name, columnId, SchemaState.PUBLIC);
+        moveColumn(name, columnId, SchemaState.WRITE_ONLY, job);
+        moveColumn(name, columnId, SchemaState.PUBLIC, job);
     }
 
     /** DROP COLUMN: write-only, delete-only, gone (rows keep the value until rewritten; readers skip it). */
-    private void dropColumn(SqlIdentifier tableName, String currentDatabase, String columnName, boolean ifExists) {
+    private void dropColumn(SqlIdentifier tableName, String currentDatabase, String columnName, boolean ifExists,
+            DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
-        Integer columnId = catalog.runDdl("drop column " + columnName + " of " + name[1] + " (write only)",
+        Integer columnId = job.runDdl("drop column " + columnName + " of " + name[1] + " (write only)",
                 (ddl, current) -> {
                     TableInfo table = table(current, name);
                     ColumnInfo column = table.column(columnName).orElse(null);
@@ -502,24 +547,27 @@ public final class DdlExecutor {
                     }
                     ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
                             table.nextIndexId()));
+                    job.describe(name[0], table.name(), table.databaseId(), table.id(),
+                            DdlJob.schemaStateText(SchemaState.WRITE_ONLY));
                     return column.id();
                 });
         if (columnId == null) {
             return;
         }
-        moveColumn(name, columnId, SchemaState.DELETE_ONLY);
-        catalog.runDdl("drop column " + columnName + " of " + name[1] + " (removed)", (ddl, current) -> {
+        moveColumn(name, columnId, SchemaState.DELETE_ONLY, job);
+        job.runDdl("drop column " + columnName + " of " + name[1] + " (removed)", (ddl, current) -> {
             TableInfo table = table(current, name);
             List<ColumnInfo> columns = new ArrayList<>(table.columns());
             columns.removeIf(column -> column.id() == columnId);
             ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
                     table.nextIndexId()));
+            job.schemaState(DdlJob.NO_SCHEMA_STATE);
             return null;
         });
     }
 
-    private void moveColumn(String[] name, int columnId, SchemaState state) {
-        catalog.runDdl("column " + columnId + " of " + name[1] + " to " + state, (ddl, current) -> {
+    private void moveColumn(String[] name, int columnId, SchemaState state, DdlJobRecord job) {
+        job.runDdl("column " + columnId + " of " + name[1] + " to " + state, (ddl, current) -> {
             TableInfo table = table(current, name);
             List<ColumnInfo> columns = new ArrayList<>();
             for (ColumnInfo column : table.columns()) {
@@ -527,14 +575,15 @@ public final class DdlExecutor {
             }
             ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
                     table.nextIndexId()));
+            job.schemaState(DdlJob.schemaStateText(state));
             return null;
         });
     }
 
-    private void rename(SqlIdentifier from, SqlIdentifier to, String currentDatabase) {
+    private void rename(SqlIdentifier from, SqlIdentifier to, String currentDatabase, DdlJobRecord job) {
         String[] source = qualified(from, currentDatabase);
         String[] target = qualified(to, currentDatabase);
-        catalog.runDdl("rename table " + source[0] + "." + source[1] + " to " + target[0] + "." + target[1],
+        job.runDdl("rename table " + source[0] + "." + source[1] + " to " + target[0] + "." + target[1],
                 (ddl, current) -> {
                     TableInfo table = table(current, source);
                     DatabaseInfo database = database(current, target[0]);
@@ -543,12 +592,14 @@ public final class DdlExecutor {
                     }
                     ddl.deleteTable(table.databaseId(), table.id());
                     ddl.putTable(table.withDatabase(database.id(), target[1]));
+                    job.describe(database.name(), target[1], database.id(), table.id(),
+                            DdlJob.schemaStateText(SchemaState.PUBLIC));
                     return null;
                 });
     }
 
-    private TableInfo moveIndex(String[] name, long indexId, SchemaState state) {
-        return catalog.runDdl("index " + indexId + " of " + name[1] + " to " + state, (ddl, current) -> {
+    private TableInfo moveIndex(String[] name, long indexId, SchemaState state, DdlJobRecord job) {
+        return job.runDdl("index " + indexId + " of " + name[1] + " to " + state, (ddl, current) -> {
             TableInfo table = table(current, name);
             List<IndexInfo> indexes = new ArrayList<>();
             for (IndexInfo index : table.indexes()) {
@@ -557,21 +608,23 @@ public final class DdlExecutor {
             TableInfo updated = table.withColumnsAndIndexes(table.columns(), indexes, table.nextColumnId(),
                     table.nextIndexId());
             ddl.putTable(updated);
+            job.schemaState(DdlJob.schemaStateText(state));
             return updated;
         });
     }
 
     /** Writes the index entries of every existing row, a batch per transaction, reporting progress. */
-    private void backfill(TableInfo table, long indexId) {
+    private void backfill(TableInfo table, long indexId, BooleanSupplier cancelled, DdlJobRecord job) {
         TableAccess access = new TableAccess(table);
         IndexInfo index = table.indexes().stream().filter(i -> i.id() == indexId).findFirst().orElseThrow();
         byte[] start = access.recordStart();
         byte[] end = access.recordEnd();
         long rows = 0;
         while (true) {
+            checkNotCancelled(cancelled);
             Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
             try {
-                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, BACKFILL_BATCH);
+                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, backfillBatchSize);
                 for (Map.Entry<ByteString, byte[]> entry : page) {
                     byte[] key = entry.getKey().toByteArray();
                     long handle = io.duetdb.common.keys.Keys.handleOf(key);
@@ -597,10 +650,9 @@ public final class DdlExecutor {
                 }
                 transaction.commit();
                 rows += page.size();
-                if (page.size() > 0) {
-                    LOG.info("Backfilling index {} of {}: {} rows done", index.name(), table.name(), rows);
-                }
-                if (page.size() < BACKFILL_BATCH) {
+                job.progress(rows);
+                if (page.size() < backfillBatchSize) {
+                    LOG.info("Backfilled index {} of {}: {} rows", index.name(), table.name(), rows);
                     return;
                 }
                 byte[] last = page.get(page.size() - 1).getKey().toByteArray();
@@ -611,9 +663,16 @@ public final class DdlExecutor {
         }
     }
 
-    private void dropIndex(SqlIdentifier tableName, String currentDatabase, String indexName, boolean ifExists) {
+    private static void checkNotCancelled(BooleanSupplier cancelled) {
+        if (cancelled.getAsBoolean()) {
+            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+        }
+    }
+
+    private void dropIndex(SqlIdentifier tableName, String currentDatabase, String indexName, boolean ifExists,
+            DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
-        catalog.runDdl("drop index " + indexName + " on " + name[1], (ddl, current) -> {
+        job.runDdl("drop index " + indexName + " on " + name[1], (ddl, current) -> {
             TableInfo table = table(current, name);
             IndexInfo index = table.index(indexName).orElse(null);
             if (index == null) {
@@ -630,6 +689,7 @@ public final class DdlExecutor {
             indexes.remove(index);
             ddl.putTable(table.withColumnsAndIndexes(table.columns(), indexes, table.nextColumnId(),
                     table.nextIndexId()));
+            job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.NO_SCHEMA_STATE);
             return null;
         });
     }

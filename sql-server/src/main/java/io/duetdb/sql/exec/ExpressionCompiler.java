@@ -42,6 +42,10 @@ public final class ExpressionCompiler {
         this.parameters = parameters;
     }
 
+    SessionFunctions session() {
+        return session;
+    }
+
     public RexBuilder rexBuilder() {
         return rexBuilder;
     }
@@ -396,6 +400,18 @@ public final class ExpressionCompiler {
                 return row -> session.statementTime().withNano(0);
             case "CURRENT_DATE":
                 return row -> session.statementTime().toLocalDate();
+            case "SLEEP":
+                return row -> {
+                    Object seconds = operands.get(0).evaluate(row);
+                    if (seconds == null) {
+                        return 0L;
+                    }
+                    double value = Values.toDouble(seconds);
+                    if (value < 0) {
+                        throw new DuetException(ErrorCode.WRONG_ARGUMENTS, "Incorrect arguments to sleep.");
+                    }
+                    return session.sleep(value);
+                };
             default:
                 break;
         }

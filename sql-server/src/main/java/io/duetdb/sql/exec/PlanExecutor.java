@@ -36,12 +36,14 @@ public final class PlanExecutor {
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
     private final boolean locking;
+    private final SessionFunctions session;
     private final Map<Long, TableAccess> accessCache = new HashMap<>();
 
     public PlanExecutor(Transaction transaction, ExpressionCompiler compiler, boolean locking) {
         this.transaction = transaction;
         this.compiler = compiler;
         this.locking = locking;
+        this.session = compiler.session();
     }
 
     public List<Object[]> execute(RelNode node) {
@@ -55,6 +57,7 @@ public final class PlanExecutor {
             RowExpression condition = compiler.compile(filter.getCondition());
             List<Object[]> rows = new ArrayList<>();
             for (Object[] row : execute(filter.getInput())) {
+                session.checkNotKilled();
                 if (Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(condition.evaluate(row)))) {
                     rows.add(row);
                 }
@@ -69,6 +72,7 @@ public final class PlanExecutor {
             List<Object[]> input = execute(project.getInput());
             List<Object[]> rows = new ArrayList<>(input.size());
             for (Object[] row : input) {
+                session.checkNotKilled();
                 Object[] output = new Object[expressions.size()];
                 for (int i = 0; i < output.length; i++) {
                     output[i] = expressions.get(i).evaluate(row);
@@ -135,6 +139,8 @@ public final class PlanExecutor {
         for (TableReader.HandleRow row : reader.read()) {
             rows.add(access.publicValues(row.row()));
         }
+        // The condition may have called SLEEP, which a kill cuts short without failing.
+        session.checkNotKilled();
         return rows;
     }
 
@@ -236,6 +242,7 @@ public final class PlanExecutor {
         List<AggregateCall> calls = aggregate.getAggCallList();
         Map<GroupKey, Accumulator[]> groups = new LinkedHashMap<>();
         for (Object[] row : input) {
+            session.checkNotKilled();
             Object[] keyValues = new Object[groupFields.length];
             for (int i = 0; i < groupFields.length; i++) {
                 keyValues[i] = row[groupFields[i]];
@@ -280,6 +287,9 @@ public final class PlanExecutor {
         for (Object[] leftRow : left) {
             boolean matched = false;
             for (int r = 0; r < right.size(); r++) {
+                if ((r & 1023) == 0) {
+                    session.checkNotKilled();
+                }
                 Object[] combined = Arrays.copyOf(leftRow, leftWidth + rightWidth);
                 System.arraycopy(right.get(r), 0, combined, leftWidth, rightWidth);
                 if (Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(condition.evaluate(combined)))) {

@@ -19,4 +19,10 @@ public interface SessionFunctions {
 
     /** A system variable's value in the given scope ("session", "global" or "" for MySQL's default). */
     Object systemVariable(String scope, String name);
+
+    /** Fails with 1317 when KILL QUERY stopped the statement; long loops call it as they go. */
+    void checkNotKilled();
+
+    /** MySQL's SLEEP(seconds): 0 after sleeping, 1 when KILL QUERY cut it short. */
+    long sleep(double seconds);
 }

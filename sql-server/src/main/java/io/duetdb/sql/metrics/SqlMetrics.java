@@ -17,6 +17,8 @@ public final class SqlMetrics {
     public final Counter statements;
     public final Histogram statementSeconds;
     public final Counter connections;
+    /** Logins, by plugin, method (native, fast, full, empty) and outcome (ok, denied). */
+    public final Counter authentications;
 
     public SqlMetrics() {
         JvmMetrics.builder().register(registry);
@@ -30,6 +32,9 @@ public final class SqlMetrics {
                 .register(registry);
         connections = Counter.builder().name("duet_sql_connections_total").help("Client connections accepted")
                 .register(registry);
+        authentications = Counter.builder().name("duet_sql_authentications_total")
+                .help("Client logins, by authentication plugin, method and outcome")
+                .labelNames("plugin", "method", "outcome").register(registry);
     }
 
     public void gauge(String name, String help, DoubleSupplier value) {

@@ -36,6 +36,8 @@ public final class DuetFunctions {
     public static final SqlFunction NOW = function("NOW", ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 0),
             OperandTypes.or(OperandTypes.NILADIC, OperandTypes.INTEGER));
 
+    public static final SqlFunction SLEEP = function("SLEEP", ReturnTypes.BIGINT, OperandTypes.NUMERIC);
+
     /**
      * MySQL's division: exact operands give a DECIMAL with four more digits of scale (div_precision_increment),
      * not Calcite's integer division; approximate ones a DOUBLE. Division by zero is NULL.
@@ -57,7 +59,7 @@ public final class DuetFunctions {
             }, org.apache.calcite.sql.type.InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC_NUMERIC);
 
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, DATABASE, SCHEMA, VERSION,
-            CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, DIVIDE);
+            CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE);
 
     private DuetFunctions() {
     }

@@ -12,6 +12,9 @@ import org.slf4j.LoggerFactory;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.AuthenticationPlugin;
+import io.duetdb.sql.catalog.UserInfo;
+import io.duetdb.sql.error.SqlErrorException;
 import io.duetdb.sql.session.QueryResult;
 import io.duetdb.sql.session.ResultColumn;
 import io.duetdb.sql.session.Session;
@@ -30,7 +33,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  */
 final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(MySqlConnectionHandler.class);
-    static final String NATIVE_PASSWORD = "mysql_native_password";
     private static final int COM_QUIT = 0x01;
     private static final int COM_INIT_DB = 0x02;
     private static final int COM_QUERY = 0x03;
@@ -46,7 +48,12 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final int COM_SET_OPTION = 0x1B;
     private static final int COM_RESET_CONNECTION = 0x1F;
 
-    private enum State { AWAITING_HANDSHAKE_RESPONSE, AWAITING_AUTH_SWITCH_RESPONSE, COMMANDS, CLOSED }
+    private static final int AUTH_MORE_DATA = 0x01;
+    private static final int REQUEST_PUBLIC_KEY = 0x02;
+    private static final int FAST_AUTH_SUCCESS = 0x03;
+    private static final int PERFORM_FULL_AUTHENTICATION = 0x04;
+
+    private enum State { AWAITING_HANDSHAKE_RESPONSE, AWAITING_AUTH_SWITCH_RESPONSE, AWAITING_PASSWORD, COMMANDS, CLOSED }
 
     private final SessionManager sessions;
     private final Executor statementExecutor;
@@ -57,7 +64,13 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private State state = State.AWAITING_HANDSHAKE_RESPONSE;
     private PacketWriter writer;
     private int clientCapabilities;
+    private final ServerAuthentication authentication;
+    private boolean secure;
     private String user;
+    private String host;
+    private UserInfo account;
+    private AuthenticationPlugin plugin;
+    private boolean passwordSent;
     private String database;
     private Session session;
     /** Per prepared statement: the parameter types of its last execution (clients send them only once). */
@@ -70,8 +83,10 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private final int serverCapabilities;
 
     MySqlConnectionHandler(SessionManager sessions, Executor statementExecutor, PacketFrameDecoder frameDecoder,
-            long connectionId, String serverVersion, SecureRandom random, io.netty.handler.ssl.SslContext tls) {
+            long connectionId, String serverVersion, SecureRandom random, io.netty.handler.ssl.SslContext tls,
+            ServerAuthentication authentication) {
         this.tls = tls;
+        this.authentication = authentication;
         this.serverCapabilities = Capabilities.SERVER | (tls != null ? Capabilities.SSL : 0);
         this.sessions = sessions;
         this.statementExecutor = statementExecutor;
@@ -99,7 +114,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         greeting.writeZero(10);
         greeting.writeBytes(scramble, 8, 12);
         greeting.writeByte(0);
-        Packets.writeNullTerminatedString(greeting, NATIVE_PASSWORD);
+        Packets.writeNullTerminatedString(greeting, sessions.settings().defaultAuthenticationPlugin().pluginName());
         writer.write(greeting);
         writer.flush();
     }
@@ -112,6 +127,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             switch (state) {
                 case AWAITING_HANDSHAKE_RESPONSE -> readHandshakeResponse(context, packet);
                 case AWAITING_AUTH_SWITCH_RESPONSE -> readAuthSwitchResponse(context, packet, sequenceId);
+                case AWAITING_PASSWORD -> readPassword(context, packet, sequenceId);
                 case COMMANDS -> {
                     packet.retain();
                     context.channel().config().setAutoRead(false);
@@ -142,6 +158,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 throw new MalformedPacketException("TLS was requested, but the server did not offer it");
             }
             context.pipeline().addFirst("tls", tls.newHandler(context.alloc()));
+            secure = true;
             return;
         }
         user = Packets.readNullTerminatedString(packet);
@@ -160,48 +177,135 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 database = null;
             }
         }
-        String plugin = NATIVE_PASSWORD;
+        String clientPlugin = AuthenticationPlugin.MYSQL_NATIVE_PASSWORD.pluginName();
         if ((clientCapabilities & Capabilities.PLUGIN_AUTH) != 0 && packet.isReadable()) {
-            plugin = Packets.readNullTerminatedString(packet);
+            clientPlugin = Packets.readNullTerminatedString(packet);
         }
         writer.startReplyTo(frameDecoder.lastSequenceId());
-        if (!plugin.equals(NATIVE_PASSWORD)) {
-            // Ask the client to answer our scramble with mysql_native_password instead.
+        host = remoteHost(context);
+        account = sessions.account(user, host).orElse(null);
+        // An unknown account is refused after the same exchange as a known one, as MySQL does.
+        plugin = account != null ? account.plugin() : AuthenticationPlugin.fromName(clientPlugin)
+                .orElse(AuthenticationPlugin.MYSQL_NATIVE_PASSWORD);
+        if (!plugin.pluginName().equals(clientPlugin)) {
+            // Ask the client to answer our scramble with the account's plugin instead.
             state = State.AWAITING_AUTH_SWITCH_RESPONSE;
             ByteBuf authSwitch = writer.newPayload();
             authSwitch.writeByte(0xFE);
-            Packets.writeNullTerminatedString(authSwitch, NATIVE_PASSWORD);
+            Packets.writeNullTerminatedString(authSwitch, plugin.pluginName());
             authSwitch.writeBytes(scramble);
             authSwitch.writeByte(0);
             writer.write(authSwitch);
             writer.flush();
             return;
         }
-        authenticate(context, authResponse);
+        checkScrambleReply(context, authResponse);
     }
 
     private void readAuthSwitchResponse(ChannelHandlerContext context, ByteBuf packet, int sequenceId) {
         byte[] authResponse = new byte[packet.readableBytes()];
         packet.readBytes(authResponse);
         writer.startReplyTo(sequenceId);
-        authenticate(context, authResponse);
+        checkScrambleReply(context, authResponse);
     }
 
-    private void authenticate(ChannelHandlerContext context, byte[] authResponse) {
-        String host = remoteHost(context);
-        if (!sessions.authenticate(user, host, scramble, authResponse)) {
-            LOG.info("Connection {} refused: access denied for user '{}'@'{}'", connectionId, user, host);
-            writeErrorAndClose(context, new DuetException(ErrorCode.ACCESS_DENIED,
-                    "Access denied for user '" + user + "'@'" + host + "' (using password: "
-                            + (authResponse.length > 0 ? "YES" : "NO") + ")"));
+    /** The client's first answer, computed from the scramble with the account's plugin. */
+    private void checkScrambleReply(ChannelHandlerContext context, byte[] reply) {
+        passwordSent = reply.length > 0 && !(reply.length == 1 && reply[0] == 0);
+        if (account == null) {
+            denyAccess(context, "unknown account");
             return;
         }
+        if (plugin == AuthenticationPlugin.MYSQL_NATIVE_PASSWORD) {
+            boolean valid = NativePassword.verify(java.util.HexFormat.of().parseHex(account.passwordHash()), scramble,
+                    reply);
+            finishAuthentication(context, valid, "native");
+            return;
+        }
+        if (account.passwordHash().isEmpty() || !passwordSent) {
+            finishAuthentication(context, account.passwordHash().isEmpty() == !passwordSent, "empty");
+            return;
+        }
+        byte[] cached = authentication.cachedDoubleSha256(account).orElse(null);
+        if (cached != null && CachingSha2Password.verifyScrambleReply(cached, scramble, reply)) {
+            writeAuthMoreData(FAST_AUTH_SUCCESS);
+            finishAuthentication(context, true, "fast");
+            return;
+        }
+        // Not cached on this server (or a reply that does not match it): the client must send the password.
+        state = State.AWAITING_PASSWORD;
+        writeAuthMoreData(PERFORM_FULL_AUTHENTICATION);
+        writer.flush();
+    }
+
+    /**
+     * caching_sha2_password's full authentication: over TLS the password in clear with a terminating zero;
+     * without TLS a request for the public key (0x02), then the password encrypted with it.
+     */
+    private void readPassword(ChannelHandlerContext context, ByteBuf packet, int sequenceId) {
+        byte[] data = new byte[packet.readableBytes()];
+        packet.readBytes(data);
+        writer.startReplyTo(sequenceId);
+        if (!secure && data.length == 1 && data[0] == REQUEST_PUBLIC_KEY) {
+            ByteBuf key = writer.newPayload();
+            key.writeByte(AUTH_MORE_DATA);
+            key.writeCharSequence(authentication.publicKeyPem(), StandardCharsets.US_ASCII);
+            writer.write(key);
+            writer.flush();
+            return;
+        }
+        // Decrypting and hashing take milliseconds: off the event loop.
+        state = State.CLOSED;
+        context.channel().config().setAutoRead(false);
+        statementExecutor.execute(() -> {
+            byte[] password;
+            if (secure) {
+                int length = data.length > 0 && data[data.length - 1] == 0 ? data.length - 1 : data.length;
+                password = java.util.Arrays.copyOf(data, length);
+            } else {
+                password = authentication.decryptPassword(data, scramble).orElse(null);
+                if (password == null) {
+                    denyAccess(context, "the password could not be decrypted");
+                    return;
+                }
+            }
+            boolean valid = CachingSha2Password.verifyPassword(account.passwordHash(), password);
+            if (valid) {
+                authentication.remember(account, password);
+            }
+            finishAuthentication(context, valid, "full");
+        });
+    }
+
+    private void writeAuthMoreData(int status) {
+        ByteBuf payload = writer.newPayload();
+        payload.writeByte(AUTH_MORE_DATA);
+        payload.writeByte(status);
+        writer.write(payload);
+    }
+
+    private void finishAuthentication(ChannelHandlerContext context, boolean valid, String method) {
+        sessions.metrics().authentications.labelValues(plugin.pluginName(), method, valid ? "ok" : "denied").inc();
+        if (!valid) {
+            denyAccess(context, method + " authentication failed");
+            return;
+        }
+        openSession(context, method);
+    }
+
+    private void denyAccess(ChannelHandlerContext context, String reason) {
+        LOG.info("Connection {} refused: access denied for user '{}'@'{}' ({})", connectionId, user, host, reason);
+        writeErrorAndClose(context, new DuetException(ErrorCode.ACCESS_DENIED, "Access denied for user '" + user
+                + "'@'" + host + "' (using password: " + (passwordSent ? "YES" : "NO") + ")"));
+    }
+
+    private void openSession(ChannelHandlerContext context, String method) {
         // Opening the session may read the catalog: off the event loop.
         state = State.CLOSED;
         context.channel().config().setAutoRead(false);
         statementExecutor.execute(() -> {
             try {
-                session = sessions.open(connectionId, user, host, database);
+                session = sessions.open(connectionId, user, host, database, () -> context.channel().close());
             } catch (DuetException e) {
                 writeErrorAndClose(context, e);
                 return;
@@ -212,8 +316,8 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             state = State.COMMANDS;
             sessions.metrics().connections.inc();
-            LOG.info("Connection {} opened for '{}'@'{}'{}", connectionId, user, host,
-                    database == null ? "" : " in database " + database);
+            LOG.info("Connection {} opened for '{}'@'{}' ({}, {} authentication{}){}", connectionId, user, host,
+                    plugin.pluginName(), method, secure ? ", TLS" : "", database == null ? "" : " in database " + database);
             writeOk(UpdateResult.NONE);
             writer.flush();
             context.channel().config().setAutoRead(true);
@@ -518,9 +622,9 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private void writeError(DuetException error) {
         ByteBuf payload = writer.newPayload();
         payload.writeByte(0xFF);
-        payload.writeShortLE(error.code().errorNumber());
+        payload.writeShortLE(SqlErrorException.errorNumber(error));
         payload.writeByte('#');
-        payload.writeCharSequence(error.code().sqlState(), StandardCharsets.US_ASCII);
+        payload.writeCharSequence(SqlErrorException.sqlState(error), StandardCharsets.US_ASCII);
         payload.writeCharSequence(String.valueOf(error.getMessage()), StandardCharsets.UTF_8);
         writer.write(payload);
     }

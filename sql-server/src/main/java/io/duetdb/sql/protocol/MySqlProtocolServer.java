@@ -33,6 +33,7 @@ public final class MySqlProtocolServer implements AutoCloseable {
     private final long maxPacketBytes;
     private final String serverVersion;
     private final SecureRandom random = new SecureRandom();
+    private final ServerAuthentication authentication = new ServerAuthentication(random);
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
     private Channel serverChannel;
@@ -66,7 +67,7 @@ public final class MySqlProtocolServer implements AutoCloseable {
                         PacketFrameDecoder decoder = new PacketFrameDecoder(maxPacketBytes);
                         long connectionId = sessions.nextConnectionId();
                         channel.pipeline().addLast(decoder, new MySqlConnectionHandler(sessions, statementExecutor,
-                                decoder, connectionId, serverVersion, random, tls));
+                                decoder, connectionId, serverVersion, random, tls, authentication));
                     }
                 });
         try {

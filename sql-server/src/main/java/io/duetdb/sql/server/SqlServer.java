@@ -22,6 +22,7 @@ import io.duetdb.common.status.StatusServer;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.protocol.MySqlProtocolServer;
+import io.duetdb.sql.session.ServerSettings;
 import io.duetdb.sql.session.SessionManager;
 
 /**
@@ -53,7 +54,9 @@ public final class SqlServer implements AutoCloseable {
             catalog = new Catalog(client, config.schemaLease());
             catalog.start();
             SqlMetrics metrics = new SqlMetrics();
-            sessions = new SessionManager(client, catalog, SERVER_VERSION, metrics);
+            sessions = new SessionManager(client, catalog, SERVER_VERSION, metrics,
+                    new ServerSettings(config.maxAllowedPacket(), config.defaultAuthenticationPlugin(),
+                            config.backfillBatchSize()));
             statementExecutor = new ThreadPoolExecutor(0, 4096, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                     new NamedThreadFactory("sql", config.address().toString(), "statement"));
             protocolServer = new MySqlProtocolServer(config.address(), sessions, statementExecutor,

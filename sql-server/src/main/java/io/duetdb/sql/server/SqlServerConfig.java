@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.duetdb.common.config.HostAndPort;
+import io.duetdb.sql.catalog.AuthenticationPlugin;
 
 /** A sql-server's settings, with TiDB's default ports. */
 public final class SqlServerConfig {
@@ -13,6 +14,7 @@ public final class SqlServerConfig {
     public static final int DEFAULT_STATUS_PORT = 10080;
     public static final long DEFAULT_MAX_ALLOWED_PACKET = 64L * 1024 * 1024;
     public static final Duration DEFAULT_SCHEMA_LEASE = Duration.ofMillis(500);
+    public static final int DEFAULT_BACKFILL_BATCH_SIZE = 256;
 
     private List<HostAndPort> pd = List.of(new HostAndPort("127.0.0.1", 2379));
     private HostAndPort address = new HostAndPort("127.0.0.1", DEFAULT_PORT);
@@ -22,6 +24,36 @@ public final class SqlServerConfig {
     private boolean tls = true;
     private java.nio.file.Path tlsCertificate;
     private java.nio.file.Path tlsKey;
+    private AuthenticationPlugin defaultAuthenticationPlugin = AuthenticationPlugin.MYSQL_NATIVE_PASSWORD;
+    private int backfillBatchSize = DEFAULT_BACKFILL_BATCH_SIZE;
+
+    /** The rows ADD INDEX's backfill indexes per transaction (TiDB's tidb_ddl_reorg_batch_size). */
+    public int backfillBatchSize() {
+        return backfillBatchSize;
+    }
+
+    public SqlServerConfig setBackfillBatchSize(int rows) {
+        if (rows < 1) {
+            throw new IllegalArgumentException("backfill-batch-size must be at least 1");
+        }
+        this.backfillBatchSize = rows;
+        return this;
+    }
+
+    /**
+     * The plugin the greeting proposes and CREATE USER ... IDENTIFIED BY uses without WITH (MySQL's
+     * default_authentication_plugin). mysql_native_password by default: every MySQL and MariaDB client logs in
+     * with it without TLS, while a caching_sha2_password account's first login on each server needs TLS or an
+     * RSA key exchange that clients must be told to allow (Connector/J's allowPublicKeyRetrieval).
+     */
+    public AuthenticationPlugin defaultAuthenticationPlugin() {
+        return defaultAuthenticationPlugin;
+    }
+
+    public SqlServerConfig setDefaultAuthenticationPlugin(AuthenticationPlugin plugin) {
+        this.defaultAuthenticationPlugin = requireNonNull(plugin, "plugin is null");
+        return this;
+    }
 
     /** Whether clients may switch to TLS (with a generated certificate unless one is configured). */
     public boolean tls() {

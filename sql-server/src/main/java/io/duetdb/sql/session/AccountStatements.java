@@ -1,5 +1,6 @@
 package io.duetdb.sql.session;
 
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -13,8 +14,12 @@ import java.util.regex.Pattern;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.AuthenticationPlugin;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.UserInfo;
+import io.duetdb.sql.error.SqlErrorCode;
+import io.duetdb.sql.error.SqlErrorException;
+import io.duetdb.sql.protocol.CachingSha2Password;
 import io.duetdb.sql.protocol.NativePassword;
 import io.duetdb.sql.types.SqlType;
 
@@ -22,11 +27,14 @@ import io.duetdb.sql.types.SqlType;
 final class AccountStatements {
     private static final String NAME = "(?:'([^']*)'|\"([^\"]*)\"|`([^`]*)`|([\\w.$-]+))";
     private static final String ACCOUNT = NAME + "(?:\\s*@\\s*" + NAME + ")?";
+    /** IDENTIFIED [WITH plugin] [BY 'password']: groups plugin, password after a plugin, password without. */
+    private static final String IDENTIFIED = "\\s+identified\\s+(?:with\\s+['\"`]?(\\w+)['\"`]?(?:\\s+by\\s+'([^']*)')?"
+            + "|by\\s+'([^']*)')";
     private static final Pattern CREATE = Pattern.compile("(?is)create\\s+user\\s+(if\\s+not\\s+exists\\s+)?"
-            + ACCOUNT + "(?:\\s+identified\\s+(?:with\\s+\\S+\\s+)?by\\s+'([^']*)')?");
+            + ACCOUNT + "(?:" + IDENTIFIED + ")?");
     private static final Pattern DROP = Pattern.compile("(?is)drop\\s+user\\s+(if\\s+exists\\s+)?" + ACCOUNT);
     private static final Pattern ALTER = Pattern.compile("(?is)alter\\s+user\\s+(?:if\\s+exists\\s+)?" + ACCOUNT
-            + "\\s+identified\\s+(?:with\\s+\\S+\\s+)?by\\s+'([^']*)'");
+            + IDENTIFIED);
     private static final Pattern SET_PASSWORD = Pattern.compile("(?is)set\\s+password(?:\\s+for\\s+" + ACCOUNT
             + ")?\\s*=\\s*(?:password\\s*\\(\\s*)?'([^']*)'\\s*\\)?");
     private static final Pattern GRANT = Pattern.compile("(?is)grant\\s+(.+?)\\s+on\\s+(?:table\\s+)?(\\S+)\\s+to\\s+"
@@ -46,7 +54,10 @@ final class AccountStatements {
             session.requireGlobal(Privilege.CREATE_USER);
             String user = name(matcher, 2);
             String host = host(matcher, 6);
-            String password = matcher.group(10) == null ? "" : matcher.group(10);
+            AuthenticationPlugin plugin = matcher.group(10) == null
+                    ? session.manager().settings().defaultAuthenticationPlugin() : plugin(matcher.group(10));
+            String password = password(matcher, 11);
+            String hash = hash(plugin, password);
             boolean ifNotExists = matcher.group(1) != null;
             session.manager().catalog().runDdl("create user " + user + "@" + host, (ddl, current) -> {
                 if (current.user(user, host).isPresent()) {
@@ -56,7 +67,7 @@ final class AccountStatements {
                     throw new DuetException(ErrorCode.CANNOT_USER, "Operation CREATE USER failed for '" + user + "'@'"
                             + host + "'");
                 }
-                ddl.putUser(new UserInfo(user, host, hash(password), Set.of(), Map.of(), Map.of()));
+                ddl.putUser(new UserInfo(user, host, plugin, hash, Set.of(), Map.of(), Map.of()));
                 return null;
             });
             return UpdateResult.NONE;
@@ -81,7 +92,8 @@ final class AccountStatements {
         }
         if ((matcher = ALTER.matcher(sql)).matches()) {
             session.requireGlobal(Privilege.CREATE_USER);
-            changePassword(session, name(matcher, 1), host(matcher, 5), matcher.group(9));
+            AuthenticationPlugin plugin = matcher.group(9) == null ? null : plugin(matcher.group(9));
+            changePassword(session, name(matcher, 1), host(matcher, 5), plugin, password(matcher, 10));
             return UpdateResult.NONE;
         }
         if ((matcher = SET_PASSWORD.matcher(sql)).matches()) {
@@ -94,7 +106,7 @@ final class AccountStatements {
             } else {
                 session.requireGlobal(Privilege.CREATE_USER);
             }
-            changePassword(session, user, host, matcher.group(9));
+            changePassword(session, user, host, null, matcher.group(9));
             return UpdateResult.NONE;
         }
         if ((matcher = GRANT.matcher(sql)).matches()) {
@@ -148,15 +160,37 @@ final class AccountStatements {
         return host == null ? "%" : host;
     }
 
-    private static String hash(String password) {
-        return HexFormat.of().formatHex(NativePassword.storedHash(password));
+    /** The password of IDENTIFIED's two forms (with and without a plugin); empty when there is none. */
+    private static String password(Matcher matcher, int afterPlugin) {
+        String password = matcher.group(afterPlugin) != null ? matcher.group(afterPlugin) : matcher.group(afterPlugin + 1);
+        return password == null ? "" : password;
     }
 
-    private static void changePassword(Session session, String user, String host, String password) {
+    private static AuthenticationPlugin plugin(String name) {
+        return AuthenticationPlugin.fromName(name).orElseThrow(() -> new SqlErrorException(
+                SqlErrorCode.PLUGIN_IS_NOT_LOADED, "Plugin '" + name + "' is not loaded"));
+    }
+
+    private static String hash(AuthenticationPlugin plugin, String password) {
+        return switch (plugin) {
+            case MYSQL_NATIVE_PASSWORD -> HexFormat.of().formatHex(NativePassword.storedHash(password));
+            case CACHING_SHA2_PASSWORD -> CachingSha2Password.storedHash(password, new SecureRandom());
+        };
+    }
+
+    /** ALTER USER and SET PASSWORD: a new password, with a new plugin or (null) the account's own. */
+    private static void changePassword(Session session, String user, String host, AuthenticationPlugin newPlugin,
+            String password) {
+        UserInfo existing = session.manager().catalog().current().user(user, host).orElse(null);
+        AuthenticationPlugin expected = newPlugin != null ? newPlugin
+                : existing != null ? existing.plugin() : AuthenticationPlugin.MYSQL_NATIVE_PASSWORD;
+        // Hashing is slow on purpose: done before the DDL transaction, again inside only if the plugin changed.
+        String hash = hash(expected, password);
         session.manager().catalog().runDdl("set password of " + user + "@" + host, (ddl, current) -> {
             UserInfo account = current.user(user, host).orElseThrow(() -> new DuetException(ErrorCode.CANNOT_USER,
                     "Operation ALTER USER failed for '" + user + "'@'" + host + "'"));
-            ddl.putUser(account.withPasswordHash(hash(password)));
+            AuthenticationPlugin plugin = newPlugin != null ? newPlugin : account.plugin();
+            ddl.putUser(account.withPassword(plugin, plugin == expected ? hash : hash(plugin, password)));
             return null;
         });
     }

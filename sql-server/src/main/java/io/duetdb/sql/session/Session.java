@@ -68,6 +68,12 @@ public final class Session implements SessionFunctions {
     private final String host;
     private final Map<String, String> variables = new HashMap<>();
     private final ReentrantLock statementLock = new ReentrantLock();
+    private final Runnable disconnect;
+    /** Guards statementThread and interruptible: KILL QUERY interrupts only a thread in an interruptible phase. */
+    private final Object interruption = new Object();
+    private Thread statementThread;
+    private boolean interruptible;
+    private volatile boolean queryKilled;
     private final List<String> warnings = new ArrayList<>();
     private String database;
     private Transaction transaction;
@@ -75,11 +81,14 @@ public final class Session implements SessionFunctions {
     private long lastInsertId;
     private LocalDateTime statementTime = LocalDateTime.now(ZoneOffset.UTC);
     private volatile String currentStatement = "";
+    /** SHOW PROCESSLIST's State of the running statement: "executing", or MySQL's "User sleep" in SLEEP(). */
+    private volatile String statementState = "";
     private volatile long statementStart;
     private volatile boolean closed;
 
-    Session(SessionManager manager, long connectionId, String user, String host, String database) {
+    Session(SessionManager manager, long connectionId, String user, String host, String database, Runnable disconnect) {
         this.manager = requireNonNull(manager, "manager is null");
+        this.disconnect = requireNonNull(disconnect, "disconnect is null");
         this.connectionId = connectionId;
         this.user = requireNonNull(user, "user is null");
         this.host = requireNonNull(host, "host is null");
@@ -96,11 +105,12 @@ public final class Session implements SessionFunctions {
             }
             warnings.clear();
             statementTime = LocalDateTime.now(ZoneOffset.UTC);
-            currentStatement = sql;
-            statementStart = System.nanoTime();
+            startStatement(sql);
             return executeTrimmed(SqlText.trim(sql));
+        } catch (RuntimeException e) {
+            throw killedOr(e);
         } finally {
-            currentStatement = "";
+            endStatement();
             statementLock.unlock();
         }
     }
@@ -213,8 +223,7 @@ public final class Session implements SessionFunctions {
             }
             warnings.clear();
             statementTime = LocalDateTime.now(ZoneOffset.UTC);
-            currentStatement = statement.sql;
-            statementStart = System.nanoTime();
+            startStatement(statement.sql);
             if (statement.query) {
                 long version = manager.catalog().current().version();
                 if (statement.planSchemaVersion != version) {
@@ -244,9 +253,117 @@ public final class Session implements SessionFunctions {
             }
             String bound = ParameterBinder.bindText(statement.sql, parameters);
             return dispatch(StatementParser.parse(bound), bound);
+        } catch (RuntimeException e) {
+            throw killedOr(e);
         } finally {
-            currentStatement = "";
+            endStatement();
             statementLock.unlock();
+        }
+    }
+
+    // ---- KILL QUERY ----
+    //
+    // KILL QUERY sets queryKilled and, while the statement is in an interruptible phase (its reads, writes and
+    // lock waits, never a commit, a rollback or DDL), interrupts its thread: Thread.sleep and gRPC calls give up
+    // at once, and the executor's loops and SLEEP() look at the flag. DDL polls the flag between batches.
+
+    private void startStatement(String sql) {
+        synchronized (interruption) {
+            statementThread = Thread.currentThread();
+            interruptible = false;
+            queryKilled = false;
+        }
+        currentStatement = sql;
+        statementState = "executing";
+        statementStart = System.nanoTime();
+    }
+
+    private void endStatement() {
+        synchronized (interruption) {
+            statementThread = null;
+            interruptible = false;
+        }
+        // An interrupt that arrived after the statement's last interruptible phase must not reach the next one.
+        Thread.interrupted();
+        currentStatement = "";
+    }
+
+    /** Runs a phase KILL QUERY may interrupt; leaves the thread uninterrupted, so cleanup can talk to the stores. */
+    private <T> T interruptibly(java.util.function.Supplier<T> phase) {
+        synchronized (interruption) {
+            interruptible = statementThread == Thread.currentThread();
+        }
+        try {
+            checkNotKilled();
+            return phase.get();
+        } finally {
+            synchronized (interruption) {
+                interruptible = false;
+            }
+            Thread.interrupted();
+        }
+    }
+
+    /** A failure of a killed statement is reported as MySQL reports it: 1317. */
+    private RuntimeException killedOr(RuntimeException failure) {
+        if (!queryKilled || failure instanceof DuetException duet && duet.code() == ErrorCode.QUERY_INTERRUPTED) {
+            return failure;
+        }
+        return queryInterrupted();
+    }
+
+    private static DuetException queryInterrupted() {
+        return new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+    }
+
+    /** KILL QUERY from another connection; false when this session runs no statement. */
+    boolean killQuery() {
+        synchronized (interruption) {
+            if (statementThread == null) {
+                return false;
+            }
+            queryKilled = true;
+            if (interruptible) {
+                statementThread.interrupt();
+            }
+            return true;
+        }
+    }
+
+    /** KILL [CONNECTION]: the running statement stops, the connection closes and its transaction rolls back. */
+    void killConnection() {
+        closed = true;
+        killQuery();
+        disconnect.run();
+    }
+
+    @Override
+    public void checkNotKilled() {
+        if (queryKilled) {
+            throw queryInterrupted();
+        }
+    }
+
+    @Override
+    public long sleep(double seconds) {
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        statementState = "User sleep";
+        try {
+            while (!queryKilled) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return 0;
+                }
+                try {
+                    Thread.sleep(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(remaining) + 1, 1000));
+                } catch (InterruptedException e) {
+                    return 1;
+                }
+            }
+            // MySQL's SLEEP returns 1 when interrupted; the statement fails only if it goes on to other work.
+            return 1;
+        } finally {
+            statementState = "executing";
         }
     }
 
@@ -341,12 +458,12 @@ public final class Session implements SessionFunctions {
         return currentStatement;
     }
 
-    long runningSeconds() {
-        return currentStatement.isEmpty() ? 0 : (System.nanoTime() - statementStart) / 1_000_000_000L;
+    String runningState() {
+        return statementState;
     }
 
-    void markKilled() {
-        closed = true;
+    long runningSeconds() {
+        return currentStatement.isEmpty() ? 0 : (System.nanoTime() - statementStart) / 1_000_000_000L;
     }
 
     // ---- privileges ----
@@ -543,6 +660,12 @@ public final class Session implements SessionFunctions {
                 return result;
             }
         }
+        if (lower.startsWith("admin ")) {
+            StatementResult result = AdminStatements.tryExecute(this, sql);
+            if (result != null) {
+                return result;
+            }
+        }
         if (lower.startsWith("set ")) {
             SetStatements.execute(this, sql.substring(4).strip());
             return UpdateResult.NONE;
@@ -599,7 +722,7 @@ public final class Session implements SessionFunctions {
             requireForDdl(statement);
             // DDL commits the open transaction first, as MySQL does.
             endTransaction(true);
-            List<String> ddlWarnings = manager.ddl().execute(statement, database);
+            List<String> ddlWarnings = manager.ddl().execute(statement, database, () -> queryKilled);
             warnings.addAll(ddlWarnings);
             return UpdateResult.NONE;
         }
@@ -636,8 +759,9 @@ public final class Session implements SessionFunctions {
         }
         if (transaction != null) {
             Transaction.Savepoint before = transaction.savepoint();
+            Transaction open = transaction;
             try {
-                return work.run(transaction);
+                return interruptibly(() -> work.run(open));
             } catch (DuetException e) {
                 if (e.code() == ErrorCode.DEADLOCK || e.code() == ErrorCode.WRITE_CONFLICT
                         || e.code() == ErrorCode.TRANSACTION_RETRYABLE) {
@@ -656,14 +780,14 @@ public final class Session implements SessionFunctions {
             Transaction own = manager.client().begin(TxnMode.OPTIMISTIC, isolation());
             tablesWritten.clear();
             try {
-                StatementResult result = work.run(own);
+                StatementResult result = interruptibly(() -> work.run(own));
                 checkSchemaUnchanged();
                 own.commit();
                 return result;
             } catch (DuetException e) {
                 boolean retryable = e.code() == ErrorCode.WRITE_CONFLICT || e.code() == ErrorCode.TRANSACTION_RETRYABLE
                         || e.code() == ErrorCode.SCHEMA_CHANGED;
-                if (!retryable || attempt >= AUTOCOMMIT_ATTEMPTS) {
+                if (!retryable || attempt >= AUTOCOMMIT_ATTEMPTS || queryKilled) {
                     throw e;
                 }
                 warnings.clear();

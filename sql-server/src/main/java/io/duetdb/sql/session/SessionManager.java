@@ -5,8 +5,12 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.error.DuetException;
@@ -14,12 +18,15 @@ import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.ddl.DdlExecutor;
+import io.duetdb.sql.error.SqlErrorCode;
+import io.duetdb.sql.error.SqlErrorException;
 import io.duetdb.sql.exec.AutoIdAllocator;
 import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.prepare.CalciteCatalog;
-import io.duetdb.sql.protocol.NativePassword;
 import io.duetdb.sql.types.SqlType;
 
 /**
@@ -27,6 +34,7 @@ import io.duetdb.sql.types.SqlType;
  * allocation, users, and the list of open sessions (for SHOW PROCESSLIST and KILL).
  */
 public final class SessionManager {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionManager.class);
     private final TxnClient client;
     private final Catalog catalog;
     private final DdlExecutor ddl;
@@ -39,12 +47,16 @@ public final class SessionManager {
 
     private final SqlMetrics metrics;
 
-    public SessionManager(TxnClient client, Catalog catalog, String serverVersion, SqlMetrics metrics) {
+    private final ServerSettings settings;
+
+    public SessionManager(TxnClient client, Catalog catalog, String serverVersion, SqlMetrics metrics,
+            ServerSettings settings) {
         this.metrics = requireNonNull(metrics, "metrics is null");
+        this.settings = requireNonNull(settings, "settings is null");
         metrics.gauge("duet_sql_sessions", "Open client sessions", () -> sessions.size());
         this.client = requireNonNull(client, "client is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
-        this.ddl = new DdlExecutor(catalog, client);
+        this.ddl = new DdlExecutor(catalog, client, settings.backfillBatchSize());
         this.autoIds = new AutoIdAllocator(catalog::allocate, catalog::rebase);
         this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
     }
@@ -57,15 +69,18 @@ public final class SessionManager {
         return connectionIds.incrementAndGet();
     }
 
-    public boolean authenticate(String user, String host, byte[] scramble, byte[] reply) {
-        return catalog.current().account(user, host)
-                .map(account -> NativePassword.verify(java.util.HexFormat.of().parseHex(account.passwordHash()),
-                        scramble, reply))
-                .orElse(false);
+    public ServerSettings settings() {
+        return settings;
     }
 
-    public Session open(long connectionId, String user, String host, String database) {
-        Session session = new Session(this, connectionId, user, host, null);
+    /** The account a client logging in from {@code host} as {@code user} authenticates as. */
+    public Optional<UserInfo> account(String user, String host) {
+        return catalog.current().account(user, host);
+    }
+
+    /** A new session; {@code disconnect} closes its connection (KILL CONNECTION). */
+    public Session open(long connectionId, String user, String host, String database, Runnable disconnect) {
+        Session session = new Session(this, connectionId, user, host, null, disconnect);
         if (database != null) {
             session.useDatabase(database);
         }
@@ -136,23 +151,41 @@ public final class SessionManager {
         return table.column(origin.get(size - 1)).map(ColumnInfo::type).orElse(null);
     }
 
+    /**
+     * KILL QUERY and KILL [CONNECTION]. As in MySQL, a user may kill the connections of the same user name;
+     * those of others need SUPER (1095 otherwise).
+     */
     void kill(long connectionId, boolean queryOnly, Session requester) {
         Session target = sessions.get(connectionId);
         if (target == null) {
             throw new DuetException(ErrorCode.UNKNOWN_THREAD_ID, "Unknown thread id: " + connectionId);
         }
-        if (!queryOnly) {
-            target.markKilled();
+        if (!target.userName().equals(requester.userName())
+                && !requester.account().global().contains(Privilege.SUPER)) {
+            throw new SqlErrorException(SqlErrorCode.KILL_DENIED, "You are not owner of thread " + connectionId);
+        }
+        if (queryOnly) {
+            boolean running = target.killQuery();
+            LOG.info("Connection {} killed the {} of connection {}", requester.connectionIdValue(),
+                    running ? "running statement" : "(idle) statement", connectionId);
+        } else {
+            LOG.info("Connection {} killed connection {}", requester.connectionIdValue(), connectionId);
+            target.killConnection();
         }
     }
 
-    QueryResult processList() {
+    /** SHOW PROCESSLIST: every connection with PROCESS, else the connections of the requester's user name. */
+    QueryResult processList(Session requester) {
+        boolean all = requester.account().global().contains(Privilege.PROCESS);
         List<Object[]> rows = new ArrayList<>();
         for (Session session : sessions.values()) {
+            if (!all && !session.userName().equals(requester.userName())) {
+                continue;
+            }
             String statement = session.runningStatement();
             rows.add(new Object[] {session.connectionIdValue(), session.userName(), session.hostName(),
                     session.databaseName(), statement.isEmpty() ? "Sleep" : "Query", session.runningSeconds(),
-                    statement.isEmpty() ? "" : "executing", statement.isEmpty() ? null : statement});
+                    statement.isEmpty() ? "" : session.runningState(), statement.isEmpty() ? null : statement});
         }
         List<ResultColumn> columns = List.of(ResultColumn.computed("Id", SqlType.BIGINT),
                 ResultColumn.computed("User", SqlType.varchar(32)), ResultColumn.computed("Host", SqlType.varchar(64)),

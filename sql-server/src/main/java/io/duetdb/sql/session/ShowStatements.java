@@ -133,7 +133,7 @@ final class ShowStatements {
                     rows);
         }
         if (lower.equals("processlist") || lower.equals("full processlist")) {
-            return session.manager().processList();
+            return session.manager().processList(session);
         }
         if (lower.equals("engines")) {
             return result(List.of("Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"),

@@ -1,5 +1,11 @@
 package io.duetdb.testing.sql;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -30,6 +36,37 @@ final class SqlTesting {
                 .setSchemaLease(Duration.ofMillis(200));
         customise.accept(config);
         return new SqlServer(config).start();
+    }
+
+    /**
+     * The sum of a metric's samples on the server's status port, over the samples that carry every one of
+     * {@code labels} (written as {@code name="value"}).
+     */
+    static double metric(SqlServer server, String name, String... labels) {
+        String text;
+        try {
+            text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + server.statusAddress()
+                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        double total = 0;
+        for (String line : text.split("\n")) {
+            if (!line.startsWith(name + "{") && !line.startsWith(name + " ")) {
+                continue;
+            }
+            boolean matches = true;
+            for (String label : labels) {
+                matches &= line.contains(label);
+            }
+            if (matches) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
     }
 
     /** Each row of a query as its columns' text joined by '|'. */
