@@ -278,6 +278,18 @@ public final class RawKvClient implements AutoCloseable {
 
     /** Deletes every key in [start, end), region by region. */
     public void deleteRange(byte[] start, byte[] end) {
+        deleteRange(start, end, false);
+    }
+
+    /**
+     * Deletes every version, lock and value of the transactional data in [start, end), region by region, at
+     * once: only for data no snapshot can read any more (a dropped table after the GC safe point passed).
+     */
+    public void destroyTransactionalRange(byte[] start, byte[] end) {
+        deleteRange(start, end, true);
+    }
+
+    private void deleteRange(byte[] start, byte[] end, boolean transactionalData) {
         if (!KeyRanges.isValid(start, end)) {
             throw new DuetException(ErrorCode.INVALID_ARGUMENT, "delete range is reversed: start key is not before end key");
         }
@@ -286,7 +298,8 @@ public final class RawKvClient implements AutoCloseable {
             byte[] from = KeyRanges.compare(start, region.getStartKey().toByteArray()) > 0 ? start : region.getStartKey().toByteArray();
             byte[] to = KeyRanges.compareEnds(end, region.getEndKey().toByteArray()) <= 0 ? end : region.getEndKey().toByteArray();
             call(from, false, (context, stub) -> stub.rawDeleteRange(RawDeleteRangeRequest.newBuilder().setContext(context)
-                    .setStartKey(ByteString.copyFrom(from)).setEndKey(ByteString.copyFrom(to)).build()),
+                    .setStartKey(ByteString.copyFrom(from)).setEndKey(ByteString.copyFrom(to))
+                    .setTransactionalData(transactionalData).build()),
                     RawDeleteRangeResponse::getRegionError, RawDeleteRangeResponse::hasRegionError,
                     RawDeleteRangeResponse::getError);
         }

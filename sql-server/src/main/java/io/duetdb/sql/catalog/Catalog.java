@@ -258,6 +258,43 @@ public final class Catalog implements AutoCloseable {
         throw last;
     }
 
+    /**
+     * The dropped tables whose data waits for destruction; those no server had seen yet are marked with this
+     * read's snapshot timestamp (see {@link DroppedTable}).
+     */
+    public java.util.List<DroppedTable> observeDroppedTables() {
+        Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        try {
+            java.util.List<DroppedTable> dropped = new java.util.ArrayList<>();
+            boolean marked = false;
+            for (DroppedTable table : store.droppedTables(transaction)) {
+                if (table.observedTs() == 0) {
+                    table = table.withObservedTs(transaction.startTs());
+                    store.putDroppedTable(transaction, table);
+                    marked = true;
+                }
+                dropped.add(table);
+            }
+            if (marked) {
+                transaction.commit();
+            }
+            return dropped;
+        } finally {
+            transaction.close();
+        }
+    }
+
+    /** Forgets a dropped table once its data is gone. */
+    public void forgetDroppedTable(long tableId) {
+        Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        try {
+            store.deleteDroppedTable(transaction, tableId);
+            transaction.commit();
+        } finally {
+            transaction.close();
+        }
+    }
+
     /** The newest {@code limit} DDL job records, newest first, read at a fresh snapshot. */
     public java.util.List<DdlJob> ddlJobs(int limit) {
         Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);

@@ -28,6 +28,7 @@ final class CatalogStore {
     private static final byte[] DATABASES = "DBs".getBytes(UTF_8);
     private static final byte[] USERS = "Users".getBytes(UTF_8);
     private static final byte[] DDL_JOBS = "DDLJobs".getBytes(UTF_8);
+    private static final byte[] DROPPED_TABLES = "DroppedTables".getBytes(UTF_8);
     /** DDL job records kept: a new job's record replaces the one this many jobs older. */
     static final int DDL_JOB_HISTORY = 1000;
     private static final int SCAN_PAGE = 1024;
@@ -87,8 +88,26 @@ final class CatalogStore {
         transaction.put(Keys.metaHashFieldKey(tablesHash(table.databaseId()), idBytes(table.id())), write(table));
     }
 
+    /** Removes the table's definition and records its data for destruction (a rename puts it back at once). */
     void deleteTable(Transaction transaction, long databaseId, long tableId) {
         transaction.delete(Keys.metaHashFieldKey(tablesHash(databaseId), idBytes(tableId)));
+        putDroppedTable(transaction, new DroppedTable(tableId, 0));
+    }
+
+    void putDroppedTable(Transaction transaction, DroppedTable dropped) {
+        transaction.put(Keys.metaHashFieldKey(DROPPED_TABLES, idBytes(dropped.tableId())), write(dropped));
+    }
+
+    void deleteDroppedTable(Transaction transaction, long tableId) {
+        transaction.delete(Keys.metaHashFieldKey(DROPPED_TABLES, idBytes(tableId)));
+    }
+
+    List<DroppedTable> droppedTables(Transaction transaction) {
+        List<DroppedTable> dropped = new ArrayList<>();
+        for (byte[] value : scanHash(transaction, DROPPED_TABLES)) {
+            dropped.add(read(value, DroppedTable.class));
+        }
+        return dropped;
     }
 
     void putUser(Transaction transaction, UserInfo user) {

@@ -19,6 +19,7 @@ public final class SqlMetrics {
     public final Counter connections;
     /** Logins, by plugin, method (native, fast, full, empty) and outcome (ok, denied). */
     public final Counter authentications;
+    public final Counter droppedTablesDestroyed;
 
     public SqlMetrics() {
         JvmMetrics.builder().register(registry);
@@ -32,6 +33,8 @@ public final class SqlMetrics {
                 .register(registry);
         connections = Counter.builder().name("duet_sql_connections_total").help("Client connections accepted")
                 .register(registry);
+        droppedTablesDestroyed = Counter.builder().name("duet_sql_dropped_tables_destroyed_total")
+                .help("Dropped or truncated tables whose data was destroyed after the GC safe point").register(registry);
         authentications = Counter.builder().name("duet_sql_authentications_total")
                 .help("Client logins, by authentication plugin, method and outcome")
                 .labelNames("plugin", "method", "outcome").register(registry);

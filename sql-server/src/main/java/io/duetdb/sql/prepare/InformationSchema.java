@@ -29,7 +29,8 @@ final class InformationSchema {
         add(tables, schema, "SCHEMATA", columns("CATALOG_NAME", "SCHEMA_NAME", "DEFAULT_CHARACTER_SET_NAME",
                 "DEFAULT_COLLATION_NAME", "SQL_PATH"), InformationSchema::schemata);
         add(tables, schema, "TABLES", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "TABLE_TYPE", "ENGINE",
-                "#VERSION", "ROW_FORMAT", "#TABLE_ROWS", "#AUTO_INCREMENT", "TABLE_COLLATION", "TABLE_COMMENT"),
+                "#VERSION", "ROW_FORMAT", "#TABLE_ROWS", "#AUTO_INCREMENT", "TABLE_COLLATION", "TABLE_COMMENT",
+                "#TIDB_TABLE_ID"),
                 InformationSchema::tableRows);
         add(tables, schema, "COLUMNS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME",
                 "#ORDINAL_POSITION", "COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "#CHARACTER_MAXIMUM_LENGTH",
@@ -71,7 +72,7 @@ final class InformationSchema {
         for (DatabaseInfo database : schema.databases()) {
             for (TableInfo table : schema.tables(database)) {
                 rows.add(new Object[] {"def", database.name(), table.name(), "BASE TABLE", "InnoDB", 10L, "Dynamic",
-                        null, null, "utf8mb4_bin", table.comment()});
+                        null, null, "utf8mb4_bin", table.comment(), table.id()});
             }
         }
         return rows;

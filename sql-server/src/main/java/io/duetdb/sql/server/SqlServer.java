@@ -42,6 +42,7 @@ public final class SqlServer implements AutoCloseable {
     private StatusServer statusServer;
     private SessionManager sessions;
     private Catalog catalog;
+    private io.duetdb.sql.ddl.DroppedTableCollector droppedTables;
 
     public SqlServer(SqlServerConfig config) {
         this.config = requireNonNull(config, "config is null");
@@ -67,6 +68,8 @@ public final class SqlServer implements AutoCloseable {
             statusServer = new StatusServer("sql", protocolServer.boundAddress().toString(), config.statusAddress(),
                     metrics.registry(), this::status);
             statusServer.start();
+            droppedTables = new io.duetdb.sql.ddl.DroppedTableCollector(catalog, placement, metrics,
+                    config.droppedTableCheckInterval(), protocolServer.boundAddress().toString());
             LOG.info("SQL server started: MySQL protocol on {}, status on {}", protocolServer.boundAddress(),
                     statusServer.boundAddress());
             return this;
@@ -93,6 +96,10 @@ public final class SqlServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (droppedTables != null) {
+            droppedTables.close();
+            droppedTables = null;
+        }
         if (statusServer != null) {
             statusServer.close();
             statusServer = null;

@@ -26,6 +26,20 @@ public final class SqlServerConfig {
     private java.nio.file.Path tlsKey;
     private AuthenticationPlugin defaultAuthenticationPlugin = AuthenticationPlugin.MYSQL_NATIVE_PASSWORD;
     private int backfillBatchSize = DEFAULT_BACKFILL_BATCH_SIZE;
+    private Duration droppedTableCheckInterval = Duration.ofSeconds(30);
+
+    /** How often the server looks for dropped tables whose data the GC safe point lets it destroy. */
+    public Duration droppedTableCheckInterval() {
+        return droppedTableCheckInterval;
+    }
+
+    public SqlServerConfig setDroppedTableCheckInterval(Duration interval) {
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("dropped-table-check-interval must be positive");
+        }
+        this.droppedTableCheckInterval = interval;
+        return this;
+    }
 
     /** The rows ADD INDEX's backfill indexes per transaction (TiDB's tidb_ddl_reorg_batch_size). */
     public int backfillBatchSize() {

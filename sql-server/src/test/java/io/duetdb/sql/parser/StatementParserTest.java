@@ -46,6 +46,8 @@ class StatementParserTest {
 
     @Test
     void parsesMySqlDml() {
+        assertThat(StatementParser.parse("TRUNCATE TABLE truncated")).isInstanceOf(io.duetdb.sql.parser.ddl.SqlTruncateTable.class);
+        assertThat(StatementParser.parse("TRUNCATE `t`;")).isInstanceOf(io.duetdb.sql.parser.ddl.SqlTruncateTable.class);
         SqlMySqlInsert insert = (SqlMySqlInsert) StatementParser.parse(
                 "INSERT IGNORE INTO t (a, b) VALUES (1, DEFAULT), (2, 'x') ON DUPLICATE KEY UPDATE b = 'y'");
         assertThat(insert.ignore()).isTrue();

@@ -388,7 +388,8 @@ public final class KvService {
             return refused(new Refusal("delete range is reversed: start key is not before end key"), respond);
         }
         return write(request.getContext(), List.of(request.getStartKey()), RaftCommand.newBuilder()
-                .setRawDeleteRange(RawDeleteRange.newBuilder().setStartKey(request.getStartKey()).setEndKey(request.getEndKey())),
+                .setRawDeleteRange(RawDeleteRange.newBuilder().setStartKey(request.getStartKey()).setEndKey(request.getEndKey())
+                        .setAllColumnFamilies(request.getTransactionalData())),
                 respond);
     }
 }

@@ -101,6 +101,10 @@ public final class CommandApplier {
                 byte[] end = minEnd(range.getEndKey().toByteArray(), region.getEndKey().toByteArray());
                 if (KeyRanges.isValid(start, end) && !(end.length > 0 && KeyRanges.compare(start, end) >= 0)) {
                     batch.deleteRange(ColumnFamily.DEFAULT, Keys.dataKey(start), Keys.dataEndKey(end));
+                    if (range.getAllColumnFamilies()) {
+                        batch.deleteRange(ColumnFamily.WRITE, Keys.dataKey(start), Keys.dataEndKey(end));
+                        batch.deleteRange(ColumnFamily.LOCK, Keys.dataKey(start), Keys.dataEndKey(end));
+                    }
                 }
             }
             default -> throw new IllegalStateException("not a data command: " + command.getCommandCase());
