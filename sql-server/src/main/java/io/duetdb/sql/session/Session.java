@@ -580,6 +580,10 @@ public final class Session implements SessionFunctions {
         if (key.equals("version")) {
             return manager.serverVersion();
         }
+        java.util.Optional<String> configured = manager.configuredVariable(key);
+        if (configured.isPresent()) {
+            return configured.get();
+        }
         if (!scope.equals("global") && variables.containsKey(key)) {
             return variables.get(key);
         }
