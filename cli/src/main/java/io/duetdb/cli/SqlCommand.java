@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.duetdb.cli.logging.LogSetup;
+import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.sql.catalog.AuthenticationPlugin;
 import io.duetdb.sql.server.SqlServer;
@@ -46,6 +47,10 @@ public final class SqlCommand implements Callable<Integer> {
                     + " mysql_native_password or caching_sha2_password (default: ${DEFAULT-VALUE})")
     String defaultAuthenticationPlugin;
 
+    @Option(names = "--max-allowed-packet", defaultValue = "64MiB", paramLabel = "SIZE",
+            description = "largest packet a client may send, also @@max_allowed_packet (default: ${DEFAULT-VALUE})")
+    String maxAllowedPacket;
+
     @Option(names = "--schema-lease", defaultValue = "500ms", converter = DurationConverter.class,
             description = "how long a loaded schema stays valid (default: ${DEFAULT-VALUE})")
     java.time.Duration schemaLease;
@@ -67,6 +72,7 @@ public final class SqlCommand implements Callable<Integer> {
                     .setTls(!noTls)
                     .setTlsCertificate(tlsCertificate, tlsKey)
                     .setSchemaLease(schemaLease)
+                    .setMaxAllowedPacket(DataSize.parse(maxAllowedPacket).bytes())
                     .setDefaultAuthenticationPlugin(AuthenticationPlugin.fromName(defaultAuthenticationPlugin)
                             .orElseThrow(() -> new IllegalArgumentException("unknown authentication plugin "
                                     + defaultAuthenticationPlugin)));

@@ -11,7 +11,11 @@ public enum SqlErrorCode {
     /** ER_KILL_DENIED_ERROR: KILL of another user's connection without SUPER. */
     KILL_DENIED(1095, "HY000", ErrorCode.SPECIFIC_ACCESS_DENIED),
     /** ER_PLUGIN_IS_NOT_LOADED: CREATE/ALTER USER ... IDENTIFIED WITH an unknown authentication plugin. */
-    PLUGIN_IS_NOT_LOADED(1524, "HY000", ErrorCode.NOT_SUPPORTED_YET);
+    PLUGIN_IS_NOT_LOADED(1524, "HY000", ErrorCode.NOT_SUPPORTED_YET),
+    /** ER_INCORRECT_GLOBAL_LOCAL_VAR: SET of a variable that cannot be set (here: fixed by the configuration). */
+    READ_ONLY_VARIABLE(1238, "HY000", ErrorCode.WRONG_VALUE_FOR_VARIABLE),
+    /** ER_VARIABLE_IS_READONLY: SET SESSION of a variable that has only a global value. */
+    SESSION_VARIABLE_IS_READ_ONLY(1621, "HY000", ErrorCode.WRONG_VALUE_FOR_VARIABLE);
 
     private final int errorNumber;
     private final String sqlState;

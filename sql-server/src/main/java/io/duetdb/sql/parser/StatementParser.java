@@ -12,7 +12,7 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.parser.generated.DuetSqlParserImpl;
+import io.duetdb.sql.parser.generated.MySqlStringLiterals;
 
 /**
  * Parses one statement with DuetDB's extended Calcite grammar, in MySQL's lexical conventions: backquoted
@@ -20,7 +20,7 @@ import io.duetdb.sql.parser.generated.DuetSqlParserImpl;
  */
 public final class StatementParser {
     private static final SqlParser.Config CONFIG = SqlParser.config()
-            .withParserFactory(DuetSqlParserImpl.FACTORY)
+            .withParserFactory(MySqlStringLiterals.FACTORY)
             .withQuoting(Quoting.BACK_TICK_BACKSLASH)
             .withCharLiteralStyles(Set.of(CharLiteralStyle.BQ_SINGLE, CharLiteralStyle.BQ_DOUBLE))
             .withUnquotedCasing(Casing.UNCHANGED)
@@ -60,8 +60,8 @@ public final class StatementParser {
     }
 
     /**
-     * The lexer handles MySQL's backslash escapes; a quote doubled inside a string ('it''s') becomes the
-     * escaped quote it means.
+     * The lexer handles MySQL's backslash escapes ({@link MySqlStringLiterals}); a quote doubled inside a
+     * string ('it''s') becomes the escaped quote it means.
      */
     static String doubledQuotesAsEscapes(String sql) {
         if (sql.indexOf("''") < 0 && sql.indexOf("\"\"") < 0) {

@@ -96,7 +96,7 @@ public final class QueryPlanner {
         try {
             validated = validator.validate(query.accept(MYSQL_OPERATORS));
         } catch (CalciteContextException e) {
-            throw ValidationErrors.translate(e);
+            throw ValidationErrors.translate(e, defaultDatabase);
         }
         RelDataType rowType = validator.getValidatedNodeType(validated);
         List<List<String>> origins = validator.getFieldOrigins(validated);

@@ -17,7 +17,8 @@ final class ValidationErrors {
     private ValidationErrors() {
     }
 
-    static DuetException translate(CalciteContextException error) {
+    /** {@code defaultDatabase} (null if none) qualifies an unknown table's name, as MySQL's message does. */
+    static DuetException translate(CalciteContextException error, String defaultDatabase) {
         String message = error.getCause() != null && error.getCause().getMessage() != null
                 ? error.getCause().getMessage() : String.valueOf(error.getMessage());
         Matcher matcher = UNKNOWN_COLUMN.matcher(message);
@@ -28,7 +29,8 @@ final class ValidationErrors {
         }
         matcher = UNKNOWN_TABLE.matcher(message);
         if (matcher.find()) {
-            String database = matcher.group(2);
+            String database = matcher.group(2) != null ? matcher.group(2)
+                    : matcher.group(1).contains(".") ? null : defaultDatabase;
             return new DuetException(ErrorCode.UNKNOWN_TABLE, "Table '" + (database == null ? "" : database + ".")
                     + matcher.group(1) + "' doesn't exist", error);
         }

@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -289,7 +291,7 @@ public final class Session implements SessionFunctions {
     }
 
     /** Runs a phase KILL QUERY may interrupt; leaves the thread uninterrupted, so cleanup can talk to the stores. */
-    private <T> T interruptibly(java.util.function.Supplier<T> phase) {
+    private <T> T interruptibly(Supplier<T> phase) {
         synchronized (interruption) {
             interruptible = statementThread == Thread.currentThread();
         }
@@ -355,7 +357,7 @@ public final class Session implements SessionFunctions {
                     return 0;
                 }
                 try {
-                    Thread.sleep(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(remaining) + 1, 1000));
+                    Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(remaining) + 1, 1000));
                 } catch (InterruptedException e) {
                     return 1;
                 }
@@ -598,6 +600,10 @@ public final class Session implements SessionFunctions {
         String key = name.toLowerCase(Locale.ROOT);
         if (key.equals("version")) {
             return manager.serverVersion();
+        }
+        Optional<String> configured = manager.configuredVariable(key);
+        if (configured.isPresent()) {
+            return configured.get();
         }
         if (!scope.equals("global") && variables.containsKey(key)) {
             return variables.get(key);

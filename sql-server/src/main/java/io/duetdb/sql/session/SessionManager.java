@@ -73,6 +73,18 @@ public final class SessionManager {
         return settings;
     }
 
+    /**
+     * The value of a system variable the server's configuration fixes: read-only, the same in every scope.
+     * Empty for other variables.
+     */
+    Optional<String> configuredVariable(String name) {
+        return switch (name.toLowerCase(java.util.Locale.ROOT)) {
+            case "max_allowed_packet" -> Optional.of(String.valueOf(settings.maxAllowedPacket()));
+            case "default_authentication_plugin" -> Optional.of(settings.defaultAuthenticationPlugin().pluginName());
+            default -> Optional.empty();
+        };
+    }
+
     /** The account a client logging in from {@code host} as {@code user} authenticates as. */
     public Optional<UserInfo> account(String user, String host) {
         return catalog.current().account(user, host);

@@ -8,6 +8,8 @@ import java.util.regex.Pattern;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.error.SqlErrorCode;
+import io.duetdb.sql.error.SqlErrorException;
 
 /** SET statements: NAMES, CHARACTER SET, TRANSACTION ISOLATION LEVEL, and variable assignments. */
 final class SetStatements {
@@ -53,6 +55,16 @@ final class SetStatements {
             String value = unquote(matcher.group(5).strip());
             if (!SystemVariables.exists(name)) {
                 throw new DuetException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, "Unknown system variable '" + name + "'");
+            }
+            if (session.manager().configuredVariable(name).isPresent()) {
+                boolean globalScope = "global".equalsIgnoreCase(matcher.group(1))
+                        || "persist".equalsIgnoreCase(matcher.group(1)) || "global".equalsIgnoreCase(matcher.group(2));
+                // As MySQL: a session cannot change it; globally it comes from the server's configuration here.
+                throw globalScope || name.equals("default_authentication_plugin")
+                        ? new SqlErrorException(SqlErrorCode.READ_ONLY_VARIABLE, "Variable '" + name
+                                + "' is a read only variable")
+                        : new SqlErrorException(SqlErrorCode.SESSION_VARIABLE_IS_READ_ONLY, "SESSION variable '"
+                                + name + "' is read-only. Use SET GLOBAL to assign the value");
             }
             if (name.equals("autocommit")) {
                 value = switch (value.toUpperCase(Locale.ROOT)) {

@@ -109,7 +109,7 @@ final class ShowStatements {
             boolean global = "global".equalsIgnoreCase(matcher.group(1));
             List<Object[]> rows = new ArrayList<>();
             for (Map.Entry<String, String> variable : SystemVariables.defaults().entrySet()) {
-                Object value = global ? variable.getValue() : session.systemVariable("", variable.getKey());
+                Object value = session.systemVariable(global ? "global" : "", variable.getKey());
                 rows.add(new Object[] {variable.getKey(), String.valueOf(value)});
             }
             rows.add(new Object[] {"version", session.serverVersion()});

@@ -25,7 +25,9 @@ public final class SystemVariables {
         DEFAULTS.put("interactive_timeout", "28800");
         DEFAULTS.put("license", "Apache License 2.0");
         DEFAULTS.put("lower_case_table_names", "2");
+        // Fixed by the server's configuration (SessionManager.configuredVariable); these are only the defaults.
         DEFAULTS.put("max_allowed_packet", "67108864");
+        DEFAULTS.put("default_authentication_plugin", "mysql_native_password");
         DEFAULTS.put("net_buffer_length", "16384");
         DEFAULTS.put("net_write_timeout", "60");
         DEFAULTS.put("performance_schema", "0");

@@ -28,6 +28,17 @@ class StatementParserTest {
     }
 
     @Test
+    void readsMySqlBackslashEscapesInStrings() {
+        // The Java text below is the SQL with each backslash doubled.
+        SqlSelect select = (SqlSelect) StatementParser.parse("SELECT 'tab\\there', 'two\\nlines', 'back\\\\slash',"
+                + " 'ends with \\\\', 'slash-quote \\\\\\'', \"dq \\\\\\\"x\\\"\", 'nul\\0 z\\Z',"
+                + " 'like a\\_b\\%', 'other \\q', 'it''s \\\\'");
+        assertThat(select.getSelectList()).extracting(node -> ((SqlLiteral) node).getValueAs(String.class))
+                .containsExactly("tab\there", "two\nlines", "back\\slash", "ends with \\", "slash-quote \\'",
+                        "dq \\\"x\"", "nul\0 z\u001A", "like a\\_b\\%", "other q", "it's \\");
+    }
+
+    @Test
     void parsesCreateTableWithMySqlTypesKeysAndOptions() {
         SqlCreateTable create = (SqlCreateTable) StatementParser.parse("CREATE TABLE IF NOT EXISTS `db`.t ("
                 + " id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT, name VARCHAR(20) CHARACTER SET utf8mb4 DEFAULT 'x',"

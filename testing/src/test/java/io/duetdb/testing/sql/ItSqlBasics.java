@@ -240,6 +240,35 @@ class ItSqlBasics {
         }
     }
 
+    @Test
+    void stringsKeepBackslashesQuotesAndControlCharactersThroughEveryPath() throws SQLException {
+        String value = "back\\slash \"double\" it's\nnew line\ttab \\";
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                Connection serverSide = DriverManager.getConnection(url + "&useServerPrepStmts=true")) {
+            statement.execute("CREATE TABLE texts (id INT PRIMARY KEY, body VARCHAR(100))");
+            // Connector/J escapes the value into the statement text with backslashes.
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO texts VALUES (1, ?)")) {
+                insert.setString(1, value);
+                insert.executeUpdate();
+            }
+            // Bound by the server into the statement text (a prepared statement that is not a query).
+            try (PreparedStatement insert = serverSide.prepareStatement("INSERT INTO texts VALUES (2, ?)")) {
+                insert.setString(1, value);
+                insert.executeUpdate();
+            }
+            statement.executeUpdate("INSERT INTO texts VALUES (3, 'a\\_b'), (4, 'a_b'), (5, 'axb')");
+            assertThat(rows(statement, "SELECT body FROM texts WHERE id <= 2 ORDER BY id")).containsExactly(value, value);
+            assertThat(rows(statement, "SELECT id FROM texts WHERE body = '" + value.replace("\\", "\\\\")
+                    .replace("'", "\\'").replace("\n", "\\n").replace("\t", "\\t") + "' ORDER BY id"))
+                    .containsExactly("1", "2");
+            assertThat(rows(statement, "SELECT 'two\\nlines', 'it''s', \"say \\\"hi\\\"\", CHAR_LENGTH('\\\\')"))
+                    .containsExactly("two\nlines|it's|say \"hi\"|1");
+            // LIKE: \_ is a literal underscore.
+            assertThat(rows(statement, "SELECT id FROM texts WHERE body LIKE 'a\\_b' ORDER BY id"))
+                    .containsExactly("4");
+        }
+    }
+
     static int errorOf(ThrowingRunnable action) {
         try {
             action.run();

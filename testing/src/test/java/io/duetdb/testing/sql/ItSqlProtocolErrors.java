@@ -131,6 +131,33 @@ class ItSqlProtocolErrors {
     }
 
     @Test
+    void maxAllowedPacketReportsTheServersLimitAndClientsHonourIt() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SELECT @@max_allowed_packet, @@global.max_allowed_packet,"
+                    + " @@session.max_allowed_packet")).containsExactly("1048576|1048576|1048576");
+            assertThat(SqlTesting.rows(statement, "SHOW VARIABLES LIKE 'max_allowed_packet'"))
+                    .containsExactly("max_allowed_packet|1048576");
+            assertThat(SqlTesting.rows(statement, "SHOW GLOBAL VARIABLES LIKE 'max_allowed_packet'"))
+                    .containsExactly("max_allowed_packet|1048576");
+            assertThat(SqlTesting.rows(statement, "SELECT @@default_authentication_plugin"))
+                    .containsExactly("mysql_native_password");
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET max_allowed_packet = 4096"))).isEqualTo(1621);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET GLOBAL max_allowed_packet = 4096")))
+                    .isEqualTo(1238);
+            // Connector/J read the limit at connect and refuses a larger statement itself, keeping the connection.
+            String big = "SELECT '" + "x".repeat(2 * 1024 * 1024) + "'";
+            SQLException refused = null;
+            try {
+                statement.executeQuery(big);
+            } catch (SQLException e) {
+                refused = e;
+            }
+            assertThat((Throwable) refused).isNotNull().hasMessageContaining("1,048,576");
+            assertThat(SqlTesting.rows(statement, "SELECT 3")).containsExactly("3");
+        }
+    }
+
+    @Test
     void aClientThatDisconnectsInsideATransactionReleasesItsLocks() throws Exception {
         try (Connection setup = connect(); Statement statement = setup.createStatement()) {
             statement.execute("CREATE TABLE held (id INT PRIMARY KEY, v INT)");

@@ -1,0 +1,85 @@
+package io.duetdb.sql.parser.generated;
+
+import org.apache.calcite.sql.parser.SqlParserImplFactory;
+
+/**
+ * MySQL's backslash escapes in string literals for the generated parser. Calcite's BigQuery-style strings accept
+ * backslash escapes in the lexer but only unescape the quote ({@code \'}), leaving {@code \n}, {@code \t} or
+ * {@code \\} as two characters. This token manager decodes MySQL's escapes in each string token and writes the
+ * token back in the form the parser's quote stripping turns into exactly the decoded text. Token positions are
+ * untouched, so column labels taken from the statement text stay right. Hand-written, in the generated
+ * parser's package for its input stream.
+ */
+public final class MySqlStringLiterals {
+    /** Calcite's parser factory for DuetDB's grammar, with MySQL's string escapes. */
+    public static final SqlParserImplFactory FACTORY = reader -> {
+        DuetSqlParserImpl parser = (DuetSqlParserImpl) DuetSqlParserImpl.FACTORY.getParser(reader);
+        parser.token_source = new TokenManager(parser.jj_input_stream);
+        return parser;
+    };
+
+    private MySqlStringLiterals() {
+    }
+
+    private static final class TokenManager extends DuetSqlParserImplTokenManager {
+        TokenManager(SimpleCharStream stream) {
+            super(stream);
+        }
+
+        @Override
+        public Token getNextToken() {
+            Token token = super.getNextToken();
+            if (token.kind == BIG_QUERY_QUOTED_STRING) {
+                token.image = rewrite(token.image, '\'');
+            } else if (token.kind == BIG_QUERY_DOUBLE_QUOTED_STRING) {
+                token.image = rewrite(token.image, '"');
+            }
+            return token;
+        }
+    }
+
+    /**
+     * The token for the string {@code image} means in MySQL: the parser strips the quotes and turns each
+     * backslash-quote into a quote, so a quote the decoded text has right after a backslash gets one more
+     * backslash in front.
+     */
+    static String rewrite(String image, char quote) {
+        String decoded = decode(image.substring(1, image.length() - 1));
+        StringBuilder token = new StringBuilder(decoded.length() + 2).append(quote);
+        for (int i = 0; i < decoded.length(); i++) {
+            char c = decoded.charAt(i);
+            if (c == quote && i > 0 && decoded.charAt(i - 1) == '\\') {
+                token.append('\\');
+            }
+            token.append(c);
+        }
+        return token.append(quote).toString();
+    }
+
+    /** MySQL's escapes; {@code \%} and {@code \_} keep their backslash for LIKE, any other {@code \x} is x. */
+    static String decode(String content) {
+        if (content.indexOf('\\') < 0) {
+            return content;
+        }
+        StringBuilder decoded = new StringBuilder(content.length());
+        for (int i = 0; i < content.length(); i++) {
+            char c = content.charAt(i);
+            if (c != '\\' || i + 1 == content.length()) {
+                decoded.append(c);
+                continue;
+            }
+            char next = content.charAt(++i);
+            switch (next) {
+                case '0' -> decoded.append('\0');
+                case 'b' -> decoded.append('\b');
+                case 'n' -> decoded.append('\n');
+                case 'r' -> decoded.append('\r');
+                case 't' -> decoded.append('\t');
+                case 'Z' -> decoded.append('\u001A');
+                case '%', '_' -> decoded.append('\\').append(next);
+                default -> decoded.append(next);
+            }
+        }
+        return decoded.toString();
+    }
+}

@@ -1,0 +1,3 @@
+status
+SELECT 6 * 7 AS answer;
+quit
