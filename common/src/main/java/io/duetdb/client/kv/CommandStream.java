@@ -1,15 +1,13 @@
 package io.duetdb.client.kv;
 
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.duetdb.common.concurrent.CoalescingSender;
 import io.duetdb.proto.kv.BatchCommandsRequest;
 import io.duetdb.proto.kv.BatchCommandsResponse;
 import io.duetdb.proto.kv.KvGrpc;
@@ -35,8 +33,9 @@ final class CommandStream implements StreamObserver<BatchCommandsResponse> {
     }
 
     private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
-    private final Queue<BatchCommandsRequest.Command> outbox = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger sendersWanted = new AtomicInteger();
+    private final CoalescingSender<BatchCommandsRequest.Command> outbox = new CoalescingSender<>(
+            MAX_COMMANDS_PER_MESSAGE, MAX_BYTES_PER_MESSAGE, BatchCommandsRequest.Command::getSerializedSize,
+            commands -> write(BatchCommandsRequest.newBuilder().addAllCommands(commands).build()));
     private volatile boolean broken;
     private StreamObserver<BatchCommandsRequest> requests;
     private Consumer<CommandStream> onBroken;
@@ -59,39 +58,10 @@ final class CommandStream implements StreamObserver<BatchCommandsResponse> {
             return;
         }
         outbox.add(command);
-        drain();
     }
 
     void abandon(long id) {
         pending.remove(id);
-    }
-
-    private void drain() {
-        if (sendersWanted.getAndIncrement() != 0) {
-            return;
-        }
-        int missed = 1;
-        do {
-            BatchCommandsRequest.Builder message = null;
-            int bytes = 0;
-            BatchCommandsRequest.Command command;
-            while ((command = outbox.poll()) != null) {
-                if (message == null) {
-                    message = BatchCommandsRequest.newBuilder();
-                }
-                message.addCommands(command);
-                bytes += command.getSerializedSize();
-                if (message.getCommandsCount() >= MAX_COMMANDS_PER_MESSAGE || bytes >= MAX_BYTES_PER_MESSAGE) {
-                    write(message.build());
-                    message = null;
-                    bytes = 0;
-                }
-            }
-            if (message != null) {
-                write(message.build());
-            }
-            missed = sendersWanted.addAndGet(-missed);
-        } while (missed != 0);
     }
 
     private void write(BatchCommandsRequest message) {

@@ -2,12 +2,10 @@ package io.duetdb.store.internal.rpc;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
+import io.duetdb.common.concurrent.CoalescingSender;
 import io.duetdb.proto.kv.BatchCommandsRequest;
 import io.duetdb.proto.kv.BatchCommandsResponse;
 import io.duetdb.store.internal.metrics.StoreMetrics;
@@ -24,8 +22,8 @@ final class BatchCommandsStream implements StreamObserver<BatchCommandsRequest> 
     private final Executor executor;
     private final StoreMetrics metrics;
     private final StreamObserver<BatchCommandsResponse> responses;
-    private final Queue<BatchCommandsResponse.Reply> outbox = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger sendersWanted = new AtomicInteger();
+    private final CoalescingSender<BatchCommandsResponse.Reply> outbox = new CoalescingSender<>(MAX_REPLIES_PER_MESSAGE,
+            Long.MAX_VALUE, reply -> 0, replies -> write(BatchCommandsResponse.newBuilder().addAllReplies(replies).build()));
     private volatile boolean closed;
 
     BatchCommandsStream(KvGrpcEndpoint endpoint, Executor executor, StoreMetrics metrics,
@@ -106,32 +104,9 @@ final class BatchCommandsStream implements StreamObserver<BatchCommandsRequest> 
     }
 
     private void reply(BatchCommandsResponse.Reply reply) {
-        if (closed) {
-            return;
+        if (!closed) {
+            outbox.add(reply);
         }
-        outbox.add(reply);
-        if (sendersWanted.getAndIncrement() != 0) {
-            return;
-        }
-        int missed = 1;
-        do {
-            BatchCommandsResponse.Builder message = null;
-            BatchCommandsResponse.Reply next;
-            while ((next = outbox.poll()) != null) {
-                if (message == null) {
-                    message = BatchCommandsResponse.newBuilder();
-                }
-                message.addReplies(next);
-                if (message.getRepliesCount() >= MAX_REPLIES_PER_MESSAGE) {
-                    write(message.build());
-                    message = null;
-                }
-            }
-            if (message != null) {
-                write(message.build());
-            }
-            missed = sendersWanted.addAndGet(-missed);
-        } while (missed != 0);
     }
 
     private void write(BatchCommandsResponse message) {
