@@ -14,7 +14,6 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.AuthenticationPlugin;
 import io.duetdb.sql.catalog.UserInfo;
-import io.duetdb.sql.error.SqlErrorException;
 import io.duetdb.sql.session.QueryResult;
 import io.duetdb.sql.session.ResultColumn;
 import io.duetdb.sql.session.Session;
@@ -622,9 +621,9 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private void writeError(DuetException error) {
         ByteBuf payload = writer.newPayload();
         payload.writeByte(0xFF);
-        payload.writeShortLE(SqlErrorException.errorNumber(error));
+        payload.writeShortLE(error.code().errorNumber());
         payload.writeByte('#');
-        payload.writeCharSequence(SqlErrorException.sqlState(error), StandardCharsets.US_ASCII);
+        payload.writeCharSequence(error.code().sqlState(), StandardCharsets.US_ASCII);
         payload.writeCharSequence(String.valueOf(error.getMessage()), StandardCharsets.UTF_8);
         writer.write(payload);
     }

@@ -17,8 +17,6 @@ import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.AuthenticationPlugin;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.UserInfo;
-import io.duetdb.sql.error.SqlErrorCode;
-import io.duetdb.sql.error.SqlErrorException;
 import io.duetdb.sql.protocol.CachingSha2Password;
 import io.duetdb.sql.protocol.NativePassword;
 import io.duetdb.sql.types.SqlType;
@@ -167,8 +165,8 @@ final class AccountStatements {
     }
 
     private static AuthenticationPlugin plugin(String name) {
-        return AuthenticationPlugin.fromName(name).orElseThrow(() -> new SqlErrorException(
-                SqlErrorCode.PLUGIN_IS_NOT_LOADED, "Plugin '" + name + "' is not loaded"));
+        return AuthenticationPlugin.fromName(name).orElseThrow(() -> new DuetException(
+                ErrorCode.PLUGIN_IS_NOT_LOADED, "Plugin '" + name + "' is not loaded"));
     }
 
     private static String hash(AuthenticationPlugin plugin, String password) {

@@ -22,8 +22,6 @@ import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.ddl.DdlExecutor;
-import io.duetdb.sql.error.SqlErrorCode;
-import io.duetdb.sql.error.SqlErrorException;
 import io.duetdb.sql.exec.AutoIdAllocator;
 import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.prepare.CalciteCatalog;
@@ -174,7 +172,7 @@ public final class SessionManager {
         }
         if (!target.userName().equals(requester.userName())
                 && !requester.account().global().contains(Privilege.SUPER)) {
-            throw new SqlErrorException(SqlErrorCode.KILL_DENIED, "You are not owner of thread " + connectionId);
+            throw new DuetException(ErrorCode.KILL_DENIED, "You are not owner of thread " + connectionId);
         }
         if (queryOnly) {
             boolean running = target.killQuery();

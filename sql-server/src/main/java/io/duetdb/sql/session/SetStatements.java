@@ -8,8 +8,6 @@ import java.util.regex.Pattern;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.error.SqlErrorCode;
-import io.duetdb.sql.error.SqlErrorException;
 
 /** SET statements: NAMES, CHARACTER SET, TRANSACTION ISOLATION LEVEL, and variable assignments. */
 final class SetStatements {
@@ -61,9 +59,9 @@ final class SetStatements {
                         || "persist".equalsIgnoreCase(matcher.group(1)) || "global".equalsIgnoreCase(matcher.group(2));
                 // As MySQL: a session cannot change it; globally it comes from the server's configuration here.
                 throw globalScope || name.equals("default_authentication_plugin")
-                        ? new SqlErrorException(SqlErrorCode.READ_ONLY_VARIABLE, "Variable '" + name
+                        ? new DuetException(ErrorCode.READ_ONLY_VARIABLE, "Variable '" + name
                                 + "' is a read only variable")
-                        : new SqlErrorException(SqlErrorCode.SESSION_VARIABLE_IS_READ_ONLY, "SESSION variable '"
+                        : new DuetException(ErrorCode.SESSION_VARIABLE_IS_READ_ONLY, "SESSION variable '"
                                 + name + "' is read-only. Use SET GLOBAL to assign the value");
             }
             if (name.equals("autocommit")) {
