@@ -47,11 +47,59 @@ final class DmlStatements {
 
     private final Session session;
     private final Transaction transaction;
+    /** A prepared statement's values, which its VALUES placeholders read directly. */
+    private final List<Object> parameters;
 
     /** {@code transaction} is null only for planning prepared statements. */
     DmlStatements(Session session, Transaction transaction) {
+        this(session, transaction, List.of());
+    }
+
+    DmlStatements(Session session, Transaction transaction, List<Object> parameters) {
         this.session = session;
         this.transaction = transaction;
+        this.parameters = parameters;
+    }
+
+    /**
+     * Whether a prepared INSERT can take its values straight from the parameters (plain VALUES rows of literals
+     * and placeholders, no ON DUPLICATE KEY UPDATE); otherwise it is bound into its text.
+     */
+    static boolean insertsDirectly(io.duetdb.sql.parser.dml.SqlMySqlInsert insert, List<Object> parameters) {
+        if (insert.onDuplicate() != null || insert.source().getKind() != SqlKind.VALUES) {
+            return false;
+        }
+        for (SqlNode row : ((SqlCall) insert.source()).getOperandList()) {
+            for (SqlNode value : ((SqlCall) row).getOperandList()) {
+                Object bound = value instanceof org.apache.calcite.sql.SqlDynamicParam parameter
+                        ? parameterValue(parameters.get(parameter.getIndex())) : literal(value, List.of());
+                if (bound == NOT_LITERAL) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** A parameter as {@link #literal} reads the text it would be bound as (see ParameterBinder). */
+    private static Object parameterValue(Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof Long || value instanceof Integer || value instanceof java.math.BigDecimal) {
+            java.math.BigDecimal decimal = Values.toDecimal(value);
+            return decimal.scale() <= 0 && decimal.toBigInteger().bitLength() < 63 ? (Object) decimal.longValueExact()
+                    : decimal;
+        }
+        if (value instanceof Double || value instanceof Float) {
+            double number = ((Number) value).doubleValue();
+            return Double.isNaN(number) || Double.isInfinite(number) ? NOT_LITERAL : (Object) number;
+        }
+        if (value instanceof String text) {
+            return text;
+        }
+        // Bytes, times and dates take the text path, which knows their literal forms.
+        return NOT_LITERAL;
     }
 
     // ---- INSERT / REPLACE ----
@@ -233,7 +281,7 @@ final class DmlStatements {
                 }
                 Object[] row = new Object[width];
                 for (int i = 0; i < width; i++) {
-                    Object value = literal(values.get(i));
+                    Object value = literal(values.get(i), parameters);
                     if (value == NOT_LITERAL) {
                         literalOnly = false;
                         break;
@@ -262,7 +310,10 @@ final class DmlStatements {
 
     private static final Object NOT_LITERAL = new Object();
 
-    private static Object literal(SqlNode node) {
+    private static Object literal(SqlNode node, List<Object> parameters) {
+        if (node instanceof org.apache.calcite.sql.SqlDynamicParam parameter && parameter.getIndex() < parameters.size()) {
+            return parameterValue(parameters.get(parameter.getIndex()));
+        }
         if (node instanceof SqlLiteral literal) {
             if (literal.getTypeName() == SqlTypeName.NULL) {
                 return null;
@@ -287,7 +338,7 @@ final class DmlStatements {
                 return DEFAULT;
             }
             if (call.getKind() == SqlKind.MINUS_PREFIX && call.operand(0) instanceof SqlNumericLiteral) {
-                Object value = literal(call.operand(0));
+                Object value = literal(call.operand(0), parameters);
                 return value instanceof Long number ? (Object) (-number)
                         : value instanceof Double number ? (Object) (-number)
                         : ((java.math.BigDecimal) value).negate();
@@ -388,13 +439,8 @@ final class DmlStatements {
             return !unplannable;
         }
 
-        private Object planFor(long version, String currentDatabase, java.util.function.Supplier<Object> planner) {
-            if (plan == null || schemaVersion != version || !java.util.Objects.equals(database, currentDatabase)) {
-                plan = planner.get();
-                schemaVersion = version;
-                database = currentDatabase;
-            }
-            return plan;
+        private boolean validFor(long version, String currentDatabase) {
+            return plan != null && schemaVersion == version && java.util.Objects.equals(database, currentDatabase);
         }
 
         private void bind(List<Object> values) {
@@ -411,18 +457,24 @@ final class DmlStatements {
         if (prepared.unplannable) {
             return false;
         }
-        // Parsed afresh for each planning: validation may rewrite the tree it is given.
+        long version = session.manager().catalog().current().version();
+        String database = session.currentDatabase();
+        if (prepared.validFor(version, database)) {
+            return true;
+        }
         DmlStatements planner = new DmlStatements(session, null);
         try {
+            // Parsed afresh for each planning: validation may rewrite the tree it is given.
             SqlNode statement = io.duetdb.sql.parser.StatementParser.parse(sql);
-            long version = session.manager().catalog().current().version();
             if (statement instanceof io.duetdb.sql.parser.dml.SqlMySqlUpdate update) {
-                prepared.planFor(version, session.currentDatabase(), () -> planner.updatePlan(update, prepared.parameters));
+                prepared.plan = planner.updatePlan(update, prepared.parameters);
             } else if (statement instanceof io.duetdb.sql.parser.dml.SqlMySqlDelete delete) {
-                prepared.planFor(version, session.currentDatabase(), () -> planner.deletePlan(delete, prepared.parameters));
+                prepared.plan = planner.deletePlan(delete, prepared.parameters);
             } else {
                 prepared.unplannable = true;
             }
+            prepared.schemaVersion = version;
+            prepared.database = database;
         } catch (RuntimeException e) {
             prepared.unplannable = true;
         }

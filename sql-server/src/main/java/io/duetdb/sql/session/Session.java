@@ -253,6 +253,10 @@ public final class Session implements SessionFunctions {
                 return measured("delete", () -> inTransaction(transaction -> new DmlStatements(this, transaction)
                         .delete(delete, statement.dml, parameters)));
             }
+            if (statement.parsed instanceof SqlMySqlInsert insert && DmlStatements.insertsDirectly(insert, parameters)) {
+                return measured("insert", () -> inTransaction(transaction -> new DmlStatements(this, transaction, parameters)
+                        .insert(insert)));
+            }
             String bound = ParameterBinder.bindText(statement.sql, parameters);
             return dispatch(StatementParser.parse(bound), bound);
         } catch (RuntimeException e) {

@@ -230,6 +230,22 @@ class ItSqlBasics {
                 assertThat(lowest.executeUpdate()).isEqualTo(2);
                 assertThat(rows(statement, "SELECT id FROM counters ORDER BY id")).containsExactly("1", "4");
             }
+            // Prepared INSERT ... VALUES reads its placeholders directly, with the same checks as text.
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO counters (id, n, label) VALUES (?, ?, ?)")) {
+                insert.setInt(1, 10);
+                insert.setString(2, "42");
+                insert.setString(3, "it's \\ ok");
+                assertThat(insert.executeUpdate()).isEqualTo(1);
+                insert.setInt(1, 10);
+                assertThat(errorOf(insert::executeUpdate)).isEqualTo(1062);
+                insert.setInt(1, 11);
+                insert.setNull(2, java.sql.Types.INTEGER);
+                assertThat(errorOf(insert::executeUpdate)).isEqualTo(1048);
+                insert.setLong(2, 1L << 40);
+                assertThat(errorOf(insert::executeUpdate)).isEqualTo(1264);
+            }
+            assertThat(rows(statement, "SELECT n, label FROM counters WHERE id = 10")).containsExactly("42|it's \\ ok");
+            statement.executeUpdate("DELETE FROM counters WHERE id = 10");
             // A placeholder whose type nothing determines is bound as text instead.
             try (PreparedStatement untyped = connection.prepareStatement("DELETE FROM counters WHERE ? = id + 0 * ?")) {
                 untyped.setInt(1, 4);
