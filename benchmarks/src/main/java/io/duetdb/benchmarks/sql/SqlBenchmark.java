@@ -117,7 +117,8 @@ public final class SqlBenchmark implements Callable<Integer> {
                 }
             }
         }
-        System.out.println("point: SELECT c FROM sbtest1 WHERE id = ? (server-side prepared); rw: one transaction of 10"
+        System.out.println("point: SELECT c FROM sbtest1 WHERE id = ? (server-side prepared); point-text: the same as"
+                + " statement text; rw: one transaction of 10"
                 + " point selects, 2 updates, 1 delete, 1 insert (per second: transactions)");
         System.out.println("harness CPU us: CPU time of this process per operation (for the in-process DuetDB: clients, SQL"
                 + " server, placement and stores together; for other endpoints: the clients only)");
@@ -189,6 +190,7 @@ public final class SqlBenchmark implements Callable<Integer> {
             futures.add(pool.submit(() -> {
                 try (Connection connection = DriverManager.getConnection(jdbc)) {
                     Workload work = workload.equals("point") ? new PointSelect(connection)
+                            : workload.equals("point-text") ? new TextPointSelect(connection)
                             : new ReadWrite(connection, rows, clientIndex, load.clients);
                     while (!stop.get()) {
                         long start = System.nanoTime();
@@ -243,6 +245,25 @@ public final class SqlBenchmark implements Callable<Integer> {
         public void runOnce() throws SQLException {
             select.setInt(1, 1 + ThreadLocalRandom.current().nextInt(rows));
             try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    result.getString(1);
+                }
+            }
+        }
+    }
+
+    /** The same point select as statement text (what clients without server-side prepared statements send). */
+    private final class TextPointSelect implements Workload {
+        private final Statement statement;
+
+        TextPointSelect(Connection connection) throws SQLException {
+            statement = connection.createStatement();
+        }
+
+        @Override
+        public void runOnce() throws SQLException {
+            try (ResultSet result = statement.executeQuery("SELECT c FROM sbtest1 WHERE id = "
+                    + (1 + ThreadLocalRandom.current().nextInt(rows)))) {
                 while (result.next()) {
                     result.getString(1);
                 }

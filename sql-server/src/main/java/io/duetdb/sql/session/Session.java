@@ -752,6 +752,12 @@ public final class Session implements SessionFunctions {
             return inTransaction(transaction -> query(transaction, locking.query(), true, rewritten));
         }
         if (statement.getKind().belongsTo(SqlKind.QUERY)) {
+            java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, manager.catalog().current(),
+                    database);
+            if (pointGet.isPresent()) {
+                require(Privilege.SELECT, pointGet.get().databaseName(), pointGet.get().table().name());
+                return inTransaction(transaction -> pointGet.get().run(transaction));
+            }
             return inTransaction(transaction -> query(transaction, statement, false, rewritten));
         }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "statement not supported yet: " + statement.getKind());

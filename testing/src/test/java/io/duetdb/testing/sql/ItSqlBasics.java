@@ -192,6 +192,40 @@ class ItSqlBasics {
     }
 
     @Test
+    void textPointGetsAnswerAsThePlannerDoes() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE points (id BIGINT PRIMARY KEY, name VARCHAR(20), amount DECIMAL(8,2) NOT NULL,"
+                    + " at DATETIME(3))");
+            statement.executeUpdate("INSERT INTO points VALUES (1, 'one', 1.50, '2026-11-22 10:00:00.125'),"
+                    + " (-2, NULL, 2.00, NULL)");
+            statement.execute("ALTER TABLE points ADD COLUMN tag VARCHAR(5) DEFAULT 'x'");
+            for (String where : new String[] {"1", "-2", "7"}) {
+                // id + 0 = n is planned by Calcite; id = n takes the point-get path.
+                assertThat(rows(statement, "SELECT * FROM points WHERE id = " + where))
+                        .isEqualTo(rows(statement, "SELECT * FROM points WHERE id + 0 = " + where));
+                assertThat(rows(statement, "SELECT amount, `NAME`, points.id FROM test.points WHERE " + where + " = id"))
+                        .isEqualTo(rows(statement, "SELECT amount, `NAME`, points.id FROM test.points WHERE id + 0 = " + where));
+            }
+            try (ResultSet fast = statement.executeQuery("SELECT name, amount, at FROM points WHERE id = 1")) {
+                java.sql.ResultSetMetaData meta = fast.getMetaData();
+                assertThat(meta.getColumnLabel(1)).isEqualTo("name");
+                assertThat(meta.getColumnTypeName(2)).isEqualTo("DECIMAL");
+                assertThat(meta.getScale(2)).isEqualTo(2);
+                assertThat(meta.isNullable(2)).isEqualTo(java.sql.ResultSetMetaData.columnNoNulls);
+                assertThat(meta.getTableName(3)).isEqualTo("points");
+                assertThat(fast.next()).isTrue();
+                assertThat(fast.getTimestamp(3)).isEqualTo(java.sql.Timestamp.valueOf("2026-11-22 10:00:00.125"));
+            }
+            assertThat(errorOf(() -> statement.executeQuery("SELECT nope FROM points WHERE id = 1"))).isEqualTo(1054);
+            statement.execute("CREATE USER 'pointy'@'%' IDENTIFIED BY 'p'");
+            try (Connection other = DriverManager.getConnection(url.replace("/test?user=root", "/?user=pointy&password=p"));
+                    Statement denied = other.createStatement()) {
+                assertThat(errorOf(() -> denied.executeQuery("SELECT * FROM test.points WHERE id = 1"))).isEqualTo(1142);
+            }
+        }
+    }
+
+    @Test
     void preparedUpdatesAndDeletesKeepTheirPlanAcrossExecutionsAndSchemaChanges() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true&emulateUnsupportedPstmts=false");
                 Statement statement = connection.createStatement()) {

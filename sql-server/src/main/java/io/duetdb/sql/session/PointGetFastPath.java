@@ -1,0 +1,144 @@
+package io.duetdb.sql.session;
+
+import static java.util.Objects.requireNonNull;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.exec.TableAccess;
+
+/**
+ * TiDB's point-get plan for statement text: {@code SELECT columns | * FROM table WHERE pk = integer} on a table
+ * whose primary key is its clustered integer handle reads that one row without Calcite. Anything else — other
+ * shapes, unknown names, a value that is not an exact integer — is left to the planner, which gives the errors.
+ */
+final class PointGetFastPath {
+    private final TableInfo table;
+    private final String databaseName;
+    private final List<Integer> columnIndexes;
+    private final List<String> labels;
+    private final long handle;
+
+    private PointGetFastPath(TableInfo table, String databaseName, List<Integer> columnIndexes, List<String> labels,
+            long handle) {
+        this.table = table;
+        this.databaseName = databaseName;
+        this.columnIndexes = columnIndexes;
+        this.labels = labels;
+        this.handle = handle;
+    }
+
+    String databaseName() {
+        return databaseName;
+    }
+
+    TableInfo table() {
+        return table;
+    }
+
+    static Optional<PointGetFastPath> match(SqlNode statement, InfoSchema schema, String currentDatabase) {
+        if (!(statement instanceof SqlSelect select) || select.isDistinct() || select.getGroup() != null
+                || select.getHaving() != null || select.getWindowList().size() != 0 || select.getOrderList() != null
+                || select.getOffset() != null || select.getFetch() != null || select.getQualify() != null
+                || select.hasHints() || !(select.getFrom() instanceof SqlIdentifier from) || from.isStar()
+                || !(select.getWhere() instanceof SqlBasicCall where) || where.getKind() != SqlKind.EQUALS) {
+            return Optional.empty();
+        }
+        String databaseName = from.names.size() == 2 ? from.names.get(0) : currentDatabase;
+        if (databaseName == null || from.names.size() > 2) {
+            return Optional.empty();
+        }
+        Optional<DatabaseInfo> database = schema.database(databaseName);
+        Optional<TableInfo> found = schema.table(databaseName, from.names.get(from.names.size() - 1));
+        if (database.isEmpty() || found.isEmpty() || !found.get().hasClusteredHandle()) {
+            return Optional.empty();
+        }
+        TableInfo table = found.get();
+        SqlNode left = where.operand(0);
+        SqlNode right = where.operand(1);
+        SqlNode key = left instanceof SqlNumericLiteral ? right : left;
+        SqlNode value = left instanceof SqlNumericLiteral ? left : right;
+        Optional<ColumnInfo> keyColumn = column(table, key, from);
+        if (keyColumn.isEmpty() || !keyColumn.get().name().equalsIgnoreCase(table.handleColumn())
+                || !(value instanceof SqlNumericLiteral number) || !number.isExact()) {
+            return Optional.empty();
+        }
+        BigDecimal exact = number.getValueAs(BigDecimal.class);
+        if (exact.scale() > 0 || exact.toBigInteger().bitLength() >= 63
+                || exact.signum() < 0 && keyColumn.get().type().unsigned()) {
+            return Optional.empty();
+        }
+        List<Integer> indexes = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        SqlNodeList items = select.getSelectList();
+        for (SqlNode item : items) {
+            if (item instanceof SqlIdentifier identifier && identifier.isStar()
+                    && (identifier.names.size() == 1 || qualifies(identifier, from))) {
+                for (ColumnInfo column : table.publicColumns()) {
+                    indexes.add(table.columns().indexOf(column));
+                    labels.add(column.name());
+                }
+                continue;
+            }
+            Optional<ColumnInfo> column = column(table, item, from);
+            if (column.isEmpty()) {
+                return Optional.empty();
+            }
+            indexes.add(table.columns().indexOf(column.get()));
+            labels.add(((SqlIdentifier) item).names.get(((SqlIdentifier) item).names.size() - 1));
+        }
+        return Optional.of(new PointGetFastPath(table, database.get().name(), indexes, labels, exact.longValueExact()));
+    }
+
+    /** A public column named by a plain or table-qualified identifier. */
+    private static Optional<ColumnInfo> column(TableInfo table, SqlNode node, SqlIdentifier from) {
+        if (!(node instanceof SqlIdentifier identifier) || identifier.isStar() || identifier.names.size() > 2
+                || identifier.names.size() == 2 && !qualifies(identifier, from)) {
+            return Optional.empty();
+        }
+        String name = identifier.names.get(identifier.names.size() - 1);
+        return table.publicColumns().stream().filter(column -> column.name().equalsIgnoreCase(name)).findFirst();
+    }
+
+    private static boolean qualifies(SqlIdentifier identifier, SqlIdentifier from) {
+        return identifier.names.size() == 2
+                && identifier.names.get(0).equalsIgnoreCase(from.names.get(from.names.size() - 1));
+    }
+
+    QueryResult run(Transaction transaction) {
+        requireNonNull(transaction, "transaction is null");
+        TableAccess access = new TableAccess(table);
+        List<ResultColumn> columns = new ArrayList<>();
+        for (int i = 0; i < columnIndexes.size(); i++) {
+            ColumnInfo column = table.columns().get(columnIndexes.get(i));
+            columns.add(new ResultColumn(labels.get(i), databaseName, table.name(), column.name(), column.type(),
+                    column.notNull()));
+        }
+        List<Object[]> rows = new ArrayList<>();
+        Optional<byte[]> stored = transaction.get(access.rowKey(handle));
+        if (stored.isPresent()) {
+            Object[] row = access.decode(stored.get());
+            Object[] projected = new Object[columnIndexes.size()];
+            for (int i = 0; i < projected.length; i++) {
+                projected[i] = row[columnIndexes.get(i)];
+            }
+            rows.add(projected);
+        }
+        return new QueryResult(columns, rows);
+    }
+}
