@@ -219,8 +219,10 @@ public final class RegionRequestSender implements AutoCloseable {
     }
 
     private BatchCommandChannel channel(HostAndPort address) {
+        // Direct executor: callers use blocking stubs, whose calls bring their own executor, and the command stream's
+        // observer only hands answers over, so answers need no extra thread hop.
         return channels.computeIfAbsent(address, a -> new BatchCommandChannel(NettyChannelBuilder.forAddress(a.host(), a.port())
-                .usePlaintext().maxInboundMessageSize(64 << 20).build(), deadlines));
+                .usePlaintext().directExecutor().maxInboundMessageSize(64 << 20).build(), deadlines));
     }
 
 
