@@ -23,8 +23,9 @@ import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.TableAccess;
 
 /**
- * TiDB's point-get plan for statement text: {@code SELECT columns | * FROM table WHERE pk = integer} on a table
- * whose primary key is its clustered integer handle reads that one row without Calcite. Anything else — other
+ * TiDB's point-get and batch-point-get plans for statement text: {@code SELECT columns | * FROM table WHERE
+ * pk = integer} or {@code pk IN (integers)} on a table whose primary key is its clustered integer handle reads
+ * those rows without Calcite. Anything else — other
  * shapes, unknown names, a value that is not an exact integer — is left to the planner, which gives the errors.
  */
 final class PointGetFastPath {
@@ -32,15 +33,16 @@ final class PointGetFastPath {
     private final String databaseName;
     private final List<Integer> columnIndexes;
     private final List<String> labels;
-    private final long handle;
+    /** Distinct, ascending: the order a scan of the table would give. */
+    private final List<Long> handles;
 
     private PointGetFastPath(TableInfo table, String databaseName, List<Integer> columnIndexes, List<String> labels,
-            long handle) {
+            List<Long> handles) {
         this.table = table;
         this.databaseName = databaseName;
         this.columnIndexes = columnIndexes;
         this.labels = labels;
-        this.handle = handle;
+        this.handles = handles;
     }
 
     String databaseName() {
@@ -56,7 +58,8 @@ final class PointGetFastPath {
                 || select.getHaving() != null || select.getWindowList().size() != 0 || select.getOrderList() != null
                 || select.getOffset() != null || select.getFetch() != null || select.getQualify() != null
                 || select.hasHints() || !(select.getFrom() instanceof SqlIdentifier from) || from.isStar()
-                || !(select.getWhere() instanceof SqlBasicCall where) || where.getKind() != SqlKind.EQUALS) {
+                || !(select.getWhere() instanceof SqlBasicCall where)
+                || where.getKind() != SqlKind.EQUALS && where.getKind() != SqlKind.IN) {
             return Optional.empty();
         }
         String databaseName = from.names.size() == 2 ? from.names.get(0) : currentDatabase;
@@ -72,16 +75,25 @@ final class PointGetFastPath {
         SqlNode left = where.operand(0);
         SqlNode right = where.operand(1);
         SqlNode key = left instanceof SqlNumericLiteral ? right : left;
-        SqlNode value = left instanceof SqlNumericLiteral ? left : right;
+        List<SqlNode> values = where.getKind() == SqlKind.IN
+                ? right instanceof SqlNodeList list ? list.getList() : List.of()
+                : List.of(left instanceof SqlNumericLiteral ? left : right);
         Optional<ColumnInfo> keyColumn = column(table, key, from);
-        if (keyColumn.isEmpty() || !keyColumn.get().name().equalsIgnoreCase(table.handleColumn())
-                || !(value instanceof SqlNumericLiteral number) || !number.isExact()) {
+        if (keyColumn.isEmpty() || !keyColumn.get().name().equalsIgnoreCase(table.handleColumn()) || values.isEmpty()
+                || where.getKind() == SqlKind.IN && left instanceof SqlNumericLiteral) {
             return Optional.empty();
         }
-        BigDecimal exact = number.getValueAs(BigDecimal.class);
-        if (exact.scale() > 0 || exact.toBigInteger().bitLength() >= 63
-                || exact.signum() < 0 && keyColumn.get().type().unsigned()) {
-            return Optional.empty();
+        java.util.TreeSet<Long> handles = new java.util.TreeSet<>();
+        for (SqlNode value : values) {
+            if (!(value instanceof SqlNumericLiteral number) || !number.isExact()) {
+                return Optional.empty();
+            }
+            BigDecimal exact = number.getValueAs(BigDecimal.class);
+            if (exact.scale() > 0 || exact.toBigInteger().bitLength() >= 63
+                    || exact.signum() < 0 && keyColumn.get().type().unsigned()) {
+                return Optional.empty();
+            }
+            handles.add(exact.longValueExact());
         }
         List<Integer> indexes = new ArrayList<>();
         List<String> labels = new ArrayList<>();
@@ -102,7 +114,7 @@ final class PointGetFastPath {
             indexes.add(table.columns().indexOf(column.get()));
             labels.add(((SqlIdentifier) item).names.get(((SqlIdentifier) item).names.size() - 1));
         }
-        return Optional.of(new PointGetFastPath(table, database.get().name(), indexes, labels, exact.longValueExact()));
+        return Optional.of(new PointGetFastPath(table, database.get().name(), indexes, labels, List.copyOf(handles)));
     }
 
     /** A public column named by a plain or table-qualified identifier. */
@@ -130,9 +142,17 @@ final class PointGetFastPath {
                     column.notNull()));
         }
         List<Object[]> rows = new ArrayList<>();
-        Optional<byte[]> stored = transaction.get(access.rowKey(handle));
-        if (stored.isPresent()) {
-            Object[] row = access.decode(stored.get());
+        List<byte[]> keys = handles.stream().map(access::rowKey).toList();
+        java.util.Map<com.google.protobuf.ByteString, byte[]> found = keys.size() == 1
+                ? transaction.get(keys.get(0)).map(value -> java.util.Map.of(com.google.protobuf.ByteString.copyFrom(keys.get(0)),
+                        value)).orElse(java.util.Map.of())
+                : transaction.batchGet(keys);
+        for (byte[] key : keys) {
+            byte[] stored = found.get(com.google.protobuf.ByteString.copyFrom(key));
+            if (stored == null) {
+                continue;
+            }
+            Object[] row = access.decode(stored);
             Object[] projected = new Object[columnIndexes.size()];
             for (int i = 0; i < projected.length; i++) {
                 projected[i] = row[columnIndexes.get(i)];

@@ -206,6 +206,10 @@ class ItSqlBasics {
                 assertThat(rows(statement, "SELECT amount, `NAME`, points.id FROM test.points WHERE " + where + " = id"))
                         .isEqualTo(rows(statement, "SELECT amount, `NAME`, points.id FROM test.points WHERE id + 0 = " + where));
             }
+            // IN lists are batch point gets, in key order as a scan gives them.
+            assertThat(rows(statement, "SELECT id, tag FROM points WHERE id IN (7, 1, -2, 1)"))
+                    .containsExactly("-2|x", "1|x")
+                    .isEqualTo(rows(statement, "SELECT id, tag FROM points WHERE id + 0 IN (7, 1, -2, 1)"));
             try (ResultSet fast = statement.executeQuery("SELECT name, amount, at FROM points WHERE id = 1")) {
                 java.sql.ResultSetMetaData meta = fast.getMetaData();
                 assertThat(meta.getColumnLabel(1)).isEqualTo("name");
