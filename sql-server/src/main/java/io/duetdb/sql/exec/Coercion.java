@@ -15,25 +15,43 @@ import io.duetdb.sql.types.SqlType;
 
 /**
  * Converts a value into a column's type as MySQL's strict mode does: out-of-range numbers fail with 1264,
- * strings longer than the column with 1406, values that are no number or date with 1366 / 1292. The result is
- * the executor's form of the column type (BIGINT UNSIGNED as BigDecimal, FLOAT and DOUBLE as Double).
+ * strings longer than the column with 1406, values that are no number or date with 1366 / 1292. Given
+ * {@link Lenient} (non-strict sql_mode, INSERT IGNORE), numbers are clamped to the type's range (1264), strings
+ * cut to the column (1265) and text that is not a number read by its numeric prefix, else 0 (1265 / 1366), each
+ * with a warning, as MySQL does. The result is the executor's form of the column type (BIGINT UNSIGNED as
+ * BigDecimal, FLOAT and DOUBLE as Double).
  */
 public final class Coercion {
+    /** Receives the warnings of a lenient conversion (messages end "at row 1"). */
+    public interface Lenient {
+        void warn(ErrorCode code, String message);
+    }
+
+    private static final java.util.regex.Pattern NUMERIC_PREFIX = java.util.regex.Pattern.compile(
+            "\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
+
     private Coercion() {
     }
 
     public static Object toColumn(Object value, ColumnInfo column) {
+        return toColumn(value, column, null);
+    }
+
+    public static Object toColumn(Object value, ColumnInfo column, Lenient lenient) {
         if (value == null) {
             return null;
         }
         SqlType type = column.type();
+        if (lenient != null && value instanceof String text && !Values.isWholeString(text) && isNumeric(type)) {
+            value = numericPrefix(text, type, column.name(), lenient);
+        }
         try {
             return switch (type.name()) {
-                case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT, YEAR -> integer(value, type, column.name());
-                case DECIMAL -> decimal(value, type, column.name());
+                case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT, YEAR -> integer(value, type, column.name(), lenient);
+                case DECIMAL -> decimal(value, type, column.name(), lenient);
                 case FLOAT, DOUBLE -> approximate(value, column.name());
-                case CHAR, VARCHAR, TEXT -> text(value, type, column.name());
-                case BINARY, VARBINARY, BLOB -> binary(value, type, column.name());
+                case CHAR, VARCHAR, TEXT -> text(value, type, column.name(), lenient);
+                case BINARY, VARBINARY, BLOB -> binary(value, type, column.name(), lenient);
                 case DATE -> date(value);
                 case DATETIME, TIMESTAMP -> dateTime(value, type);
                 case TIME -> time(value);
@@ -47,7 +65,31 @@ public final class Coercion {
         }
     }
 
-    private static Object integer(Object value, SqlType type, String column) {
+    private static boolean isNumeric(SqlType type) {
+        return switch (type.name()) {
+            case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT, YEAR, DECIMAL, FLOAT, DOUBLE -> true;
+            default -> false;
+        };
+    }
+
+    /** MySQL's reading of text that is not a number: its numeric prefix, else 0, with a warning. */
+    private static String numericPrefix(String text, SqlType type, String column, Lenient lenient) {
+        java.util.regex.Matcher prefix = NUMERIC_PREFIX.matcher(text);
+        if (prefix.lookingAt()) {
+            lenient.warn(ErrorCode.DATA_TRUNCATED, "Data truncated for column '" + column + "' at row 1");
+            return prefix.group().strip();
+        }
+        String kind = switch (type.name()) {
+            case DECIMAL -> "decimal";
+            case FLOAT, DOUBLE -> "double";
+            default -> "integer";
+        };
+        lenient.warn(ErrorCode.INCORRECT_VALUE, "Incorrect " + kind + " value: '" + text + "' for column '" + column
+                + "' at row 1");
+        return "0";
+    }
+
+    private static Object integer(Object value, SqlType type, String column, Lenient lenient) {
         BigInteger number;
         if (value instanceof Long longValue) {
             number = BigInteger.valueOf(longValue);
@@ -66,7 +108,11 @@ public final class Coercion {
             number = Values.toDecimal(value).setScale(0, RoundingMode.HALF_UP).toBigInteger();
         }
         if (number.compareTo(type.minimum()) < 0 || number.compareTo(type.maximum()) > 0) {
-            throw outOfRange(column);
+            if (lenient == null) {
+                throw outOfRange(column);
+            }
+            lenient.warn(ErrorCode.OUT_OF_RANGE_VALUE, outOfRange(column).getMessage());
+            number = number.signum() < 0 ? type.minimum() : type.maximum();
         }
         if (type.unsigned() && type.name() == io.duetdb.sql.types.SqlTypeName.BIGINT) {
             return new BigDecimal(number);
@@ -74,14 +120,21 @@ public final class Coercion {
         return number.longValue();
     }
 
-    private static Object decimal(Object value, SqlType type, String column) {
+    private static Object decimal(Object value, SqlType type, String column, Lenient lenient) {
         if (value instanceof String text && !Values.isWholeString(text)) {
             throw new DuetException(ErrorCode.INCORRECT_VALUE, "Incorrect decimal value: '" + text + "'");
         }
         BigDecimal decimal = Values.toDecimal(value).setScale(type.scale(), RoundingMode.HALF_UP);
         if (decimal.precision() - decimal.scale() > type.precision() - type.scale()
                 || (type.unsigned() && decimal.signum() < 0)) {
-            throw outOfRange(column);
+            if (lenient == null) {
+                throw outOfRange(column);
+            }
+            lenient.warn(ErrorCode.OUT_OF_RANGE_VALUE, outOfRange(column).getMessage());
+            BigDecimal largest = BigDecimal.TEN.pow(type.precision() - type.scale()).subtract(BigDecimal.ONE.movePointLeft(
+                    type.scale())).setScale(type.scale(), RoundingMode.UNNECESSARY);
+            return decimal.signum() < 0 ? type.unsigned() ? BigDecimal.ZERO.setScale(type.scale()) : largest.negate()
+                    : largest;
         }
         return decimal;
     }
@@ -97,18 +150,26 @@ public final class Coercion {
         return number;
     }
 
-    private static Object text(Object value, SqlType type, String column) {
+    private static Object text(Object value, SqlType type, String column, Lenient lenient) {
         String text = Values.toText(value);
         if (text.codePointCount(0, text.length()) > type.length()) {
-            throw new DuetException(ErrorCode.DATA_TOO_LONG, "Data too long for column '" + column + "' at row 1");
+            if (lenient == null) {
+                throw new DuetException(ErrorCode.DATA_TOO_LONG, "Data too long for column '" + column + "' at row 1");
+            }
+            lenient.warn(ErrorCode.DATA_TRUNCATED, "Data truncated for column '" + column + "' at row 1");
+            return text.substring(0, text.offsetByCodePoints(0, (int) type.length()));
         }
         return text;
     }
 
-    private static Object binary(Object value, SqlType type, String column) {
+    private static Object binary(Object value, SqlType type, String column, Lenient lenient) {
         byte[] bytes = value instanceof byte[] raw ? raw : Values.toText(value).getBytes(StandardCharsets.UTF_8);
         if (bytes.length > type.length()) {
-            throw new DuetException(ErrorCode.DATA_TOO_LONG, "Data too long for column '" + column + "' at row 1");
+            if (lenient == null) {
+                throw new DuetException(ErrorCode.DATA_TOO_LONG, "Data too long for column '" + column + "' at row 1");
+            }
+            lenient.warn(ErrorCode.DATA_TRUNCATED, "Data truncated for column '" + column + "' at row 1");
+            return java.util.Arrays.copyOf(bytes, (int) type.length());
         }
         return bytes;
     }

@@ -105,6 +105,7 @@ final class DmlStatements {
     // ---- INSERT / REPLACE ----
 
     StatementResult insert(io.duetdb.sql.parser.dml.SqlMySqlInsert insert) {
+        ignoreConversionErrors = insert.ignore();
         TableInfo table = table(insert.table());
         session.writing(table);
         String databaseName = session.qualifiedName(insert.table())[0];
@@ -167,7 +168,8 @@ final class DmlStatements {
                         }
                     }
                 } else if (insert.ignore()) {
-                    session.addWarning(conflict.get().toError(table.name()).getMessage());
+                    DuetException duplicate = conflict.get().toError(table.name());
+                    session.addWarning(duplicate.code(), duplicate.getMessage());
                     continue;
                 } else {
                     throw conflict.get().toError(table.name());
@@ -384,9 +386,21 @@ final class DmlStatements {
         return generated;
     }
 
-    static Object coerce(Object value, ColumnInfo column, int rowNumber) {
+    /** INSERT IGNORE: conversion errors become warnings, as in non-strict mode. */
+    private boolean ignoreConversionErrors;
+    /** The session's strictness, read once per statement. */
+    private Boolean strict;
+
+    Object coerce(Object value, ColumnInfo column, int rowNumber) {
+        if (strict == null) {
+            strict = session.strictMode();
+        }
+        Coercion.Lenient lenient = ignoreConversionErrors || !strict
+                ? (code, message) -> session.addWarning(code, message.endsWith("at row 1")
+                        ? message.substring(0, message.length() - 1) + rowNumber : message)
+                : null;
         try {
-            return Coercion.toColumn(value, column);
+            return Coercion.toColumn(value, column, lenient);
         } catch (DuetException e) {
             if (rowNumber > 1 && e.getMessage().endsWith("at row 1")) {
                 String message = e.getMessage();

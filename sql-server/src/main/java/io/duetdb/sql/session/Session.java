@@ -76,7 +76,7 @@ public final class Session implements SessionFunctions {
     private Thread statementThread;
     private boolean interruptible;
     private volatile boolean queryKilled;
-    private final List<String> warnings = new ArrayList<>();
+    private final List<Warning> warnings = new ArrayList<>();
     private String database;
     private Transaction transaction;
     private boolean explicitTransaction;
@@ -99,13 +99,20 @@ public final class Session implements SessionFunctions {
 
     // ---- what the protocol layer uses ----
 
+    /** Statements that read the previous statement's warnings rather than clear them (as in MySQL). */
+    private static final Pattern READS_DIAGNOSTICS = Pattern.compile(
+            "(?is)\\s*(SHOW\\s+(WARNINGS|ERRORS|COUNT\\s*\\(\\s*\\*\\s*\\)\\s+(WARNINGS|ERRORS))\\b.*"
+                    + "|SELECT\\s+@@(SESSION\\.)?(WARNING_COUNT|ERROR_COUNT)\\b.*)");
+
     public StatementResult execute(String sql) {
         statementLock.lock();
         try {
             if (closed) {
                 throw new DuetException(ErrorCode.CONNECTION_KILLED, "Connection was killed");
             }
-            warnings.clear();
+            if (!READS_DIAGNOSTICS.matcher(sql).matches()) {
+                warnings.clear();
+            }
             statementTime = LocalDateTime.now(ZoneOffset.UTC);
             startStatement(sql);
             return executeTrimmed(SqlText.trim(sql));
@@ -624,10 +631,23 @@ public final class Session implements SessionFunctions {
     }
 
     void addWarning(String message) {
-        warnings.add(message);
+        warnings.add(new Warning(Warning.GENERIC, message));
     }
 
-    List<String> warnings() {
+    void addWarning(ErrorCode code, String message) {
+        warnings.add(new Warning(code.errorNumber(), message));
+    }
+
+    /**
+     * Whether data conversion errors fail the statement (sql_mode STRICT_TRANS_TABLES or STRICT_ALL_TABLES, the
+     * default) or become warnings with the value clamped or cut, as MySQL's non-strict mode does.
+     */
+    boolean strictMode() {
+        String mode = variable("sql_mode").toUpperCase(Locale.ROOT);
+        return mode.contains("STRICT_TRANS_TABLES") || mode.contains("STRICT_ALL_TABLES");
+    }
+
+    List<Warning> warnings() {
         return warnings;
     }
 
@@ -733,7 +753,7 @@ public final class Session implements SessionFunctions {
             // DDL commits the open transaction first, as MySQL does.
             endTransaction(true);
             List<String> ddlWarnings = manager.ddl().execute(statement, database, () -> queryKilled);
-            warnings.addAll(ddlWarnings);
+            ddlWarnings.forEach(this::addWarning);
             return UpdateResult.NONE;
         }
         if (statement instanceof SqlMySqlInsert insert) {

@@ -125,8 +125,8 @@ final class ShowStatements {
         String lower = text.toLowerCase(Locale.ROOT).strip();
         if (lower.equals("warnings") || lower.equals("errors")) {
             List<Object[]> rows = new ArrayList<>();
-            for (String warning : session.warnings()) {
-                rows.add(new Object[] {"Warning", 1105L, warning});
+            for (Warning warning : session.warnings()) {
+                rows.add(new Object[] {"Warning", (long) warning.code(), warning.message()});
             }
             return new QueryResult(List.of(ResultColumn.computed("Level", SqlType.varchar(7)),
                     ResultColumn.computed("Code", SqlType.INT), ResultColumn.computed("Message", SqlType.varchar(512))),

@@ -192,6 +192,35 @@ class ItSqlBasics {
     }
 
     @Test
+    void nonStrictSqlModeAndInsertIgnoreClampCutAndWarn() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE lenient (id INT PRIMARY KEY, a TINYINT, b VARCHAR(3), c DECIMAL(4,1), d INT)");
+            assertThat(errorOf(() -> statement.executeUpdate("INSERT INTO lenient VALUES (1, 300, 'x', 1, 1)")))
+                    .isEqualTo(1264);
+            statement.execute("SET sql_mode = ''");
+            assertThat(statement.executeUpdate("INSERT INTO lenient VALUES (1, 300, 'abcdef', 12345.6, '12abc'),"
+                    + " (2, -300, 'x', -5000, 'abc')")).isEqualTo(2);
+            assertThat(rows(statement, "SHOW WARNINGS")).containsExactly(
+                    "Warning|1264|Out of range value for column 'a' at row 1",
+                    "Warning|1265|Data truncated for column 'b' at row 1",
+                    "Warning|1264|Out of range value for column 'c' at row 1",
+                    "Warning|1265|Data truncated for column 'd' at row 1",
+                    "Warning|1264|Out of range value for column 'a' at row 2",
+                    "Warning|1264|Out of range value for column 'c' at row 2",
+                    "Warning|1366|Incorrect integer value: 'abc' for column 'd' at row 2");
+            assertThat(rows(statement, "SELECT a, b, c, d FROM lenient ORDER BY id"))
+                    .containsExactly("127|abc|999.9|12", "-128|x|-999.9|0");
+            statement.execute("SET sql_mode = 'STRICT_TRANS_TABLES'");
+            assertThat(statement.executeUpdate("INSERT IGNORE INTO lenient VALUES (3, 1000, 'y', 1, 1), (1, 0, 'z', 0, 0)"))
+                    .isEqualTo(1);
+            assertThat(rows(statement, "SHOW WARNINGS")).containsExactly(
+                    "Warning|1264|Out of range value for column 'a' at row 1",
+                    "Warning|1062|Duplicate entry '1' for key 'lenient.PRIMARY'");
+            assertThat(rows(statement, "SELECT a FROM lenient WHERE id = 3")).containsExactly("127");
+        }
+    }
+
+    @Test
     void textPointGetsAnswerAsThePlannerDoes() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE points (id BIGINT PRIMARY KEY, name VARCHAR(20), amount DECIMAL(8,2) NOT NULL,"
