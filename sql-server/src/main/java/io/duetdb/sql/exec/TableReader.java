@@ -45,6 +45,9 @@ public final class TableReader {
     private IndexInfo rangeIndex;
     private byte[] rangeStart;
     private byte[] rangeEnd;
+    /** Handle bounds of a scan of the clustered key (inclusive), when the condition limits the handle. */
+    private long handleLow = Long.MIN_VALUE;
+    private long handleHigh = Long.MAX_VALUE;
 
     private TableReader(Transaction transaction, TableAccess access, RowExpression condition, boolean locking,
             List<Long> pointHandles, IndexInfo uniqueIndex, Object[] uniqueIndexRow) {
@@ -62,6 +65,12 @@ public final class TableReader {
         this.rangeIndex = index;
         this.rangeStart = start;
         this.rangeEnd = end;
+        return this;
+    }
+
+    private TableReader withHandleRange(long low, long high) {
+        this.handleLow = low;
+        this.handleHigh = high;
         return this;
     }
 
@@ -100,6 +109,11 @@ public final class TableReader {
                         if (handles != null) {
                             return new TableReader(transaction, access, publicCondition, locking, handles, null, null);
                         }
+                    }
+                    long[] range = handleRange(conjuncts, i, publicColumns.get(i), compiler);
+                    if (range != null) {
+                        return new TableReader(transaction, access, publicCondition, locking, null, null, null)
+                                .withHandleRange(range[0], range[1]);
                     }
                 }
             }
@@ -174,6 +188,70 @@ public final class TableReader {
                     .withIndexPrefix(best, prefix, io.duetdb.common.keys.Keys.indexValuesEnd(prefix));
         }
         return new TableReader(transaction, access, publicCondition, locking, null, null, null);
+    }
+
+    /**
+     * The inclusive handle bounds that comparisons of the (signed integer) handle column with constants set, or
+     * null when none does. The condition is still checked on every row read.
+     */
+    private static long[] handleRange(List<RexNode> conjuncts, int column, ColumnInfo info, ExpressionCompiler compiler) {
+        if (info.type().unsigned()) {
+            return null;
+        }
+        java.math.BigDecimal low = null;
+        java.math.BigDecimal high = null;
+        for (RexNode conjunct : conjuncts) {
+            SqlKind kind = conjunct.getKind();
+            if (kind != SqlKind.GREATER_THAN && kind != SqlKind.GREATER_THAN_OR_EQUAL && kind != SqlKind.LESS_THAN
+                    && kind != SqlKind.LESS_THAN_OR_EQUAL) {
+                continue;
+            }
+            RexCall call = (RexCall) conjunct;
+            RexNode left = stripCast(call.getOperands().get(0));
+            RexNode right = stripCast(call.getOperands().get(1));
+            if (isConstant(left) && right instanceof RexInputRef) {
+                RexNode swap = left;
+                left = right;
+                right = swap;
+                kind = kind.reverse();
+            }
+            if (!(left instanceof RexInputRef input) || input.getIndex() != column || !isConstant(right)) {
+                continue;
+            }
+            Object value = compiler.compile(right).evaluate(new Object[0]);
+            if (value == null || !Values.isNumber(value)) {
+                continue;
+            }
+            java.math.BigDecimal bound = Values.toDecimal(value);
+            switch (kind) {
+                case GREATER_THAN -> low = max(low, bound.setScale(0, java.math.RoundingMode.FLOOR).add(java.math.BigDecimal.ONE));
+                case GREATER_THAN_OR_EQUAL -> low = max(low, bound.setScale(0, java.math.RoundingMode.CEILING));
+                case LESS_THAN -> high = min(high, bound.setScale(0, java.math.RoundingMode.CEILING).subtract(java.math.BigDecimal.ONE));
+                default -> high = min(high, bound.setScale(0, java.math.RoundingMode.FLOOR));
+            }
+        }
+        if (low == null && high == null) {
+            return null;
+        }
+        java.math.BigDecimal minimum = java.math.BigDecimal.valueOf(Long.MIN_VALUE);
+        java.math.BigDecimal maximum = java.math.BigDecimal.valueOf(Long.MAX_VALUE);
+        long from = low == null || low.compareTo(minimum) < 0 ? Long.MIN_VALUE
+                : low.compareTo(maximum) > 0 ? Long.MAX_VALUE : low.longValueExact();
+        long to = high == null || high.compareTo(maximum) > 0 ? Long.MAX_VALUE
+                : high.compareTo(minimum) < 0 ? Long.MIN_VALUE : high.longValueExact();
+        if (low != null && low.compareTo(maximum) > 0 || high != null && high.compareTo(minimum) < 0) {
+            // Nothing can match: an empty range.
+            return new long[] {1, 0};
+        }
+        return new long[] {from, to};
+    }
+
+    private static java.math.BigDecimal max(java.math.BigDecimal current, java.math.BigDecimal candidate) {
+        return current == null || candidate.compareTo(current) > 0 ? candidate : current;
+    }
+
+    private static java.math.BigDecimal min(java.math.BigDecimal current, java.math.BigDecimal candidate) {
+        return current == null || candidate.compareTo(current) < 0 ? candidate : current;
     }
 
     private static List<Long> handles(List<Object> values, ColumnInfo column) {
@@ -259,6 +337,9 @@ public final class TableReader {
         if (rangeIndex != null) {
             return "index " + rangeIndex.name() + " range, then rows";
         }
+        if (handleLow != Long.MIN_VALUE || handleHigh != Long.MAX_VALUE) {
+            return "clustered key range";
+        }
         return "table scan";
     }
 
@@ -295,8 +376,11 @@ public final class TableReader {
                 from = Arrays.copyOf(last, last.length + 1);
             }
         }
-        byte[] start = access.recordStart();
-        byte[] end = access.recordEnd();
+        if (handleLow > handleHigh) {
+            return rows;
+        }
+        byte[] start = handleLow == Long.MIN_VALUE ? access.recordStart() : access.rowKey(handleLow);
+        byte[] end = handleHigh == Long.MAX_VALUE ? access.recordEnd() : access.rowKey(handleHigh + 1);
         while (true) {
             List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
             for (Map.Entry<ByteString, byte[]> entry : page) {

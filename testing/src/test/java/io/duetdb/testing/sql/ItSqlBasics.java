@@ -235,6 +235,17 @@ class ItSqlBasics {
                 assertThat(rows(statement, "SELECT amount, `NAME`, points.id FROM test.points WHERE " + where + " = id"))
                         .isEqualTo(rows(statement, "SELECT amount, `NAME`, points.id FROM test.points WHERE id + 0 = " + where));
             }
+            // Ranges of the clustered key read only that part of the table, with the same answers as a full scan.
+            statement.executeUpdate("INSERT INTO points (id, amount) VALUES (5, 5), (6, 6), (9223372036854775807, 7),"
+                    + " (-9223372036854775808, 8)");
+            for (String range : new String[] {"id BETWEEN -2 AND 5", "id > 1", "id >= 1.5 AND id < 6", "id < -1",
+                    "id <= 5.9 AND id > -3", "5 < id", "id > 9223372036854775806", "id < -9223372036854775807",
+                    "id > 9223372036854775807", "id >= 10 AND id <= 3", "id > 1 AND name IS NULL"}) {
+                assertThat(rows(statement, "SELECT id, amount FROM points WHERE " + range + " ORDER BY id"))
+                        .as(range).isEqualTo(rows(statement, "SELECT id, amount FROM points WHERE "
+                                + range.replace("id", "id + 0") + " ORDER BY id"));
+            }
+            assertThat(rows(statement, "SELECT COUNT(*) FROM points WHERE id BETWEEN -2 AND 5")).containsExactly("3");
             // IN lists are batch point gets, in key order as a scan gives them.
             assertThat(rows(statement, "SELECT id, tag FROM points WHERE id IN (7, 1, -2, 1)"))
                     .containsExactly("-2|x", "1|x")
