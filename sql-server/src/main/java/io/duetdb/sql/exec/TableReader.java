@@ -18,6 +18,7 @@ import com.google.protobuf.ByteString;
 
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.error.DuetException;
+import io.duetdb.common.types.ColumnType;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.IndexInfo;
 import io.duetdb.sql.catalog.SchemaState;
@@ -147,9 +148,11 @@ public final class TableReader {
                 return new TableReader(transaction, access, publicCondition, locking, null, index, row);
             }
         }
-        // The index with the longest leading run of columns fixed by equalities: read its entries, then the rows.
+        // The index with the longest leading run of columns fixed by equalities (and then, on its next column, the
+        // bounds that comparisons set): read those entries, then the rows.
         IndexInfo best = null;
         List<Object> bestValues = null;
+        Object[] bestBounds = null;
         for (IndexInfo index : access.table().indexes()) {
             if (index.state() != SchemaState.PUBLIC || (index.primary() && handleColumn != null)) {
                 continue;
@@ -176,16 +179,38 @@ public final class TableReader {
                     break;
                 }
             }
-            if (!values.isEmpty() && (best == null || values.size() > bestValues.size())) {
+            Object[] bounds = values.size() < index.columns().size()
+                    ? indexBounds(conjuncts, index.columns().get(values.size()), access, compiler) : null;
+            boolean better = best == null || values.size() > bestValues.size()
+                    || values.size() == bestValues.size() && bounds != null && bestBounds == null;
+            if ((!values.isEmpty() || bounds != null) && better) {
                 best = index;
                 bestValues = values;
+                bestBounds = bounds;
             }
         }
         if (best != null) {
+            List<ColumnType> types = access.indexTypes(best);
             byte[] prefix = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), best.id(),
-                    access.indexTypes(best).subList(0, bestValues.size()), bestValues);
+                    types.subList(0, bestValues.size()), bestValues);
+            byte[] start = prefix;
+            byte[] end = io.duetdb.common.keys.Keys.indexValuesEnd(prefix);
+            if (bestBounds != null) {
+                List<ColumnType> boundTypes = types.subList(0, bestValues.size() + 1);
+                if (bestBounds[0] != null) {
+                    List<Object> low = new ArrayList<>(bestValues);
+                    low.add(bestBounds[0]);
+                    start = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), best.id(), boundTypes, low);
+                }
+                if (bestBounds[1] != null) {
+                    List<Object> high = new ArrayList<>(bestValues);
+                    high.add(bestBounds[1]);
+                    end = io.duetdb.common.keys.Keys.indexValuesEnd(io.duetdb.common.keys.Keys.indexValuesPrefix(
+                            access.table().id(), best.id(), boundTypes, high));
+                }
+            }
             return new TableReader(transaction, access, publicCondition, locking, null, null, null)
-                    .withIndexPrefix(best, prefix, io.duetdb.common.keys.Keys.indexValuesEnd(prefix));
+                    .withIndexPrefix(best, start, end);
         }
         return new TableReader(transaction, access, publicCondition, locking, null, null, null);
     }
@@ -244,6 +269,67 @@ public final class TableReader {
             return new long[] {1, 0};
         }
         return new long[] {from, to};
+    }
+
+    /**
+     * Inclusive storage-form bounds {low, high} (either may be null) that comparisons with constants set on an
+     * index column, or null when none does. Bounds are rounded to the column's type, which can only widen the
+     * range (the condition is checked on every row read); a bound that does not convert is ignored.
+     */
+    private static Object[] indexBounds(List<RexNode> conjuncts, String columnName, TableAccess access,
+            ExpressionCompiler compiler) {
+        List<ColumnInfo> publicColumns = access.table().publicColumns();
+        int column = -1;
+        for (int i = 0; i < publicColumns.size(); i++) {
+            if (publicColumns.get(i).name().equalsIgnoreCase(columnName)) {
+                column = i;
+            }
+        }
+        if (column < 0) {
+            return null;
+        }
+        ColumnInfo info = access.table().columns().get(access.columnIndex(columnName));
+        Object low = null;
+        Object high = null;
+        for (RexNode conjunct : conjuncts) {
+            SqlKind kind = conjunct.getKind();
+            if (kind != SqlKind.GREATER_THAN && kind != SqlKind.GREATER_THAN_OR_EQUAL && kind != SqlKind.LESS_THAN
+                    && kind != SqlKind.LESS_THAN_OR_EQUAL) {
+                continue;
+            }
+            RexCall call = (RexCall) conjunct;
+            RexNode left = stripCast(call.getOperands().get(0));
+            RexNode right = stripCast(call.getOperands().get(1));
+            if (isConstant(left) && right instanceof RexInputRef) {
+                RexNode swap = left;
+                left = right;
+                right = swap;
+                kind = kind.reverse();
+            }
+            if (!(left instanceof RexInputRef input) || input.getIndex() != column || !isConstant(right)) {
+                continue;
+            }
+            Object value = compiler.compile(right).evaluate(new Object[0]);
+            if (value == null) {
+                continue;
+            }
+            Object coerced;
+            try {
+                coerced = Coercion.toColumn(value, info);
+            } catch (DuetException e) {
+                continue;
+            }
+            if (kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL) {
+                low = low == null || Values.compare(coerced, low) > 0 ? coerced : low;
+            } else {
+                high = high == null || Values.compare(coerced, high) < 0 ? coerced : high;
+            }
+        }
+        if (low == null && high == null) {
+            return null;
+        }
+        return new Object[] {low == null ? null : TableAccess.toStorage(info, low),
+                high == null ? null : TableAccess.toStorage(info, high)};
     }
 
     private static java.math.BigDecimal max(java.math.BigDecimal current, java.math.BigDecimal candidate) {

@@ -221,6 +221,34 @@ class ItSqlBasics {
     }
 
     @Test
+    void secondaryIndexRangesAnswerAsFullScansDo() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE ranged (id INT PRIMARY KEY, a INT, b DECIMAL(4,1), name VARCHAR(8), day DATE,"
+                    + " KEY by_a_b (a, b), KEY by_name (name), KEY by_day (day))");
+            StringBuilder insert = new StringBuilder("INSERT INTO ranged VALUES ");
+            for (int i = 0; i < 60; i++) {
+                insert.append(i == 0 ? "" : ", ").append("(").append(i).append(", ")
+                        .append(i % 7 == 0 ? "NULL" : String.valueOf(i % 10 - 3)).append(", ").append(i % 13 / 2.0)
+                        .append(", ").append(i % 5 == 0 ? "NULL" : "'n" + (i % 17) + "'").append(", '2026-01-")
+                        .append(String.format("%02d", 1 + i % 28)).append("')");
+            }
+            statement.executeUpdate(insert.toString());
+            String[][] cases = {
+                {"a > 2", "a + 0 > 2"}, {"a >= 1.5", "a + 0 >= 1.5"}, {"a < -1.4", "a + 0 < -1.4"},
+                {"a BETWEEN -2 AND 3", "a + 0 BETWEEN -2 AND 3"}, {"a = 4 AND b > 2.25", "a + 0 = 4 AND b + 0 > 2.25"},
+                {"a = 2 AND b <= 3", "a + 0 = 2 AND b + 0 <= 3"}, {"a > 100", "a + 0 > 100"},
+                {"name >= 'n12' AND name < 'n5'", "CONCAT(name, '') >= 'n12' AND CONCAT(name, '') < 'n5'"},
+                {"day > '2026-01-20'", "COALESCE(day, day) > '2026-01-20'"},
+                {"day BETWEEN '2026-01-03' AND '2026-01-05'", "COALESCE(day, day) BETWEEN '2026-01-03' AND '2026-01-05'"}};
+            for (String[] pair : cases) {
+                assertThat(rows(statement, "SELECT id FROM ranged WHERE " + pair[0] + " ORDER BY id")).as(pair[0])
+                        .isEqualTo(rows(statement, "SELECT id FROM ranged WHERE " + pair[1] + " ORDER BY id"));
+            }
+            assertThat(rows(statement, "SELECT COUNT(*) FROM ranged WHERE a > 2")).containsExactly("20");
+        }
+    }
+
+    @Test
     void textPointGetsAnswerAsThePlannerDoes() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE points (id BIGINT PRIMARY KEY, name VARCHAR(20), amount DECIMAL(8,2) NOT NULL,"
