@@ -50,6 +50,7 @@ import io.duetdb.store.internal.proto.StoreIdent;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.region.RegionStorage;
 import io.duetdb.store.internal.region.StorePeers;
+import io.duetdb.store.internal.region.LeaderHandOver;
 import io.duetdb.store.internal.rpc.KvGrpcEndpoint;
 import io.duetdb.store.internal.rpc.StoreAdminGrpcEndpoint;
 import io.duetdb.store.internal.rpc.StoreClients;
@@ -185,7 +186,8 @@ public final class StoreServer implements AutoCloseable {
                 garbageCollector::safePoint, () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()),
                 config.inMemoryPessimisticLocks(), metrics);
         RegionMerger merger = new RegionMerger(this.node, placement, clients);
-        RegionOperations operations = new RegionOperations(this.node, placement, clients, merger, background, metrics);
+        RegionOperations operations = new RegionOperations(this.node, placement, clients, merger, background, metrics,
+                config.inMemoryPessimisticLocks() ? txn : LeaderHandOver.NONE);
         Heartbeats heartbeats = new Heartbeats(this.node, placement, operations, disk, heartbeatSenders);
         ReplicaCollector collector = new ReplicaCollector(this.node, placement);
         this.node.onMembershipChange(() -> background.execute(() -> reconcileAll(operations)));

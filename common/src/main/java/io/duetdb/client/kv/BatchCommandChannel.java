@@ -69,11 +69,14 @@ public final class BatchCommandChannel extends Channel implements AutoCloseable 
                 call.close(Status.UNAVAILABLE.withDescription("channel closed"));
                 return;
             }
-            if (stream == null || stream.isBroken()) {
-                stream = new CommandStream();
-                stream.open(KvGrpc.newStub(channel), this::forget);
-            }
             current = stream;
+            if (current == null || current.isBroken()) {
+                // Opening can fail at once, on this thread (the transport's callbacks are direct): the new stream
+                // is then already broken and forgotten, and the call fails as UNAVAILABLE below.
+                current = new CommandStream();
+                stream = current;
+                current.open(KvGrpc.newStub(channel), this::forget);
+            }
         }
         call.sentOn(current);
         current.send(command.getId(), call, command);

@@ -83,7 +83,7 @@ import io.duetdb.store.txn.TxnActions.TxnStatus;
  * latches on their keys, run the actions against the engine to answer conflicts at once, and propose a typed
  * command that every replica applies through the same actions. Latches are held until the command applies.
  */
-public final class TxnService {
+public final class TxnService implements io.duetdb.store.internal.region.LeaderHandOver {
     private static final Logger LOG = LoggerFactory.getLogger(TxnService.class);
     /** Transactional requests carry at most this many keys (a client splits larger ones). */
     public static final int MAX_KEYS_PER_REQUEST = 10_000;
@@ -349,6 +349,49 @@ public final class TxnService {
             lockWaits.released(dropped);
         }
         return table;
+    }
+
+    /**
+     * Before a planned leader transfer or a split: stops taking locks in memory and writes the table's locks
+     * through the log (one TxnPessimisticLock command per transaction), so that their transactions survive the
+     * hand-over. Safe without latches: applying a pessimistic lock on a key its transaction has meanwhile
+     * prewritten, committed or rolled back changes nothing.
+     */
+    @Override
+    public void prepare(RegionPeer peer) {
+        PessimisticLockTable table = memoryLocks(peer);
+        table.setAccepting(false);
+        java.util.Map<ByteString, Lock> locks = table.matching((key, lock) -> true, PessimisticLockTable.MAX_LOCKS);
+        if (locks.isEmpty()) {
+            return;
+        }
+        java.util.Map<List<Object>, List<ByteString>> byTransaction = new java.util.LinkedHashMap<>();
+        locks.forEach((key, lock) -> byTransaction.computeIfAbsent(List.of(lock.startTs(), ByteString.copyFrom(lock.primary()),
+                lock.forUpdateTs(), lock.ttlMillis()), group -> new ArrayList<>()).add(key));
+        List<CompletableFuture<?>> written = new ArrayList<>();
+        byTransaction.forEach((group, keys) -> {
+            long startTs = (Long) group.get(0);
+            written.add(propose(peer, RaftCommand.newBuilder().setPessimisticLock(TxnPessimisticLock.newBuilder()
+                    .addAllKeys(keys).setPrimary((ByteString) group.get(1)).setStartTs(startTs)
+                    .setForUpdateTs((Long) group.get(2)).setLockTtl((Long) group.get(3)))).thenAccept(result -> {
+                        if (!result.hasRegionError()) {
+                            forgetMemoryLocks(peer, keys, startTs);
+                        }
+                    }));
+        });
+        try {
+            CompletableFuture.allOf(written.toArray(CompletableFuture[]::new)).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            LOG.info("region {}: wrote {} in-memory pessimistic locks of {} transactions through the log before handing over",
+                    peer.regionId(), locks.size(), byTransaction.size());
+        } catch (Exception e) {
+            LOG.info("region {}: in-memory pessimistic locks not all written before handing over ({}); the rest are dropped",
+                    peer.regionId(), e.toString());
+        }
+    }
+
+    @Override
+    public void abandon(RegionPeer peer) {
+        peer.pessimisticLocks().setAccepting(true);
     }
 
     /** Removes the transaction's in-memory locks of these keys once a command about them applied. */

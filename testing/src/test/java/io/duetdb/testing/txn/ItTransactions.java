@@ -266,25 +266,77 @@ class ItTransactions {
     }
 
     @Test
-    void aLeaderChangeDropsInMemoryLocksAndTheirTransactionFailsWithoutWriting() throws Exception {
+    void aPlannedLeaderTransferKeepsInMemoryLocks() throws Exception {
+        // The default lock TTL (20 s): a transfer can take longer than this class's short test TTL.
         try (io.duetdb.testing.StoreAdminCalls admin = new io.duetdb.testing.StoreAdminCalls(placement);
-                Transaction txn = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+                TxnClient patient = new TxnClient(placement, TxnClientConfig.DEFAULT.withLockWaitTimeout(Duration.ofSeconds(10)));
+                Transaction txn = patient.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+            txn.put(bytes("kept-a"), bytes("first"));
+            awaitThreeVoters(bytes("kept-a"));
+            assertThat(admin.transferLeader(bytes("kept-a"), otherStore(bytes("kept-a")))).isTrue();
+            // The old leader wrote the lock through the log before handing over: another writer still waits for it.
+            CompletableFuture<Void> second = CompletableFuture.runAsync(() -> {
+                try (Transaction other = patient.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+                    byte[] seen = other.getForUpdate(bytes("kept-a")).orElseThrow();
+                    other.put(bytes("kept-a"), bytes(text(seen) + "+second"));
+                    other.commit();
+                }
+            });
+            Thread.sleep(500);
+            assertThat(second).isNotDone();
+            txn.commit();
+            second.get(10, TimeUnit.SECONDS);
+        }
+        try (Transaction reader = client.begin()) {
+            assertThat(reader.get(bytes("kept-a")).map(ItTransactions::text)).hasValue("first+second");
+        }
+    }
+
+    @Test
+    void aLeaderCrashDropsInMemoryLocksAndTheirTransactionFailsWithoutWriting() throws Exception {
+        try (Transaction txn = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
             txn.put(bytes("lost-a"), bytes("first"));
+            awaitThreeVoters(bytes("lost-a"));
             long leader = placement.getRegion(bytes("lost-a")).orElseThrow().getLeader().getStoreId();
-            long target = placement.getAllStores().stream().map(store -> store.getStore().getId())
-                    .filter(id -> id != leader).findFirst().orElseThrow();
-            assertThat(admin.transferLeader(bytes("lost-a"), target)).isTrue();
-            // The lock is gone with the old leader's term: another writer gets the key at once.
-            try (Transaction second = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
-                second.put(bytes("lost-a"), bytes("second"));
-                second.commit();
+            int leaderIndex = -1;
+            for (int i = 0; i < cluster.storeCount(); i++) {
+                int index = i;
+                if (cluster.store(i).map(store -> store.storeId() == leader).orElse(false)) {
+                    leaderIndex = index;
+                }
             }
-            assertThatThrownBy(txn::commit).isInstanceOfSatisfying(DuetException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.TRANSACTION_RETRYABLE));
+            assertThat(leaderIndex).isNotNegative();
+            cluster.stopStore(leaderIndex);
+            try {
+                // The lock died with the leader: another writer gets the key from the new leader at once.
+                try (Transaction second = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+                    second.put(bytes("lost-a"), bytes("second"));
+                    second.commit();
+                }
+                assertThatThrownBy(txn::commit).isInstanceOfSatisfying(DuetException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.TRANSACTION_RETRYABLE));
+            } finally {
+                cluster.startStore(leaderIndex);
+            }
         }
         try (Transaction reader = client.begin()) {
             assertThat(reader.get(bytes("lost-a")).map(ItTransactions::text)).hasValue("second");
         }
+    }
+
+    /** A fresh cluster's region starts with one replica: waits for three voters and a leader placement knows. */
+    private static void awaitThreeVoters(byte[] key) {
+        LocalCluster.await("three voters and a known leader", Duration.ofSeconds(60), () -> {
+            var info = placement.getRegion(key).orElseThrow();
+            return info.getLeader().getStoreId() != 0 && info.getRegion().getPeersList().stream()
+                    .filter(peer -> peer.getRole() == io.duetdb.proto.meta.PeerRole.VOTER).count() == 3;
+        });
+    }
+
+    private static long otherStore(byte[] key) {
+        long leader = placement.getRegion(key).orElseThrow().getLeader().getStoreId();
+        return placement.getAllStores().stream().map(store -> store.getStore().getId())
+                .filter(id -> id != leader).findFirst().orElseThrow();
     }
 
     @Test

@@ -44,6 +44,7 @@ import io.duetdb.store.internal.StoreNode;
 import io.duetdb.store.internal.metrics.StoreMetrics;
 import io.duetdb.store.internal.region.RegionDescriptions;
 import io.duetdb.store.internal.region.RegionErrors;
+import io.duetdb.store.internal.region.LeaderHandOver;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.region.StorePeers;
 import io.duetdb.store.internal.rpc.StoreClients;
@@ -62,11 +63,13 @@ public final class RegionOperations {
     private final PlacementClient placement;
     private final StoreClients clients;
     private final RegionMerger merger;
+    private final LeaderHandOver handOver;
     private final ScheduledExecutorService executor;
     private final StoreMetrics metrics;
 
     public RegionOperations(StoreNode node, PlacementClient placement, StoreClients clients, RegionMerger merger,
-            ScheduledExecutorService executor, StoreMetrics metrics) {
+            ScheduledExecutorService executor, StoreMetrics metrics, LeaderHandOver handOver) {
+        this.handOver = requireNonNull(handOver, "handOver is null");
         this.merger = requireNonNull(merger, "merger is null");
         this.node = requireNonNull(node, "node is null");
         this.placement = requireNonNull(placement, "placement is null");
@@ -255,6 +258,7 @@ public final class RegionOperations {
         if (target.isEmpty()) {
             return TransferLeaderResponse.newBuilder().setError("region " + region.getId() + " has no voter on store " + toStore).build();
         }
+        handOver.prepare(peer);
         // The lease must end before another store can serve, so stop reading locally first.
         peer.lease().revoke();
         try {
@@ -263,6 +267,7 @@ public final class RegionOperations {
             LOG.info("region {}: leadership moved to store {}", region.getId(), toStore);
             return TransferLeaderResponse.getDefaultInstance();
         } catch (Exception e) {
+            handOver.abandon(peer);
             return TransferLeaderResponse.newBuilder().setError("leader transfer of region " + region.getId()
                     + " to store " + toStore + " failed: " + e.getMessage()).build();
         }
@@ -293,7 +298,11 @@ public final class RegionOperations {
         for (int i = 0; i < region.getPeersCount(); i++) {
             split.addNewPeerIds(firstId + 1 + i);
         }
+        handOver.prepare(peer);
         CommandResult result = peer.propose(RaftCommand.newBuilder().setEpoch(region.getEpoch()).setSplit(split).build()).join();
+        if (result.hasRegionError() || !result.getError().isEmpty()) {
+            handOver.abandon(peer);
+        }
         if (result.hasRegionError()) {
             return SplitRegionResponse.newBuilder().setRegionError(result.getRegionError()).build();
         }

@@ -25,6 +25,7 @@ public final class PessimisticLockTable implements MvccReader.MemoryLocks {
     private final Map<ByteString, Lock> locks = new HashMap<>();
     private long term = -1;
     private long regionVersion = -1;
+    private boolean accepting = true;
 
     /**
      * Makes the table belong to this term and region version; answers the keys of the locks it had to drop
@@ -36,6 +37,7 @@ public final class PessimisticLockTable implements MvccReader.MemoryLocks {
         }
         term = currentTerm;
         regionVersion = currentRegionVersion;
+        accepting = true;
         List<ByteString> dropped = new ArrayList<>(locks.keySet());
         locks.clear();
         return dropped;
@@ -59,9 +61,14 @@ public final class PessimisticLockTable implements MvccReader.MemoryLocks {
         return locks.get(userKey);
     }
 
-    /** Puts all the locks, or none when the table would grow past its limit. */
+    /** While a leader hands over, new locks go through the log. */
+    public synchronized void setAccepting(boolean accepting) {
+        this.accepting = accepting;
+    }
+
+    /** Puts all the locks, or none when the table would grow past its limit or is handing over. */
     public synchronized boolean putAll(Map<ByteString, Lock> added) {
-        if (locks.size() + added.size() > MAX_LOCKS) {
+        if (!accepting || locks.size() + added.size() > MAX_LOCKS) {
             return false;
         }
         locks.putAll(added);
