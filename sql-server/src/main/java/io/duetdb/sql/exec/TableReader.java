@@ -225,30 +225,12 @@ public final class TableReader {
         }
         java.math.BigDecimal low = null;
         java.math.BigDecimal high = null;
-        for (RexNode conjunct : conjuncts) {
-            SqlKind kind = conjunct.getKind();
-            if (kind != SqlKind.GREATER_THAN && kind != SqlKind.GREATER_THAN_OR_EQUAL && kind != SqlKind.LESS_THAN
-                    && kind != SqlKind.LESS_THAN_OR_EQUAL) {
+        for (Comparison comparison : comparisons(conjuncts, column, compiler)) {
+            if (!Values.isNumber(comparison.value())) {
                 continue;
             }
-            RexCall call = (RexCall) conjunct;
-            RexNode left = stripCast(call.getOperands().get(0));
-            RexNode right = stripCast(call.getOperands().get(1));
-            if (isConstant(left) && right instanceof RexInputRef) {
-                RexNode swap = left;
-                left = right;
-                right = swap;
-                kind = kind.reverse();
-            }
-            if (!(left instanceof RexInputRef input) || input.getIndex() != column || !isConstant(right)) {
-                continue;
-            }
-            Object value = compiler.compile(right).evaluate(new Object[0]);
-            if (value == null || !Values.isNumber(value)) {
-                continue;
-            }
-            java.math.BigDecimal bound = Values.toDecimal(value);
-            switch (kind) {
+            java.math.BigDecimal bound = Values.toDecimal(comparison.value());
+            switch (comparison.kind()) {
                 case GREATER_THAN -> low = max(low, bound.setScale(0, java.math.RoundingMode.FLOOR).add(java.math.BigDecimal.ONE));
                 case GREATER_THAN_OR_EQUAL -> low = max(low, bound.setScale(0, java.math.RoundingMode.CEILING));
                 case LESS_THAN -> high = min(high, bound.setScale(0, java.math.RoundingMode.CEILING).subtract(java.math.BigDecimal.ONE));
@@ -291,6 +273,33 @@ public final class TableReader {
         ColumnInfo info = access.table().columns().get(access.columnIndex(columnName));
         Object low = null;
         Object high = null;
+        for (Comparison comparison : comparisons(conjuncts, column, compiler)) {
+            Object coerced;
+            try {
+                coerced = Coercion.toColumn(comparison.value(), info);
+            } catch (DuetException e) {
+                continue;
+            }
+            if (comparison.kind() == SqlKind.GREATER_THAN || comparison.kind() == SqlKind.GREATER_THAN_OR_EQUAL) {
+                low = low == null || Values.compare(coerced, low) > 0 ? coerced : low;
+            } else {
+                high = high == null || Values.compare(coerced, high) < 0 ? coerced : high;
+            }
+        }
+        if (low == null && high == null) {
+            return null;
+        }
+        return new Object[] {low == null ? null : TableAccess.toStorage(info, low),
+                high == null ? null : TableAccess.toStorage(info, high)};
+    }
+
+    /** {@code column kind value}: a comparison of a public column with a non-null constant. */
+    private record Comparison(SqlKind kind, Object value) {
+    }
+
+    /** The conjuncts comparing the column with a constant (<, <=, >, >=), written with the column on the left. */
+    private static List<Comparison> comparisons(List<RexNode> conjuncts, int column, ExpressionCompiler compiler) {
+        List<Comparison> comparisons = new ArrayList<>();
         for (RexNode conjunct : conjuncts) {
             SqlKind kind = conjunct.getKind();
             if (kind != SqlKind.GREATER_THAN && kind != SqlKind.GREATER_THAN_OR_EQUAL && kind != SqlKind.LESS_THAN
@@ -310,26 +319,11 @@ public final class TableReader {
                 continue;
             }
             Object value = compiler.compile(right).evaluate(new Object[0]);
-            if (value == null) {
-                continue;
-            }
-            Object coerced;
-            try {
-                coerced = Coercion.toColumn(value, info);
-            } catch (DuetException e) {
-                continue;
-            }
-            if (kind == SqlKind.GREATER_THAN || kind == SqlKind.GREATER_THAN_OR_EQUAL) {
-                low = low == null || Values.compare(coerced, low) > 0 ? coerced : low;
-            } else {
-                high = high == null || Values.compare(coerced, high) < 0 ? coerced : high;
+            if (value != null) {
+                comparisons.add(new Comparison(kind, value));
             }
         }
-        if (low == null && high == null) {
-            return null;
-        }
-        return new Object[] {low == null ? null : TableAccess.toStorage(info, low),
-                high == null ? null : TableAccess.toStorage(info, high)};
+        return comparisons;
     }
 
     private static java.math.BigDecimal max(java.math.BigDecimal current, java.math.BigDecimal candidate) {
