@@ -81,6 +81,13 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private final io.netty.handler.ssl.SslContext tls;
     private final int serverCapabilities;
 
+    private record QueuedCommand(ByteBuf packet, int sequenceId) {
+    }
+
+    /** Commands received and not yet started, oldest first; used on the event loop only. */
+    private final java.util.ArrayDeque<QueuedCommand> queued = new java.util.ArrayDeque<>();
+    private boolean commandRunning;
+
     MySqlConnectionHandler(SessionManager sessions, Executor statementExecutor, PacketFrameDecoder frameDecoder,
             long connectionId, String serverVersion, SecureRandom random, io.netty.handler.ssl.SslContext tls,
             ServerAuthentication authentication) {
@@ -128,14 +135,9 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 case AWAITING_AUTH_SWITCH_RESPONSE -> readAuthSwitchResponse(context, packet, sequenceId);
                 case AWAITING_PASSWORD -> readPassword(context, packet, sequenceId);
                 case COMMANDS -> {
-                    packet.retain();
                     context.channel().config().setAutoRead(false);
-                    try {
-                        statementExecutor.execute(() -> runCommand(context, packet, sequenceId));
-                    } catch (RejectedExecutionException e) {
-                        packet.release();
-                        context.close();
-                    }
+                    queued.add(new QueuedCommand(packet.retain(), sequenceId));
+                    runNextCommand(context);
                 }
                 case CLOSED -> {
                 }
@@ -158,6 +160,13 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             context.pipeline().addFirst("tls", tls.newHandler(context.alloc()));
             secure = true;
+            // The ClientHello may have come in the same read as the SSLRequest: the TLS handler must see it.
+            ByteBuf early = frameDecoder.takeBuffered();
+            if (early.isReadable()) {
+                context.pipeline().fireChannelRead(early);
+            } else {
+                early.release();
+            }
             return;
         }
         user = Packets.readNullTerminatedString(packet);
@@ -323,6 +332,35 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /**
+     * Starts the oldest queued command unless one runs (event loop only). A client may send several commands in
+     * one go (COM_STMT_SEND_LONG_DATA or COM_STMT_CLOSE, which get no reply, then the next command): they run one
+     * after another, in order.
+     */
+    private void runNextCommand(ChannelHandlerContext context) {
+        if (commandRunning || queued.isEmpty()) {
+            return;
+        }
+        QueuedCommand next = queued.poll();
+        commandRunning = true;
+        try {
+            statementExecutor.execute(() -> runCommand(context, next.packet(), next.sequenceId()));
+        } catch (RejectedExecutionException e) {
+            next.packet().release();
+            context.close();
+        }
+    }
+
+    /** A command finished (event loop only): the next queued one runs, or the channel reads again. */
+    private void commandDone(ChannelHandlerContext context) {
+        commandRunning = false;
+        if (!queued.isEmpty()) {
+            runNextCommand(context);
+        } else if (state == State.COMMANDS) {
+            context.channel().config().setAutoRead(true);
+        }
+    }
+
     private void runCommand(ChannelHandlerContext context, ByteBuf packet, int sequenceId) {
         boolean keepOpen = true;
         try {
@@ -343,7 +381,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         if (keepOpen) {
             writer.flush();
-            context.channel().config().setAutoRead(true);
+            context.executor().execute(() -> commandDone(context));
         } else {
             context.writeAndFlush(context.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
         }
@@ -655,6 +693,10 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext context) {
         state = State.CLOSED;
+        for (QueuedCommand command : queued) {
+            command.packet().release();
+        }
+        queued.clear();
         Session closing = session;
         if (closing != null) {
             statementExecutor.execute(closing::close);
