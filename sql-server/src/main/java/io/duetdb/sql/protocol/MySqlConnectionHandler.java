@@ -398,11 +398,8 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             case COM_QUIT -> {
                 return false;
             }
-            case COM_QUERY -> {
-                String sql = Packets.readRestAsString(packet);
-                writeResult(session.execute(sql));
-            }
-            case COM_STMT_PREPARE -> prepare(Packets.readRestAsString(packet));
+            case COM_QUERY -> writeResult(session.execute(QueryText.read(packet)));
+            case COM_STMT_PREPARE -> prepare(QueryText.read(packet));
             case COM_STMT_EXECUTE -> execute(packet);
             case COM_STMT_SEND_LONG_DATA -> {
                 int id = packet.readIntLE();
