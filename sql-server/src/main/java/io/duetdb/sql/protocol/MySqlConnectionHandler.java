@@ -87,6 +87,9 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     /** Commands received and not yet started, oldest first; used on the event loop only. */
     private final java.util.ArrayDeque<QueuedCommand> queued = new java.util.ArrayDeque<>();
     private boolean commandRunning;
+    /** Statements prepared as their text (TextStatements), by id. */
+    private final java.util.Map<Integer, String> textStatements = new java.util.HashMap<>();
+    private int nextTextStatementId = -1;
 
     MySqlConnectionHandler(SessionManager sessions, Executor statementExecutor, PacketFrameDecoder frameDecoder,
             long connectionId, String serverVersion, SecureRandom random, io.netty.handler.ssl.SslContext tls,
@@ -412,7 +415,9 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             case COM_STMT_CLOSE -> {
                 int id = packet.readIntLE();
-                session.closePrepared(id);
+                if (textStatements.remove(id) == null) {
+                    session.closePrepared(id);
+                }
                 boundTypes.remove(id);
                 longData.remove(id);
                 return true; // no reply
@@ -470,7 +475,14 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void prepare(String sql) {
-        io.duetdb.sql.session.PreparedStatementInfo info = session.prepare(sql);
+        io.duetdb.sql.session.PreparedStatementInfo info;
+        if (TextStatements.isTextStatement(sql)) {
+            // Ids count down from 0xFFFFFFFF here, the session's up from 1.
+            info = new io.duetdb.sql.session.PreparedStatementInfo(nextTextStatementId--, 0, List.of());
+            textStatements.put(info.id(), sql);
+        } else {
+            info = session.prepare(sql);
+        }
         ByteBuf ok = writer.newPayload();
         ok.writeByte(0x00);
         ok.writeIntLE(info.id());
@@ -501,6 +513,11 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         int id = packet.readIntLE();
         packet.readUnsignedByte(); // cursor flags: no cursors, results are sent at once
         packet.readIntLE(); // iteration count, always 1
+        String text = textStatements.get(id);
+        if (text != null) {
+            writeBinaryResult(session.execute(text));
+            return;
+        }
         int count = session.preparedParameterCount(id);
         java.util.List<Object> parameters = new java.util.ArrayList<>(count);
         if (count > 0) {
@@ -528,7 +545,11 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 }
             }
         }
-        StatementResult result = session.executePrepared(id, parameters);
+        writeBinaryResult(session.executePrepared(id, parameters));
+    }
+
+    /** A prepared statement's result: an OK, or a result set with binary rows. */
+    private void writeBinaryResult(StatementResult result) {
         if (result instanceof UpdateResult update) {
             writeOk(update);
             return;
