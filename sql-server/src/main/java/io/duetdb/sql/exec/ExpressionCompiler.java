@@ -382,6 +382,12 @@ public final class ExpressionCompiler {
                             Values.toText(operands.get(1).evaluate(row)));
                     return value == null ? null : Values.toText(value);
                 };
+            case "DUET_INTEGER_SYSTEM_VARIABLE":
+                return row -> {
+                    Object value = session.systemVariable(Values.toText(operands.get(0).evaluate(row)),
+                            Values.toText(operands.get(1).evaluate(row)));
+                    return value == null ? null : Long.parseLong(Values.toText(value).strip());
+                };
             case "DATABASE":
             case "SCHEMA":
                 return row -> session.currentDatabase();

@@ -19,6 +19,9 @@ public final class DuetFunctions {
     /** {@code @@[scope.]name}: the front end rewrites system variable references into calls of this. */
     public static final SqlFunction SYSTEM_VARIABLE = function("DUET_SYSTEM_VARIABLE", NULLABLE_VARCHAR,
             OperandTypes.STRING_STRING);
+    /** {@code @@[scope.]name} of a variable MySQL types as BIGINT (SystemVariables.isInteger). */
+    public static final SqlFunction INTEGER_SYSTEM_VARIABLE = function("DUET_INTEGER_SYSTEM_VARIABLE",
+            ReturnTypes.BIGINT.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.STRING_STRING);
     public static final SqlFunction DATABASE = function("DATABASE", NULLABLE_VARCHAR, OperandTypes.NILADIC);
     public static final SqlFunction SCHEMA = function("SCHEMA", NULLABLE_VARCHAR, OperandTypes.NILADIC);
     public static final SqlFunction VERSION = function("VERSION", ReturnTypes.explicit(SqlTypeName.VARCHAR),
@@ -58,8 +61,8 @@ public final class DuetFunctions {
                 return factory.createTypeWithNullability(type, true);
             }, org.apache.calcite.sql.type.InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC_NUMERIC);
 
-    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, DATABASE, SCHEMA, VERSION,
-            CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE);
+    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, DATABASE,
+            SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE);
 
     private DuetFunctions() {
     }

@@ -2,6 +2,9 @@ package io.duetdb.sql.protocol;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -56,7 +59,20 @@ final class BinaryValues {
             case 0xFB:
                 return Packets.readLengthEncodedBytes(in);
             default:
-                return new String(Packets.readLengthEncodedBytes(in), StandardCharsets.UTF_8);
+                return stringOrBytes(Packets.readLengthEncodedBytes(in));
+        }
+    }
+
+    /**
+     * A string parameter as text when it is UTF-8, else as its bytes: clients send byte arrays as strings too
+     * (Go's driver sends []byte as MYSQL_TYPE_STRING), and a VARBINARY or BLOB column must get them unchanged.
+     */
+    static Object stringOrBytes(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return bytes;
         }
     }
 

@@ -81,6 +81,16 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private final io.netty.handler.ssl.SslContext tls;
     private final int serverCapabilities;
 
+    private record QueuedCommand(ByteBuf packet, int sequenceId) {
+    }
+
+    /** Commands received and not yet started, oldest first; used on the event loop only. */
+    private final java.util.ArrayDeque<QueuedCommand> queued = new java.util.ArrayDeque<>();
+    private boolean commandRunning;
+    /** Statements prepared as their text (TextStatements), by id. */
+    private final java.util.Map<Integer, String> textStatements = new java.util.HashMap<>();
+    private int nextTextStatementId = -1;
+
     MySqlConnectionHandler(SessionManager sessions, Executor statementExecutor, PacketFrameDecoder frameDecoder,
             long connectionId, String serverVersion, SecureRandom random, io.netty.handler.ssl.SslContext tls,
             ServerAuthentication authentication) {
@@ -128,14 +138,9 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 case AWAITING_AUTH_SWITCH_RESPONSE -> readAuthSwitchResponse(context, packet, sequenceId);
                 case AWAITING_PASSWORD -> readPassword(context, packet, sequenceId);
                 case COMMANDS -> {
-                    packet.retain();
                     context.channel().config().setAutoRead(false);
-                    try {
-                        statementExecutor.execute(() -> runCommand(context, packet, sequenceId));
-                    } catch (RejectedExecutionException e) {
-                        packet.release();
-                        context.close();
-                    }
+                    queued.add(new QueuedCommand(packet.retain(), sequenceId));
+                    runNextCommand(context);
                 }
                 case CLOSED -> {
                 }
@@ -158,6 +163,13 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             context.pipeline().addFirst("tls", tls.newHandler(context.alloc()));
             secure = true;
+            // The ClientHello may have come in the same read as the SSLRequest: the TLS handler must see it.
+            ByteBuf early = frameDecoder.takeBuffered();
+            if (early.isReadable()) {
+                context.pipeline().fireChannelRead(early);
+            } else {
+                early.release();
+            }
             return;
         }
         user = Packets.readNullTerminatedString(packet);
@@ -323,6 +335,35 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /**
+     * Starts the oldest queued command unless one runs (event loop only). A client may send several commands in
+     * one go (COM_STMT_SEND_LONG_DATA or COM_STMT_CLOSE, which get no reply, then the next command): they run one
+     * after another, in order.
+     */
+    private void runNextCommand(ChannelHandlerContext context) {
+        if (commandRunning || queued.isEmpty()) {
+            return;
+        }
+        QueuedCommand next = queued.poll();
+        commandRunning = true;
+        try {
+            statementExecutor.execute(() -> runCommand(context, next.packet(), next.sequenceId()));
+        } catch (RejectedExecutionException e) {
+            next.packet().release();
+            context.close();
+        }
+    }
+
+    /** A command finished (event loop only): the next queued one runs, or the channel reads again. */
+    private void commandDone(ChannelHandlerContext context) {
+        commandRunning = false;
+        if (!queued.isEmpty()) {
+            runNextCommand(context);
+        } else if (state == State.COMMANDS) {
+            context.channel().config().setAutoRead(true);
+        }
+    }
+
     private void runCommand(ChannelHandlerContext context, ByteBuf packet, int sequenceId) {
         boolean keepOpen = true;
         try {
@@ -343,7 +384,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         if (keepOpen) {
             writer.flush();
-            context.channel().config().setAutoRead(true);
+            context.executor().execute(() -> commandDone(context));
         } else {
             context.writeAndFlush(context.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
         }
@@ -360,11 +401,8 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             case COM_QUIT -> {
                 return false;
             }
-            case COM_QUERY -> {
-                String sql = Packets.readRestAsString(packet);
-                writeResult(session.execute(sql));
-            }
-            case COM_STMT_PREPARE -> prepare(Packets.readRestAsString(packet));
+            case COM_QUERY -> writeResult(session.execute(QueryText.read(packet)));
+            case COM_STMT_PREPARE -> prepare(QueryText.read(packet));
             case COM_STMT_EXECUTE -> execute(packet);
             case COM_STMT_SEND_LONG_DATA -> {
                 int id = packet.readIntLE();
@@ -377,7 +415,9 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             case COM_STMT_CLOSE -> {
                 int id = packet.readIntLE();
-                session.closePrepared(id);
+                if (textStatements.remove(id) == null) {
+                    session.closePrepared(id);
+                }
                 boundTypes.remove(id);
                 longData.remove(id);
                 return true; // no reply
@@ -435,7 +475,14 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void prepare(String sql) {
-        io.duetdb.sql.session.PreparedStatementInfo info = session.prepare(sql);
+        io.duetdb.sql.session.PreparedStatementInfo info;
+        if (TextStatements.isTextStatement(sql)) {
+            // Ids count down from 0xFFFFFFFF here, the session's up from 1.
+            info = new io.duetdb.sql.session.PreparedStatementInfo(nextTextStatementId--, 0, List.of());
+            textStatements.put(info.id(), sql);
+        } else {
+            info = session.prepare(sql);
+        }
         ByteBuf ok = writer.newPayload();
         ok.writeByte(0x00);
         ok.writeIntLE(info.id());
@@ -466,6 +513,11 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         int id = packet.readIntLE();
         packet.readUnsignedByte(); // cursor flags: no cursors, results are sent at once
         packet.readIntLE(); // iteration count, always 1
+        String text = textStatements.get(id);
+        if (text != null) {
+            writeBinaryResult(session.execute(text));
+            return;
+        }
         int count = session.preparedParameterCount(id);
         java.util.List<Object> parameters = new java.util.ArrayList<>(count);
         if (count > 0) {
@@ -493,7 +545,11 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 }
             }
         }
-        StatementResult result = session.executePrepared(id, parameters);
+        writeBinaryResult(session.executePrepared(id, parameters));
+    }
+
+    /** A prepared statement's result: an OK, or a result set with binary rows. */
+    private void writeBinaryResult(StatementResult result) {
         if (result instanceof UpdateResult update) {
             writeOk(update);
             return;
@@ -655,6 +711,10 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext context) {
         state = State.CLOSED;
+        for (QueuedCommand command : queued) {
+            command.packet().release();
+        }
+        queued.clear();
         Session closing = session;
         if (closing != null) {
             statementExecutor.execute(closing::close);

@@ -4,13 +4,16 @@ import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 
 /**
  * Splits the byte stream into MySQL packets (3-byte length, 1-byte sequence id, payload), joining a payload of
  * 16 MiB - 1 bytes with the packets that continue it. A payload larger than the limit is refused with
- * {@link PacketTooLargeException} before it is buffered.
+ * {@link PacketTooLargeException} before it is buffered. Each call decodes one packet, so the handler sees a
+ * packet (and {@link #lastSequenceId()} is its sequence id) before the bytes after it are looked at: after an
+ * SSLRequest they are the start of the TLS handshake, which {@link #takeBuffered()} hands to the TLS handler.
  */
 final class PacketFrameDecoder extends ByteToMessageDecoder {
     static final int MAX_PAYLOAD_PER_PACKET = 0xFFFFFF;
@@ -58,7 +61,17 @@ final class PacketFrameDecoder extends ByteToMessageDecoder {
             } else {
                 out.add(payload);
             }
+            return;
         }
+    }
+
+    /**
+     * Takes the bytes received after the packets decoded so far out of the decoder (a client that asked for TLS
+     * may send its ClientHello right behind the SSLRequest, in the same read); empty when there are none.
+     */
+    ByteBuf takeBuffered() {
+        ByteBuf buffered = internalBuffer();
+        return buffered.isReadable() ? buffered.readBytes(buffered.readableBytes()) : Unpooled.EMPTY_BUFFER;
     }
 
     @Override

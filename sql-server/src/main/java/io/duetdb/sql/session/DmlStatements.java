@@ -333,6 +333,10 @@ final class DmlStatements {
             if (literal.getTypeName() == SqlTypeName.CHAR) {
                 return literal.getValueAs(String.class);
             }
+            if (literal.getTypeName() == SqlTypeName.BINARY) {
+                // X'...' (drivers' byte arrays): rows may mix it with strings, which Calcite's VALUES refuses.
+                return literal.getValueAs(org.apache.calcite.util.BitString.class).getAsByteArray();
+            }
             return NOT_LITERAL;
         }
         if (node instanceof SqlBasicCall call) {

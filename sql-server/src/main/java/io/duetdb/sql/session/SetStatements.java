@@ -64,14 +64,6 @@ final class SetStatements {
                         : new DuetException(ErrorCode.SESSION_VARIABLE_IS_READ_ONLY, "SESSION variable '"
                                 + name + "' is read-only. Use SET GLOBAL to assign the value");
             }
-            if (name.equals("autocommit")) {
-                value = switch (value.toUpperCase(Locale.ROOT)) {
-                    case "1", "ON", "TRUE" -> "1";
-                    case "0", "OFF", "FALSE" -> "0";
-                    default -> throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE,
-                            "Variable 'autocommit' can't be set to the value of '" + value + "'");
-                };
-            }
             if (name.equals("tidb_txn_mode") && !value.equalsIgnoreCase("pessimistic")
                     && !value.equalsIgnoreCase("optimistic") && !value.isEmpty()) {
                 throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE,
@@ -83,6 +75,7 @@ final class SetStatements {
             if (value.equalsIgnoreCase("DEFAULT")) {
                 value = SystemVariables.defaultValue(name);
             }
+            value = SystemVariables.normalise(name, value);
             session.setVariable(name, value);
         }
     }

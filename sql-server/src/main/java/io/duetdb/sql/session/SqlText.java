@@ -8,7 +8,7 @@ final class SqlText {
     private static final Pattern SYSTEM_VARIABLE =
             Pattern.compile("@@(?:(global|session|local)\\.)?([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
     private static final Pattern REWRITTEN =
-            Pattern.compile("DUET_SYSTEM_VARIABLE\\('([a-z]*)', '([A-Za-z0-9_]+)'\\)");
+            Pattern.compile("DUET_(?:INTEGER_)?SYSTEM_VARIABLE\\('([a-z]*)', '([A-Za-z0-9_]+)'\\)");
 
     private SqlText() {
     }
@@ -36,7 +36,10 @@ final class SqlText {
         return text;
     }
 
-    /** Rewrites {@code @@[scope.]name} outside quotes into calls of DUET_SYSTEM_VARIABLE. */
+    /**
+     * Rewrites {@code @@[scope.]name} outside quotes into calls of DUET_SYSTEM_VARIABLE, or of
+     * DUET_INTEGER_SYSTEM_VARIABLE for the variables MySQL types as BIGINT.
+     */
     static String rewriteSystemVariables(String sql) {
         if (sql.indexOf("@@") < 0) {
             return sql;
@@ -55,8 +58,8 @@ final class SqlText {
                 Matcher matcher = SYSTEM_VARIABLE.matcher(sql);
                 if (matcher.find(i) && matcher.start() == i) {
                     String scope = matcher.group(1) == null ? "" : matcher.group(1).toLowerCase();
-                    out.append("DUET_SYSTEM_VARIABLE('").append(scope).append("', '").append(matcher.group(2))
-                            .append("')");
+                    out.append(SystemVariables.isInteger(matcher.group(2)) ? "DUET_INTEGER_SYSTEM_VARIABLE('"
+                            : "DUET_SYSTEM_VARIABLE('").append(scope).append("', '").append(matcher.group(2)).append("')");
                     i = matcher.end();
                     continue;
                 }

@@ -2,11 +2,27 @@ package io.duetdb.sql.session;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
 
 /** The system variables clients probe, with MySQL 8.0's defaults; sessions override them with SET. */
 public final class SystemVariables {
     private static final Map<String, String> DEFAULTS = new TreeMap<>();
+    /** Switches: MySQL shows them as 1 or 0 (a BIGINT in queries) and accepts ON, OFF, TRUE and FALSE too. */
+    private static final Set<String> BOOLEANS = Set.of("autocommit", "foreign_key_checks", "performance_schema",
+            "sql_auto_is_null", "sql_safe_updates", "transaction_read_only", "tx_read_only", "unique_checks");
+    /**
+     * Variables MySQL types as BIGINT in queries ({@code SELECT @@autocommit} gives the number 1, not the string
+     * '1'; drivers map the column to an integer). sql_select_limit is BIGINT UNSIGNED in MySQL and stays text here.
+     */
+    private static final Set<String> INTEGERS = Set.of("auto_increment_increment", "auto_increment_offset",
+            "autocommit", "foreign_key_checks", "innodb_lock_wait_timeout", "interactive_timeout", "lock_wait_timeout",
+            "lower_case_table_names", "max_allowed_packet", "net_buffer_length", "net_read_timeout",
+            "net_write_timeout", "performance_schema", "query_cache_size", "sql_auto_is_null", "sql_safe_updates",
+            "transaction_read_only", "tx_read_only", "unique_checks", "wait_timeout");
 
     static {
         DEFAULTS.put("auto_increment_increment", "1");
@@ -29,6 +45,7 @@ public final class SystemVariables {
         DEFAULTS.put("max_allowed_packet", "67108864");
         DEFAULTS.put("default_authentication_plugin", "mysql_native_password");
         DEFAULTS.put("net_buffer_length", "16384");
+        DEFAULTS.put("net_read_timeout", "30");
         DEFAULTS.put("net_write_timeout", "60");
         DEFAULTS.put("performance_schema", "0");
         DEFAULTS.put("query_cache_size", "0");
@@ -63,6 +80,36 @@ public final class SystemVariables {
 
     public static String defaultValue(String name) {
         return DEFAULTS.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** True for variables that queries read as BIGINT. */
+    public static boolean isInteger(String name) {
+        return INTEGERS.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * The value SET stores for {@code name}: switches as 1 or 0, integers checked (1232 otherwise, as MySQL),
+     * other values as written.
+     */
+    static String normalise(String name, String value) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (BOOLEANS.contains(key)) {
+            return switch (value.toUpperCase(Locale.ROOT)) {
+                case "1", "ON", "TRUE" -> "1";
+                case "0", "OFF", "FALSE" -> "0";
+                default -> throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE,
+                        "Variable '" + key + "' can't be set to the value of '" + value + "'");
+            };
+        }
+        if (INTEGERS.contains(key)) {
+            try {
+                return Long.toString(Long.parseLong(value));
+            } catch (NumberFormatException e) {
+                throw new DuetException(ErrorCode.WRONG_TYPE_FOR_VARIABLE, "Incorrect argument type to variable '"
+                        + key + "'");
+            }
+        }
+        return value;
     }
 
     public static Map<String, String> defaults() {

@@ -65,7 +65,7 @@ class ItMysqlClientScript {
             return found.get();
         }
         Path setup = PROJECT_ROOT.resolve("bin/setup-test-tools");
-        Process process = new ProcessBuilder(setup.toString()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(setup.toString(), "mysql", "script").redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(10, TimeUnit.MINUTES)).as("%s finished", setup).isTrue();
         assertThat(process.exitValue()).as("%s failed:%n%s", setup, output).isZero();
