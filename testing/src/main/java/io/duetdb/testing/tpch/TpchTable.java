@@ -66,7 +66,7 @@ public enum TpchTable {
         }
 
         static Column varchar(String name, int length) {
-            return new Column(name, "CHAR(" + length + ")", Kind.STRING);
+            return new Column(name, "VARCHAR(" + length + ")", Kind.STRING);
         }
 
         static Column date(String name) {

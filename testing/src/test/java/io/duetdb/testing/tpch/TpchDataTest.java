@@ -131,6 +131,20 @@ class TpchDataTest {
     }
 
     @Test
+    void tablesHaveTheSpecificationsColumns() {
+        assertThat(TpchTable.LINEITEM.createTableSql()).startsWith("CREATE TABLE lineitem (l_orderkey INTEGER NOT NULL,")
+                .contains("l_quantity DECIMAL(15,2) NOT NULL", "l_shipdate DATE NOT NULL", "l_shipmode CHAR(10) NOT NULL",
+                        "l_comment VARCHAR(44) NOT NULL")
+                .endsWith("PRIMARY KEY (l_orderkey, l_linenumber))");
+        assertThat(TpchTable.PARTSUPP.createTableSql()).endsWith("PRIMARY KEY (ps_partkey, ps_suppkey))");
+        int columns = 0;
+        for (TpchTable table : TpchTable.values()) {
+            columns += table.columns().size();
+        }
+        assertThat(columns).isEqualTo(61);
+    }
+
+    @Test
     void queriesAreReadWithTheirParameters() {
         assertThat(TpchQueries.sql(11, 0.01)).contains("* 0.01").doesNotContain("${").doesNotContain("--");
         assertThat(TpchQueries.sql(11, 1)).contains("* 0.0001");
