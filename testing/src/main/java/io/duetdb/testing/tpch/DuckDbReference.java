@@ -1,0 +1,46 @@
+package io.duetdb.testing.tpch;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+
+import org.duckdb.DuckDBConnection;
+
+/**
+ * The reference engine: an in-memory DuckDB in this process (its JDBC driver bundles the native library), loaded
+ * with the same generated data. Its runners use duplicates of one connection, so they share the database.
+ */
+public final class DuckDbReference implements AutoCloseable {
+    private final DuckDBConnection connection;
+
+    private DuckDbReference(DuckDBConnection connection) {
+        this.connection = connection;
+    }
+
+    /** A new in-memory DuckDB holding {@code data}. */
+    public static DuckDbReference load(TpchData data, PrintStream progress) throws SQLException {
+        DuckDBConnection connection = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
+        try {
+            TpchLoader.loadDuckDb(connection, data, progress);
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+        return new DuckDbReference(connection);
+    }
+
+    /** A query runner on this database. */
+    public QueryRunner runner() {
+        return new QueryRunner("duckdb", this::duplicate);
+    }
+
+    private Connection duplicate() throws SQLException {
+        return connection.duplicate();
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}

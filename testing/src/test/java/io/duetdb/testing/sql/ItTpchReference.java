@@ -1,0 +1,107 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.testing.LocalCluster;
+import io.duetdb.testing.tpch.DuckDbReference;
+import io.duetdb.testing.tpch.QueryRunner;
+import io.duetdb.testing.tpch.TpchComparison;
+import io.duetdb.testing.tpch.TpchData;
+import io.duetdb.testing.tpch.TpchLoader;
+import io.duetdb.testing.tpch.TpchQueries;
+
+/**
+ * The 22 TPC-H queries on DuetDB against DuckDB on the same generated data (scale factor 0.01, loaded through
+ * the SQL layer). Every query runs and its verdict is printed; the queries in {@link #EXPECTED_TO_PASS} must
+ * return the reference's result, so a regression fails the test. Grow the set as the analytical SQL of issue 6
+ * lands (the printed table says which other queries pass already).
+ */
+class ItTpchReference {
+    static final double SCALE_FACTOR = 0.01;
+
+    /**
+     * The queries that return the reference's result today. The others fail on: CHAR(n) columns compared with
+     * shorter literals after a join (Q2, Q3, Q5, Q17, Q20, Q21, ...), DATE +/- INTERVAL arithmetic (Q1, Q4-Q6,
+     * Q10, Q12, Q14, Q15, Q20), EXTRACT (Q7-Q9), LITERAL_AGG for NOT IN (Q16), and time (Q18, Q21).
+     */
+    static final Set<Integer> EXPECTED_TO_PASS = Set.of(11, 13, 19, 22);
+
+    /** Per query on DuetDB: generous for the queries expected to pass, short for the others. */
+    static final Duration PASSING_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration OTHER_TIMEOUT = Duration.ofSeconds(10);
+
+    @TempDir
+    static Path root;
+    static LocalCluster cluster;
+    static SqlServer server;
+    static String url;
+    static DuckDbReference reference;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
+        server = SqlTesting.startServer(cluster, config -> { });
+        String base = "jdbc:mysql://" + server.address() + "/%s?user=root&useSSL=false&allowPublicKeyRetrieval=true";
+        try (Connection connection = DriverManager.getConnection(String.format(base, "test"));
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE tpch");
+        }
+        url = String.format(base, "tpch");
+        TpchData data = new TpchData(SCALE_FACTOR);
+        reference = DuckDbReference.load(data, System.out);
+        TpchLoader.loadMysql(() -> DriverManager.getConnection(url), data, 4, 1_000, System.out);
+    }
+
+    @AfterAll
+    static void stop() throws SQLException {
+        if (reference != null) {
+            reference.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void queriesReturnTheReferenceResults() {
+        List<TpchComparison.Result> results;
+        try (QueryRunner expected = reference.runner();
+                QueryRunner duetdb = new QueryRunner("duetdb", () -> DriverManager.getConnection(url))) {
+            results = TpchComparison.compare(expected, duetdb, SCALE_FACTOR,
+                    TpchQueries.parseSelection("1-" + TpchQueries.COUNT),
+                    query -> EXPECTED_TO_PASS.contains(query) ? PASSING_TIMEOUT : OTHER_TIMEOUT, System.out);
+        }
+        String table = results.stream().map(TpchComparison::line).collect(Collectors.joining("\n"));
+        Set<Integer> passing = results.stream().filter(TpchComparison.Result::ok).map(TpchComparison.Result::query)
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<Integer> newlyPassing = new TreeSet<>(passing);
+        newlyPassing.removeAll(EXPECTED_TO_PASS);
+        if (!newlyPassing.isEmpty()) {
+            System.out.println("passing but not yet in EXPECTED_TO_PASS: " + newlyPassing);
+        }
+        assertThat(results).as("no query may fail on the reference engine:\n" + table)
+                .noneMatch(r -> r.verdict() == TpchComparison.Verdict.REFERENCE_FAILED);
+        assertThat(passing).as("queries that match the reference (expected at least %s):\n%s", EXPECTED_TO_PASS, table)
+                .containsAll(EXPECTED_TO_PASS);
+    }
+}
