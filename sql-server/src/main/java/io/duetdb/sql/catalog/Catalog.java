@@ -217,7 +217,13 @@ public final class Catalog implements AutoCloseable {
         for (int attempt = 0; attempt < DDL_ATTEMPTS; attempt++) {
             Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
             try {
-                store.lockSchemaVersion(transaction);
+                if (!store.lockSchemaVersion(transaction)) {
+                    // Another DDL statement committed after this transaction began: read the catalog again.
+                    transaction.close();
+                    last = new DuetException(ErrorCode.WRITE_CONFLICT, "DDL " + description
+                            + " kept losing the schema version to concurrent DDL statements");
+                    continue;
+                }
                 InfoSchema current = store.load(transaction);
                 T result = step.apply(transaction, current);
                 long version = store.bumpSchemaVersion(transaction);

@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,9 +49,17 @@ final class CatalogStore {
         return next;
     }
 
-    /** Locks the schema version for a DDL statement: DDL statements run one after another. */
-    void lockSchemaVersion(Transaction transaction) {
-        transaction.lockKeys(List.of(Keys.metaKey(SCHEMA_VERSION)));
+    /**
+     * Locks the schema version for a DDL statement, so DDL statements run one after another, and tells whether
+     * the transaction's snapshot has the version it locked. A DDL statement that committed while this one
+     * waited for the lock is not in this transaction's reads (they are at its start timestamp), so writing
+     * the catalog from them would undo it: false, and the caller starts again in a new transaction.
+     */
+    boolean lockSchemaVersion(Transaction transaction) {
+        byte[] key = Keys.metaKey(SCHEMA_VERSION);
+        Optional<byte[]> latest = transaction.getForUpdate(key);
+        Optional<byte[]> seen = transaction.get(key);
+        return Arrays.equals(latest.orElse(null), seen.orElse(null));
     }
 
     long nextGlobalId(Transaction transaction) {

@@ -7,6 +7,9 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,9 +121,16 @@ class ItClientDrivers {
                 "--mysql-host=" + host(), "--mysql-port=" + port(), "--mysql-user=root", "--mysql-db=test",
                 "--tables=2", "--table-size=1000");
 
-        Result prepare = run("sysbench-prepare", concat(sysbench, "prepare"), Map.of());
+        // Two threads create and fill the tables side by side: concurrent CREATE TABLE and CREATE INDEX.
+        Result prepare = run("sysbench-prepare", concat(sysbench, "--threads=2", "prepare"), Map.of());
         assertThat(prepare.exitCode()).as("sysbench prepare failed:%n%s", prepare.output()).isZero();
-        assertThat(prepare.output()).contains("Creating a secondary index on 'sbtest2'").doesNotContain("FATAL");
+        assertThat(prepare.output()).contains("Creating a secondary index on 'sbtest1'",
+                "Creating a secondary index on 'sbtest2'").doesNotContain("FATAL");
+        try (Connection connection = DriverManager.getConnection("jdbc:mysql://" + server.address()
+                + "/test?user=root&useSSL=false"); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM sbtest1")).containsExactly("1000");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM sbtest2")).containsExactly("1000");
+        }
 
         Result benchmark = run("sysbench-run", concat(sysbench, "--threads=4", "--time=10", "run"), Map.of());
         String output = benchmark.output();
