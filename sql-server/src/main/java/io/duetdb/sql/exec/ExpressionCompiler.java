@@ -188,6 +188,14 @@ public final class ExpressionCompiler {
             case TIMES:
             case DIVIDE:
             case MOD:
+                if (call.getOperands().size() == 2 && isInterval(call.getOperands().get(1))
+                        && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)) {
+                    return intervalArithmetic(operands.get(0), operands.get(1), call.getOperands().get(1),
+                            call.getKind() == SqlKind.MINUS);
+                }
+                if (call.getOperands().size() == 2 && isInterval(call.getOperands().get(0)) && call.getKind() == SqlKind.PLUS) {
+                    return intervalArithmetic(operands.get(1), operands.get(0), call.getOperands().get(0), false);
+                }
                 if (call.getOperands().size() == 2) {
                     return arithmetic(call.getKind(), operands.get(0), operands.get(1), calciteType, resultType);
                 }
@@ -373,9 +381,68 @@ public final class ExpressionCompiler {
         return Pattern.compile(regex.toString(), Pattern.DOTALL);
     }
 
+    private static boolean isInterval(RexNode node) {
+        return org.apache.calcite.sql.type.SqlTypeUtil.isInterval(node.getType());
+    }
+
+    /**
+     * A date or datetime plus or minus an interval. Calcite gives year-month intervals in months and day-time
+     * intervals in milliseconds; MySQL keeps a DATE a DATE when whole days are added, and clamps the day of
+     * month (2026-01-31 + 1 month is 2026-02-28).
+     */
+    private static RowExpression intervalArithmetic(RowExpression datetime, RowExpression interval, RexNode intervalNode,
+            boolean subtract) {
+        boolean months = intervalNode.getType().getSqlTypeName().getFamily()
+                == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH;
+        return row -> {
+            Object value = datetime.evaluate(row);
+            Object amount = interval.evaluate(row);
+            if (value == null || amount == null) {
+                return null;
+            }
+            long count = Values.toDecimal(amount).longValue() * (subtract ? -1 : 1);
+            if (months) {
+                if (value instanceof java.time.LocalDate date) {
+                    return date.plusMonths(count);
+                }
+                return Temporals.toDateTime(value).plusMonths(count);
+            }
+            if (value instanceof java.time.LocalDate date && count % 86_400_000L == 0) {
+                return date.plusDays(count / 86_400_000L);
+            }
+            return Temporals.toDateTime(value).plus(java.time.Duration.ofMillis(count));
+        };
+    }
+
+    /** EXTRACT(unit FROM date or datetime), MySQL's units that TPC-H and the like use. */
+    private static RowExpression extract(RexCall call, List<RowExpression> operands) {
+        Object flag = ((RexLiteral) call.getOperands().get(0)).getValue();
+        String unit = String.valueOf(flag).toUpperCase(Locale.ROOT);
+        RowExpression source = operands.get(1);
+        return row -> {
+            Object value = source.evaluate(row);
+            if (value == null) {
+                return null;
+            }
+            java.time.LocalDateTime dateTime = Temporals.toDateTime(value);
+            return switch (unit) {
+                case "YEAR" -> (long) dateTime.getYear();
+                case "QUARTER" -> (long) (dateTime.getMonthValue() + 2) / 3;
+                case "MONTH" -> (long) dateTime.getMonthValue();
+                case "DAY" -> (long) dateTime.getDayOfMonth();
+                case "HOUR" -> (long) dateTime.getHour();
+                case "MINUTE" -> (long) dateTime.getMinute();
+                case "SECOND" -> (long) dateTime.getSecond();
+                default -> throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "EXTRACT(" + unit + " ...) is not supported yet");
+            };
+        };
+    }
+
     private RowExpression function(RexCall call, List<RowExpression> operands, SqlType resultType) {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
         switch (name) {
+            case "EXTRACT":
+                return extract(call, operands);
             case "DUET_SYSTEM_VARIABLE":
                 return row -> {
                     Object value = session.systemVariable(Values.toText(operands.get(0).evaluate(row)),

@@ -43,6 +43,17 @@ final class Temporals {
         }
     }
 
+    /** A date (at midnight), datetime or datetime text as a datetime. */
+    static LocalDateTime toDateTime(Object value) {
+        if (value instanceof LocalDateTime dateTime) {
+            return dateTime;
+        }
+        if (value instanceof LocalDate date) {
+            return date.atStartOfDay();
+        }
+        return parseDateTime(Values.toText(value));
+    }
+
     static LocalDate parseDate(String text) {
         return parseDateTime(text).toLocalDate();
     }

@@ -221,6 +221,23 @@ class ItSqlBasics {
     }
 
     @Test
+    void datesMoveByIntervalsAndYieldTheirParts() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(rows(statement, "SELECT DATE '1994-01-01' + INTERVAL '1' YEAR, DATE '1998-12-01' - INTERVAL '90' DAY,"
+                    + " DATE '2026-01-31' + INTERVAL '1' MONTH, TIMESTAMP '2026-11-22 10:00:00' + INTERVAL '90' MINUTE,"
+                    + " INTERVAL '3' DAY + DATE '2026-02-27'"))
+                    .containsExactly("1995-01-01|1998-09-02|2026-02-28|2026-11-22 11:30:00|2026-03-02");
+            statement.execute("CREATE TABLE shipments (id INT PRIMARY KEY, shipped DATE)");
+            statement.executeUpdate("INSERT INTO shipments VALUES (1, '1994-03-01'), (2, '1998-08-01'), (3, '1998-09-03')");
+            assertThat(rows(statement, "SELECT id FROM shipments WHERE shipped <= DATE '1998-12-01' - INTERVAL '90' DAY"
+                    + " ORDER BY id")).containsExactly("1", "2");
+            assertThat(rows(statement, "SELECT id, EXTRACT(YEAR FROM shipped), EXTRACT(MONTH FROM shipped),"
+                    + " EXTRACT(DAY FROM shipped) FROM shipments WHERE shipped >= DATE '1994-01-01'"
+                    + " AND shipped < DATE '1994-01-01' + INTERVAL '1' YEAR")).containsExactly("1|1994|3|1");
+        }
+    }
+
+    @Test
     void secondaryIndexRangesAnswerAsFullScansDo() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE ranged (id INT PRIMARY KEY, a INT, b DECIMAL(4,1), name VARCHAR(8), day DATE,"
