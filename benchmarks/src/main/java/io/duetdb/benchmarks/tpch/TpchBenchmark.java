@@ -1,5 +1,7 @@
 package io.duetdb.benchmarks.tpch;
 
+import java.io.Closeable;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -8,10 +10,12 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
@@ -121,7 +125,7 @@ public final class TpchBenchmark implements Callable<Integer> {
         if (!noLocal) {
             Path root = Files.createTempDirectory("duet-tpch-bench");
             LoopbackPorts ports = new LoopbackPorts();
-            try (LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
+            try (Closeable cleanup = () -> delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
                     .setBlockCacheSize(DataSize.ofMebibytes(256)).setReserveSpace(DataSize.ofMebibytes(256)))) {
                 cluster.start(3);
                 try (SqlServer server = new SqlServer(new SqlServerConfig()
@@ -142,6 +146,15 @@ public final class TpchBenchmark implements Callable<Integer> {
         }
         print(results, selected);
         return 0;
+    }
+
+    /** Deletes the in-process cluster's data (about 10 GB at scale factor 1) once it has stopped. */
+    private static void delete(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     private static String name(String url) {

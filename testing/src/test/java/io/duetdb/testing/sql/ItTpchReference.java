@@ -37,15 +37,16 @@ class ItTpchReference {
     static final double SCALE_FACTOR = 0.01;
 
     /**
-     * The queries that return the reference's result today. The others fail on: CHAR(n) columns compared with
-     * shorter literals after a join (Q2, Q3, Q5, Q17, Q20, Q21, ...), DATE +/- INTERVAL arithmetic (Q1, Q4-Q6,
-     * Q10, Q12, Q14, Q15, Q20), EXTRACT (Q7-Q9), LITERAL_AGG for NOT IN (Q16), and time (Q18, Q21).
+     * The queries that return the reference's result today (Q11's result is empty at this scale factor). The
+     * others fail on: CHAR(n) columns compared with shorter literals once a join is involved (Q2, Q3, Q5, Q12,
+     * Q17, Q20, Q21), DATE +/- INTERVAL arithmetic (Q1, Q4, Q5, Q6, Q10, Q12, Q14, Q15, Q20), EXTRACT (Q7, Q8,
+     * Q9), LITERAL_AGG from NOT IN (Q16), and time (Q18; Q21 needs about a minute without the CHAR bug).
      */
     static final Set<Integer> EXPECTED_TO_PASS = Set.of(1, 4, 6, 10, 11, 13, 14, 15, 19, 22);
 
     /** Per query on DuetDB: generous for the queries expected to pass, short for the others. */
     static final Duration PASSING_TIMEOUT = Duration.ofSeconds(60);
-    static final Duration OTHER_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration OTHER_TIMEOUT = Duration.ofSeconds(5);
 
     @TempDir
     static Path root;
