@@ -27,7 +27,8 @@ class ItDroppedTableData {
 
     @Test
     void droppedAndTruncatedTablesDataIsDestroyedAfterTheSafePointAndRenamedTablesKeepTheirs() throws Exception {
-        try (LocalCluster cluster = new LocalCluster(root, 1, config -> config.setGcLifeTime(Duration.ofSeconds(1))
+        // A GC life time short enough for a quick test, long enough that no statement of a loaded machine outlives it.
+        try (LocalCluster cluster = new LocalCluster(root, 1, config -> config.setGcLifeTime(Duration.ofSeconds(8))
                 .setScheduleInterval(Duration.ofMillis(300)), config -> config.setGcRunInterval(Duration.ofMillis(300)))
                 .start(3);
                 SqlServer server = SqlTesting.startServer(cluster, config -> config
@@ -48,7 +49,7 @@ class ItDroppedTableData {
             statement.execute("DROP TABLE dropped");
             statement.execute("TRUNCATE TABLE truncated");
             statement.execute("RENAME TABLE renamed TO kept");
-            LocalCluster.await("dropped tables' data destroyed", Duration.ofSeconds(30),
+            LocalCluster.await("dropped tables' data destroyed", Duration.ofSeconds(60),
                     () -> keysOf(client, dropped) == 0 && keysOf(client, truncated) == 0);
             assertThat(SqlTesting.metric(server, "duet_sql_dropped_tables_destroyed_total")).isEqualTo(2);
             assertThat(keysOf(client, renamed)).isEqualTo(6);
