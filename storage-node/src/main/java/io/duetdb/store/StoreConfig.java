@@ -59,6 +59,7 @@ public final class StoreConfig {
     /** Commands one Raft entry may carry. */
     private int maxBatchCommands = 512;
     private DataSize maxBatchBytes = DataSize.ofMebibytes(4);
+    private DataSize coprocessorMemory = DataSize.ofMebibytes(1024);
     /** Raft entries a region leader may have in flight. */
     private int maxInflightProposals = 2;
     /** Ratis' shared server thread pool; 0 for a cached pool. */
@@ -90,6 +91,9 @@ public final class StoreConfig {
         if (maxBatchBytes.bytes() < (64 << 10) || maxBatchBytes.bytes() > KvLimits.MAX_WRITE_BYTES) {
             fail("max-batch-bytes must be between 64KiB and " + new DataSize(KvLimits.MAX_WRITE_BYTES)
                     + " (a Raft entry must stay below " + new DataSize(RaftGroupHandle.MAX_COMMAND_BYTES) + ")");
+        }
+        if (coprocessorMemory.bytes() < (16 << 20)) {
+            fail("coprocessor-memory must be at least 16MiB");
         }
         if (latchSlots < 16 || latchSlots > (1 << 20)) {
             fail("latch-slots must be between 16 and 1048576");
@@ -304,6 +308,16 @@ public final class StoreConfig {
 
     public DataSize maxBatchBytes() {
         return maxBatchBytes;
+    }
+
+    /** Off-heap memory the coprocessor's Arrow batches may hold at once, over all requests. */
+    public DataSize coprocessorMemory() {
+        return coprocessorMemory;
+    }
+
+    public StoreConfig setCoprocessorMemory(DataSize coprocessorMemory) {
+        this.coprocessorMemory = coprocessorMemory;
+        return this;
     }
 
     public int maxInflightProposals() {

@@ -52,6 +52,10 @@ import io.duetdb.store.internal.region.RegionStorage;
 import io.duetdb.store.internal.region.StorePeers;
 import io.duetdb.store.internal.region.LeaderHandOver;
 import io.duetdb.store.internal.rpc.KvGrpcEndpoint;
+import io.duetdb.store.internal.rpc.CoprocessorGrpcEndpoint;
+import io.duetdb.store.internal.coprocessor.CoprocessorService;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import io.duetdb.store.internal.rpc.StoreAdminGrpcEndpoint;
 import io.duetdb.store.internal.rpc.StoreClients;
 import io.duetdb.store.internal.schedule.Heartbeats;
@@ -192,6 +196,18 @@ public final class StoreServer implements AutoCloseable {
         ReplicaCollector collector = new ReplicaCollector(this.node, placement);
         this.node.onMembershipChange(() -> background.execute(() -> reconcileAll(operations)));
 
+        BufferAllocator arrowMemory = new RootAllocator(config.coprocessorMemory().bytes());
+        resources.add(() -> {
+            try {
+                arrowMemory.close();
+            } catch (IllegalStateException e) {
+                LOG.info("store {}: coprocessor memory still held at close: {}", storeId, e.getMessage());
+            }
+        });
+        ExecutorService coprocessorExecutor = Executors.newFixedThreadPool(4, new NamedThreadFactory(COMPONENT, node,
+                "coprocessor"));
+        resources.add(coprocessorExecutor::shutdownNow);
+        CoprocessorService coprocessor = new CoprocessorService(txn, arrowMemory, coprocessorExecutor, metrics);
         ExecutorService rpcExecutor = Executors.newFixedThreadPool(16, new NamedThreadFactory(COMPONENT, node, "rpc"));
         resources.add(rpcExecutor::shutdownNow);
         try {
@@ -199,6 +215,7 @@ public final class StoreServer implements AutoCloseable {
                     .executor(rpcExecutor)
                     .maxInboundMessageSize(64 << 20)
                     .addService(new KvGrpcEndpoint(kv, txn, metrics, rpcExecutor))
+                    .addService(new CoprocessorGrpcEndpoint(coprocessor))
                     .addService(new StoreAdminGrpcEndpoint(this.node, operations, merger, snapshots, slow))
                     .build()
                     .start();

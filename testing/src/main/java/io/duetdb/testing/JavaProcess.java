@@ -25,6 +25,7 @@ public final class JavaProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
+        command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
         command.add("-Dorg.apache.ratis.thirdparty.io.netty.tryReflectionSetAccessible=true");
         command.add("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
         command.add("-cp");

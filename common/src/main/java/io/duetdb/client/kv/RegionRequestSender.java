@@ -91,6 +91,20 @@ public final class RegionRequestSender implements AutoCloseable {
     public <R> R call(byte[] key, boolean read, BiFunction<Context, KvGrpc.KvBlockingStub, R> rpc,
             Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
             java.util.function.Consumer<Region> regionUsed, boolean batched) {
+        return callChannel(key, read, (context, channel, remainingMillis) -> rpc.apply(context,
+                KvGrpc.newBlockingStub(channel).withDeadlineAfter(Math.min(remainingMillis, 10_000), TimeUnit.MILLISECONDS)),
+                regionErrorOf, hasRegionError, errorOf, regionUsed, batched);
+    }
+
+    /** One call over a store's channel; {@code remainingMillis} is what is left of the request timeout. */
+    public interface ChannelCall<R> {
+        R call(Context context, io.grpc.Channel channel, long remainingMillis);
+    }
+
+    /** As {@link #call} for any service of the store: the call gets the channel and sets its own deadline. */
+    public <R> R callChannel(byte[] key, boolean read, ChannelCall<R> rpc,
+            Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
+            java.util.function.Consumer<Region> regionUsed, boolean batched) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long backoff = 5;
         String lastProblem = "no attempt";
@@ -126,8 +140,7 @@ public final class RegionRequestSender implements AutoCloseable {
             LOG.debug("attempt {} on region {} at store {} ({})", attempt, region.getId(), target.getStoreId(), address);
             try {
                 long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                response = rpc.apply(context, KvGrpc.newBlockingStub(channel(address))
-                        .withDeadlineAfter(Math.min(remaining, 10_000), TimeUnit.MILLISECONDS));
+                response = rpc.call(context, channel(address), remaining);
             } catch (StatusRuntimeException e) {
                 Status.Code code = e.getStatus().getCode();
                 if (code != Status.Code.UNAVAILABLE && code != Status.Code.DEADLINE_EXCEEDED) {

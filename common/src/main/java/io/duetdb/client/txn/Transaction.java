@@ -230,6 +230,23 @@ public final class Transaction implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Runs a coprocessor plan (an encoded DagRequest) over [start, end) at this transaction's read timestamp, on
+     * every region at once; answers the output batches as Arrow IPC streams in key order. The stores see committed
+     * data only: a caller whose transaction wrote in the range ({@link #hasWritesIn}) reads it another way.
+     */
+    public List<byte[]> coprocessor(byte[] plan, byte[] start, byte[] end) {
+        checkActive();
+        return client.coprocessor().read(plan, start, end, readTs(), deadline());
+    }
+
+    /** Whether this transaction has buffered writes in [start, end). */
+    public boolean hasWritesIn(byte[] start, byte[] end) {
+        ByteString from = ByteString.copyFrom(start);
+        return end.length == 0 ? !writes.tailMap(from, true).isEmpty()
+                : !writes.subMap(from, true, ByteString.copyFrom(end), false).isEmpty();
+    }
+
     // ---- writes ----
 
     public void put(byte[] key, byte[] value) {

@@ -33,6 +33,7 @@ public final class TxnClient implements AutoCloseable {
     private final ScheduledExecutorService timers;
     private final RegionBatches batches;
     private final LockResolver resolver;
+    private final CoprocessorReader coprocessor;
     private final String serviceId = "txn-client-" + UUID.randomUUID();
     /** Start timestamps of live transactions, with how many transactions started at each. */
     private final ConcurrentSkipListMap<Long, AtomicInteger> live = new ConcurrentSkipListMap<>();
@@ -50,6 +51,7 @@ public final class TxnClient implements AutoCloseable {
         this.timers = timerPool;
         this.batches = new RegionBatches(sender, workers);
         this.resolver = new LockResolver(placement, batches);
+        this.coprocessor = new CoprocessorReader(sender, resolver, workers);
         timers.scheduleWithFixedDelay(this::publishSafePoint, config.safePointInterval().toMillis(),
                 config.safePointInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -101,6 +103,10 @@ public final class TxnClient implements AutoCloseable {
 
     LockResolver resolver() {
         return resolver;
+    }
+
+    CoprocessorReader coprocessor() {
+        return coprocessor;
     }
 
     ExecutorService workers() {

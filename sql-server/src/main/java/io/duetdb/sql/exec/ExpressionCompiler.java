@@ -365,20 +365,7 @@ public final class ExpressionCompiler {
     }
 
     static Pattern likePattern(String pattern) {
-        StringBuilder regex = new StringBuilder();
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) {
-                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-            } else if (c == '%') {
-                regex.append(".*");
-            } else if (c == '_') {
-                regex.append('.');
-            } else {
-                regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(regex.toString(), Pattern.DOTALL);
+        return io.duetdb.common.compute.LikePatterns.compile(pattern);
     }
 
     private static boolean isInterval(RexNode node) {

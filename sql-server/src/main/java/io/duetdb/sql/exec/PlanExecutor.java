@@ -38,12 +38,16 @@ public final class PlanExecutor {
     private final boolean locking;
     private final SessionFunctions session;
     private final Map<Long, TableAccess> accessCache = new HashMap<>();
+    /** Null when this plan reads everything itself (locking reads, or push-down switched off). */
+    private final CoprocessorPushDown pushDown;
 
     public PlanExecutor(Transaction transaction, ExpressionCompiler compiler, boolean locking) {
         this.transaction = transaction;
         this.compiler = compiler;
         this.locking = locking;
         this.session = compiler.session();
+        this.pushDown = !locking && CoprocessorPushDown.enabled(session)
+                ? new CoprocessorPushDown(transaction, compiler) : null;
     }
 
     public List<Object[]> execute(RelNode node) {
@@ -85,7 +89,8 @@ public final class PlanExecutor {
             return sort(sort);
         }
         if (node instanceof Aggregate aggregate) {
-            return aggregate(aggregate);
+            List<Object[]> pushed = pushDown == null ? null : pushDown.aggregate(aggregate);
+            return pushed != null ? pushed : aggregate(aggregate);
         }
         if (node instanceof Join join) {
             return join(join);
@@ -135,6 +140,14 @@ public final class PlanExecutor {
         }
         TableAccess access = access(table);
         TableReader reader = TableReader.create(transaction, access, condition, compiler, locking);
+        byte[][] range = pushDown == null ? null : reader.recordRange();
+        if (range != null) {
+            List<Object[]> pushed = pushDown.scan(access, range, condition);
+            if (pushed != null) {
+                session.checkNotKilled();
+                return pushed;
+            }
+        }
         List<Object[]> rows = new ArrayList<>();
         for (TableReader.HandleRow row : reader.read()) {
             rows.add(access.publicValues(row.row()));

@@ -423,6 +423,22 @@ public final class TableReader {
         return "table scan";
     }
 
+    /**
+     * The record keys [start, end) this reader scans when its path is a table scan or a clustered key range; null
+     * for point gets and index paths. An empty range is [start, start).
+     */
+    public byte[][] recordRange() {
+        if (pointHandles != null || uniqueIndex != null || rangeIndex != null) {
+            return null;
+        }
+        byte[] start = handleLow == Long.MIN_VALUE ? access.recordStart() : access.rowKey(handleLow);
+        if (handleLow > handleHigh) {
+            return new byte[][] {start, start};
+        }
+        byte[] end = handleHigh == Long.MAX_VALUE ? access.recordEnd() : access.rowKey(handleHigh + 1);
+        return new byte[][] {start, end};
+    }
+
     /** Every matching row with its handle. */
     public List<HandleRow> read() {
         List<HandleRow> rows = new ArrayList<>();

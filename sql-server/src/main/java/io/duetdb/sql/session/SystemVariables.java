@@ -64,6 +64,7 @@ public final class SystemVariables {
         DEFAULTS.put("innodb_lock_wait_timeout", "50");
         DEFAULTS.put("lock_wait_timeout", "31536000");
         DEFAULTS.put("tidb_txn_mode", "pessimistic");
+        DEFAULTS.put("duet_coprocessor_push_down", "ON");
         DEFAULTS.put("sql_auto_is_null", "0");
         DEFAULTS.put("sql_safe_updates", "0");
         DEFAULTS.put("foreign_key_checks", "1");

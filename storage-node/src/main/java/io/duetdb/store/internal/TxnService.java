@@ -221,6 +221,78 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
     }
 
     /**
+     * The outcome of preparing a snapshot read: an engine snapshot with the ranges clipped to the region, or the
+     * region error or key error (a blocking lock, a read below the GC safe point) that prevents it.
+     */
+    public record SnapshotRead(EngineSnapshot snapshot, List<byte[][]> ranges, RegionError regionError, KeyError error,
+            String invalid) {
+    }
+
+    /**
+     * Prepares a read of whole key ranges at {@code version} for the coprocessor: the same leader, barrier and
+     * one-phase-commit checks as a scan, then a snapshot in which no lock of an older transaction blocks the
+     * ranges, so the read that follows never meets one. The caller closes the snapshot.
+     */
+    public CompletableFuture<SnapshotRead> snapshotRead(Context context, List<byte[][]> ranges, long version) {
+        try {
+            checkVersion(version);
+            if (ranges.isEmpty()) {
+                throw new Refusal("no key range to read");
+            }
+            for (byte[][] range : ranges) {
+                if (!KeyRanges.isValid(range[0], range[1])) {
+                    throw new Refusal("key range is reversed: start key is not before end key");
+                }
+            }
+            RegionPeer peer = readablePeer(context, List.of(ByteString.copyFrom(ranges.get(0)[0])));
+            ByteString first = ByteString.copyFrom(ranges.get(0)[0]);
+            ByteString last = ByteString.copyFrom(ranges.get(ranges.size() - 1)[1]);
+            return afterBarrier(peer, context, error -> new SnapshotRead(null, null, error, null, null),
+                    () -> inflight.blocker(first, last, version), () -> {
+                KeyError early = tooEarly(version);
+                if (early != null) {
+                    return new SnapshotRead(null, null, null, early, null);
+                }
+                Region region = peer.region();
+                byte[] regionStart = region.getStartKey().toByteArray();
+                byte[] regionEnd = region.getEndKey().toByteArray();
+                List<byte[][]> clipped = new java.util.ArrayList<>();
+                for (byte[][] range : ranges) {
+                    byte[] start = KeyRanges.compare(range[0], regionStart) >= 0 ? range[0] : regionStart;
+                    byte[] end = KeyRanges.compareEnds(range[1], regionEnd) <= 0 ? range[1] : regionEnd;
+                    if (end.length == 0 || KeyRanges.compare(start, end) < 0) {
+                        clipped.add(new byte[][] {start, end});
+                    }
+                }
+                EngineSnapshot snapshot = node.engine().snapshot();
+                try {
+                    for (byte[][] range : clipped) {
+                        try (EngineIterator locks = snapshot.iterator(ColumnFamily.LOCK, Keys.dataKey(range[0]),
+                                Keys.dataEndKey(range[1]))) {
+                            for (locks.seekToFirst(); locks.valid(); locks.next()) {
+                                Lock lock = Lock.decode(locks.value());
+                                if (lock.startTs() <= version && lock.type().blocksReads()) {
+                                    snapshot.close();
+                                    return new SnapshotRead(null, null, null,
+                                            KeyErrors.locked(Keys.userKeyOf(locks.key()), lock), null);
+                                }
+                            }
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    snapshot.close();
+                    throw e;
+                }
+                return new SnapshotRead(snapshot, clipped, null, null, null);
+            });
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(refusal.regionError != null
+                    ? new SnapshotRead(null, null, refusal.regionError, null, null)
+                    : new SnapshotRead(null, null, null, null, refusal.getMessage()));
+        }
+    }
+
+    /**
      * Transactional reads are served by region leaders: one-phase commits in flight are known only there.
      * (Follower and learner reads of MVCC data need a resolved timestamp first.)
      */

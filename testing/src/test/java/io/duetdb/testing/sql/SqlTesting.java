@@ -43,9 +43,14 @@ final class SqlTesting {
      * {@code labels} (written as {@code name="value"}).
      */
     static double metric(SqlServer server, String name, String... labels) {
+        return metric(String.valueOf(server.statusAddress()), name, labels);
+    }
+
+    /** As {@link #metric(SqlServer, String, String...)} for any component's status address. */
+    static double metric(String statusAddress, String name, String... labels) {
         String text;
         try {
-            text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + server.statusAddress()
+            text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + statusAddress
                     + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -28,6 +28,9 @@ public final class StoreMetrics {
     public final Counter pessimisticLocks;
     public final Counter memoryLocksDropped;
     public final Counter batchCommands;
+    public final Counter coprocessorRequests;
+    public final Counter coprocessorRows;
+    public final Histogram coprocessorSeconds;
 
     public StoreMetrics() {
         JvmMetrics.builder().register(registry);
@@ -44,6 +47,13 @@ public final class StoreMetrics {
                 .help("BatchCommands stream messages received").register(registry);
         batchCommands = Counter.builder().name("duet_store_batch_commands_total")
                 .help("Requests received in BatchCommands stream messages").register(registry);
+        coprocessorRequests = Counter.builder().name("duet_store_coprocessor_requests_total")
+                .help("Coprocessor requests by outcome (ok, region_error, locked, error)").labelNames("outcome")
+                .register(registry);
+        coprocessorRows = Counter.builder().name("duet_store_coprocessor_rows_total")
+                .help("Rows read and returned by coprocessor requests").labelNames("stage").register(registry);
+        coprocessorSeconds = Histogram.builder().name("duet_store_coprocessor_seconds")
+                .help("Coprocessor request time from receipt to the last batch").register(registry);
         requests = Counter.builder().name("duet_store_requests_total").help("KV requests by method")
                 .labelNames("method").register(registry);
         requestSeconds = Histogram.builder().name("duet_store_request_seconds").help("KV request handling time")

@@ -1,0 +1,172 @@
+package io.duetdb.client.txn;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.kv.RegionRequestSender;
+import io.duetdb.client.region.RegionCache;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.KeyRanges;
+import io.duetdb.proto.coprocessor.CoprocessorGrpc;
+import io.duetdb.proto.coprocessor.CoprocessorRequest;
+import io.duetdb.proto.coprocessor.CoprocessorResponse;
+import io.duetdb.proto.coprocessor.KeyRange;
+import io.duetdb.proto.coprocessor.PlanType;
+import io.duetdb.proto.kv.Context;
+import io.duetdb.proto.kv.KeyError;
+import io.duetdb.proto.kv.RegionError;
+
+/**
+ * Sends a coprocessor plan to every region of a key range at once and gathers the Arrow batches in key order.
+ * A region that split or moved is read again from where its answer would have started; a lock met in a region
+ * is resolved and that region read again, so no batch is ever counted twice.
+ */
+final class CoprocessorReader {
+    /** One region's complete answer for [start, end), or what stopped it. */
+    private record RegionResult(List<byte[]> batches, byte[] end, RegionError regionError, KeyError locked, String error,
+            String errorCode) {
+    }
+
+    private final RegionRequestSender sender;
+    private final LockResolver resolver;
+    private final Executor workers;
+
+    CoprocessorReader(RegionRequestSender sender, LockResolver resolver, Executor workers) {
+        this.sender = requireNonNull(sender, "sender is null");
+        this.resolver = requireNonNull(resolver, "resolver is null");
+        this.workers = requireNonNull(workers, "workers is null");
+    }
+
+    /** The plan's output batches (Arrow IPC streams) over [start, end) at {@code ts}, region by region in key order. */
+    List<byte[]> read(byte[] plan, byte[] start, byte[] end, long ts, long deadline) {
+        if (end.length == 0 || KeyRanges.compare(start, end) >= 0) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "a coprocessor read needs a bounded, non-empty key range");
+        }
+        List<RegionCache.CachedRegion> regions = sender.regions().locateRange(start, end);
+        List<CompletableFuture<List<byte[]>>> parts = new ArrayList<>(regions.size());
+        for (RegionCache.CachedRegion region : regions) {
+            byte[] regionStart = region.region().getStartKey().toByteArray();
+            byte[] regionEnd = region.region().getEndKey().toByteArray();
+            byte[] partStart = KeyRanges.compare(start, regionStart) >= 0 ? start : regionStart;
+            byte[] partEnd = KeyRanges.compareEnds(end, regionEnd) <= 0 ? end : regionEnd;
+            if (regions.size() == 1) {
+                return readPart(plan, partStart, partEnd, ts, deadline);
+            }
+            parts.add(CompletableFuture.supplyAsync(() -> readPart(plan, partStart, partEnd, ts, deadline), workers));
+        }
+        List<byte[]> batches = new ArrayList<>();
+        try {
+            for (CompletableFuture<List<byte[]>> part : parts) {
+                batches.addAll(part.join());
+            }
+        } catch (CompletionException e) {
+            parts.forEach(part -> part.cancel(true));
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+        return batches;
+    }
+
+    /** Reads [start, end) region by region from {@code start}, following splits and resolving locks. */
+    private List<byte[]> readPart(byte[] plan, byte[] start, byte[] end, long ts, long deadline) {
+        List<byte[]> batches = new ArrayList<>();
+        byte[] cursor = start;
+        while (KeyRanges.compare(cursor, end) < 0) {
+            byte[] from = cursor;
+            RegionResult result;
+            try {
+                result = sender.callChannel(from, true, (context, channel, remainingMillis) ->
+                        callRegion(context, channel, remainingMillis, plan, from, end, ts),
+                        RegionResult::regionError, r -> r.regionError() != null, r -> null, region -> { }, true);
+            } catch (RegionRequestSender.RegionChanged changed) {
+                continue;
+            }
+            if (result.locked() != null) {
+                waitForLock(result.locked(), deadline);
+                continue;
+            }
+            if (result.error() != null) {
+                throw new DuetException(errorCode(result.errorCode()), result.error());
+            }
+            batches.addAll(result.batches());
+            cursor = result.end();
+        }
+        return batches;
+    }
+
+    private RegionResult callRegion(Context context, io.grpc.Channel channel, long remainingMillis, byte[] plan,
+            byte[] from, byte[] end, long ts) {
+        byte[] regionEnd = sender.regions().cached(context.getRegionId())
+                .map(cached -> cached.region().getEndKey().toByteArray()).orElse(end);
+        byte[] partEnd = KeyRanges.compareEnds(end, regionEnd) <= 0 ? end : regionEnd;
+        CoprocessorRequest request = CoprocessorRequest.newBuilder().setContext(context).setPlanType(PlanType.DAG)
+                .setPlan(ByteString.copyFrom(plan)).setStartTs(ts)
+                .addRanges(KeyRange.newBuilder().setStart(ByteString.copyFrom(from)).setEnd(ByteString.copyFrom(partEnd)))
+                .build();
+        Iterator<CoprocessorResponse> responses = CoprocessorGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(remainingMillis, TimeUnit.MILLISECONDS).execute(request);
+        List<byte[]> batches = new ArrayList<>();
+        RegionError regionError = null;
+        KeyError locked = null;
+        String error = null;
+        String errorCode = null;
+        while (responses.hasNext()) {
+            CoprocessorResponse response = responses.next();
+            if (response.hasRegionError()) {
+                regionError = response.getRegionError();
+            } else if (response.hasLocked()) {
+                locked = response.getLocked();
+            } else if (!response.getError().isEmpty()) {
+                error = response.getError();
+                errorCode = response.getErrorCode();
+            } else if (!response.getArrowIpc().isEmpty()) {
+                batches.add(response.getArrowIpc().toByteArray());
+            }
+        }
+        return new RegionResult(batches, partEnd, regionError, locked, error, errorCode);
+    }
+
+    private void waitForLock(KeyError locked, long deadline) {
+        if (!locked.hasLocked()) {
+            throw new DuetException(ErrorCode.UNKNOWN_ERROR, "coprocessor read failed: " + locked);
+        }
+        long wait = resolver.resolve(List.of(locked.getLocked()));
+        if (wait <= 0) {
+            return;
+        }
+        long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (remaining <= 0) {
+            throw new DuetException(ErrorCode.RESOLVE_LOCK_TIMEOUT, "a coprocessor read gave up waiting for the lock of"
+                    + " transaction " + locked.getLocked().getLockVersion());
+        }
+        try {
+            Thread.sleep(Math.max(1, Math.min(Math.min(wait, remaining), 100)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "interrupted while waiting for a lock");
+        }
+    }
+
+    private static ErrorCode errorCode(String name) {
+        if (name == null || name.isEmpty()) {
+            return ErrorCode.UNKNOWN_ERROR;
+        }
+        try {
+            return ErrorCode.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return ErrorCode.UNKNOWN_ERROR;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.duetdb.common.compute.expression;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Arrays;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.ValueTypes;
+import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.ScalarFunction;
+import io.duetdb.proto.coprocessor.ValueType;
+
+/** {@code left op right} for =, <>, <, <=, >, >=: NULL when either side is NULL. */
+public final class ComparisonExpression implements VectorExpression {
+    private static final FieldType BOOLEAN = ValueTypes.of(ValueType.BOOLEAN);
+
+    private final ScalarFunction function;
+    private final VectorExpression left;
+    private final VectorExpression right;
+    private final ComparisonDomain domain;
+
+    public ComparisonExpression(ScalarFunction function, VectorExpression left, VectorExpression right) {
+        this.function = requireNonNull(function, "function is null");
+        this.left = requireNonNull(left, "left is null");
+        this.right = requireNonNull(right, "right is null");
+        this.domain = ComparisonDomain.of(left.type().getType(), right.type().getType());
+        test(0);
+    }
+
+    @Override
+    public FieldType type() {
+        return BOOLEAN;
+    }
+
+    private boolean test(int comparison) {
+        return switch (function) {
+            case EQUAL -> comparison == 0;
+            case NOT_EQUAL -> comparison != 0;
+            case LESS -> comparison < 0;
+            case LESS_OR_EQUAL -> comparison <= 0;
+            case GREATER -> comparison > 0;
+            case GREATER_OR_EQUAL -> comparison >= 0;
+            default -> throw new UnsupportedExpressionException(function + " is not a comparison");
+        };
+    }
+
+    @Override
+    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
+        int rows = batch.getRowCount();
+        BitVector out = new BitVector("comparison", allocator);
+        out.allocateNew(rows);
+        ValueType leftType = left.type().getType();
+        ValueType rightType = right.type().getType();
+        try (Operand a = ComparisonDomain.aligned(left.operand(batch, allocator), leftType, rightType);
+                Operand b = ComparisonDomain.aligned(right.operand(batch, allocator), rightType, leftType)) {
+            for (int row = 0; row < rows; row++) {
+                if (a.isNull(row) || b.isNull(row)) {
+                    out.setNull(row);
+                    continue;
+                }
+                int comparison = switch (domain) {
+                    case SIGNED -> Long.compare(a.getLong(row), b.getLong(row));
+                    case UNSIGNED -> Long.compareUnsigned(a.getLong(row), b.getLong(row));
+                    case DOUBLE -> Double.compare(a.getDouble(row), b.getDouble(row));
+                    case DECIMAL -> a.getDecimal(row).compareTo(b.getDecimal(row));
+                    case BYTES -> Arrays.compareUnsigned(a.getBytes(row), b.getBytes(row));
+                };
+                out.set(row, test(comparison) ? 1 : 0);
+            }
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
+        out.setValueCount(rows);
+        return out;
+    }
+}

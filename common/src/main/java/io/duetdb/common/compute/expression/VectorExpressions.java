@@ -1,0 +1,103 @@
+package io.duetdb.common.compute.expression;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.duetdb.common.compute.Literals;
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.ValueTypes;
+import io.duetdb.proto.coprocessor.Call;
+import io.duetdb.proto.coprocessor.Expression;
+import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.ValueType;
+
+/**
+ * Builds evaluators from plan expressions, checking them on the way: a column must exist and have the declared
+ * type, a function must have the operands it takes. What does not check out throws
+ * {@link UnsupportedExpressionException}; the SQL layer runs the same checks before it pushes an expression down.
+ */
+public final class VectorExpressions {
+    private VectorExpressions() {
+    }
+
+    public static VectorExpression build(Expression expression, List<FieldType> inputTypes) {
+        return switch (expression.getKindCase()) {
+            case COLUMN -> {
+                int index = expression.getColumn();
+                if (index >= inputTypes.size()) {
+                    throw new UnsupportedExpressionException("column " + index + " of an input with " + inputTypes.size()
+                            + " columns");
+                }
+                FieldType type = inputTypes.get(index);
+                if (type.getType() != expression.getType().getType()) {
+                    throw new UnsupportedExpressionException("column " + index + " is " + type.getType() + ", not "
+                            + expression.getType().getType());
+                }
+                yield new ColumnReference(index, type);
+            }
+            case LITERAL -> {
+                ValueTypes.arrowType(expression.getType());
+                yield new ConstantExpression(Literals.value(expression.getLiteral(), expression.getType()),
+                        expression.getType());
+            }
+            case CALL -> call(expression.getCall(), expression.getType(), inputTypes);
+            default -> throw new UnsupportedExpressionException("empty expression");
+        };
+    }
+
+    private static VectorExpression call(Call call, FieldType type, List<FieldType> inputTypes) {
+        List<VectorExpression> arguments = new ArrayList<>(call.getArgumentsCount());
+        for (Expression argument : call.getArgumentsList()) {
+            arguments.add(build(argument, inputTypes));
+        }
+        VectorExpression built = switch (call.getFunction()) {
+            case EQUAL, NOT_EQUAL, LESS, LESS_OR_EQUAL, GREATER, GREATER_OR_EQUAL -> {
+                expectArguments(call, 2);
+                yield new ComparisonExpression(call.getFunction(), arguments.get(0), arguments.get(1));
+            }
+            case AND, OR, NOT -> new LogicalExpression(call.getFunction(), arguments);
+            case IS_NULL, IS_NOT_NULL -> {
+                expectArguments(call, 1);
+                yield new NullTestExpression(arguments.get(0), call.getFunction() == io.duetdb.proto.coprocessor.ScalarFunction.IS_NOT_NULL);
+            }
+            case PLUS, MINUS, MULTIPLY, NEGATE -> new ArithmeticExpression(call.getFunction(), arguments, type);
+            case LIKE -> {
+                expectArguments(call, 2);
+                if (!(arguments.get(1) instanceof ConstantExpression pattern) || !(pattern.value() instanceof String text)) {
+                    throw new UnsupportedExpressionException("LIKE with a pattern that is not a string constant");
+                }
+                yield new LikeExpression(arguments.get(0), text);
+            }
+            case IN -> {
+                if (arguments.size() < 2) {
+                    throw new UnsupportedExpressionException("IN without a list");
+                }
+                List<ConstantExpression> list = new ArrayList<>();
+                for (VectorExpression item : arguments.subList(1, arguments.size())) {
+                    if (!(item instanceof ConstantExpression constant)) {
+                        throw new UnsupportedExpressionException("IN list with a value that is not a constant");
+                    }
+                    list.add(constant);
+                }
+                yield new InListExpression(arguments.get(0), list);
+            }
+            default -> throw new UnsupportedExpressionException("function " + call.getFunction() + " is not supported");
+        };
+        if (built.type().getType() != type.getType()) {
+            throw new UnsupportedExpressionException(call.getFunction() + " gives " + built.type().getType()
+                    + ", not the declared " + type.getType());
+        }
+        return built;
+    }
+
+    private static void expectArguments(Call call, int count) {
+        if (call.getArgumentsCount() != count) {
+            throw new UnsupportedExpressionException(call.getFunction() + " takes " + count + " arguments, not "
+                    + call.getArgumentsCount());
+        }
+    }
+
+    public static boolean isBoolean(VectorExpression expression) {
+        return expression.type().getType() == ValueType.BOOLEAN;
+    }
+}

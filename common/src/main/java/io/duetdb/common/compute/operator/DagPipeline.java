@@ -1,0 +1,160 @@
+package io.duetdb.common.compute.operator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import org.apache.arrow.memory.BufferAllocator;
+
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.expression.VectorExpression;
+import io.duetdb.common.compute.expression.VectorExpressions;
+import io.duetdb.proto.coprocessor.AggregateCall;
+import io.duetdb.proto.coprocessor.DagRequest;
+import io.duetdb.proto.coprocessor.Executor;
+import io.duetdb.proto.coprocessor.Expression;
+import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.OrderBy;
+import io.duetdb.proto.coprocessor.TableScan;
+
+/**
+ * Turns a DAG request into a chain of operators over a scan the caller supplies (rows decoded from the row
+ * store, or the column learner's own columns). Everything is checked as it is built: an invalid plan throws
+ * {@link UnsupportedExpressionException} before any data is read.
+ */
+public final class DagPipeline {
+    public static final int DEFAULT_BATCH_ROWS = 1024;
+    public static final int MAX_BATCH_ROWS = 65_536;
+
+    private DagPipeline() {
+    }
+
+    /** The output types of the scan an executor list starts with, for checking a plan without data. */
+    public static List<FieldType> scanTypes(TableScan scan) {
+        return scan.getColumnsList().stream().map(column -> column.getType()).toList();
+    }
+
+    public static int batchRows(DagRequest request) {
+        int rows = request.getBatchRows() == 0 ? DEFAULT_BATCH_ROWS : request.getBatchRows();
+        if (rows > MAX_BATCH_ROWS) {
+            throw new UnsupportedExpressionException("batch_rows " + rows + " exceeds " + MAX_BATCH_ROWS);
+        }
+        return rows;
+    }
+
+    public static BatchOperator build(DagRequest request, Function<TableScan, BatchOperator> scans,
+            BufferAllocator allocator) {
+        List<Executor> executors = request.getExecutorsList();
+        if (executors.isEmpty() || executors.get(0).getKindCase() != Executor.KindCase.TABLE_SCAN) {
+            throw new UnsupportedExpressionException("a DAG must start with a table scan");
+        }
+        int batchRows = batchRows(request);
+        checkScanOnce(executors);
+        BatchOperator operator = scans.apply(executors.get(0).getTableScan());
+        try {
+            for (Executor executor : executors.subList(1, executors.size())) {
+                operator = next(operator, executor, allocator, batchRows);
+            }
+            return operator;
+        } catch (RuntimeException e) {
+            operator.close();
+            throw e;
+        }
+    }
+
+    /** Checks a plan without running it: what {@link #build} would accept. */
+    public static void check(DagRequest request) {
+        List<Executor> executors = request.getExecutorsList();
+        if (executors.isEmpty() || executors.get(0).getKindCase() != Executor.KindCase.TABLE_SCAN) {
+            throw new UnsupportedExpressionException("a DAG must start with a table scan");
+        }
+        batchRows(request);
+        checkScanOnce(executors);
+        List<FieldType> types = scanTypes(executors.get(0).getTableScan());
+        for (Executor executor : executors.subList(1, executors.size())) {
+            types = outputTypes(executor, types);
+        }
+    }
+
+    private static void checkScanOnce(List<Executor> executors) {
+        for (Executor executor : executors.subList(1, executors.size())) {
+            if (executor.getKindCase() == Executor.KindCase.TABLE_SCAN || executor.getKindCase() == Executor.KindCase.KIND_NOT_SET) {
+                throw new UnsupportedExpressionException("only the first executor of a DAG may be a scan");
+            }
+        }
+    }
+
+    private static List<FieldType> outputTypes(Executor executor, List<FieldType> input) {
+        return switch (executor.getKindCase()) {
+            case SELECTION -> {
+                for (Expression condition : executor.getSelection().getConditionsList()) {
+                    if (!VectorExpressions.isBoolean(VectorExpressions.build(condition, input))) {
+                        throw new UnsupportedExpressionException("a selection condition must be BOOLEAN");
+                    }
+                }
+                yield input;
+            }
+            case PROJECTION -> expressions(executor.getProjection().getExpressionsList(), input).stream()
+                    .map(VectorExpression::type).toList();
+            case AGGREGATION -> {
+                List<FieldType> types = new ArrayList<>();
+                expressions(executor.getAggregation().getGroupByList(), input).forEach(e -> types.add(e.type()));
+                for (PartialAggregationOperator.Call call : calls(executor.getAggregation().getCallsList(), input)) {
+                    types.add(call.type());
+                }
+                yield types;
+            }
+            case TOP_N -> {
+                sortKeys(executor.getTopN().getOrderByList(), input);
+                yield input;
+            }
+            case LIMIT -> input;
+            default -> throw new UnsupportedExpressionException("executor " + executor.getKindCase() + " is not supported");
+        };
+    }
+
+    private static BatchOperator next(BatchOperator input, Executor executor, BufferAllocator allocator, int batchRows) {
+        List<FieldType> types = input.outputTypes();
+        return switch (executor.getKindCase()) {
+            case SELECTION -> new SelectionOperator(input, expressions(executor.getSelection().getConditionsList(), types),
+                    allocator);
+            case PROJECTION -> new ProjectionOperator(input,
+                    expressions(executor.getProjection().getExpressionsList(), types), allocator);
+            case AGGREGATION -> new PartialAggregationOperator(input,
+                    expressions(executor.getAggregation().getGroupByList(), types),
+                    calls(executor.getAggregation().getCallsList(), types), allocator, batchRows);
+            case TOP_N -> new TopNOperator(input, sortKeys(executor.getTopN().getOrderByList(), types),
+                    executor.getTopN().getLimit(), allocator, batchRows);
+            case LIMIT -> new LimitOperator(input, executor.getLimit().getLimit());
+            default -> throw new UnsupportedExpressionException("executor " + executor.getKindCase() + " is not supported");
+        };
+    }
+
+    private static List<VectorExpression> expressions(List<Expression> expressions, List<FieldType> input) {
+        List<VectorExpression> built = new ArrayList<>(expressions.size());
+        for (Expression expression : expressions) {
+            built.add(VectorExpressions.build(expression, input));
+        }
+        return built;
+    }
+
+    private static List<PartialAggregationOperator.Call> calls(List<AggregateCall> calls, List<FieldType> input) {
+        List<PartialAggregationOperator.Call> built = new ArrayList<>(calls.size());
+        for (AggregateCall call : calls) {
+            VectorExpression argument = call.hasArgument() ? VectorExpressions.build(call.getArgument(), input) : null;
+            built.add(new PartialAggregationOperator.Call(call.getFunction(), argument, call.getType()));
+        }
+        return built;
+    }
+
+    private static List<TopNOperator.SortKey> sortKeys(List<OrderBy> orderBy, List<FieldType> input) {
+        if (orderBy.isEmpty()) {
+            throw new UnsupportedExpressionException("TopN without an order");
+        }
+        List<TopNOperator.SortKey> keys = new ArrayList<>(orderBy.size());
+        for (OrderBy order : orderBy) {
+            keys.add(new TopNOperator.SortKey(VectorExpressions.build(order.getExpression(), input), order.getDescending()));
+        }
+        return keys;
+    }
+}

@@ -1,0 +1,559 @@
+package io.duetdb.sql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.compute.ArrowIpc;
+import io.duetdb.common.compute.Literals;
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.ValueTypes;
+import io.duetdb.common.compute.expression.VectorExpressions;
+import io.duetdb.common.compute.operator.Batches;
+import io.duetdb.common.compute.operator.DagPipeline;
+import io.duetdb.proto.coprocessor.AggregateFunction;
+import io.duetdb.proto.coprocessor.Call;
+import io.duetdb.proto.coprocessor.DagRequest;
+import io.duetdb.proto.coprocessor.Executor;
+import io.duetdb.proto.coprocessor.Expression;
+import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.ScalarFunction;
+import io.duetdb.proto.coprocessor.ScanColumn;
+import io.duetdb.proto.coprocessor.Selection;
+import io.duetdb.proto.coprocessor.ValueType;
+import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.prepare.DuetTable;
+
+/**
+ * Moves the work of table scans into the stores' coprocessors: the conditions the coprocessor can evaluate
+ * become a selection next to the data, and an aggregation over a scan becomes partial aggregations per region
+ * that this class merges. Only reads of committed data qualify: not locking reads, and not tables the
+ * transaction has written. Everything the coprocessor cannot evaluate (as its own plan checks say) stays here.
+ */
+final class CoprocessorPushDown {
+    static final String SWITCH_VARIABLE = "duet_coprocessor_push_down";
+    private static final long MICROS_PER_SECOND = 1_000_000L;
+    private static final int PARTIAL_SUM_PRECISION = ValueTypes.MAX_DECIMAL_PRECISION;
+
+    /** A table scan's columns as the coprocessor sees them, or null when a column's type cannot travel. */
+    private record ScanShape(io.duetdb.proto.coprocessor.TableScan scan, List<FieldType> types, byte[] start, byte[] end) {
+    }
+
+    private final Transaction transaction;
+    private final ExpressionCompiler compiler;
+
+    CoprocessorPushDown(Transaction transaction, ExpressionCompiler compiler) {
+        this.transaction = requireNonNull(transaction, "transaction is null");
+        this.compiler = requireNonNull(compiler, "compiler is null");
+    }
+
+    static boolean enabled(SessionFunctions session) {
+        Object value = session.systemVariable("", SWITCH_VARIABLE);
+        String text = value == null ? "ON" : String.valueOf(value).toUpperCase(Locale.ROOT);
+        return !(text.equals("OFF") || text.equals("0") || text.equals("FALSE"));
+    }
+
+    /** The rows (public columns) of a record scan with {@code condition}, or null when the scan cannot go. */
+    List<Object[]> scan(TableAccess access, byte[][] range, RexNode condition) {
+        ScanShape shape = shape(access, range);
+        if (shape == null) {
+            return null;
+        }
+        List<Expression> pushed = new ArrayList<>();
+        List<RexNode> kept = new ArrayList<>();
+        if (condition != null) {
+            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, condition))) {
+                Expression expression = translate(conjunct, shape.types());
+                if (expression != null && isBooleanCondition(expression, shape.types())) {
+                    pushed.add(expression);
+                } else {
+                    kept.add(conjunct);
+                }
+            }
+        }
+        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(Executor.newBuilder().setTableScan(shape.scan()));
+        if (!pushed.isEmpty()) {
+            dag.addExecutors(Executor.newBuilder().setSelection(Selection.newBuilder().addAllConditions(pushed)));
+        }
+        List<Object[]> rows = run(dag.build(), shape, shape.types());
+        if (kept.isEmpty()) {
+            return rows;
+        }
+        RowExpression residual = compiler.compile(RexUtil.composeConjunction(compiler.rexBuilder(), kept));
+        List<Object[]> matching = new ArrayList<>();
+        for (Object[] row : rows) {
+            if (Boolean.TRUE.equals(Values.truth(residual.evaluate(row)))) {
+                matching.add(row);
+            }
+        }
+        return matching;
+    }
+
+    /** The aggregate's rows computed as partial aggregations in the stores, or null when it cannot go. */
+    List<Object[]> aggregate(Aggregate aggregate) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+            return null;
+        }
+        RelNode input = aggregate.getInput();
+        List<RexNode> projects = null;
+        if (input instanceof Project project) {
+            projects = project.getProjects();
+            input = project.getInput();
+        }
+        RexNode condition = null;
+        if (input instanceof Filter filter) {
+            condition = filter.getCondition();
+            input = filter.getInput();
+        }
+        if (!(input instanceof TableScan tableScan)) {
+            return null;
+        }
+        DuetTable table = tableScan.getTable().unwrap(DuetTable.class);
+        if (table == null) {
+            return null;
+        }
+        TableAccess access = new TableAccess(table.table());
+        TableReader reader = TableReader.create(transaction, access, condition, compiler, false);
+        byte[][] range = reader.recordRange();
+        ScanShape shape = shape(access, range);
+        if (shape == null) {
+            return null;
+        }
+        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(Executor.newBuilder().setTableScan(shape.scan()));
+        if (condition != null) {
+            Selection.Builder selection = Selection.newBuilder();
+            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, condition))) {
+                Expression expression = translate(conjunct, shape.types());
+                if (expression == null || !isBooleanCondition(expression, shape.types())) {
+                    return null;
+                }
+                selection.addConditions(expression);
+            }
+            dag.addExecutors(Executor.newBuilder().setSelection(selection));
+        }
+        List<Expression> inputs = new ArrayList<>();
+        int inputCount = projects == null ? shape.types().size() : projects.size();
+        for (int i = 0; i < inputCount; i++) {
+            RexNode node = projects == null ? RexInputRef.of(i, tableScan.getRowType()) : projects.get(i);
+            inputs.add(translate(node, shape.types()));
+        }
+        io.duetdb.proto.coprocessor.Aggregation.Builder partial = io.duetdb.proto.coprocessor.Aggregation.newBuilder();
+        List<FieldType> partialTypes = new ArrayList<>();
+        for (int key : aggregate.getGroupSet()) {
+            Expression expression = inputs.get(key);
+            if (expression == null) {
+                return null;
+            }
+            partial.addGroupBy(expression);
+            partialTypes.add(expression.getType());
+        }
+        int keyCount = partialTypes.size();
+        List<int[]> slots = new ArrayList<>();
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            int[] callSlots = partialCalls(call, inputs, partial, partialTypes);
+            if (callSlots == null) {
+                return null;
+            }
+            slots.add(callSlots);
+        }
+        dag.addExecutors(Executor.newBuilder().setAggregation(partial));
+        List<Object[]> partials = run(dag.build(), shape, partialTypes);
+        if (partials == null) {
+            return null;
+        }
+        return merge(aggregate, partials, keyCount, slots);
+    }
+
+    /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */
+    private int[] partialCalls(AggregateCall call, List<Expression> inputs, io.duetdb.proto.coprocessor.Aggregation.Builder partial,
+            List<FieldType> partialTypes) {
+        if (call.isDistinct() || call.filterArg >= 0 || call.getArgList().size() > 1 || call.isApproximate()) {
+            return null;
+        }
+        String name = call.getAggregation().getName().toUpperCase(Locale.ROOT);
+        Expression argument = null;
+        if (call.getArgList().size() == 1) {
+            argument = inputs.get(call.getArgList().get(0));
+            if (argument == null) {
+                return null;
+            }
+        }
+        boolean approximate = isApproximate(call.getType());
+        switch (name) {
+            case "COUNT" -> {
+                return new int[] {addCall(partial, partialTypes, AggregateFunction.COUNT, argument, ValueTypes.of(ValueType.INT64))};
+            }
+            case "SUM", "$SUM0" -> {
+                FieldType sumType = sumType(argument, approximate);
+                return sumType == null ? null : new int[] {addCall(partial, partialTypes, AggregateFunction.SUM, argument, sumType)};
+            }
+            case "AVG" -> {
+                FieldType sumType = sumType(argument, approximate);
+                if (sumType == null) {
+                    return null;
+                }
+                return new int[] {addCall(partial, partialTypes, AggregateFunction.SUM, argument, sumType),
+                        addCall(partial, partialTypes, AggregateFunction.COUNT, argument, ValueTypes.of(ValueType.INT64))};
+            }
+            case "MIN", "MAX" -> {
+                if (argument == null) {
+                    return null;
+                }
+                return new int[] {addCall(partial, partialTypes, name.equals("MIN") ? AggregateFunction.MIN
+                        : AggregateFunction.MAX, argument, argument.getType())};
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static FieldType sumType(Expression argument, boolean approximate) {
+        if (argument == null) {
+            return null;
+        }
+        ValueType type = argument.getType().getType();
+        if (approximate) {
+            return ValueTypes.isNumeric(type) ? ValueTypes.of(ValueType.FLOAT64) : null;
+        }
+        if (type == ValueType.INT64 || type == ValueType.DECIMAL) {
+            return ValueTypes.decimal(PARTIAL_SUM_PRECISION, argument.getType().getScale());
+        }
+        return null;
+    }
+
+    private static int addCall(io.duetdb.proto.coprocessor.Aggregation.Builder partial, List<FieldType> partialTypes,
+            AggregateFunction function, Expression argument, FieldType type) {
+        io.duetdb.proto.coprocessor.AggregateCall.Builder call = io.duetdb.proto.coprocessor.AggregateCall.newBuilder()
+                .setFunction(function).setType(type);
+        if (argument != null) {
+            call.setArgument(argument);
+        }
+        partial.addCalls(call);
+        partialTypes.add(type);
+        return partialTypes.size() - 1;
+    }
+
+    private List<Object[]> merge(Aggregate aggregate, List<Object[]> partials, int keyCount, List<int[]> slots) {
+        List<AggregateCall> calls = aggregate.getAggCallList();
+        Map<PlanExecutor.GroupKey, Object[]> groups = new LinkedHashMap<>();
+        for (Object[] partial : partials) {
+            Object[] key = java.util.Arrays.copyOf(partial, keyCount);
+            Object[] state = groups.computeIfAbsent(new PlanExecutor.GroupKey(key), k -> new Object[partial.length]);
+            for (int i = keyCount; i < partial.length; i++) {
+                state[i] = combine(state[i], partial[i], partialFunction(calls, slots, i));
+            }
+            System.arraycopy(key, 0, state, 0, keyCount);
+        }
+        if (groups.isEmpty() && keyCount == 0) {
+            groups.put(new PlanExecutor.GroupKey(new Object[0]), new Object[slots.stream().mapToInt(s -> s.length).sum()]);
+        }
+        List<Object[]> rows = new ArrayList<>(groups.size());
+        for (Object[] state : groups.values()) {
+            Object[] row = new Object[keyCount + calls.size()];
+            System.arraycopy(state, 0, row, 0, keyCount);
+            for (int c = 0; c < calls.size(); c++) {
+                row[keyCount + c] = result(calls.get(c), state, slots.get(c));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static String partialFunction(List<AggregateCall> calls, List<int[]> slots, int position) {
+        for (int c = 0; c < calls.size(); c++) {
+            int[] callSlots = slots.get(c);
+            for (int s = 0; s < callSlots.length; s++) {
+                if (callSlots[s] == position) {
+                    String name = calls.get(c).getAggregation().getName().toUpperCase(Locale.ROOT);
+                    return name.equals("AVG") ? (s == 0 ? "SUM" : "COUNT") : name.equals("$SUM0") ? "SUM" : name;
+                }
+            }
+        }
+        throw new IllegalStateException("no aggregate call owns partial column " + position);
+    }
+
+    private static Object combine(Object current, Object value, String function) {
+        if (value == null) {
+            return current;
+        }
+        if (current == null) {
+            return value;
+        }
+        return switch (function) {
+            case "COUNT" -> (Long) current + (Long) value;
+            case "SUM" -> current instanceof Double a ? (Object) (a + (Double) value)
+                    : ((BigDecimal) current).add((BigDecimal) value);
+            case "MIN" -> Values.compare(value, current) < 0 ? value : current;
+            case "MAX" -> Values.compare(value, current) > 0 ? value : current;
+            default -> throw new IllegalStateException("no merge for " + function);
+        };
+    }
+
+    private static Object result(AggregateCall call, Object[] state, int[] slots) {
+        String name = call.getAggregation().getName().toUpperCase(Locale.ROOT);
+        Object first = state[slots[0]];
+        boolean approximate = isApproximate(call.getType());
+        return switch (name) {
+            case "COUNT" -> first == null ? 0L : first;
+            case "$SUM0" -> first != null ? first : approximate ? (Object) 0.0 : BigDecimal.ZERO;
+            case "AVG" -> {
+                Long count = (Long) state[slots[1]];
+                if (count == null || count == 0 || first == null) {
+                    yield null;
+                }
+                yield approximate ? (Object) ((Double) first / count)
+                        : ((BigDecimal) first).divide(BigDecimal.valueOf(count), Math.max(0, call.getType().getScale()),
+                                RoundingMode.HALF_UP);
+            }
+            default -> first;
+        };
+    }
+
+    private static boolean isApproximate(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case DOUBLE, REAL, FLOAT -> true;
+            default -> false;
+        };
+    }
+
+    private ScanShape shape(TableAccess access, byte[][] range) {
+        if (range == null || transaction.hasWritesIn(access.recordStart(), access.recordEnd())) {
+            return null;
+        }
+        io.duetdb.proto.coprocessor.TableScan.Builder scan = io.duetdb.proto.coprocessor.TableScan.newBuilder()
+                .setTableId(access.table().id());
+        List<FieldType> types = new ArrayList<>();
+        for (ColumnInfo column : access.table().publicColumns()) {
+            FieldType type = columnType(column);
+            if (type == null) {
+                return null;
+            }
+            ScanColumn.Builder scanColumn = ScanColumn.newBuilder().setColumnId(column.id()).setType(type);
+            Object origin = column.originDefault();
+            if (origin != null) {
+                scanColumn.setDefaultValue(Literals.of(toCompute(origin, type)));
+            }
+            scan.addColumns(scanColumn);
+            types.add(type);
+        }
+        return new ScanShape(scan.build(), types, range[0], range[1]);
+    }
+
+    private static FieldType columnType(ColumnInfo column) {
+        return switch (column.type().storageType()) {
+            case INT64 -> ValueTypes.of(ValueType.INT64);
+            case FLOAT32 -> ValueTypes.of(ValueType.FLOAT32);
+            case FLOAT64 -> ValueTypes.of(ValueType.FLOAT64);
+            case DECIMAL -> ValueTypes.decimal(column.type().precision(), column.type().scale());
+            case STRING -> ValueTypes.of(ValueType.STRING);
+            case BYTES -> ValueTypes.of(ValueType.BYTES);
+            case DATE -> ValueTypes.of(ValueType.DATE);
+            case DATETIME -> ValueTypes.of(ValueType.DATETIME);
+            case TIMESTAMP -> ValueTypes.of(ValueType.TIMESTAMP);
+            case TIME -> ValueTypes.of(ValueType.TIME);
+            default -> null;
+        };
+    }
+
+    private List<Object[]> run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes) {
+        if (java.util.Arrays.equals(shape.start(), shape.end())) {
+            return dag.getExecutors(dag.getExecutorsCount() - 1).hasAggregation() ? null : new ArrayList<>();
+        }
+        try {
+            DagPipeline.check(dag);
+        } catch (UnsupportedExpressionException e) {
+            return null;
+        }
+        List<byte[]> batches = transaction.coprocessor(dag.toByteArray(), shape.start(), shape.end());
+        List<Object[]> rows = new ArrayList<>();
+        try (BufferAllocator allocator = new RootAllocator()) {
+            for (byte[] stream : batches) {
+                compiler.session().checkNotKilled();
+                ArrowIpc.read(stream, allocator, batch -> addRows(batch, outputTypes, rows));
+            }
+        }
+        return rows;
+    }
+
+    private static void addRows(VectorSchemaRoot batch, List<FieldType> types, List<Object[]> rows) {
+        for (int row = 0; row < batch.getRowCount(); row++) {
+            Object[] values = Batches.row(batch, row);
+            for (int i = 0; i < values.length; i++) {
+                values[i] = toSql(values[i], types.get(i));
+            }
+            rows.add(values);
+        }
+    }
+
+    /** A coprocessor value in the executor's form (the form TableAccess.fromStorage gives). */
+    private static Object toSql(Object value, FieldType type) {
+        if (value == null) {
+            return null;
+        }
+        return switch (type.getType()) {
+            case FLOAT32 -> Double.valueOf(Float.toString((Float) value));
+            case DATE -> LocalDate.ofEpochDay((Long) value);
+            case DATETIME, TIMESTAMP -> {
+                long micros = (Long) value;
+                yield LocalDateTime.ofEpochSecond(Math.floorDiv(micros, MICROS_PER_SECOND),
+                        (int) Math.floorMod(micros, MICROS_PER_SECOND) * 1000, ZoneOffset.UTC);
+            }
+            case TIME -> {
+                long micros = (Long) value;
+                yield Duration.ofSeconds(Math.floorDiv(micros, MICROS_PER_SECOND), Math.floorMod(micros, MICROS_PER_SECOND) * 1000);
+            }
+            case BOOLEAN -> value;
+            default -> value;
+        };
+    }
+
+    /** An executor value in the coprocessor's form, or null when it has none. */
+    private static Object toCompute(Object value, FieldType type) {
+        if (value == null) {
+            return null;
+        }
+        return switch (type.getType()) {
+            case INT64 -> value instanceof Long ? value : value instanceof Boolean bool ? (bool ? 1L : 0L) : null;
+            case FLOAT32, FLOAT64 -> value instanceof Number number ? (Object) number.doubleValue() : null;
+            case DECIMAL -> value instanceof BigDecimal decimal ? decimal : value instanceof Long number
+                    ? BigDecimal.valueOf(number) : null;
+            case STRING -> value instanceof String ? value : null;
+            case BYTES -> value instanceof byte[] ? value : null;
+            case DATE -> value instanceof LocalDate date ? date.toEpochDay() : null;
+            case DATETIME, TIMESTAMP -> value instanceof LocalDateTime dateTime
+                    ? dateTime.toEpochSecond(ZoneOffset.UTC) * MICROS_PER_SECOND + dateTime.getNano() / 1000 : null;
+            case TIME -> value instanceof Duration duration
+                    ? duration.getSeconds() * MICROS_PER_SECOND + duration.getNano() / 1000 : null;
+            case BOOLEAN -> value instanceof Boolean ? value : null;
+            default -> null;
+        };
+    }
+
+    private static boolean isBooleanCondition(Expression expression, List<FieldType> types) {
+        try {
+            return VectorExpressions.isBoolean(VectorExpressions.build(expression, types));
+        } catch (UnsupportedExpressionException e) {
+            return false;
+        }
+    }
+
+    /** The coprocessor form of an expression over the scan's columns, or null when it has none. */
+    private Expression translate(RexNode node, List<FieldType> columns) {
+        if (node instanceof RexInputRef reference) {
+            int index = reference.getIndex();
+            return index < columns.size()
+                    ? Expression.newBuilder().setType(columns.get(index)).setColumn(index).build() : null;
+        }
+        if (node instanceof RexLiteral literal) {
+            FieldType type = sqlType(literal.getType());
+            if (type == null) {
+                return null;
+            }
+            Object value = toCompute(ExpressionCompiler.literalValue(literal), type);
+            if (value == null && !literal.isNull()) {
+                return null;
+            }
+            if (type.getType() == ValueType.FLOAT64 && value instanceof Number number) {
+                value = number.doubleValue();
+            }
+            return Expression.newBuilder().setType(type).setLiteral(Literals.of(value)).build();
+        }
+        if (!(node instanceof RexCall call)) {
+            return null;
+        }
+        ScalarFunction function = switch (call.getKind()) {
+            case EQUALS -> ScalarFunction.EQUAL;
+            case NOT_EQUALS -> ScalarFunction.NOT_EQUAL;
+            case LESS_THAN -> ScalarFunction.LESS;
+            case LESS_THAN_OR_EQUAL -> ScalarFunction.LESS_OR_EQUAL;
+            case GREATER_THAN -> ScalarFunction.GREATER;
+            case GREATER_THAN_OR_EQUAL -> ScalarFunction.GREATER_OR_EQUAL;
+            case AND -> ScalarFunction.AND;
+            case OR -> ScalarFunction.OR;
+            case NOT -> ScalarFunction.NOT;
+            case IS_NULL -> ScalarFunction.IS_NULL;
+            case IS_NOT_NULL -> ScalarFunction.IS_NOT_NULL;
+            case PLUS -> ScalarFunction.PLUS;
+            case MINUS -> ScalarFunction.MINUS;
+            case TIMES -> ScalarFunction.MULTIPLY;
+            case MINUS_PREFIX -> ScalarFunction.NEGATE;
+            case LIKE -> call.getOperator().getName().toUpperCase(Locale.ROOT).contains("NOT") || call.getOperands().size() != 2
+                    ? null : ScalarFunction.LIKE;
+            default -> null;
+        };
+        FieldType type = sqlType(call.getType());
+        if (function == null || type == null) {
+            return null;
+        }
+        if (isComparisonOrLogic(function)) {
+            type = ValueTypes.of(ValueType.BOOLEAN);
+        }
+        Call.Builder built = Call.newBuilder().setFunction(function);
+        for (RexNode operand : call.getOperands()) {
+            Expression argument = translate(operand, columns);
+            if (argument == null) {
+                return null;
+            }
+            built.addArguments(argument);
+        }
+        Expression expression = Expression.newBuilder().setType(type).setCall(built).build();
+        try {
+            VectorExpressions.build(expression, columns);
+        } catch (UnsupportedExpressionException e) {
+            return null;
+        }
+        return expression;
+    }
+
+    private static boolean isComparisonOrLogic(ScalarFunction function) {
+        return switch (function) {
+            case PLUS, MINUS, MULTIPLY, NEGATE -> false;
+            default -> true;
+        };
+    }
+
+    /** The coprocessor type of a Calcite type, or null when values of it are not evaluated there. */
+    private static FieldType sqlType(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> ValueTypes.of(ValueType.INT64);
+            case DECIMAL -> type.getPrecision() > ValueTypes.MAX_DECIMAL_PRECISION ? null
+                    : ValueTypes.decimal(type.getPrecision(), Math.max(0, type.getScale()));
+            case DOUBLE, FLOAT, REAL -> ValueTypes.of(ValueType.FLOAT64);
+            case CHAR, VARCHAR -> ValueTypes.of(ValueType.STRING);
+            case BINARY, VARBINARY -> ValueTypes.of(ValueType.BYTES);
+            case DATE -> ValueTypes.of(ValueType.DATE);
+            case TIMESTAMP -> ValueTypes.of(ValueType.DATETIME);
+            case BOOLEAN -> ValueTypes.of(ValueType.BOOLEAN);
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,162 @@
+package io.duetdb.store.internal.coprocessor;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+
+import io.duetdb.common.compute.ArrowIpc;
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.operator.BatchOperator;
+import io.duetdb.common.compute.operator.DagPipeline;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.proto.coprocessor.CoprocessorRequest;
+import io.duetdb.proto.coprocessor.CoprocessorResponse;
+import io.duetdb.proto.coprocessor.DagRequest;
+import io.duetdb.proto.coprocessor.ExecutionSummary;
+import io.duetdb.proto.coprocessor.KeyRange;
+import io.duetdb.proto.coprocessor.PlanType;
+import io.duetdb.store.internal.TxnService;
+import io.duetdb.store.internal.metrics.StoreMetrics;
+
+/**
+ * Runs DAG plans on this store's rows: prepares a snapshot read of the request's ranges (leader, read barrier,
+ * locks), then pulls the plan's operators over a {@link RowScanOperator} and streams each output batch as Arrow
+ * IPC, waiting for the client to be ready for more.
+ */
+public final class CoprocessorService {
+    private static final Logger LOG = LoggerFactory.getLogger(CoprocessorService.class);
+    private static final long SLOW_REQUEST_NANOS = 1_000_000_000L;
+
+    /** Where responses go: the gRPC stream, with its flow control. */
+    public interface ResponseSink {
+        /** Blocks until the client can take another response; false once it has gone away. */
+        boolean awaitReady();
+
+        void send(CoprocessorResponse response);
+
+        void complete();
+    }
+
+    private final TxnService txn;
+    private final BufferAllocator allocator;
+    private final Executor executor;
+    private final StoreMetrics metrics;
+
+    public CoprocessorService(TxnService txn, BufferAllocator allocator, Executor executor, StoreMetrics metrics) {
+        this.txn = requireNonNull(txn, "txn is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.executor = requireNonNull(executor, "executor is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+    }
+
+    public void execute(CoprocessorRequest request, ResponseSink sink) {
+        long started = System.nanoTime();
+        DagRequest dag;
+        try {
+            if (request.getPlanType() != PlanType.DAG) {
+                throw new UnsupportedExpressionException("plan type " + request.getPlanType() + " is not supported");
+            }
+            dag = DagRequest.parseFrom(request.getPlan());
+            DagPipeline.check(dag);
+        } catch (InvalidProtocolBufferException | UnsupportedExpressionException e) {
+            fail(sink, "invalid coprocessor plan: " + e.getMessage(), null);
+            return;
+        }
+        List<byte[][]> ranges = new ArrayList<>(request.getRangesCount());
+        for (KeyRange range : request.getRangesList()) {
+            ranges.add(new byte[][] {range.getStart().toByteArray(), range.getEnd().toByteArray()});
+        }
+        txn.snapshotRead(request.getContext(), ranges, request.getStartTs()).whenCompleteAsync((read, failure) -> {
+            if (failure != null) {
+                fail(sink, "snapshot read failed: " + failure.getMessage(), null);
+                return;
+            }
+            if (read.regionError() != null) {
+                metrics.coprocessorRequests.labelValues("region_error").inc();
+                sink.send(CoprocessorResponse.newBuilder().setRegionError(read.regionError()).build());
+                sink.complete();
+                return;
+            }
+            if (read.error() != null) {
+                metrics.coprocessorRequests.labelValues("locked").inc();
+                sink.send(CoprocessorResponse.newBuilder().setLocked(read.error()).build());
+                sink.complete();
+                return;
+            }
+            if (read.invalid() != null) {
+                fail(sink, read.invalid(), null);
+                return;
+            }
+            try (var snapshot = read.snapshot()) {
+                run(request, dag, read.ranges(), snapshot, sink, started);
+            }
+        }, executor);
+    }
+
+    private void run(CoprocessorRequest request, DagRequest dag, List<byte[][]> ranges,
+            io.duetdb.store.engine.EngineSnapshot snapshot, ResponseSink sink, long started) {
+        long outputRows = 0;
+        long batches = 0;
+        RowScanOperator[] scan = new RowScanOperator[1];
+        try (BufferAllocator requestAllocator = allocator.newChildAllocator("coprocessor-" + request.getContext().getRegionId(),
+                0, allocator.getLimit());
+                BatchOperator pipeline = DagPipeline.build(dag, tableScan -> scan[0] = new RowScanOperator(snapshot,
+                        tableScan, ranges, request.getStartTs(), requestAllocator, DagPipeline.batchRows(dag)),
+                        requestAllocator)) {
+            VectorSchemaRoot batch;
+            while ((batch = pipeline.next()) != null) {
+                if (!sink.awaitReady()) {
+                    LOG.info("coprocessor request on region {} cancelled by its client after {} batches",
+                            request.getContext().getRegionId(), batches);
+                    return;
+                }
+                outputRows += batch.getRowCount();
+                batches++;
+                sink.send(CoprocessorResponse.newBuilder().setArrowIpc(ByteString.copyFrom(ArrowIpc.write(batch))).build());
+            }
+        } catch (DuetException e) {
+            fail(sink, e.getMessage(), e.code().name());
+            return;
+        } catch (UnsupportedExpressionException e) {
+            fail(sink, "invalid coprocessor plan: " + e.getMessage(), null);
+            return;
+        } catch (RuntimeException e) {
+            LOG.warn("coprocessor request on region {} failed", request.getContext().getRegionId(), e);
+            fail(sink, "coprocessor failed: " + e, null);
+            return;
+        }
+        long elapsed = System.nanoTime() - started;
+        long scanned = scan[0] == null ? 0 : scan[0].scannedRows();
+        metrics.coprocessorRequests.labelValues("ok").inc();
+        metrics.coprocessorRows.labelValues("scanned").inc(scanned);
+        metrics.coprocessorRows.labelValues("returned").inc(outputRows);
+        metrics.coprocessorSeconds.observe(elapsed / 1e9);
+        if (elapsed > SLOW_REQUEST_NANOS) {
+            LOG.info("slow coprocessor request on region {}: {} rows scanned, {} returned in {} ms",
+                    request.getContext().getRegionId(), scanned, outputRows, elapsed / 1_000_000);
+        }
+        sink.send(CoprocessorResponse.newBuilder().setSummary(ExecutionSummary.newBuilder().setScannedRows(scanned)
+                .setOutputRows(outputRows).setOutputBatches(batches).setElapsedNanos(elapsed)).build());
+        sink.complete();
+    }
+
+    private void fail(ResponseSink sink, String message, String errorCode) {
+        metrics.coprocessorRequests.labelValues("error").inc();
+        CoprocessorResponse.Builder response = CoprocessorResponse.newBuilder().setError(message);
+        if (errorCode != null) {
+            response.setErrorCode(errorCode);
+        }
+        sink.send(response.build());
+        sink.complete();
+    }
+}

@@ -1,0 +1,165 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.testing.LocalCluster;
+import io.duetdb.testing.StoreAdminCalls;
+
+/**
+ * Scans and aggregations pushed to the stores' coprocessors give exactly the results of the SQL layer's own
+ * evaluation, over a table split into three regions, with NULLs in every column.
+ */
+class ItCoprocessorPushDown {
+    private static final int ROWS = 300;
+
+    @TempDir
+    static Path root;
+    static LocalCluster cluster;
+    static SqlServer server;
+    static String url;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
+        server = SqlTesting.startServer(cluster, config -> { });
+        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
+        long tableId;
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE items (id BIGINT PRIMARY KEY, qty INT, price DECIMAL(10,2), discount DECIMAL(4,2),"
+                    + " weight DOUBLE, ratio FLOAT, name VARCHAR(20), flag CHAR(1), ship DATE, at DATETIME)");
+            StringBuilder insert = new StringBuilder("INSERT INTO items VALUES ");
+            for (int i = 1; i <= ROWS; i++) {
+                insert.append(i > 1 ? "," : "").append('(').append(i).append(',')
+                        .append(i % 17 == 0 ? "NULL" : String.valueOf(i % 11)).append(',')
+                        .append(i % 19 == 0 ? "NULL" : (i * 37 % 1000) / 10.0).append(',')
+                        .append(i % 23 == 0 ? "NULL" : "0.0" + (i % 10)).append(',')
+                        .append(i % 13 == 0 ? "NULL" : String.valueOf(i * 0.25)).append(',')
+                        .append(i % 29 == 0 ? "NULL" : String.valueOf(i % 7 * 0.5)).append(',')
+                        .append(i % 31 == 0 ? "NULL" : "'item" + i + "'").append(',')
+                        .append(i % 37 == 0 ? "NULL" : "'" + (char) ('A' + i % 4) + "'").append(',')
+                        .append(i % 41 == 0 ? "NULL" : "'" + java.time.LocalDate.of(2024, 1, 1).plusDays(i % 90) + "'").append(',')
+                        .append(i % 43 == 0 ? "NULL" : "'" + java.time.LocalDateTime.of(2024, 1, 1, 0, 0).plusMinutes(i * 7919 % 100_000).toString().replace('T', ' ') + "'")
+                        .append(')');
+            }
+            statement.execute(insert.toString());
+            try (var result = statement.executeQuery("SELECT TIDB_TABLE_ID FROM information_schema.TABLES WHERE TABLE_NAME = 'items'")) {
+                result.next();
+                tableId = result.getLong(1);
+            }
+        }
+        try (PlacementClient placement = cluster.newPlacementClient(); StoreAdminCalls admin = new StoreAdminCalls(placement)) {
+            admin.split(Keys.recordKey(tableId, 100));
+            admin.split(Keys.recordKey(tableId, 200));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static final List<String> QUERIES = List.of(
+            "SELECT * FROM items ORDER BY id",
+            "SELECT id, name FROM items WHERE qty > 5 AND price < 50 ORDER BY id",
+            "SELECT id FROM items WHERE name LIKE 'item1%' ORDER BY id",
+            "SELECT id FROM items WHERE name LIKE '%5' ORDER BY id",
+            "SELECT id FROM items WHERE flag IN ('A', 'C') ORDER BY id",
+            "SELECT id FROM items WHERE flag NOT IN ('A', 'C') ORDER BY id",
+            "SELECT id FROM items WHERE ship BETWEEN DATE '2024-01-10' AND DATE '2024-02-01' ORDER BY id",
+            "SELECT id FROM items WHERE qty IS NULL OR price IS NULL ORDER BY id",
+            "SELECT id FROM items WHERE NOT (qty > 3) ORDER BY id",
+            "SELECT id FROM items WHERE qty > 8 OR weight < 2.5 ORDER BY id",
+            "SELECT id FROM items WHERE at >= TIMESTAMP '2024-02-15 12:00:00' ORDER BY id",
+            "SELECT id FROM items WHERE ship < at ORDER BY id",
+            "SELECT id FROM items WHERE price * (1 - discount) > 20 ORDER BY id",
+            "SELECT id FROM items WHERE ratio > 1.5 AND id BETWEEN 50 AND 250 ORDER BY id",
+            "SELECT id, qty + 1, -price FROM items WHERE id > 280 ORDER BY id",
+            "SELECT COUNT(*), SUM(qty), AVG(price), MIN(name), MAX(ship), SUM(weight), AVG(weight), COUNT(qty), MIN(at),"
+                    + " MAX(ratio), SUM(ratio) FROM items",
+            "SELECT flag, COUNT(*), SUM(price * (1 - discount)), AVG(qty), MIN(at), MAX(price) FROM items"
+                    + " WHERE ship < DATE '2024-03-01' GROUP BY flag ORDER BY flag",
+            "SELECT qty, flag, COUNT(*) FROM items GROUP BY qty, flag ORDER BY qty, flag",
+            "SELECT COUNT(*), SUM(qty), MAX(name), AVG(price) FROM items WHERE qty > 1000",
+            "SELECT flag, COUNT(*) FROM items WHERE qty > 1000 GROUP BY flag",
+            "SELECT COUNT(DISTINCT flag), SUM(DISTINCT qty) FROM items",
+            "SELECT SUM(id) FROM items WHERE id BETWEEN 150 AND 160");
+
+    @Test
+    void pushedDownResultsMatchTheSqlLayer() throws SQLException {
+        double before = coprocessorRequests();
+        List<List<String>> pushed = runAll("ON");
+        double afterPushed = coprocessorRequests();
+        List<List<String>> local = runAll("OFF");
+        double afterLocal = coprocessorRequests();
+        for (int i = 0; i < QUERIES.size(); i++) {
+            assertThat(pushed.get(i)).as(QUERIES.get(i)).isEqualTo(local.get(i));
+        }
+        assertThat(pushed.get(0)).hasSize(ROWS);
+        // Three regions per pushed scan: most of the queries went to the stores, none did with push-down off.
+        assertThat(afterPushed - before).isGreaterThanOrEqualTo(3 * 15);
+        assertThat(afterLocal).isEqualTo(afterPushed);
+    }
+
+    @Test
+    void aTransactionSeesItsOwnWritesAndErrorsKeepTheirCodes() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("BEGIN");
+            statement.execute("INSERT INTO items (id, qty, name) VALUES (10001, 5, 'fresh')");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM items WHERE name = 'fresh'")).containsExactly("1");
+            statement.execute("ROLLBACK");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM items WHERE name = 'fresh'")).containsExactly("0");
+            List<Integer> codes = new ArrayList<>();
+            for (String mode : List.of("ON", "OFF")) {
+                statement.execute("SET duet_coprocessor_push_down = " + mode);
+                try {
+                    SqlTesting.rows(statement, "SELECT id FROM items WHERE qty * 9223372036854775807 > 0");
+                    codes.add(0);
+                } catch (SQLException e) {
+                    codes.add(e.getErrorCode());
+                }
+            }
+            assertThat(codes.get(0)).isNotZero().isEqualTo(codes.get(1));
+        }
+    }
+
+    private static List<List<String>> runAll(String mode) throws SQLException {
+        List<List<String>> results = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("SET duet_coprocessor_push_down = " + mode);
+            for (String query : QUERIES) {
+                results.add(SqlTesting.rows(statement, query));
+            }
+        }
+        return results;
+    }
+
+    private static double coprocessorRequests() {
+        double total = 0;
+        for (int i = 0; i < cluster.storeCount(); i++) {
+            total += cluster.store(i).map(store -> SqlTesting.metric(String.valueOf(store.statusAddress()),
+                    "duet_store_coprocessor_requests_total", "outcome=\"ok\"")).orElse(0.0);
+        }
+        return total;
+    }
+}
