@@ -1,0 +1,155 @@
+package io.duetdb.common.compute;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.duetdb.common.compute.expression.VectorExpressions;
+import io.duetdb.common.compute.operator.Batches;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.proto.coprocessor.Call;
+import io.duetdb.proto.coprocessor.Expression;
+import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.ScalarFunction;
+import io.duetdb.proto.coprocessor.ValueType;
+
+/** Each kernel over a batch holding NULLs, against MySQL's answers. */
+class VectorExpressionsTest {
+    private static final FieldType INT64 = ValueTypes.of(ValueType.INT64);
+    private static final FieldType DOUBLE = ValueTypes.of(ValueType.FLOAT64);
+    private static final FieldType DECIMAL = ValueTypes.decimal(10, 2);
+    private static final FieldType STRING = ValueTypes.of(ValueType.STRING);
+    private static final FieldType DATE = ValueTypes.of(ValueType.DATE);
+    private static final FieldType DATETIME = ValueTypes.of(ValueType.DATETIME);
+    private static final FieldType BOOLEAN = ValueTypes.of(ValueType.BOOLEAN);
+    private static final List<FieldType> TYPES = List.of(INT64, DOUBLE, DECIMAL, STRING, DATE, DATETIME, BOOLEAN);
+
+    private final BufferAllocator allocator = new RootAllocator();
+
+    @AfterEach
+    void close() {
+        allocator.close();
+    }
+
+    /** Rows: a regular row, a row of NULLs, and a row of edge values. */
+    private VectorSchemaRoot batch() {
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {5L, 2.5, new BigDecimal("10.50"), "apple", 19_000L, 19_000L * 86_400_000_000L + 1, true});
+        rows.add(new Object[] {null, null, null, null, null, null, null});
+        rows.add(new Object[] {-3L, -0.0, new BigDecimal("0.00"), "", 0L, 0L, false});
+        return Batches.ofRows(TYPES, rows, allocator);
+    }
+
+    private static Expression column(int index) {
+        return Expression.newBuilder().setType(TYPES.get(index)).setColumn(index).build();
+    }
+
+    private static Expression constant(Object value, FieldType type) {
+        return Expression.newBuilder().setType(type).setLiteral(Literals.of(value)).build();
+    }
+
+    private static Expression call(ScalarFunction function, FieldType type, Expression... arguments) {
+        return Expression.newBuilder().setType(type).setCall(Call.newBuilder().setFunction(function)
+                .addAllArguments(Arrays.asList(arguments))).build();
+    }
+
+    private List<Object> evaluate(Expression expression) {
+        try (VectorSchemaRoot batch = batch();
+                FieldVector result = VectorExpressions.build(expression, TYPES).evaluate(batch, allocator)) {
+            List<Object> values = new ArrayList<>();
+            for (int row = 0; row < batch.getRowCount(); row++) {
+                values.add(VectorValues.get(result, row));
+            }
+            return values;
+        }
+    }
+
+    @Test
+    void comparisonsAreNullWhenEitherSideIsNull() {
+        assertThat(evaluate(call(ScalarFunction.GREATER, BOOLEAN, column(0), constant(0L, INT64))))
+                .containsExactly(true, null, false);
+        assertThat(evaluate(call(ScalarFunction.EQUAL, BOOLEAN, column(2), constant(new BigDecimal("10.5"), DECIMAL))))
+                .containsExactly(true, null, false);
+        assertThat(evaluate(call(ScalarFunction.LESS, BOOLEAN, column(1), column(0)))).containsExactly(true, null, false);
+        assertThat(evaluate(call(ScalarFunction.LESS_OR_EQUAL, BOOLEAN, column(3), constant("b", STRING))))
+                .containsExactly(true, null, true);
+        assertThat(evaluate(call(ScalarFunction.NOT_EQUAL, BOOLEAN, column(0), constant(null, INT64))))
+                .containsExactly(null, null, null);
+    }
+
+    @Test
+    void datesCompareWithDatetimesOnOneScale() {
+        assertThat(evaluate(call(ScalarFunction.LESS, BOOLEAN, column(4), column(5)))).containsExactly(true, null, false);
+        assertThat(evaluate(call(ScalarFunction.EQUAL, BOOLEAN, column(4), constant(19_000L, DATE))))
+                .containsExactly(true, null, false);
+    }
+
+    @Test
+    void logicIsThreeValued() {
+        Expression positive = call(ScalarFunction.GREATER, BOOLEAN, column(0), constant(0L, INT64));
+        assertThat(evaluate(call(ScalarFunction.AND, BOOLEAN, positive, constant(false, BOOLEAN))))
+                .containsExactly(false, false, false);
+        assertThat(evaluate(call(ScalarFunction.AND, BOOLEAN, positive, constant(true, BOOLEAN))))
+                .containsExactly(true, null, false);
+        assertThat(evaluate(call(ScalarFunction.OR, BOOLEAN, positive, constant(true, BOOLEAN))))
+                .containsExactly(true, true, true);
+        assertThat(evaluate(call(ScalarFunction.OR, BOOLEAN, positive, constant(false, BOOLEAN))))
+                .containsExactly(true, null, false);
+        assertThat(evaluate(call(ScalarFunction.NOT, BOOLEAN, positive))).containsExactly(false, null, true);
+        assertThat(evaluate(call(ScalarFunction.IS_NULL, BOOLEAN, column(3)))).containsExactly(false, true, false);
+        assertThat(evaluate(call(ScalarFunction.IS_NOT_NULL, BOOLEAN, column(6)))).containsExactly(true, false, true);
+    }
+
+    @Test
+    void arithmeticKeepsExactTypesExact() {
+        assertThat(evaluate(call(ScalarFunction.PLUS, INT64, column(0), constant(1L, INT64)))).containsExactly(6L, null, -2L);
+        assertThat(evaluate(call(ScalarFunction.MULTIPLY, ValueTypes.decimal(20, 4), column(2), constant(new BigDecimal("0.25"),
+                DECIMAL)))).containsExactly(new BigDecimal("2.6250"), null, new BigDecimal("0.0000"));
+        assertThat(evaluate(call(ScalarFunction.MINUS, DOUBLE, column(1), column(0)))).containsExactly(-2.5, null, 3.0);
+        assertThat(evaluate(call(ScalarFunction.NEGATE, INT64, column(0)))).containsExactly(-5L, null, 3L);
+        assertThatThrownBy(() -> evaluate(call(ScalarFunction.MULTIPLY, INT64, column(0), constant(Long.MAX_VALUE, INT64))))
+                .isInstanceOfSatisfying(DuetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OUT_OF_RANGE_VALUE));
+    }
+
+    @Test
+    void likeAndInFollowMysql() {
+        assertThat(evaluate(call(ScalarFunction.LIKE, BOOLEAN, column(3), constant("ap%", STRING))))
+                .containsExactly(true, null, false);
+        assertThat(evaluate(call(ScalarFunction.LIKE, BOOLEAN, column(3), constant("_pp_e", STRING))))
+                .containsExactly(true, null, false);
+        assertThat(evaluate(call(ScalarFunction.LIKE, BOOLEAN, column(3), constant("%", STRING))))
+                .containsExactly(true, null, true);
+        assertThat(evaluate(call(ScalarFunction.IN, BOOLEAN, column(0), constant(5L, INT64), constant(7L, INT64))))
+                .containsExactly(true, null, false);
+        // x IN (..., NULL) is NULL, not FALSE, when nothing matches.
+        assertThat(evaluate(call(ScalarFunction.IN, BOOLEAN, column(0), constant(5L, INT64), constant(null, INT64))))
+                .containsExactly(true, null, null);
+        assertThat(evaluate(call(ScalarFunction.IN, BOOLEAN, column(2), constant(new BigDecimal("0"), DECIMAL))))
+                .containsExactly(false, null, true);
+    }
+
+    @Test
+    void invalidExpressionsAreRefusedBeforeAnyData() {
+        assertThatThrownBy(() -> VectorExpressions.build(Expression.newBuilder().setType(INT64).setColumn(9).build(), TYPES)).isInstanceOf(UnsupportedExpressionException.class);
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.LESS, BOOLEAN, column(3), column(0)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.PLUS, INT64, column(0), column(1)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.LIKE, BOOLEAN, column(3), column(3)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.EQUAL, INT64, column(0), column(0)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+    }
+}
