@@ -83,7 +83,88 @@ final class CoprocessorPushDown {
 
     /** The rows (public columns) of a record scan with {@code condition}, or null when the scan cannot go. */
     List<Object[]> scan(TableAccess access, byte[][] range, RexNode condition) {
-        ScanShape shape = shape(access, range);
+        return scan(access, range, condition, null);
+    }
+
+    /**
+     * The rows of {@code project} over (a filter over) a table scan, reading only the columns it uses; null when
+     * the scan cannot go to the stores.
+     */
+    List<Object[]> project(Project project) {
+        RelNode input = project.getInput();
+        RexNode condition = null;
+        if (input instanceof Filter filter) {
+            condition = filter.getCondition();
+            input = filter.getInput();
+        }
+        if (!(input instanceof TableScan tableScan)) {
+            return null;
+        }
+        DuetTable table = tableScan.getTable().unwrap(DuetTable.class);
+        if (table == null) {
+            return null;
+        }
+        TableAccess access = new TableAccess(table.table());
+        byte[][] range = TableReader.create(transaction, access, condition, compiler, false).recordRange();
+        List<RexNode> used = new ArrayList<>(project.getProjects());
+        if (condition != null) {
+            used.add(condition);
+        }
+        Pruning pruning = Pruning.of(access.table().publicColumns().size(), used);
+        List<Object[]> rows = scan(access, range, condition == null ? null : pruning.remap(condition), pruning);
+        if (rows == null) {
+            return null;
+        }
+        List<RowExpression> expressions = new ArrayList<>();
+        for (RexNode expression : project.getProjects()) {
+            expressions.add(compiler.compile(pruning.remap(expression)));
+        }
+        List<Object[]> output = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            Object[] values = new Object[expressions.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = expressions.get(i).evaluate(row);
+            }
+            output.add(values);
+        }
+        return output;
+    }
+
+    /** The columns of a table scan its consumers use, and references renumbered to them. */
+    private record Pruning(int[] columns, int[] newIndex) {
+        static Pruning of(int columnCount, List<RexNode> consumers) {
+            java.util.BitSet used = new java.util.BitSet(columnCount);
+            for (RexNode consumer : consumers) {
+                for (int index : RelOptUtil.InputFinder.bits(consumer)) {
+                    used.set(index);
+                }
+            }
+            if (used.isEmpty()) {
+                // COUNT(*) and constants still need one column to count rows by.
+                used.set(0);
+            }
+            int[] columns = used.stream().toArray();
+            int[] newIndex = new int[columnCount];
+            java.util.Arrays.fill(newIndex, -1);
+            for (int i = 0; i < columns.length; i++) {
+                newIndex[columns[i]] = i;
+            }
+            return new Pruning(columns, newIndex);
+        }
+
+        RexNode remap(RexNode node) {
+            return node.accept(new org.apache.calcite.rex.RexShuttle() {
+                @Override
+                public RexNode visitInputRef(RexInputRef reference) {
+                    return new RexInputRef(newIndex[reference.getIndex()], reference.getType());
+                }
+            });
+        }
+    }
+
+    /** As {@link #scan(TableAccess, byte[][], RexNode)} over the pruned columns only (all when null). */
+    private List<Object[]> scan(TableAccess access, byte[][] range, RexNode condition, Pruning pruning) {
+        ScanShape shape = shape(access, range, pruning);
         if (shape == null) {
             return null;
         }
@@ -143,14 +224,37 @@ final class CoprocessorPushDown {
         TableAccess access = new TableAccess(table.table());
         TableReader reader = TableReader.create(transaction, access, condition, compiler, false);
         byte[][] range = reader.recordRange();
-        ScanShape shape = shape(access, range);
+        int columnCount = access.table().publicColumns().size();
+        List<RexNode> inputNodes = new ArrayList<>();
+        if (projects == null) {
+            for (int i = 0; i < columnCount; i++) {
+                inputNodes.add(RexInputRef.of(i, tableScan.getRowType()));
+            }
+        } else {
+            inputNodes.addAll(projects);
+        }
+        List<RexNode> used = new ArrayList<>();
+        for (int key : aggregate.getGroupSet()) {
+            used.add(inputNodes.get(key));
+        }
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            for (int argument : call.getArgList()) {
+                used.add(inputNodes.get(argument));
+            }
+        }
+        if (condition != null) {
+            used.add(condition);
+        }
+        Pruning pruning = Pruning.of(columnCount, used);
+        ScanShape shape = shape(access, range, pruning);
         if (shape == null) {
             return null;
         }
         DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(Executor.newBuilder().setTableScan(shape.scan()));
         if (condition != null) {
             Selection.Builder selection = Selection.newBuilder();
-            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, condition))) {
+            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
+                    pruning.remap(condition)))) {
                 Expression expression = translate(conjunct, shape.types());
                 if (expression == null || !isBooleanCondition(expression, shape.types())) {
                     return null;
@@ -160,10 +264,9 @@ final class CoprocessorPushDown {
             dag.addExecutors(Executor.newBuilder().setSelection(selection));
         }
         List<Expression> inputs = new ArrayList<>();
-        int inputCount = projects == null ? shape.types().size() : projects.size();
-        for (int i = 0; i < inputCount; i++) {
-            RexNode node = projects == null ? RexInputRef.of(i, tableScan.getRowType()) : projects.get(i);
-            inputs.add(translate(node, shape.types()));
+        for (RexNode node : inputNodes) {
+            boolean needed = RelOptUtil.InputFinder.bits(node).asList().stream().allMatch(i -> pruning.newIndex()[i] >= 0);
+            inputs.add(needed ? translate(pruning.remap(node), shape.types()) : null);
         }
         io.duetdb.proto.coprocessor.Aggregation.Builder partial = io.duetdb.proto.coprocessor.Aggregation.newBuilder();
         List<FieldType> partialTypes = new ArrayList<>();
@@ -345,14 +448,23 @@ final class CoprocessorPushDown {
         };
     }
 
-    private ScanShape shape(TableAccess access, byte[][] range) {
+    private ScanShape shape(TableAccess access, byte[][] range, Pruning pruning) {
         if (range == null || transaction.hasWritesIn(access.recordStart(), access.recordEnd())) {
             return null;
         }
         io.duetdb.proto.coprocessor.TableScan.Builder scan = io.duetdb.proto.coprocessor.TableScan.newBuilder()
                 .setTableId(access.table().id());
         List<FieldType> types = new ArrayList<>();
-        for (ColumnInfo column : access.table().publicColumns()) {
+        List<ColumnInfo> publicColumns = access.table().publicColumns();
+        List<ColumnInfo> scanned = new ArrayList<>();
+        if (pruning == null) {
+            scanned.addAll(publicColumns);
+        } else {
+            for (int index : pruning.columns()) {
+                scanned.add(publicColumns.get(index));
+            }
+        }
+        for (ColumnInfo column : scanned) {
             FieldType type = columnType(column);
             if (type == null) {
                 return null;

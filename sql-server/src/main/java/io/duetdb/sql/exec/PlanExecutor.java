@@ -69,6 +69,11 @@ public final class PlanExecutor {
             return rows;
         }
         if (node instanceof Project project) {
+            List<Object[]> pushed = pushDown == null ? null : pushDown.project(project);
+            if (pushed != null) {
+                session.checkNotKilled();
+                return pushed;
+            }
             List<RowExpression> expressions = new ArrayList<>();
             for (RexNode expression : project.getProjects()) {
                 expressions.add(compiler.compile(expression));
