@@ -86,12 +86,17 @@ final class CoprocessorPushDown {
         return scan(access, range, condition, null);
     }
 
-    /**
-     * The rows of {@code project} over (a filter over) a table scan, reading only the columns it uses; null when
-     * the scan cannot go to the stores.
-     */
-    List<Object[]> project(Project project) {
-        RelNode input = project.getInput();
+    /** (A projection over) (a filter over) a table scan of a DuetDB table, with the record range it reads. */
+    private record ScanChain(TableAccess access, RelNode scan, RexNode condition, List<RexNode> projects, byte[][] range) {
+    }
+
+    private ScanChain chain(RelNode node) {
+        List<RexNode> projects = null;
+        RelNode input = node;
+        if (input instanceof Project project) {
+            projects = project.getProjects();
+            input = project.getInput();
+        }
         RexNode condition = null;
         if (input instanceof Filter filter) {
             condition = filter.getCondition();
@@ -106,17 +111,90 @@ final class CoprocessorPushDown {
         }
         TableAccess access = new TableAccess(table.table());
         byte[][] range = TableReader.create(transaction, access, condition, compiler, false).recordRange();
-        List<RexNode> used = new ArrayList<>(project.getProjects());
-        if (condition != null) {
-            used.add(condition);
-        }
-        Pruning pruning = Pruning.of(access.table().publicColumns().size(), used);
-        List<Object[]> rows = scan(access, range, condition == null ? null : pruning.remap(condition), pruning);
-        if (rows == null) {
+        if (range == null) {
             return null;
         }
+        if (projects == null) {
+            projects = new ArrayList<>();
+            for (int i = 0; i < access.table().publicColumns().size(); i++) {
+                projects.add(RexInputRef.of(i, tableScan.getRowType()));
+            }
+        }
+        return new ScanChain(access, tableScan, condition, projects, range);
+    }
+
+    /**
+     * The first {@code count} rows of {@code input} in the given order, from TopN (or limit) operators in the
+     * stores; the caller still sorts and cuts them. Null when the input is not a scan chain whose condition
+     * and sort keys all go to the stores.
+     */
+    List<Object[]> topN(RelNode input, List<org.apache.calcite.rel.RelFieldCollation> collations, long count) {
+        ScanChain chain = chain(input);
+        if (chain == null || count < 0) {
+            return null;
+        }
+        List<RexNode> used = new ArrayList<>(chain.projects());
+        if (chain.condition() != null) {
+            used.add(chain.condition());
+        }
+        Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used);
+        ScanShape shape = shape(chain.access(), chain.range(), pruning);
+        if (shape == null) {
+            return null;
+        }
+        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(Executor.newBuilder().setTableScan(shape.scan()));
+        if (chain.condition() != null) {
+            Selection.Builder selection = Selection.newBuilder();
+            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
+                    pruning.remap(chain.condition())))) {
+                Expression expression = translate(conjunct, shape.types());
+                if (expression == null || !isBooleanCondition(expression, shape.types())) {
+                    return null;
+                }
+                selection.addConditions(expression);
+            }
+            dag.addExecutors(Executor.newBuilder().setSelection(selection));
+        }
+        if (collations.isEmpty()) {
+            dag.addExecutors(Executor.newBuilder().setLimit(io.duetdb.proto.coprocessor.Limit.newBuilder().setLimit(count)));
+        } else {
+            io.duetdb.proto.coprocessor.TopN.Builder topN = io.duetdb.proto.coprocessor.TopN.newBuilder().setLimit(count);
+            for (org.apache.calcite.rel.RelFieldCollation collation : collations) {
+                Expression key = translate(pruning.remap(chain.projects().get(collation.getFieldIndex())), shape.types());
+                if (key == null) {
+                    return null;
+                }
+                topN.addOrderBy(io.duetdb.proto.coprocessor.OrderBy.newBuilder().setExpression(key)
+                        .setDescending(collation.getDirection().isDescending()));
+            }
+            dag.addExecutors(Executor.newBuilder().setTopN(topN));
+        }
+        List<Object[]> rows = run(dag.build(), shape, shape.types());
+        return rows == null ? null : projectRows(rows, chain.projects(), pruning);
+    }
+
+    /**
+     * The rows of {@code project} over (a filter over) a table scan, reading only the columns it uses; null when
+     * the scan cannot go to the stores.
+     */
+    List<Object[]> project(Project project) {
+        ScanChain chain = chain(project);
+        if (chain == null) {
+            return null;
+        }
+        List<RexNode> used = new ArrayList<>(chain.projects());
+        if (chain.condition() != null) {
+            used.add(chain.condition());
+        }
+        Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used);
+        List<Object[]> rows = scan(chain.access(), chain.range(),
+                chain.condition() == null ? null : pruning.remap(chain.condition()), pruning);
+        return rows == null ? null : projectRows(rows, chain.projects(), pruning);
+    }
+
+    private List<Object[]> projectRows(List<Object[]> rows, List<RexNode> projects, Pruning pruning) {
         List<RowExpression> expressions = new ArrayList<>();
-        for (RexNode expression : project.getProjects()) {
+        for (RexNode expression : projects) {
             expressions.add(compiler.compile(pruning.remap(expression)));
         }
         List<Object[]> output = new ArrayList<>(rows.size());

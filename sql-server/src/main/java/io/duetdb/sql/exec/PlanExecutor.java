@@ -163,14 +163,16 @@ public final class PlanExecutor {
     }
 
     private List<Object[]> sort(Sort sort) {
-        List<Object[]> rows = new ArrayList<>(execute(sort.getInput()));
-        if (!sort.getCollation().getFieldCollations().isEmpty()) {
-            rows.sort(comparator(sort.getCollation().getFieldCollations()));
-        }
         int offset = sort.offset == null ? 0 : (int) io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.offset)
                 .evaluate(new Object[0]));
         long fetch = sort.fetch == null ? Long.MAX_VALUE : io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.fetch)
                 .evaluate(new Object[0]));
+        List<Object[]> pushed = pushDown == null || fetch == Long.MAX_VALUE ? null
+                : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), offset + fetch);
+        List<Object[]> rows = new ArrayList<>(pushed != null ? pushed : execute(sort.getInput()));
+        if (!sort.getCollation().getFieldCollations().isEmpty()) {
+            rows.sort(comparator(sort.getCollation().getFieldCollations()));
+        }
         if (offset >= rows.size()) {
             return List.of();
         }

@@ -103,7 +103,12 @@ class ItCoprocessorPushDown {
             "SELECT COUNT(*), SUM(qty), MAX(name), AVG(price) FROM items WHERE qty > 1000",
             "SELECT flag, COUNT(*) FROM items WHERE qty > 1000 GROUP BY flag",
             "SELECT COUNT(DISTINCT flag), SUM(DISTINCT qty) FROM items",
-            "SELECT SUM(id) FROM items WHERE id BETWEEN 150 AND 160");
+            "SELECT SUM(id) FROM items WHERE id BETWEEN 150 AND 160",
+            "SELECT id, price FROM items WHERE qty > 2 ORDER BY price DESC, id LIMIT 7",
+            "SELECT name FROM items ORDER BY name LIMIT 5 OFFSET 3",
+            "SELECT id, ship FROM items ORDER BY ship, id LIMIT 10",
+            "SELECT id, weight * 2 FROM items WHERE flag = 'B' ORDER BY weight DESC, id LIMIT 4",
+            "SELECT COUNT(*) FROM (SELECT id FROM items WHERE qty > 1 LIMIT 13) t");
 
     @Test
     void pushedDownResultsMatchTheSqlLayer() throws SQLException {
