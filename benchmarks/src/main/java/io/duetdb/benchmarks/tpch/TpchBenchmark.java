@@ -75,6 +75,10 @@ public final class TpchBenchmark implements Callable<Integer> {
             description = "rows per multi-row INSERT (default: ${DEFAULT-VALUE})")
     int rowsPerInsert;
 
+    @Option(names = "--without-push-down", description = "also time the in-process DuetDB with coprocessor push-down"
+            + " switched off, on the same data")
+    boolean withoutPushDown;
+
     @Option(names = "--check", description = "compare every result with DuckDB's on the same data")
     boolean check;
 
@@ -141,6 +145,10 @@ public final class TpchBenchmark implements Callable<Integer> {
                     }
                     results.add(0, runEndpoint("duetdb (in-process)", String.format(base, "tpch"), data, selected,
                             expected, true));
+                    if (withoutPushDown) {
+                        results.add(1, runEndpoint("duetdb (push-down off)", String.format(base, "tpch")
+                                + "&sessionVariables=duet_coprocessor_push_down=OFF", data, selected, expected, false));
+                    }
                 }
             }
         }

@@ -297,6 +297,41 @@ public final class Transaction implements AutoCloseable {
         return Optional.ofNullable(latest);
     }
 
+    /**
+     * {@link #getForUpdate} for many keys in one round trip per region: the values of those that exist (this
+     * transaction's own writes first), each key locked (pessimistic mode) or checked at commit (optimistic mode).
+     */
+    public Map<ByteString, byte[]> getForUpdateAll(List<byte[]> keys) {
+        checkActive();
+        List<ByteString> wrapped = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            checkKey(key);
+            wrapped.add(ByteString.copyFrom(key));
+        }
+        if (mode == TxnMode.OPTIMISTIC) {
+            Map<ByteString, byte[]> values = batchGet(keys);
+            for (ByteString key : wrapped) {
+                if (!writes.containsKey(key)) {
+                    buffer(Mutation.newBuilder().setOp(Op.LOCK).setKey(key).build());
+                }
+            }
+            return values;
+        }
+        Map<ByteString, byte[]> latest = lock(wrapped, true);
+        Map<ByteString, byte[]> values = new HashMap<>();
+        for (ByteString key : wrapped) {
+            Mutation own = writes.get(key);
+            if (own != null && own.getOp() != Op.LOCK) {
+                if (own.getOp() == Op.PUT) {
+                    values.put(key, own.getValue().toByteArray());
+                }
+            } else if (latest.containsKey(key)) {
+                values.put(key, latest.get(key));
+            }
+        }
+        return values;
+    }
+
     /** Locks keys without changing them (pessimistic mode; in optimistic mode they are checked at commit). */
     public void lockKeys(List<byte[]> keys) {
         checkActive();

@@ -16,17 +16,57 @@ import io.duetdb.sql.catalog.TableInfo;
 public final class RowWriter {
     private final Transaction transaction;
     private final TableAccess access;
+    /** Key checks read ahead by {@link #prefetchKeyChecks}, each used once; null values are absent keys. */
+    private final java.util.Map<com.google.protobuf.ByteString, Optional<byte[]>> prefetched = new java.util.HashMap<>();
 
     public RowWriter(Transaction transaction, TableAccess access) {
         this.transaction = transaction;
         this.access = access;
     }
 
+    /**
+     * Reads (and locks) the primary and unique keys of rows about to be inserted in one round trip per region,
+     * so that {@link #findConflict} does not read them one by one. Only for plain inserts: a key that the
+     * statement writes before its check is read again.
+     */
+    public void prefetchKeyChecks(List<Object[]> rows, List<Long> handles) {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            keys.addAll(checkedKeys(rows.get(i), handles.get(i)));
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        java.util.Map<com.google.protobuf.ByteString, byte[]> found = transaction.getForUpdateAll(keys);
+        for (byte[] key : keys) {
+            com.google.protobuf.ByteString wrapped = com.google.protobuf.ByteString.copyFrom(key);
+            prefetched.put(wrapped, Optional.ofNullable(found.get(wrapped)));
+        }
+    }
+
+    private List<byte[]> checkedKeys(Object[] row, long handle) {
+        List<byte[]> keys = new java.util.ArrayList<>();
+        if (access.table().hasClusteredHandle()) {
+            keys.add(access.rowKey(handle));
+        }
+        for (IndexInfo index : access.writableIndexes()) {
+            if (access.isUniqueEntry(index, row)) {
+                keys.add(access.indexKey(index, row, handle));
+            }
+        }
+        return keys;
+    }
+
+    private Optional<byte[]> readForUpdate(byte[] key) {
+        Optional<byte[]> ahead = prefetched.remove(com.google.protobuf.ByteString.copyFrom(key));
+        return ahead != null ? ahead : transaction.getForUpdate(key);
+    }
+
     /** The handle of the row that already holds one of {@code row}'s unique keys, if any. */
     public Optional<Conflict> findConflict(Object[] row, long handle) {
         TableInfo table = access.table();
         if (table.hasClusteredHandle()) {
-            if (transaction.getForUpdate(access.rowKey(handle)).isPresent()) {
+            if (readForUpdate(access.rowKey(handle)).isPresent()) {
                 return Optional.of(new Conflict(handle, IndexInfo.PRIMARY_NAME,
                         String.valueOf(row[access.handleColumnIndex()])));
             }
@@ -35,7 +75,7 @@ public final class RowWriter {
             if (!access.isUniqueEntry(index, row)) {
                 continue;
             }
-            Optional<byte[]> existing = transaction.getForUpdate(access.indexKey(index, row, handle));
+            Optional<byte[]> existing = readForUpdate(access.indexKey(index, row, handle));
             if (existing.isPresent() && TableAccess.handleOfValue(existing.get()) != handle) {
                 return Optional.of(new Conflict(TableAccess.handleOfValue(existing.get()), index.name(),
                         describe(access.indexValues(index, row))));
@@ -70,6 +110,7 @@ public final class RowWriter {
             keys.add(access.indexKey(index, row, handle));
         }
         // One pessimistic lock request for every key the row writes (the puts then find them locked).
+        forget(keys);
         transaction.lockKeys(keys);
         transaction.put(access.rowKey(handle), access.encode(row));
         for (IndexInfo index : access.writableIndexes()) {
@@ -83,6 +124,7 @@ public final class RowWriter {
         for (IndexInfo index : access.deletableIndexes()) {
             keys.add(access.indexKey(index, row, handle));
         }
+        forget(keys);
         transaction.lockKeys(keys);
         transaction.delete(access.rowKey(handle));
         for (IndexInfo index : access.deletableIndexes()) {
@@ -107,6 +149,7 @@ public final class RowWriter {
                 }
             }
         }
+        forget(keys);
         transaction.lockKeys(keys);
         transaction.put(access.rowKey(newHandle), access.encode(newRow));
         for (IndexInfo index : access.deletableIndexes()) {
@@ -119,6 +162,13 @@ public final class RowWriter {
             if (index.state().isWritable()) {
                 putIndexEntry(index, newRow, newHandle);
             }
+        }
+    }
+
+    /** Read-ahead key checks of keys this statement writes are stale. */
+    private void forget(List<byte[]> keys) {
+        if (!prefetched.isEmpty()) {
+            keys.forEach(key -> prefetched.remove(com.google.protobuf.ByteString.copyFrom(key)));
         }
     }
 

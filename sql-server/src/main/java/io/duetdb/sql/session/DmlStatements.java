@@ -131,6 +131,8 @@ final class DmlStatements {
         RowWriter writer = new RowWriter(transaction, access);
         long affected = 0;
         long firstGenerated = 0;
+        List<Object[]> fullRows = new ArrayList<>(rows.size());
+        List<Long> handles = new ArrayList<>(rows.size());
         int rowNumber = 0;
         for (Object[] values : rows) {
             rowNumber++;
@@ -147,7 +149,17 @@ final class DmlStatements {
             if (generated != 0 && firstGenerated == 0) {
                 firstGenerated = generated;
             }
-            long handle = handle(table, access, row);
+            fullRows.add(row);
+            handles.add(handle(table, access, row));
+        }
+        if (fullRows.size() > 1 && onDuplicate == null && !insert.replace()) {
+            writer.prefetchKeyChecks(fullRows, handles);
+        }
+        rowNumber = 0;
+        for (int r = 0; r < fullRows.size(); r++) {
+            rowNumber++;
+            Object[] row = fullRows.get(r);
+            long handle = handles.get(r);
             Optional<RowWriter.Conflict> conflict = writer.findConflict(row, handle);
             if (conflict.isPresent()) {
                 if (onDuplicate != null) {
