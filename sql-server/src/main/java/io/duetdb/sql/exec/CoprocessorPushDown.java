@@ -64,7 +64,18 @@ final class CoprocessorPushDown {
     private static final int PARTIAL_SUM_PRECISION = ValueTypes.MAX_DECIMAL_PRECISION;
 
     /** A table scan's columns as the coprocessor sees them, or null when a column's type cannot travel. */
-    private record ScanShape(io.duetdb.proto.coprocessor.TableScan scan, List<FieldType> types, byte[] start, byte[] end) {
+    record ScanShape(io.duetdb.proto.coprocessor.TableScan scan, List<FieldType> types, byte[] start, byte[] end) {
+    }
+
+    /**
+     * A plan for the stores with the rows' types, how the SQL layer finishes what comes back (residual
+     * conditions, projections, the merge of partial aggregates), and the table it reads.
+     */
+    record Pushed(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
+            java.util.function.UnaryOperator<List<Object[]>> finish, String table) {
+        Pushed then(java.util.function.UnaryOperator<List<Object[]>> next) {
+            return new Pushed(dag, shape, outputTypes, rows -> next.apply(finish.apply(rows)), table);
+        }
     }
 
     private final Transaction transaction;
@@ -83,7 +94,26 @@ final class CoprocessorPushDown {
 
     /** The rows (public columns) of a record scan with {@code condition}, or null when the scan cannot go. */
     List<Object[]> scan(TableAccess access, byte[][] range, RexNode condition) {
-        return scan(access, range, condition, null);
+        return execute(planScan(access, range, condition, null));
+    }
+
+    /** The rows of a plan run by the stores and finished here; null for a null plan. */
+    List<Object[]> execute(Pushed pushed) {
+        if (pushed == null) {
+            return null;
+        }
+        return pushed.finish().apply(run(pushed.dag(), pushed.shape(), pushed.outputTypes()));
+    }
+
+    /** A plan over a scan's shape, or null when the stores would refuse it. */
+    private static Pushed checked(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
+            java.util.function.UnaryOperator<List<Object[]>> finish, TableAccess access) {
+        try {
+            DagPipeline.check(dag);
+        } catch (UnsupportedExpressionException e) {
+            return null;
+        }
+        return new Pushed(dag, shape, outputTypes, finish, access.table().name());
     }
 
     /** (A projection over) (a filter over) a table scan of a DuetDB table, with the record range it reads. */
@@ -129,6 +159,10 @@ final class CoprocessorPushDown {
      * and sort keys all go to the stores.
      */
     List<Object[]> topN(RelNode input, List<org.apache.calcite.rel.RelFieldCollation> collations, long count) {
+        return execute(planTopN(input, collations, count));
+    }
+
+    Pushed planTopN(RelNode input, List<org.apache.calcite.rel.RelFieldCollation> collations, long count) {
         ScanChain chain = chain(input);
         if (chain == null || count < 0) {
             return null;
@@ -169,8 +203,8 @@ final class CoprocessorPushDown {
             }
             dag.addExecutors(Executor.newBuilder().setTopN(topN));
         }
-        List<Object[]> rows = run(dag.build(), shape, shape.types());
-        return rows == null ? null : projectRows(rows, chain.projects(), pruning);
+        return checked(dag.build(), shape, shape.types(), rows -> projectRows(rows, chain.projects(), pruning),
+                chain.access());
     }
 
     /**
@@ -178,6 +212,10 @@ final class CoprocessorPushDown {
      * the scan cannot go to the stores.
      */
     List<Object[]> project(Project project) {
+        return execute(planProject(project));
+    }
+
+    Pushed planProject(Project project) {
         ScanChain chain = chain(project);
         if (chain == null) {
             return null;
@@ -187,9 +225,9 @@ final class CoprocessorPushDown {
             used.add(chain.condition());
         }
         Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used);
-        List<Object[]> rows = scan(chain.access(), chain.range(),
+        Pushed scan = planScan(chain.access(), chain.range(),
                 chain.condition() == null ? null : pruning.remap(chain.condition()), pruning);
-        return rows == null ? null : projectRows(rows, chain.projects(), pruning);
+        return scan == null ? null : scan.then(rows -> projectRows(rows, chain.projects(), pruning));
     }
 
     private List<Object[]> projectRows(List<Object[]> rows, List<RexNode> projects, Pruning pruning) {
@@ -209,7 +247,7 @@ final class CoprocessorPushDown {
     }
 
     /** The columns of a table scan its consumers use, and references renumbered to them. */
-    private record Pruning(int[] columns, int[] newIndex) {
+    record Pruning(int[] columns, int[] newIndex) {
         static Pruning of(int columnCount, List<RexNode> consumers) {
             java.util.BitSet used = new java.util.BitSet(columnCount);
             for (RexNode consumer : consumers) {
@@ -240,8 +278,8 @@ final class CoprocessorPushDown {
         }
     }
 
-    /** As {@link #scan(TableAccess, byte[][], RexNode)} over the pruned columns only (all when null). */
-    private List<Object[]> scan(TableAccess access, byte[][] range, RexNode condition, Pruning pruning) {
+    /** A scan of the pruned columns (all when null) with the conditions the stores can evaluate. */
+    Pushed planScan(TableAccess access, byte[][] range, RexNode condition, Pruning pruning) {
         ScanShape shape = shape(access, range, pruning);
         if (shape == null) {
             return null;
@@ -262,22 +300,27 @@ final class CoprocessorPushDown {
         if (!pushed.isEmpty()) {
             dag.addExecutors(Executor.newBuilder().setSelection(Selection.newBuilder().addAllConditions(pushed)));
         }
-        List<Object[]> rows = run(dag.build(), shape, shape.types());
         if (kept.isEmpty()) {
-            return rows;
+            return checked(dag.build(), shape, shape.types(), rows -> rows, access);
         }
         RowExpression residual = compiler.compile(RexUtil.composeConjunction(compiler.rexBuilder(), kept));
-        List<Object[]> matching = new ArrayList<>();
-        for (Object[] row : rows) {
-            if (Boolean.TRUE.equals(Values.truth(residual.evaluate(row)))) {
-                matching.add(row);
+        return checked(dag.build(), shape, shape.types(), rows -> {
+            List<Object[]> matching = new ArrayList<>();
+            for (Object[] row : rows) {
+                if (Boolean.TRUE.equals(Values.truth(residual.evaluate(row)))) {
+                    matching.add(row);
+                }
             }
-        }
-        return matching;
+            return matching;
+        }, access);
     }
 
     /** The aggregate's rows computed as partial aggregations in the stores, or null when it cannot go. */
     List<Object[]> aggregate(Aggregate aggregate) {
+        return execute(planAggregate(aggregate));
+    }
+
+    Pushed planAggregate(Aggregate aggregate) {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
             return null;
         }
@@ -366,11 +409,7 @@ final class CoprocessorPushDown {
             slots.add(callSlots);
         }
         dag.addExecutors(Executor.newBuilder().setAggregation(partial));
-        List<Object[]> partials = run(dag.build(), shape, partialTypes);
-        if (partials == null) {
-            return null;
-        }
-        return merge(aggregate, partials, keyCount, slots);
+        return checked(dag.build(), shape, partialTypes, partials -> merge(aggregate, partials, keyCount, slots), access);
     }
 
     /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */
@@ -576,12 +615,7 @@ final class CoprocessorPushDown {
 
     private List<Object[]> run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes) {
         if (java.util.Arrays.equals(shape.start(), shape.end())) {
-            return dag.getExecutors(dag.getExecutorsCount() - 1).hasAggregation() ? null : new ArrayList<>();
-        }
-        try {
-            DagPipeline.check(dag);
-        } catch (UnsupportedExpressionException e) {
-            return null;
+            return new ArrayList<>();
         }
         List<byte[]> batches = transaction.coprocessor(dag.toByteArray(), shape.start(), shape.end());
         List<Object[]> rows = new ArrayList<>();

@@ -63,6 +63,9 @@ public final class Session implements SessionFunctions {
     private static final Pattern ROLLBACK = Pattern.compile("(?is)rollback(\\s+work)?");
     private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
     private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe)\\s+([`\\w.]+)");
+    /** MySQL's EXPLAIN of a query (also spelled DESC or DESCRIBE), which Calcite spells EXPLAIN PLAN FOR. */
+    private static final Pattern EXPLAIN_QUERY = Pattern.compile("(?is)\\s*(?:explain|desc|describe)\\s+(?:format\\s*=\\s*'?\\w+'?\\s+)?"
+            + "((?:select|with|\\()\\b.*|\\(.*)");
 
     private final SessionManager manager;
     private final long connectionId;
@@ -703,7 +706,9 @@ public final class Session implements SessionFunctions {
         if (lower.startsWith("show ")) {
             return ShowStatements.execute(this, sql.substring(5).strip());
         }
-        if ((matcher = DESCRIBE.matcher(sql)).matches()) {
+        if ((matcher = EXPLAIN_QUERY.matcher(sql)).matches()) {
+            sql = "EXPLAIN PLAN FOR " + matcher.group(1);
+        } else if ((matcher = DESCRIBE.matcher(sql)).matches()) {
             return ShowStatements.execute(this, "COLUMNS FROM " + matcher.group(1));
         }
         String rewritten = SqlText.rewriteSystemVariables(sql);
@@ -976,12 +981,17 @@ public final class Session implements SessionFunctions {
 
     private StatementResult explain(Transaction transaction, SqlNode query) {
         QueryPlanner.PlannedQuery planned = planner().plan(query);
-        String plan = RelOptUtil.toString(planned.plan());
+        requireSelect(planned.plan());
+        ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this, List.of());
         List<Object[]> rows = new ArrayList<>();
-        for (String line : plan.split("\n")) {
-            rows.add(new Object[] {line});
+        for (io.duetdb.sql.exec.PlanExplainer.Line line : new io.duetdb.sql.exec.PlanExplainer(transaction, compiler)
+                .explain(planned.plan())) {
+            rows.add(new Object[] {line.id(), line.estimatedRows(), line.task(), line.accessObject(), line.operatorInfo()});
         }
-        return new QueryResult(List.of(ResultColumn.computed("plan", SqlType.varchar(1024))), rows);
+        return new QueryResult(List.of(ResultColumn.computed("id", SqlType.varchar(256)),
+                ResultColumn.computed("estRows", SqlType.varchar(32)), ResultColumn.computed("task", SqlType.varchar(32)),
+                ResultColumn.computed("access object", SqlType.varchar(256)),
+                ResultColumn.computed("operator info", SqlType.varchar(4096))), rows);
     }
 
     /** MySQL labels an unaliased select item by its text; the labels of a single SELECT's items, or null. */

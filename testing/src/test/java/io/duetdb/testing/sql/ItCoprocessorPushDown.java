@@ -148,6 +148,47 @@ class ItCoprocessorPushDown {
         }
     }
 
+    @Test
+    void explainShowsWhatRunsInTheStores() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(explain(statement, "SELECT flag, COUNT(*), SUM(price) FROM items WHERE qty > 3 GROUP BY flag"))
+                    .containsExactly(
+                            "HashAgg|root||group by: flag; funcs: count(), sum(price) (final, over partial results)",
+                            "└─TableReader|root||data: 3 executor(s) in the stores, regions in parallel",
+                            "  └─HashAgg|cop[row]||partial: 1 group key(s), [COUNT, SUM]",
+                            "    └─Selection|cop[row]||1 condition(s)",
+                            "      └─TableFullScan|cop[row]|table:items|3 column(s) read");
+            assertThat(explain(statement, "DESC SELECT id, name FROM items WHERE name LIKE 'item1%' AND id > 20"
+                    + " ORDER BY id DESC LIMIT 3"))
+                    .containsExactly(
+                            "TopN|root||order by: id desc; limit: 3",
+                            "└─Projection|root||id, name",
+                            "  └─TableReader|root||data: 3 executor(s) in the stores, regions in parallel",
+                            "    └─TopN|cop[row]||limit 3 per region",
+                            "      └─Selection|cop[row]||2 condition(s)",
+                            "        └─TableRangeScan|cop[row]|table:items|2 column(s) read");
+            assertThat(explain(statement, "EXPLAIN SELECT name FROM items WHERE id = 7"))
+                    .containsExactly("Projection|root||name",
+                            "└─TableReader|root|table:items|point get of 1 handle(s), condition: (id = 7:BIGINT)");
+            statement.execute("SET duet_coprocessor_push_down = OFF");
+            assertThat(explain(statement, "EXPLAIN SELECT COUNT(*) FROM items WHERE qty > 3"))
+                    .containsExactly("HashAgg|root||funcs: count()",
+                            "└─TableReader|root|table:items|table scan, condition: (qty > 3)");
+        }
+    }
+
+    /** EXPLAIN's rows without the estimated rows (Calcite's guesses until statistics exist). */
+    private static List<String> explain(Statement statement, String query) throws SQLException {
+        String sql = query.regionMatches(true, 0, "EXPLAIN", 0, 7) || query.regionMatches(true, 0, "DESC", 0, 4) ? query
+                : "EXPLAIN " + query;
+        List<String> lines = new ArrayList<>();
+        for (String row : SqlTesting.rows(statement, sql)) {
+            String[] columns = row.split("\\|", -1);
+            lines.add(columns[0] + "|" + columns[2] + "|" + columns[3] + "|" + columns[4]);
+        }
+        return lines;
+    }
+
     private static List<List<String>> runAll(String mode) throws SQLException {
         List<List<String>> results = new ArrayList<>();
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {

@@ -1,0 +1,290 @@
+package io.duetdb.sql.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.proto.coprocessor.Executor;
+import io.duetdb.sql.prepare.DuetTable;
+
+/**
+ * EXPLAIN in TiDB's shape: one line per operator with its estimated rows, where it runs ({@code root} in the SQL
+ * server, {@code cop[row]} in the stores' coprocessors), the table it reads and what it does. The decisions are
+ * the executor's own: the same push-down planner and access-path choice, made without reading any rows.
+ * Estimated rows are Calcite's until statistics exist.
+ */
+public final class PlanExplainer {
+    /** One operator. */
+    public record Line(String id, String estimatedRows, String task, String accessObject, String operatorInfo) {
+    }
+
+    private static final String ROOT = "root";
+    private static final String COPROCESSOR = "cop[row]";
+
+    private final Transaction transaction;
+    private final ExpressionCompiler compiler;
+    private final CoprocessorPushDown pushDown;
+    private final List<Line> lines = new ArrayList<>();
+
+    public PlanExplainer(Transaction transaction, ExpressionCompiler compiler) {
+        this.transaction = transaction;
+        this.compiler = compiler;
+        this.pushDown = CoprocessorPushDown.enabled(compiler.session()) ? new CoprocessorPushDown(transaction, compiler) : null;
+    }
+
+    public List<Line> explain(RelNode root) {
+        lines.clear();
+        visit(root, "", "");
+        return List.copyOf(lines);
+    }
+
+    private void add(String prefix, String name, RelNode estimateOf, String task, String access, String info) {
+        String rows = "";
+        if (estimateOf != null) {
+            RelMetadataQuery metadata = estimateOf.getCluster().getMetadataQuery();
+            Double estimate = metadata.getRowCount(estimateOf);
+            rows = estimate == null ? "" : String.format(Locale.ROOT, "%.2f", estimate);
+        }
+        lines.add(new Line(prefix + name, rows, task, access, info));
+    }
+
+    /** Draws {@code node} under {@code prefix}; {@code childIndent} is what its children's lines start with. */
+    private void visit(RelNode node, String prefix, String childIndent) {
+        if (pushDown != null && visitPushed(node, prefix, childIndent)) {
+            return;
+        }
+        if (node instanceof TableScan scan) {
+            readerLine(scan, null, prefix);
+            return;
+        }
+        if (node instanceof Filter filter && filter.getInput() instanceof TableScan scan) {
+            readerLine(scan, filter, prefix);
+            return;
+        }
+        String name;
+        String info;
+        if (node instanceof Aggregate aggregate) {
+            name = "HashAgg";
+            info = aggregateInfo(aggregate);
+        } else if (node instanceof Join join) {
+            name = "Join";
+            info = join.getJoinType().lowerName + " join, condition: " + describe(join.getCondition(), join.getLeft().getRowType(),
+                    join.getRight().getRowType());
+        } else if (node instanceof Sort sort) {
+            name = sort.fetch != null && !sort.getCollation().getFieldCollations().isEmpty() ? "TopN"
+                    : sort.fetch != null ? "Limit" : "Sort";
+            info = sortInfo(sort);
+        } else if (node instanceof Project project) {
+            name = "Projection";
+            info = projections(project.getProjects(), project.getInput().getRowType());
+        } else if (node instanceof Filter filter) {
+            name = "Selection";
+            info = describe(filter.getCondition(), filter.getInput().getRowType(), null);
+        } else if (node instanceof Union union) {
+            name = union.all ? "Union" : "Union (distinct)";
+            info = "";
+        } else if (node instanceof Values values) {
+            name = "Values";
+            info = values.getTuples().size() + " row(s)";
+        } else {
+            name = node.getRelTypeName();
+            info = "";
+        }
+        add(prefix, name, node, ROOT, "", info);
+        children(node.getInputs(), childIndent);
+    }
+
+    private void children(List<RelNode> inputs, String indent) {
+        for (int i = 0; i < inputs.size(); i++) {
+            boolean last = i == inputs.size() - 1;
+            visit(inputs.get(i), indent + (last ? "└─" : "├─"), indent + (last ? "  " : "│ "));
+        }
+    }
+
+    /** A node whose work goes to the stores: its SQL-side line, a reader, then the coprocessor's executors. */
+    private boolean visitPushed(RelNode node, String prefix, String indent) {
+        CoprocessorPushDown.Pushed pushed = null;
+        String name = null;
+        String info = null;
+        if (node instanceof Aggregate aggregate) {
+            pushed = pushDown.planAggregate(aggregate);
+            name = "HashAgg";
+            info = aggregateInfo(aggregate) + " (final, over partial results)";
+        } else if (node instanceof Sort sort && sort.fetch != null) {
+            long count = fetchCount(sort);
+            pushed = count < 0 ? null : pushDown.planTopN(sort.getInput(), sort.getCollation().getFieldCollations(), count);
+            name = sort.getCollation().getFieldCollations().isEmpty() ? "Limit" : "TopN";
+            info = sortInfo(sort);
+            if (pushed != null) {
+                add(prefix, name, node, ROOT, "", info);
+                RelNode input = sort.getInput();
+                String readerIndent = indent;
+                if (input instanceof Project project) {
+                    add(indent + "└─", "Projection", project, ROOT, "", projections(project.getProjects(),
+                            project.getInput().getRowType()));
+                    readerIndent = indent + "  ";
+                }
+                reader(pushed, node, readerIndent + "└─", readerIndent + "  ");
+                return true;
+            }
+        } else if (node instanceof Project project) {
+            pushed = pushDown.planProject(project);
+            name = "Projection";
+            info = projections(project.getProjects(), project.getInput().getRowType());
+        } else if (node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan) {
+            TableScan scan = node instanceof TableScan tableScan ? tableScan : (TableScan) ((Filter) node).getInput();
+            DuetTable table = scan.getTable().unwrap(DuetTable.class);
+            if (table == null) {
+                return false;
+            }
+            TableAccess access = new TableAccess(table.table());
+            RexNode condition = node instanceof Filter filter ? filter.getCondition() : null;
+            byte[][] range = TableReader.create(transaction, access, condition, compiler, false).recordRange();
+            pushed = range == null ? null : pushDown.planScan(access, range, condition, null);
+            if (pushed == null) {
+                return false;
+            }
+            reader(pushed, node, prefix, indent);
+            return true;
+        }
+        if (pushed == null) {
+            return false;
+        }
+        add(prefix, name, node, ROOT, "", info);
+        reader(pushed, node, indent + "└─", indent + "  ");
+        return true;
+    }
+
+    private long fetchCount(Sort sort) {
+        try {
+            long offset = sort.offset == null ? 0 : io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.offset).evaluate(new Object[0]));
+            return offset + io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.fetch).evaluate(new Object[0]));
+        } catch (RuntimeException e) {
+            // A placeholder has no value at EXPLAIN time.
+            return -1;
+        }
+    }
+
+    /** The reader line and the coprocessor's executors, last first. */
+    private void reader(CoprocessorPushDown.Pushed pushed, RelNode estimateOf, String prefix, String indent) {
+        add(prefix, "TableReader", estimateOf, ROOT, "", "data: " + pushed.dag().getExecutorsCount() + " executor(s) in the"
+                + " stores, regions in parallel");
+        List<Executor> executors = pushed.dag().getExecutorsList();
+        String current = indent;
+        for (int i = executors.size() - 1; i >= 0; i--) {
+            Executor executor = executors.get(i);
+            String line = current + "└─";
+            switch (executor.getKindCase()) {
+                case TABLE_SCAN -> {
+                    boolean full = java.util.Arrays.equals(pushed.shape().start(),
+                            io.duetdb.common.keys.Keys.recordPrefix(executor.getTableScan().getTableId()))
+                            && java.util.Arrays.equals(pushed.shape().end(),
+                                    io.duetdb.common.keys.Keys.recordEnd(executor.getTableScan().getTableId()));
+                    add(line, full ? "TableFullScan" : "TableRangeScan", null, COPROCESSOR, "table:" + pushed.table(),
+                            executor.getTableScan().getColumnsCount() + " column(s) read");
+                }
+                case SELECTION -> add(line, "Selection", null, COPROCESSOR, "",
+                        executor.getSelection().getConditionsCount() + " condition(s)");
+                case AGGREGATION -> add(line, "HashAgg", null, COPROCESSOR, "", "partial: "
+                        + executor.getAggregation().getGroupByCount() + " group key(s), "
+                        + executor.getAggregation().getCallsList().stream().map(call -> call.getFunction().name())
+                                .toList());
+                case TOP_N -> add(line, "TopN", null, COPROCESSOR, "", "limit " + executor.getTopN().getLimit() + " per region");
+                case LIMIT -> add(line, "Limit", null, COPROCESSOR, "", "limit " + executor.getLimit().getLimit() + " per region");
+                default -> add(line, executor.getKindCase().name(), null, COPROCESSOR, "", "");
+            }
+            current = current + "  ";
+        }
+    }
+
+    /** A scan the SQL layer does itself: point gets, index lookups, or a scan with push-down off. */
+    private void readerLine(TableScan scan, Filter filter, String prefix) {
+        DuetTable table = scan.getTable().unwrap(DuetTable.class);
+        if (table == null) {
+            add(prefix, "MemTableScan", filter == null ? scan : filter, ROOT, "table:" + String.join(".",
+                    scan.getTable().getQualifiedName()), filter == null ? "" : describe(filter.getCondition(),
+                    scan.getRowType(), null));
+            return;
+        }
+        TableAccess access = new TableAccess(table.table());
+        TableReader reader = TableReader.create(transaction, access, filter == null ? null : filter.getCondition(), compiler,
+                false);
+        add(prefix, "TableReader", filter == null ? scan : filter, ROOT, "table:" + table.table().name(),
+                reader.describePath() + (filter == null ? "" : ", condition: " + describe(filter.getCondition(),
+                        scan.getRowType(), null)));
+    }
+
+    private static String aggregateInfo(Aggregate aggregate) {
+        RelDataType input = aggregate.getInput().getRowType();
+        List<String> keys = new ArrayList<>();
+        for (int key : aggregate.getGroupSet()) {
+            keys.add(input.getFieldList().get(key).getName());
+        }
+        List<String> calls = new ArrayList<>();
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            List<String> arguments = call.getArgList().stream().map(i -> input.getFieldList().get(i).getName()).toList();
+            calls.add(call.getAggregation().getName().toLowerCase(Locale.ROOT) + "(" + (call.isDistinct() ? "distinct " : "")
+                    + String.join(", ", arguments) + ")");
+        }
+        return (keys.isEmpty() ? "" : "group by: " + String.join(", ", keys) + "; ") + "funcs: " + String.join(", ", calls);
+    }
+
+    private String sortInfo(Sort sort) {
+        RelDataType input = sort.getInput().getRowType();
+        List<String> keys = new ArrayList<>();
+        sort.getCollation().getFieldCollations().forEach(collation -> keys.add(input.getFieldList()
+                .get(collation.getFieldIndex()).getName() + (collation.getDirection().isDescending() ? " desc" : "")));
+        String order = keys.isEmpty() ? "" : "order by: " + String.join(", ", keys);
+        String limit = sort.fetch == null ? "" : "limit: " + sort.fetch + (sort.offset == null ? "" : ", offset: " + sort.offset);
+        return order.isEmpty() ? limit : limit.isEmpty() ? order : order + "; " + limit;
+    }
+
+    private static String projections(List<RexNode> projects, RelDataType input) {
+        List<String> items = new ArrayList<>();
+        for (RexNode project : projects) {
+            items.add(describe(project, input, null));
+        }
+        return String.join(", ", items);
+    }
+
+    /** An expression with column names for input references (a join's right side continues the left's). */
+    static String describe(RexNode node, RelDataType left, RelDataType right) {
+        if (node instanceof RexInputRef reference) {
+            int index = reference.getIndex();
+            int leftCount = left.getFieldCount();
+            if (index < leftCount) {
+                return left.getFieldList().get(index).getName();
+            }
+            return right == null ? "$" + index : right.getFieldList().get(index - leftCount).getName();
+        }
+        if (node instanceof RexLiteral literal) {
+            return literal.toString();
+        }
+        if (node instanceof RexCall call) {
+            List<String> operands = call.getOperands().stream().map(operand -> describe(operand, left, right)).toList();
+            if (call.getOperator().getSyntax() == org.apache.calcite.sql.SqlSyntax.BINARY && operands.size() == 2) {
+                return "(" + operands.get(0) + " " + call.getOperator().getName() + " " + operands.get(1) + ")";
+            }
+            return call.getOperator().getName().toLowerCase(Locale.ROOT) + "(" + String.join(", ", operands) + ")";
+        }
+        return node.toString();
+    }
+}
