@@ -200,6 +200,10 @@ public final class RowCodec {
         return new BigDecimal(new BigInteger(row, position, end - position), scale);
     }
 
+    static long readSignedValue(byte[] row, int offset, int length) {
+        return readSigned(row, offset, length);
+    }
+
     private static long readSigned(byte[] row, int offset, int length) {
         return switch (length) {
             case 1 -> row[offset];

@@ -55,6 +55,35 @@ public final class RowView {
         return column.defaultValue();
     }
 
+    /** {@link #span} of a column the row does not store. */
+    public static final long ABSENT = -1;
+    /** {@link #span} of a column the row stores as NULL. */
+    public static final long NULL = -2;
+
+    /**
+     * Where a column's value lies in {@link #bytes()}: its offset in the high 32 bits and its length in the low
+     * ones, or {@link #ABSENT} or {@link #NULL}. Lets a reader copy or decode a value without an object per value.
+     */
+    public long span(int columnId) {
+        int index = search(0, notNullCount, columnId);
+        if (index >= 0) {
+            int start = index == 0 ? 0 : endOffset(index - 1);
+            int end = endOffset(index);
+            return ((long) (dataStart + start) << 32) | (end - start);
+        }
+        return search(notNullCount, notNullCount + nullCount, columnId) >= 0 ? NULL : ABSENT;
+    }
+
+    /** The encoded row. */
+    public byte[] bytes() {
+        return row;
+    }
+
+    /** A signed integer value at a {@link #span}. */
+    public long signedAt(long span) {
+        return RowCodec.readSignedValue(row, (int) (span >>> 32), (int) span);
+    }
+
     /** Whether the row stores this column (as a value or as NULL). */
     public boolean contains(int columnId) {
         return search(0, notNullCount, columnId) >= 0

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -127,8 +129,19 @@ final class RowScanOperator implements BatchOperator {
             }
             RowView row = new RowView(cursor.value());
             for (int i = 0; i < columns.length; i++) {
-                Object value = row.contains(columns[i].id()) ? toCompute(row.get(columns[i]), types.get(i)) : defaults[i];
-                VectorValues.set(vectors.get(i), rows, value);
+                FieldVector vector = vectors.get(i);
+                long span = row.span(columns[i].id());
+                if (span == RowView.NULL) {
+                    VectorValues.set(vector, rows, null);
+                } else if (span == RowView.ABSENT) {
+                    VectorValues.set(vector, rows, defaults[i]);
+                } else if (vector instanceof BigIntVector longs) {
+                    longs.setSafe(rows, row.signedAt(span));
+                } else if (vector instanceof BaseVariableWidthVector variable) {
+                    variable.setSafe(rows, row.bytes(), (int) (span >>> 32), (int) span);
+                } else {
+                    VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
+                }
             }
             rows++;
         }
@@ -146,7 +159,8 @@ final class RowScanOperator implements BatchOperator {
             return null;
         }
         return switch (type.getType()) {
-            case DECIMAL -> ((BigDecimal) stored).setScale(type.getScale(), RoundingMode.HALF_UP);
+            case DECIMAL -> ((BigDecimal) stored).scale() == type.getScale() ? stored
+                    : ((BigDecimal) stored).setScale(type.getScale(), RoundingMode.HALF_UP);
             case DATE -> ((LocalDate) stored).toEpochDay();
             case DATETIME, TIMESTAMP -> {
                 LocalDateTime dateTime = (LocalDateTime) stored;
