@@ -523,4 +523,25 @@ class ItSqlBasics {
             assertThat(rows(statement, "SHOW TABLES")).contains("people");
         }
     }
+
+    @Test
+    void charColumnsEqualShorterLiteralsAlsoAfterJoinsAndProjections() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE segments (id INT PRIMARY KEY, segment CHAR(10) NOT NULL, code CHAR(4),"
+                    + " UNIQUE KEY uk_code (code))");
+            statement.execute("CREATE TABLE buyers (id INT PRIMARY KEY, segment_id INT NOT NULL)");
+            statement.executeUpdate("INSERT INTO segments VALUES (1, 'BUILDING', 'AB'), (2, 'MACHINERY', 'ABCD')");
+            statement.executeUpdate("INSERT INTO buyers VALUES (10, 1), (11, 2), (12, 1)");
+            assertThat(rows(statement, "SELECT id FROM segments WHERE segment = 'BUILDING'")).containsExactly("1");
+            assertThat(rows(statement, "SELECT id FROM segments WHERE 'BUILDING' = segment")).containsExactly("1");
+            assertThat(rows(statement, "SELECT id FROM segments WHERE code = 'AB'")).containsExactly("1");
+            assertThat(rows(statement, "SELECT b.id FROM buyers b, segments s WHERE b.segment_id = s.id"
+                    + " AND s.segment = 'BUILDING' ORDER BY b.id")).containsExactly("10", "12");
+            assertThat(rows(statement, "SELECT id, segment IN ('BUILDING', 'AUTO') FROM (SELECT id, segment"
+                    + " FROM segments) s ORDER BY id")).containsExactly("1|1", "2|0");
+            assertThat(rows(statement, "SELECT CONCAT('[', CASE WHEN id = 1 THEN 'ab' ELSE 'abcd' END, ']'),"
+                    + " CONCAT('[', segment, ']') FROM segments ORDER BY id"))
+                    .containsExactly("[ab]|[BUILDING]", "[abcd]|[MACHINERY]");
+        }
+    }
 }
