@@ -15,7 +15,7 @@ import io.duetdb.common.error.ErrorCode;
 /** The state of one aggregate function over one group. */
 abstract class Accumulator {
     private final int[] arguments;
-    private final Set<PlanExecutor.GroupKey> distinctSeen;
+    private final Set<GroupKey> distinctSeen;
 
     Accumulator(AggregateCall call) {
         List<Integer> argumentList = call.getArgList();
@@ -137,7 +137,7 @@ abstract class Accumulator {
                 return;
             }
         }
-        if (distinctSeen != null && !distinctSeen.add(new PlanExecutor.GroupKey(values))) {
+        if (distinctSeen != null && !distinctSeen.add(new GroupKey(values))) {
             return;
         }
         accept(values);
