@@ -44,7 +44,9 @@ record JoinKeys(List<RexNode> leftKeys, List<RexNode> rightKeys, List<Boolean> n
         List<RexNode> rightKeys = new ArrayList<>();
         List<Boolean> nullSafe = new ArrayList<>();
         List<RexNode> remaining = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
+        // (a = b AND x) OR (a = b AND y) hashes on a = b too.
+        RexNode condition = RexUtil.pullFactors(rexBuilder, join.getCondition());
+        for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
             if (conjunct.getKind() != SqlKind.EQUALS && conjunct.getKind() != SqlKind.IS_NOT_DISTINCT_FROM) {
                 remaining.add(conjunct);
                 continue;

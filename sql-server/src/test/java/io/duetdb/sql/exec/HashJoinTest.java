@@ -37,6 +37,13 @@ class HashJoinTest {
         assertThat(keys.nullSafe()).containsExactly(false, false);
         assertThat(keys.remaining().toString()).contains("<").contains("2");
         assertThat(keysOf("SELECT l.v FROM " + LEFT + " JOIN " + RIGHT + " ON l.k <= r.k AND l.k >= r.k")).isNull();
+        JoinKeys factored = keysOf("SELECT l.v FROM " + LEFT + " JOIN " + RIGHT
+                + " ON (l.k = r.k AND l.v = 'a') OR (r.k = l.k AND r.w = 'y')");
+        assertThat(factored.leftKeys()).hasSize(1);
+        assertThat(factored.remaining().getKind()).isEqualTo(org.apache.calcite.sql.SqlKind.OR);
+        assertThat(rows("SELECT l.v, r.w FROM " + LEFT + " JOIN " + RIGHT
+                + " ON (l.k = r.k AND l.v = 'a') OR (r.k = l.k AND r.w = 'y')")).containsExactlyInAnyOrder("a|x",
+                "b|y", "bb|y");
     }
 
     private static JoinKeys keysOf(String sql) {

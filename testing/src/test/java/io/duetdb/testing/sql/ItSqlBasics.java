@@ -544,4 +544,28 @@ class ItSqlBasics {
                     .containsExactly("[ab]|[BUILDING]", "[abcd]|[MACHINERY]");
         }
     }
+
+    @Test
+    void notInSubQueriesFollowSqlNullSemantics() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE suppliers (id INT PRIMARY KEY, nation INT)");
+            statement.execute("CREATE TABLE complaints (id INT PRIMARY KEY, supplier INT)");
+            statement.executeUpdate("INSERT INTO suppliers VALUES (1, 10), (2, 20), (3, NULL)");
+            statement.executeUpdate("INSERT INTO complaints VALUES (100, 1), (101, 1)");
+            assertThat(rows(statement, "SELECT id FROM suppliers WHERE id NOT IN (SELECT supplier FROM complaints)"
+                    + " ORDER BY id")).containsExactly("2", "3");
+            assertThat(rows(statement, "SELECT id FROM suppliers WHERE nation NOT IN (SELECT supplier * 10"
+                    + " FROM complaints) ORDER BY id")).containsExactly("2");
+            assertThat(rows(statement, "SELECT id FROM suppliers WHERE nation NOT IN (SELECT supplier FROM complaints"
+                    + " WHERE id > 200) ORDER BY id")).containsExactly("1", "2", "3");
+            statement.executeUpdate("INSERT INTO complaints VALUES (102, NULL)");
+            assertThat(rows(statement, "SELECT id FROM suppliers WHERE id NOT IN (SELECT supplier FROM complaints)"))
+                    .isEmpty();
+            assertThat(rows(statement, "SELECT id, id NOT IN (SELECT supplier FROM complaints), id IN (SELECT"
+                    + " supplier FROM complaints) FROM suppliers ORDER BY id"))
+                    .containsExactly("1|0|1", "2|null|null", "3|null|null");
+            assertThat(rows(statement, "SELECT COUNT(DISTINCT s.nation) FROM suppliers s WHERE s.id NOT IN"
+                    + " (SELECT supplier FROM complaints WHERE supplier IS NOT NULL)")).containsExactly("1");
+        }
+    }
 }
