@@ -648,3 +648,15 @@ SqlNode DuetInsertValueFunction() :
         return SqlInsertValue.OPERATOR.createCall(s.end(this), column);
     }
 }
+
+/** MySQL's CURRENT_USER(): CURRENT_USER with parentheses, which Calcite reads only without. */
+SqlNode DuetCurrentUserFunction() :
+{
+    final Span s;
+}
+{
+    <CURRENT_USER> { s = span(); } <LPAREN> <RPAREN>
+    {
+        return SqlStdOperatorTable.CURRENT_USER.createCall(s.end(this));
+    }
+}

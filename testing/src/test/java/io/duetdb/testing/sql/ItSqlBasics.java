@@ -568,4 +568,23 @@ class ItSqlBasics {
                     + " (SELECT supplier FROM complaints WHERE supplier IS NOT NULL)")).containsExactly("1");
         }
     }
+
+    @Test
+    void charLengthsDateArithmeticAndCurrentUser() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE codes (id INT PRIMARY KEY, code CHAR(5), due DATE)");
+            statement.executeUpdate("INSERT INTO codes VALUES (1, 'ab   ', '2026-01-31'), (2, 'abcde', '2026-03-31')");
+            assertThat(rows(statement, "SELECT id, LENGTH(code), CHAR_LENGTH(code), CONCAT('[', code, ']') FROM codes"
+                    + " ORDER BY id")).containsExactly("1|2|2|[ab]", "2|5|5|[abcde]");
+            assertThat(rows(statement, "SELECT id FROM codes WHERE code = 'ab'")).containsExactly("1");
+            assertThat(rows(statement, "SELECT DATE_ADD(due, INTERVAL 1 MONTH), DATE_SUB(due, INTERVAL 1 DAY),"
+                    + " due + INTERVAL 1 DAY, due - interval '1' year FROM codes ORDER BY id"))
+                    .containsExactly("2026-02-28|2026-01-30|2026-02-01|2025-01-31",
+                            "2026-04-30|2026-03-30|2026-04-01|2025-03-31");
+            assertThat(rows(statement, "SELECT id FROM codes WHERE due < DATE_ADD('2026-01-01', INTERVAL 2 MONTH)"))
+                    .containsExactly("1");
+            assertThat(rows(statement, "SELECT CURRENT_USER(), CURRENT_USER = CURRENT_USER()"))
+                    .singleElement().asString().startsWith("root@").endsWith("|1");
+        }
+    }
 }
