@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
@@ -33,6 +34,9 @@ import io.duetdb.sql.prepare.DuetTable;
  * OLTP statements; the vectorized executor with coprocessor push-down replaces it for analytics.
  */
 public final class PlanExecutor {
+    private static final Set<JoinRelType> SUPPORTED_JOINS = Set.of(JoinRelType.INNER,
+            JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
+
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
     private final boolean locking;
@@ -232,6 +236,10 @@ public final class PlanExecutor {
     }
 
     private List<Object[]> join(Join join) {
+        if (!SUPPORTED_JOINS.contains(join.getJoinType())) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs a " + join.getJoinType()
+                    + " join, which DuetDB lacks yet");
+        }
         List<Object[]> left = execute(join.getLeft());
         List<Object[]> right = execute(join.getRight());
         int leftWidth = join.getLeft().getRowType().getFieldCount();
