@@ -660,3 +660,15 @@ SqlNode DuetCurrentUserFunction() :
         return SqlStdOperatorTable.CURRENT_USER.createCall(s.end(this));
     }
 }
+
+/** MySQL's NULL-safe equality {@code a <=> b}: IS NOT DISTINCT FROM, with the precedence of "=". */
+void DuetNullSafeEqual(List<Object> list, ExprContext exprContext, Span s) :
+{
+}
+{
+    <NULL_SAFE_EQUAL> {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(SqlStdOperatorTable.IS_NOT_DISTINCT_FROM, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}

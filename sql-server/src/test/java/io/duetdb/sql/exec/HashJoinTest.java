@@ -83,6 +83,9 @@ class HashJoinTest {
                 .nullSafe()).containsExactly(true);
         assertThat(rows("SELECT l.v, r.w FROM " + LEFT + " JOIN " + RIGHT + " ON l.k IS NOT DISTINCT FROM r.k"))
                 .containsExactlyInAnyOrder("a|x", "b|y", "b|yy", "bb|y", "bb|yy", "n|z");
+        assertThat(rows("SELECT l.v, r.w FROM " + LEFT + " JOIN " + RIGHT + " ON l.k <=> r.k AND r.w <> 'yy'"))
+                .containsExactlyInAnyOrder("a|x", "b|y", "bb|y", "n|z");
+        assertThat(rows("SELECT 1 <=> NULL, NULL <=> NULL, 1 + 1 <=> 2, 2 <=> 1 + 1")).containsExactly("0|1|1|1");
     }
 
     @Test

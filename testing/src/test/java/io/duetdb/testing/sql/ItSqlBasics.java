@@ -566,6 +566,8 @@ class ItSqlBasics {
                     .containsExactly("1|0|1", "2|null|null", "3|null|null");
             assertThat(rows(statement, "SELECT COUNT(DISTINCT s.nation) FROM suppliers s WHERE s.id NOT IN"
                     + " (SELECT supplier FROM complaints WHERE supplier IS NOT NULL)")).containsExactly("1");
+            assertThat(rows(statement, "SELECT s.id, c.id FROM suppliers s JOIN complaints c ON s.nation <=> c.supplier"
+                    + " ORDER BY c.id")).containsExactly("3|102");
         }
     }
 
