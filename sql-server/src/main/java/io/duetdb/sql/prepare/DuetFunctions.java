@@ -1,18 +1,25 @@
 package io.duetdb.sql.prepare;
 
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
-import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 
-/** MySQL functions Calcite lacks, evaluated by DuetDB's executor from the session's state. */
+/**
+ * MySQL functions Calcite lacks: the session's (evaluated by DuetDB's executor from the session's state), MySQL's
+ * division, LENGTH, and DATE_ADD with its kin.
+ */
 public final class DuetFunctions {
     private static final SqlReturnTypeInference NULLABLE_VARCHAR = ReturnTypes.explicit(SqlTypeName.VARCHAR)
             .andThen(SqlTypeTransforms.FORCE_NULLABLE);
@@ -86,23 +93,23 @@ public final class DuetFunctions {
      * argument is not a valid date.
      */
     private static SqlFunction dateArithmetic(String name, boolean daysAllowed) {
-        org.apache.calcite.sql.type.SqlOperandTypeChecker withInterval = OperandTypes.or(
+        SqlOperandTypeChecker withInterval = OperandTypes.or(
                 OperandTypes.family(SqlTypeFamily.DATE, SqlTypeFamily.DATETIME_INTERVAL),
                 OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.DATETIME_INTERVAL),
                 OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME_INTERVAL));
-        org.apache.calcite.sql.type.SqlOperandTypeChecker operands = daysAllowed ? OperandTypes.or(withInterval,
+        SqlOperandTypeChecker operands = daysAllowed ? OperandTypes.or(withInterval,
                 OperandTypes.family(SqlTypeFamily.DATE, SqlTypeFamily.NUMERIC),
                 OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.NUMERIC),
                 OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.NUMERIC)) : withInterval;
         SqlReturnTypeInference returnType = binding -> {
-            org.apache.calcite.rel.type.RelDataType date = binding.getOperandType(0);
-            org.apache.calcite.rel.type.RelDataType amount = binding.getOperandType(1);
-            org.apache.calcite.rel.type.RelDataTypeFactory factory = binding.getTypeFactory();
-            boolean wholeDays = !org.apache.calcite.sql.type.SqlTypeUtil.isInterval(amount)
+            RelDataType date = binding.getOperandType(0);
+            RelDataType amount = binding.getOperandType(1);
+            RelDataTypeFactory factory = binding.getTypeFactory();
+            boolean wholeDays = !SqlTypeUtil.isInterval(amount)
                     || SqlTypeName.YEAR_INTERVAL_TYPES.contains(amount.getSqlTypeName())
                     || amount.getSqlTypeName() == SqlTypeName.INTERVAL_DAY;
-            org.apache.calcite.rel.type.RelDataType type;
-            if (org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(date)) {
+            RelDataType type;
+            if (SqlTypeUtil.isCharacter(date)) {
                 type = factory.createSqlType(SqlTypeName.VARCHAR, 29);
             } else if (date.getSqlTypeName() == SqlTypeName.DATE && wholeDays) {
                 type = factory.createSqlType(SqlTypeName.DATE);
@@ -117,7 +124,7 @@ public final class DuetFunctions {
     }
 
     private static SqlFunction function(String name, SqlReturnTypeInference returnType,
-            org.apache.calcite.sql.type.SqlOperandTypeChecker operands) {
+            SqlOperandTypeChecker operands) {
         return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands,
                 SqlFunctionCategory.SYSTEM) {
             @Override
