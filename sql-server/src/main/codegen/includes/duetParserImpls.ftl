@@ -648,3 +648,27 @@ SqlNode DuetInsertValueFunction() :
         return SqlInsertValue.OPERATOR.createCall(s.end(this), column);
     }
 }
+
+/** MySQL's CURRENT_USER(): CURRENT_USER with parentheses, which Calcite reads only without. */
+SqlNode DuetCurrentUserFunction() :
+{
+    final Span s;
+}
+{
+    <CURRENT_USER> { s = span(); } <LPAREN> <RPAREN>
+    {
+        return SqlStdOperatorTable.CURRENT_USER.createCall(s.end(this));
+    }
+}
+
+/** MySQL's NULL-safe equality {@code a <=> b}: IS NOT DISTINCT FROM, with the precedence of "=". */
+void DuetNullSafeEqual(List<Object> list, ExprContext exprContext, Span s) :
+{
+}
+{
+    <NULL_SAFE_EQUAL> {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(SqlStdOperatorTable.IS_NOT_DISTINCT_FROM, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}

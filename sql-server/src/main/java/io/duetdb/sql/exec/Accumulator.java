@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.common.error.DuetException;
@@ -15,11 +16,13 @@ import io.duetdb.common.error.ErrorCode;
 /** The state of one aggregate function over one group. */
 abstract class Accumulator {
     private final int[] arguments;
-    private final Set<PlanExecutor.GroupKey> distinctSeen;
+    private final int filter;
+    private final Set<GroupKey> distinctSeen;
 
     Accumulator(AggregateCall call) {
         List<Integer> argumentList = call.getArgList();
         this.arguments = argumentList.stream().mapToInt(Integer::intValue).toArray();
+        this.filter = call.filterArg;
         this.distinctSeen = call.isDistinct() ? new HashSet<>() : null;
     }
 
@@ -123,13 +126,32 @@ abstract class Accumulator {
                     return value;
                 }
             };
+            // Calcite's marker that a group exists (NOT IN and other sub-query rewrites): its literal, always.
+            case "LITERAL_AGG" -> new Accumulator(call) {
+                private final Object value = ExpressionCompiler.literalValue((RexLiteral) call.rexList.get(0));
+
+                @Override
+                void accept(Object[] values) {
+                }
+
+                @Override
+                Object result() {
+                    return value;
+                }
+            };
             default -> throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "aggregate " + name
                     + " is not supported yet");
         };
     }
 
-    /** Adds a row unless an argument is NULL (aggregates skip NULLs) or, for DISTINCT, was seen. */
+    /**
+     * Adds a row unless its FILTER column is not true, an argument is NULL (aggregates skip NULLs) or, for
+     * DISTINCT, its arguments were seen.
+     */
     final void add(Object[] row) {
+        if (filter >= 0 && !Boolean.TRUE.equals(Values.truth(row[filter]))) {
+            return;
+        }
         Object[] values = new Object[arguments.length];
         for (int i = 0; i < arguments.length; i++) {
             values[i] = row[arguments[i]];
@@ -137,7 +159,7 @@ abstract class Accumulator {
                 return;
             }
         }
-        if (distinctSeen != null && !distinctSeen.add(new PlanExecutor.GroupKey(values))) {
+        if (distinctSeen != null && !distinctSeen.add(new GroupKey(values))) {
             return;
         }
         accept(values);

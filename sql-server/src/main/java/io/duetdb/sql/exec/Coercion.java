@@ -152,6 +152,14 @@ public final class Coercion {
 
     private static Object text(Object value, SqlType type, String column, Lenient lenient) {
         String text = Values.toText(value);
+        if (type.name() == io.duetdb.sql.types.SqlTypeName.CHAR) {
+            // MySQL drops a CHAR value's trailing spaces: it reads back (and counts) without them.
+            int end = text.length();
+            while (end > 0 && text.charAt(end - 1) == ' ') {
+                end--;
+            }
+            text = text.substring(0, end);
+        }
         if (text.codePointCount(0, text.length()) > type.length()) {
             if (lenient == null) {
                 throw new DuetException(ErrorCode.DATA_TOO_LONG, "Data too long for column '" + column + "' at row 1");

@@ -104,7 +104,8 @@ public final class ExpressionCompiler {
         }
         SqlType resultType = TypeMapping.fromCalcite(call.getType());
         SqlTypeName calciteType = call.getType().getSqlTypeName();
-        switch (call.getKind()) {
+        SqlKind kind = unchecked(call.getKind());
+        switch (kind) {
             case EQUALS:
                 return comparison(operands, c -> c == 0);
             case NOT_EQUALS:
@@ -189,15 +190,16 @@ public final class ExpressionCompiler {
             case DIVIDE:
             case MOD:
                 if (call.getOperands().size() == 2 && isInterval(call.getOperands().get(1))
-                        && (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS)) {
-                    return intervalArithmetic(operands.get(0), operands.get(1), call.getOperands().get(1),
-                            call.getKind() == SqlKind.MINUS);
+                        && (kind == SqlKind.PLUS || kind == SqlKind.MINUS)) {
+                    return intervalArithmetic(operands.get(0), operands.get(1),
+                            isMonthInterval(call.getOperands().get(1)), kind == SqlKind.MINUS);
                 }
-                if (call.getOperands().size() == 2 && isInterval(call.getOperands().get(0)) && call.getKind() == SqlKind.PLUS) {
-                    return intervalArithmetic(operands.get(1), operands.get(0), call.getOperands().get(0), false);
+                if (call.getOperands().size() == 2 && isInterval(call.getOperands().get(0)) && kind == SqlKind.PLUS) {
+                    return intervalArithmetic(operands.get(1), operands.get(0),
+                            isMonthInterval(call.getOperands().get(0)), false);
                 }
                 if (call.getOperands().size() == 2) {
-                    return arithmetic(call.getKind(), operands.get(0), operands.get(1), calciteType, resultType);
+                    return arithmetic(kind, operands.get(0), operands.get(1), calciteType, resultType);
                 }
                 break;
             case MINUS_PREFIX: {
@@ -246,6 +248,18 @@ public final class ExpressionCompiler {
                 break;
         }
         return function(call, operands, resultType);
+    }
+
+    /** Calcite's overflow-checking arithmetic (INTERVAL n DAY is n * INTERVAL '1' DAY) is ours: it always checks. */
+    private static SqlKind unchecked(SqlKind kind) {
+        return switch (kind) {
+            case CHECKED_PLUS -> SqlKind.PLUS;
+            case CHECKED_MINUS -> SqlKind.MINUS;
+            case CHECKED_TIMES -> SqlKind.TIMES;
+            case CHECKED_DIVIDE -> SqlKind.DIVIDE;
+            case CHECKED_MINUS_PREFIX -> SqlKind.MINUS_PREFIX;
+            default -> kind;
+        };
     }
 
     private interface ComparisonTest {
@@ -377,10 +391,8 @@ public final class ExpressionCompiler {
      * intervals in milliseconds; MySQL keeps a DATE a DATE when whole days are added, and clamps the day of
      * month (2026-01-31 + 1 month is 2026-02-28).
      */
-    private static RowExpression intervalArithmetic(RowExpression datetime, RowExpression interval, RexNode intervalNode,
+    private static RowExpression intervalArithmetic(RowExpression datetime, RowExpression interval, boolean months,
             boolean subtract) {
-        boolean months = intervalNode.getType().getSqlTypeName().getFamily()
-                == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH;
         return row -> {
             Object value = datetime.evaluate(row);
             Object amount = interval.evaluate(row);
@@ -398,6 +410,56 @@ public final class ExpressionCompiler {
                 return date.plusDays(count / 86_400_000L);
             }
             return Temporals.toDateTime(value).plus(java.time.Duration.ofMillis(count));
+        };
+    }
+
+    private static boolean isMonthInterval(RexNode interval) {
+        return interval.getType().getSqlTypeName().getFamily()
+                == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH;
+    }
+
+    /**
+     * DATE_ADD, DATE_SUB, ADDDATE and SUBDATE: the interval arithmetic of {@code date + INTERVAL n unit}, a plain
+     * number counting days, and the result in the type DuetFunctions gave the call (a string argument gives a
+     * date's or a datetime's text). MySQL answers NULL for an argument that is no date.
+     */
+    private static RowExpression dateArithmetic(RexCall call, List<RowExpression> operands, String name) {
+        RexNode amountNode = call.getOperands().get(1);
+        RowExpression amount = operands.get(1);
+        if (!isInterval(amountNode)) {
+            amount = row -> {
+                Object days = operands.get(1).evaluate(row);
+                return days == null ? null : Values.toLong(days) * 86_400_000L;
+            };
+        }
+        RowExpression date = operands.get(0);
+        RowExpression parsedDate = row -> {
+            Object value = date.evaluate(row);
+            if (value instanceof String || value instanceof byte[]) {
+                String text = Values.toText(value).strip();
+                try {
+                    LocalDateTime dateTime = Temporals.parseDateTime(text);
+                    return text.length() <= 10 ? dateTime.toLocalDate() : dateTime;
+                } catch (DuetException e) {
+                    return null;
+                }
+            }
+            return value;
+        };
+        boolean subtract = name.equals("DATE_SUB") || name.equals("SUBDATE");
+        RowExpression sum = intervalArithmetic(parsedDate, amount, isInterval(amountNode) && isMonthInterval(amountNode),
+                subtract);
+        SqlTypeName resultType = call.getType().getSqlTypeName();
+        return row -> {
+            Object value = sum.evaluate(row);
+            if (value == null) {
+                return null;
+            }
+            return switch (resultType) {
+                case DATE -> value instanceof LocalDateTime dateTime ? dateTime.toLocalDate() : value;
+                case TIMESTAMP -> Temporals.toDateTime(value);
+                default -> Values.toText(value);
+            };
         };
     }
 
@@ -430,6 +492,11 @@ public final class ExpressionCompiler {
         switch (name) {
             case "EXTRACT":
                 return extract(call, operands);
+            case "DATE_ADD":
+            case "DATE_SUB":
+            case "ADDDATE":
+            case "SUBDATE":
+                return dateArithmetic(call, operands, name);
             case "DUET_SYSTEM_VARIABLE":
                 return row -> {
                     Object value = session.systemVariable(Values.toText(operands.get(0).evaluate(row)),

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
@@ -33,6 +34,9 @@ import io.duetdb.sql.prepare.DuetTable;
  * OLTP statements; the vectorized executor with coprocessor push-down replaces it for analytics.
  */
 public final class PlanExecutor {
+    private static final Set<JoinRelType> SUPPORTED_JOINS = Set.of(JoinRelType.INNER,
+            JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
+
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
     private final boolean locking;
@@ -212,50 +216,6 @@ public final class PlanExecutor {
         return new ArrayList<>(seen.values());
     }
 
-    /** Row values as a hash key: numbers by value, strings and bytes by content. */
-    record GroupKey(Object[] values) {
-        @Override
-        public boolean equals(Object other) {
-            if (!(other instanceof GroupKey key) || key.values.length != values.length) {
-                return false;
-            }
-            for (int i = 0; i < values.length; i++) {
-                Object a = values[i];
-                Object b = key.values[i];
-                if (a == null || b == null) {
-                    if (a != b) {
-                        return false;
-                    }
-                } else if (io.duetdb.sql.exec.Values.compare(a, b) != 0) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        @Override
-        public int hashCode() {
-            int hash = 1;
-            for (Object value : values) {
-                hash = hash * 31 + hashOf(value);
-            }
-            return hash;
-        }
-
-        private static int hashOf(Object value) {
-            if (value == null) {
-                return 0;
-            }
-            if (io.duetdb.sql.exec.Values.isNumber(value) || value instanceof Boolean) {
-                return Double.hashCode(io.duetdb.sql.exec.Values.toDouble(value));
-            }
-            if (value instanceof byte[] bytes) {
-                return Arrays.hashCode(bytes);
-            }
-            return value.hashCode();
-        }
-    }
-
     private List<Object[]> aggregate(Aggregate aggregate) {
         List<Object[]> input = execute(aggregate.getInput());
         int[] groupFields = aggregate.getGroupSet().toArray();
@@ -296,10 +256,24 @@ public final class PlanExecutor {
     }
 
     private List<Object[]> join(Join join) {
+        if (!SUPPORTED_JOINS.contains(join.getJoinType())) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs a " + join.getJoinType()
+                    + " join, which DuetDB lacks yet");
+        }
         List<Object[]> left = execute(join.getLeft());
         List<Object[]> right = execute(join.getRight());
         int leftWidth = join.getLeft().getRowType().getFieldCount();
         int rightWidth = join.getRight().getRowType().getFieldCount();
+        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
+        if (keys != null) {
+            return new HashJoin(join.getJoinType(), keys, compiler, leftWidth, rightWidth).join(left, right);
+        }
+        return nestedLoopJoin(join, left, right, leftWidth, rightWidth);
+    }
+
+    /** Joins without an equality between the inputs: every pair is tested. */
+    private List<Object[]> nestedLoopJoin(Join join, List<Object[]> left, List<Object[]> right, int leftWidth,
+            int rightWidth) {
         RowExpression condition = compiler.compile(join.getCondition());
         JoinRelType type = join.getJoinType();
         List<Object[]> rows = new ArrayList<>();

@@ -358,14 +358,13 @@ public final class TableReader {
             return null;
         }
         RexCall call = (RexCall) conjunct;
-        RexNode left = call.getOperands().get(0);
-        RexNode right = call.getOperands().get(1);
+        RexNode left = stripCast(call.getOperands().get(0));
+        RexNode right = stripCast(call.getOperands().get(1));
         if (isConstant(left) && right instanceof RexInputRef) {
             RexNode swap = left;
             left = right;
             right = swap;
         }
-        left = stripCast(left);
         if (left instanceof RexInputRef input && isConstant(right)) {
             return new Object[] {input.getIndex(), compiler.compile(right).evaluate(new Object[0])};
         }
@@ -394,9 +393,22 @@ public final class TableReader {
         return values;
     }
 
+    /**
+     * The column under a cast that cannot change its values: from an integer, or from a string to a string type
+     * at least as long (comparisons with a shorter CHAR literal cast the CHAR column to VARCHAR).
+     */
     private static RexNode stripCast(RexNode node) {
-        if (node.getKind() == SqlKind.CAST && ((RexCall) node).getOperands().get(0) instanceof RexInputRef input
-                && org.apache.calcite.sql.type.SqlTypeUtil.isIntType(input.getType())) {
+        if (node.getKind() != SqlKind.CAST || !(((RexCall) node).getOperands().get(0) instanceof RexInputRef input)) {
+            return node;
+        }
+        if (org.apache.calcite.sql.type.SqlTypeUtil.isIntType(input.getType())) {
+            return input;
+        }
+        org.apache.calcite.rel.type.RelDataType target = node.getType();
+        if (org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(input.getType())
+                && org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(target)
+                && (target.getPrecision() == org.apache.calcite.rel.type.RelDataType.PRECISION_NOT_SPECIFIED
+                        || target.getPrecision() >= input.getType().getPrecision())) {
             return input;
         }
         return node;

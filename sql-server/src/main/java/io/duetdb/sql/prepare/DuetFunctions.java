@@ -1,17 +1,25 @@
 package io.duetdb.sql.prepare;
 
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 
-/** MySQL functions Calcite lacks, evaluated by DuetDB's executor from the session's state. */
+/**
+ * MySQL functions Calcite lacks: the session's (evaluated by DuetDB's executor from the session's state), MySQL's
+ * division, LENGTH, and DATE_ADD with its kin.
+ */
 public final class DuetFunctions {
     private static final SqlReturnTypeInference NULLABLE_VARCHAR = ReturnTypes.explicit(SqlTypeName.VARCHAR)
             .andThen(SqlTypeTransforms.FORCE_NULLABLE);
@@ -61,14 +69,62 @@ public final class DuetFunctions {
                 return factory.createTypeWithNullability(type, true);
             }, org.apache.calcite.sql.type.InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC_NUMERIC);
 
+    /** MySQL's LENGTH: the length in bytes of a string's UTF-8 encoding or of a binary string. */
+    public static final SqlFunction LENGTH = new SqlFunction("LENGTH", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.BIGINT_NULLABLE, null, OperandTypes.or(OperandTypes.STRING, OperandTypes.BINARY),
+            SqlFunctionCategory.STRING);
+
+    public static final SqlFunction DATE_ADD = dateArithmetic("DATE_ADD", false);
+    public static final SqlFunction DATE_SUB = dateArithmetic("DATE_SUB", false);
+    /** ADDDATE and SUBDATE also take a number of days in place of the interval. */
+    public static final SqlFunction ADDDATE = dateArithmetic("ADDDATE", true);
+    public static final SqlFunction SUBDATE = dateArithmetic("SUBDATE", true);
+
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, DATABASE,
-            SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE);
+            SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE,
+            LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE);
 
     private DuetFunctions() {
     }
 
+    /**
+     * {@code DATE_ADD(date, INTERVAL n unit)} and its kin, typed as MySQL types them: a DATE stays a DATE when the
+     * unit is days or longer, else the result is a DATETIME; a string argument gives a string. NULL when the
+     * argument is not a valid date.
+     */
+    private static SqlFunction dateArithmetic(String name, boolean daysAllowed) {
+        SqlOperandTypeChecker withInterval = OperandTypes.or(
+                OperandTypes.family(SqlTypeFamily.DATE, SqlTypeFamily.DATETIME_INTERVAL),
+                OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.DATETIME_INTERVAL),
+                OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME_INTERVAL));
+        SqlOperandTypeChecker operands = daysAllowed ? OperandTypes.or(withInterval,
+                OperandTypes.family(SqlTypeFamily.DATE, SqlTypeFamily.NUMERIC),
+                OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.NUMERIC),
+                OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.NUMERIC)) : withInterval;
+        SqlReturnTypeInference returnType = binding -> {
+            RelDataType date = binding.getOperandType(0);
+            RelDataType amount = binding.getOperandType(1);
+            RelDataTypeFactory factory = binding.getTypeFactory();
+            boolean wholeDays = !SqlTypeUtil.isInterval(amount)
+                    || SqlTypeName.YEAR_INTERVAL_TYPES.contains(amount.getSqlTypeName())
+                    || amount.getSqlTypeName() == SqlTypeName.INTERVAL_DAY;
+            RelDataType type;
+            if (SqlTypeUtil.isCharacter(date)) {
+                type = factory.createSqlType(SqlTypeName.VARCHAR, 29);
+            } else if (date.getSqlTypeName() == SqlTypeName.DATE && wholeDays) {
+                type = factory.createSqlType(SqlTypeName.DATE);
+            } else {
+                type = factory.createSqlType(SqlTypeName.TIMESTAMP, date.getSqlTypeName() == SqlTypeName.TIMESTAMP
+                        ? date.getPrecision() : 0);
+            }
+            return factory.createTypeWithNullability(type, true);
+        };
+        return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands,
+                SqlFunctionCategory.TIMEDATE);
+    }
+
     private static SqlFunction function(String name, SqlReturnTypeInference returnType,
-            org.apache.calcite.sql.type.SqlOperandTypeChecker operands) {
+            SqlOperandTypeChecker operands) {
         return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands,
                 SqlFunctionCategory.SYSTEM) {
             @Override

@@ -12,6 +12,11 @@ final class DuetTypeSystem extends RelDataTypeSystemImpl {
     static final DuetTypeSystem INSTANCE = new DuetTypeSystem();
 
     @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return true;
+    }
+
+    @Override
     public int getMaxPrecision(SqlTypeName typeName) {
         return switch (typeName) {
             case DECIMAL -> SqlType.MAX_DECIMAL_PRECISION;

@@ -523,4 +523,70 @@ class ItSqlBasics {
             assertThat(rows(statement, "SHOW TABLES")).contains("people");
         }
     }
+
+    @Test
+    void charColumnsEqualShorterLiteralsAlsoAfterJoinsAndProjections() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE segments (id INT PRIMARY KEY, segment CHAR(10) NOT NULL, code CHAR(4),"
+                    + " UNIQUE KEY uk_code (code))");
+            statement.execute("CREATE TABLE buyers (id INT PRIMARY KEY, segment_id INT NOT NULL)");
+            statement.executeUpdate("INSERT INTO segments VALUES (1, 'BUILDING', 'AB'), (2, 'MACHINERY', 'ABCD')");
+            statement.executeUpdate("INSERT INTO buyers VALUES (10, 1), (11, 2), (12, 1)");
+            assertThat(rows(statement, "SELECT id FROM segments WHERE segment = 'BUILDING'")).containsExactly("1");
+            assertThat(rows(statement, "SELECT id FROM segments WHERE 'BUILDING' = segment")).containsExactly("1");
+            assertThat(rows(statement, "SELECT id FROM segments WHERE code = 'AB'")).containsExactly("1");
+            assertThat(rows(statement, "SELECT b.id FROM buyers b, segments s WHERE b.segment_id = s.id"
+                    + " AND s.segment = 'BUILDING' ORDER BY b.id")).containsExactly("10", "12");
+            assertThat(rows(statement, "SELECT id, segment IN ('BUILDING', 'AUTO') FROM (SELECT id, segment"
+                    + " FROM segments) s ORDER BY id")).containsExactly("1|1", "2|0");
+            assertThat(rows(statement, "SELECT CONCAT('[', CASE WHEN id = 1 THEN 'ab' ELSE 'abcd' END, ']'),"
+                    + " CONCAT('[', segment, ']') FROM segments ORDER BY id"))
+                    .containsExactly("[ab]|[BUILDING]", "[abcd]|[MACHINERY]");
+        }
+    }
+
+    @Test
+    void notInSubQueriesFollowSqlNullSemantics() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE suppliers (id INT PRIMARY KEY, nation INT)");
+            statement.execute("CREATE TABLE complaints (id INT PRIMARY KEY, supplier INT)");
+            statement.executeUpdate("INSERT INTO suppliers VALUES (1, 10), (2, 20), (3, NULL)");
+            statement.executeUpdate("INSERT INTO complaints VALUES (100, 1), (101, 1)");
+            assertThat(rows(statement, "SELECT id FROM suppliers WHERE id NOT IN (SELECT supplier FROM complaints)"
+                    + " ORDER BY id")).containsExactly("2", "3");
+            assertThat(rows(statement, "SELECT id FROM suppliers WHERE nation NOT IN (SELECT supplier * 10"
+                    + " FROM complaints) ORDER BY id")).containsExactly("2");
+            assertThat(rows(statement, "SELECT id FROM suppliers WHERE nation NOT IN (SELECT supplier FROM complaints"
+                    + " WHERE id > 200) ORDER BY id")).containsExactly("1", "2", "3");
+            statement.executeUpdate("INSERT INTO complaints VALUES (102, NULL)");
+            assertThat(rows(statement, "SELECT id FROM suppliers WHERE id NOT IN (SELECT supplier FROM complaints)"))
+                    .isEmpty();
+            assertThat(rows(statement, "SELECT id, id NOT IN (SELECT supplier FROM complaints), id IN (SELECT"
+                    + " supplier FROM complaints) FROM suppliers ORDER BY id"))
+                    .containsExactly("1|0|1", "2|null|null", "3|null|null");
+            assertThat(rows(statement, "SELECT COUNT(DISTINCT s.nation) FROM suppliers s WHERE s.id NOT IN"
+                    + " (SELECT supplier FROM complaints WHERE supplier IS NOT NULL)")).containsExactly("1");
+            assertThat(rows(statement, "SELECT s.id, c.id FROM suppliers s JOIN complaints c ON s.nation <=> c.supplier"
+                    + " ORDER BY c.id")).containsExactly("3|102");
+        }
+    }
+
+    @Test
+    void charLengthsDateArithmeticAndCurrentUser() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE codes (id INT PRIMARY KEY, code CHAR(5), due DATE)");
+            statement.executeUpdate("INSERT INTO codes VALUES (1, 'ab   ', '2026-01-31'), (2, 'abcde', '2026-03-31')");
+            assertThat(rows(statement, "SELECT id, LENGTH(code), CHAR_LENGTH(code), CONCAT('[', code, ']') FROM codes"
+                    + " ORDER BY id")).containsExactly("1|2|2|[ab]", "2|5|5|[abcde]");
+            assertThat(rows(statement, "SELECT id FROM codes WHERE code = 'ab'")).containsExactly("1");
+            assertThat(rows(statement, "SELECT DATE_ADD(due, INTERVAL 1 MONTH), DATE_SUB(due, INTERVAL 1 DAY),"
+                    + " due + INTERVAL 1 DAY, due - interval '1' year FROM codes ORDER BY id"))
+                    .containsExactly("2026-02-28|2026-01-30|2026-02-01|2025-01-31",
+                            "2026-04-30|2026-03-30|2026-04-01|2025-03-31");
+            assertThat(rows(statement, "SELECT id FROM codes WHERE due < DATE_ADD('2026-01-01', INTERVAL 2 MONTH)"))
+                    .containsExactly("1");
+            assertThat(rows(statement, "SELECT CURRENT_USER(), CURRENT_USER = CURRENT_USER()"))
+                    .singleElement().asString().startsWith("root@").endsWith("|1");
+        }
+    }
 }
