@@ -484,17 +484,17 @@ final class CoprocessorPushDown {
 
     private List<Object[]> merge(Aggregate aggregate, List<Object[]> partials, int keyCount, List<int[]> slots) {
         List<AggregateCall> calls = aggregate.getAggCallList();
-        Map<PlanExecutor.GroupKey, Object[]> groups = new LinkedHashMap<>();
+        Map<GroupKey, Object[]> groups = new LinkedHashMap<>();
         for (Object[] partial : partials) {
             Object[] key = java.util.Arrays.copyOf(partial, keyCount);
-            Object[] state = groups.computeIfAbsent(new PlanExecutor.GroupKey(key), k -> new Object[partial.length]);
+            Object[] state = groups.computeIfAbsent(new GroupKey(key), k -> new Object[partial.length]);
             for (int i = keyCount; i < partial.length; i++) {
                 state[i] = combine(state[i], partial[i], partialFunction(calls, slots, i));
             }
             System.arraycopy(key, 0, state, 0, keyCount);
         }
         if (groups.isEmpty() && keyCount == 0) {
-            groups.put(new PlanExecutor.GroupKey(new Object[0]), new Object[slots.stream().mapToInt(s -> s.length).sum()]);
+            groups.put(new GroupKey(new Object[0]), new Object[slots.stream().mapToInt(s -> s.length).sum()]);
         }
         List<Object[]> rows = new ArrayList<>(groups.size());
         for (Object[] state : groups.values()) {

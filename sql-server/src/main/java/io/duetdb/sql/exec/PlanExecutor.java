@@ -50,7 +50,7 @@ public final class PlanExecutor {
         this.compiler = compiler;
         this.locking = locking;
         this.session = compiler.session();
-        this.pushDown = !locking && CoprocessorPushDown.enabled(session)
+        this.pushDown = transaction != null && !locking && CoprocessorPushDown.enabled(session)
                 ? new CoprocessorPushDown(transaction, compiler) : null;
     }
 
