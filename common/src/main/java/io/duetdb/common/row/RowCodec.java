@@ -200,6 +200,10 @@ public final class RowCodec {
         return new BigDecimal(new BigInteger(row, position, end - position), scale);
     }
 
+    static long readUnsignedValue(byte[] row, int offset, int length) {
+        return readUnsigned(row, offset, length);
+    }
+
     static long readSignedValue(byte[] row, int offset, int length) {
         return readSigned(row, offset, length);
     }

@@ -84,6 +84,38 @@ public final class RowView {
         return RowCodec.readSignedValue(row, (int) (span >>> 32), (int) span);
     }
 
+    /** An unsigned integer (or packed date and time) value at a {@link #span}. */
+    public long unsignedAt(long span) {
+        return RowCodec.readUnsignedValue(row, (int) (span >>> 32), (int) span);
+    }
+
+    /** What {@link #unscaledAt} answers when the value has another scale or does not fit a long. */
+    public static final long NOT_A_LONG = Long.MIN_VALUE;
+
+    /**
+     * The unscaled value of a DECIMAL at a {@link #span} when its scale is {@code scale} and it fits a long (as
+     * the decimals of most columns do), else {@link #NOT_A_LONG}: a reader then decodes it in full.
+     */
+    public long unscaledAt(long span, int scale) {
+        int position = (int) (span >>> 32);
+        int end = position + (int) span;
+        int first = row[position] & 0xFF;
+        if ((first & 0x80) != 0 || position + 1 >= end) {
+            // A scale above 63 takes two varint bytes: never ours.
+            return NOT_A_LONG;
+        }
+        int stored = (first >>> 1) ^ -(first & 1);
+        int length = end - position - 1;
+        if (stored != scale || length > 8) {
+            return NOT_A_LONG;
+        }
+        long value = row[position + 1];
+        for (int i = position + 2; i < end; i++) {
+            value = (value << 8) | (row[i] & 0xFF);
+        }
+        return value;
+    }
+
     /** Whether the row stores this column (as a value or as NULL). */
     public boolean contains(int columnId) {
         return search(0, notNullCount, columnId) >= 0

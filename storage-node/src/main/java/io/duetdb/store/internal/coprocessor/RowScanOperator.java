@@ -15,6 +15,8 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -52,6 +54,8 @@ final class RowScanOperator implements BatchOperator {
     private MvccCursor cursor;
     private VectorSchemaRoot output;
     private long scannedRows;
+    private final java.util.Map<Long, Integer> epochDays = new java.util.HashMap<>();
+    private static final int MAX_REMEMBERED_DATES = 1 << 16;
 
     RowScanOperator(EngineReader engine, TableScan scan, List<byte[][]> ranges, long version, BufferAllocator allocator,
             int batchRows) {
@@ -128,6 +132,7 @@ final class RowScanOperator implements BatchOperator {
                 continue;
             }
             RowView row = new RowView(cursor.value());
+            long unscaled;
             for (int i = 0; i < columns.length; i++) {
                 FieldVector vector = vectors.get(i);
                 long span = row.span(columns[i].id());
@@ -139,6 +144,11 @@ final class RowScanOperator implements BatchOperator {
                     longs.setSafe(rows, row.signedAt(span));
                 } else if (vector instanceof BaseVariableWidthVector variable) {
                     variable.setSafe(rows, row.bytes(), (int) (span >>> 32), (int) span);
+                } else if (vector instanceof DecimalVector decimals
+                        && (unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
+                    decimals.setSafe(rows, unscaled);
+                } else if (vector instanceof DateDayVector days) {
+                    days.setSafe(rows, epochDay(row.unsignedAt(span)));
                 } else {
                     VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
                 }
@@ -151,6 +161,19 @@ final class RowScanOperator implements BatchOperator {
         }
         output.setRowCount(rows);
         return output;
+    }
+
+    /** Days since the epoch of a packed DATE; dates repeat, so the calendar arithmetic is remembered. */
+    private int epochDay(long packed) {
+        Integer known = epochDays.get(packed);
+        if (known != null) {
+            return known;
+        }
+        int day = Math.toIntExact(io.duetdb.common.codec.PackedTime.unpackDate(packed).toEpochDay());
+        if (epochDays.size() < MAX_REMEMBERED_DATES) {
+            epochDays.put(packed, day);
+        }
+        return day;
     }
 
     /** A stored value in the form the vectors hold. */
