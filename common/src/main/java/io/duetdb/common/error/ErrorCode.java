@@ -69,6 +69,8 @@ public enum ErrorCode {
     TRANSACTION_TOO_LARGE(8004, "HY000"),
     SCHEMA_OUT_OF_DATE(8027, "HY000"),
     SCHEMA_CHANGED(8028, "HY000"),
+    /** TiDB's: a statement went over tidb_mem_quota_query. */
+    MEMORY_QUOTA_EXCEEDED(8175, "HY000"),
     PLACEMENT_SERVER_TIMEOUT(9001, "HY000"),
     STORE_SERVER_TIMEOUT(9002, "HY000"),
     STORE_SERVER_BUSY(9003, "HY000"),

@@ -42,6 +42,8 @@ public final class PlanExecutor {
     private final boolean locking;
     private final SessionFunctions session;
     private final Map<Long, TableAccess> accessCache = new HashMap<>();
+    private final MemoryTracker memory;
+    private Map<RelNode, OperatorStatistics> statistics;
     /** Null when this plan reads everything itself (locking reads, or push-down switched off). */
     private final CoprocessorPushDown pushDown;
 
@@ -50,11 +52,36 @@ public final class PlanExecutor {
         this.compiler = compiler;
         this.locking = locking;
         this.session = compiler.session();
+        this.memory = new MemoryTracker(memoryQuota(session));
         this.pushDown = transaction != null && !locking && CoprocessorPushDown.enabled(session)
                 ? new CoprocessorPushDown(transaction, compiler) : null;
     }
 
+    /** What one operator did, for EXPLAIN ANALYZE: rows out, time including its inputs', estimated bytes held. */
+    public record OperatorStatistics(long rows, long nanos, long bytes) {
+    }
+
+    /** Runs the same operators, recording each one's statistics. */
+    public PlanExecutor recordingStatistics() {
+        this.statistics = new java.util.IdentityHashMap<>();
+        return this;
+    }
+
+    public Map<RelNode, OperatorStatistics> statistics() {
+        return statistics == null ? Map.of() : statistics;
+    }
+
     public List<Object[]> execute(RelNode node) {
+        long started = System.nanoTime();
+        List<Object[]> rows = executeOperator(node);
+        long bytes = memory.consume(rows, node.getRelTypeName());
+        if (statistics != null) {
+            statistics.put(node, new OperatorStatistics(rows.size(), System.nanoTime() - started, bytes));
+        }
+        return rows;
+    }
+
+    private List<Object[]> executeOperator(RelNode node) {
         if (node instanceof TableScan scan) {
             return scan(scan, null);
         }
@@ -124,6 +151,11 @@ public final class PlanExecutor {
         }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs an operator DuetDB lacks yet: "
                 + node.getRelTypeName());
+    }
+
+    private static long memoryQuota(SessionFunctions session) {
+        Object value = session.systemVariable("", "tidb_mem_quota_query");
+        return value == null ? 0 : io.duetdb.sql.exec.Values.toLong(value);
     }
 
     private TableAccess access(DuetTable table) {

@@ -33,7 +33,8 @@ import io.duetdb.sql.prepare.DuetTable;
  */
 public final class PlanExplainer {
     /** One operator. */
-    public record Line(String id, String estimatedRows, String task, String accessObject, String operatorInfo) {
+    public record Line(String id, String estimatedRows, String task, String accessObject, String operatorInfo,
+            String actualRows, String executionInfo, String memory) {
     }
 
     private static final String ROOT = "root";
@@ -43,8 +44,16 @@ public final class PlanExplainer {
     private final ExpressionCompiler compiler;
     private final CoprocessorPushDown pushDown;
     private final List<Line> lines = new ArrayList<>();
+    private final java.util.Map<RelNode, PlanExecutor.OperatorStatistics> statistics;
 
     public PlanExplainer(Transaction transaction, ExpressionCompiler compiler) {
+        this(transaction, compiler, java.util.Map.of());
+    }
+
+    /** An explainer that adds what each operator did in a run (EXPLAIN ANALYZE). */
+    public PlanExplainer(Transaction transaction, ExpressionCompiler compiler,
+            java.util.Map<RelNode, PlanExecutor.OperatorStatistics> statistics) {
+        this.statistics = statistics;
         this.transaction = transaction;
         this.compiler = compiler;
         this.pushDown = CoprocessorPushDown.enabled(compiler.session()) ? new CoprocessorPushDown(transaction, compiler) : null;
@@ -63,7 +72,21 @@ public final class PlanExplainer {
             Double estimate = metadata.getRowCount(estimateOf);
             rows = estimate == null ? "" : String.format(Locale.ROOT, "%.2f", estimate);
         }
-        lines.add(new Line(prefix + name, rows, task, access, info));
+        PlanExecutor.OperatorStatistics actual = estimateOf == null ? null : statistics.get(estimateOf);
+        lines.add(new Line(prefix + name, rows, task, access, info,
+                actual == null ? "" : String.valueOf(actual.rows()),
+                actual == null ? "" : String.format(Locale.ROOT, "time: %.3f ms", actual.nanos() / 1e6),
+                actual == null ? "" : formatBytes(actual.bytes())));
+    }
+
+    private static String formatBytes(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        if (bytes < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f KB", bytes / 1024.0);
+        }
+        return String.format(Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024));
     }
 
     /** Draws {@code node} under {@code prefix}; {@code childIndent} is what its children's lines start with. */

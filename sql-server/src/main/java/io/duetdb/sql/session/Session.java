@@ -64,8 +64,8 @@ public final class Session implements SessionFunctions {
     private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
     private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe)\\s+([`\\w.]+)");
     /** MySQL's EXPLAIN of a query (also spelled DESC or DESCRIBE), which Calcite spells EXPLAIN PLAN FOR. */
-    private static final Pattern EXPLAIN_QUERY = Pattern.compile("(?is)\\s*(?:explain|desc|describe)\\s+(?:format\\s*=\\s*'?\\w+'?\\s+)?"
-            + "((?:select|with|\\()\\b.*|\\(.*)");
+    private static final Pattern EXPLAIN_QUERY = Pattern.compile("(?is)\\s*(?:explain|desc|describe)\\s+(analyze\\s+)?"
+            + "(?:format\\s*=\\s*'?\\w+'?\\s+)?((?:select|with)\\b.*|\\(.*)");
 
     private final SessionManager manager;
     private final long connectionId;
@@ -77,6 +77,8 @@ public final class Session implements SessionFunctions {
     /** Guards statementThread and interruptible: KILL QUERY interrupts only a thread in an interruptible phase. */
     private final Object interruption = new Object();
     private Thread statementThread;
+    /** Set by the text front end for EXPLAIN ANALYZE, which Calcite's EXPLAIN PLAN FOR cannot carry. */
+    private boolean analyzeNextExplain;
     private boolean interruptible;
     private volatile boolean queryKilled;
     private final List<Warning> warnings = new ArrayList<>();
@@ -707,7 +709,8 @@ public final class Session implements SessionFunctions {
             return ShowStatements.execute(this, sql.substring(5).strip());
         }
         if ((matcher = EXPLAIN_QUERY.matcher(sql)).matches()) {
-            sql = "EXPLAIN PLAN FOR " + matcher.group(1);
+            analyzeNextExplain = matcher.group(1) != null;
+            sql = "EXPLAIN PLAN FOR " + matcher.group(2);
         } else if ((matcher = DESCRIBE.matcher(sql)).matches()) {
             return ShowStatements.execute(this, "COLUMNS FROM " + matcher.group(1));
         }
@@ -980,18 +983,41 @@ public final class Session implements SessionFunctions {
     }
 
     private StatementResult explain(Transaction transaction, SqlNode query) {
+        boolean analyze = analyzeNextExplain;
+        analyzeNextExplain = false;
         QueryPlanner.PlannedQuery planned = planner().plan(query);
         requireSelect(planned.plan());
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this, List.of());
-        List<Object[]> rows = new ArrayList<>();
-        for (io.duetdb.sql.exec.PlanExplainer.Line line : new io.duetdb.sql.exec.PlanExplainer(transaction, compiler)
-                .explain(planned.plan())) {
-            rows.add(new Object[] {line.id(), line.estimatedRows(), line.task(), line.accessObject(), line.operatorInfo()});
+        java.util.Map<org.apache.calcite.rel.RelNode, PlanExecutor.OperatorStatistics> statistics = java.util.Map.of();
+        if (analyze) {
+            PlanExecutor executor = new PlanExecutor(transaction, compiler, false).recordingStatistics();
+            executor.execute(planned.plan());
+            statistics = executor.statistics();
         }
-        return new QueryResult(List.of(ResultColumn.computed("id", SqlType.varchar(256)),
-                ResultColumn.computed("estRows", SqlType.varchar(32)), ResultColumn.computed("task", SqlType.varchar(32)),
-                ResultColumn.computed("access object", SqlType.varchar(256)),
-                ResultColumn.computed("operator info", SqlType.varchar(4096))), rows);
+        List<Object[]> rows = new ArrayList<>();
+        for (io.duetdb.sql.exec.PlanExplainer.Line line : new io.duetdb.sql.exec.PlanExplainer(transaction, compiler,
+                statistics).explain(planned.plan())) {
+            rows.add(analyze
+                    ? new Object[] {line.id(), line.estimatedRows(), line.actualRows(), line.task(), line.accessObject(),
+                            line.executionInfo(), line.operatorInfo(), line.memory()}
+                    : new Object[] {line.id(), line.estimatedRows(), line.task(), line.accessObject(), line.operatorInfo()});
+        }
+        List<ResultColumn> columns = new ArrayList<>();
+        columns.add(ResultColumn.computed("id", SqlType.varchar(256)));
+        columns.add(ResultColumn.computed("estRows", SqlType.varchar(32)));
+        if (analyze) {
+            columns.add(ResultColumn.computed("actRows", SqlType.varchar(32)));
+        }
+        columns.add(ResultColumn.computed("task", SqlType.varchar(32)));
+        columns.add(ResultColumn.computed("access object", SqlType.varchar(256)));
+        if (analyze) {
+            columns.add(ResultColumn.computed("execution info", SqlType.varchar(256)));
+        }
+        columns.add(ResultColumn.computed("operator info", SqlType.varchar(4096)));
+        if (analyze) {
+            columns.add(ResultColumn.computed("memory", SqlType.varchar(32)));
+        }
+        return new QueryResult(columns, rows);
     }
 
     /** MySQL labels an unaliased select item by its text; the labels of a single SELECT's items, or null. */

@@ -65,6 +65,7 @@ public final class SystemVariables {
         DEFAULTS.put("lock_wait_timeout", "31536000");
         DEFAULTS.put("tidb_txn_mode", "pessimistic");
         DEFAULTS.put("duet_coprocessor_push_down", "ON");
+        DEFAULTS.put("tidb_mem_quota_query", "1073741824");
         DEFAULTS.put("sql_auto_is_null", "0");
         DEFAULTS.put("sql_safe_updates", "0");
         DEFAULTS.put("foreign_key_checks", "1");

@@ -22,10 +22,11 @@ import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.StoreAdminCalls;
 
 /**
- * Scans and aggregations pushed to the stores' coprocessors give exactly the results of the SQL layer's own
- * evaluation, over a table split into three regions, with NULLs in every column.
+ * Analytical SQL over a table split into three regions, with NULLs in every column: scans, aggregations and TopN
+ * pushed to the stores' coprocessors give exactly the results of the SQL layer's own evaluation; EXPLAIN shows
+ * where each operator runs and EXPLAIN ANALYZE what it did; a query over its memory quota fails cleanly.
  */
-class ItCoprocessorPushDown {
+class ItAnalyticalQueries {
     private static final int ROWS = 300;
 
     @TempDir
@@ -174,6 +175,43 @@ class ItCoprocessorPushDown {
             assertThat(explain(statement, "EXPLAIN SELECT COUNT(*) FROM items WHERE qty > 3"))
                     .containsExactly("HashAgg|root||funcs: count()",
                             "└─TableReader|root|table:items|table scan, condition: (qty > 3)");
+        }
+    }
+
+    @Test
+    void explainAnalyzeReportsWhatEachOperatorDid() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            List<String> rows = SqlTesting.rows(statement,
+                    "EXPLAIN ANALYZE SELECT flag, COUNT(*) FROM items WHERE qty > 3 GROUP BY flag");
+            // id | estRows | actRows | task | access object | execution info | operator info | memory
+            String[] aggregate = rows.get(0).split("\\|", -1);
+            assertThat(aggregate).hasSize(8);
+            assertThat(aggregate[0]).isEqualTo("HashAgg");
+            assertThat(aggregate[2]).isEqualTo(String.valueOf(SqlTesting.rows(statement,
+                    "SELECT COUNT(DISTINCT flag) + MAX(CASE WHEN flag IS NULL THEN 1 ELSE 0 END) FROM items WHERE qty > 3").get(0)));
+            assertThat(aggregate[5]).startsWith("time: ");
+            assertThat(aggregate[7]).endsWith("B");
+        }
+    }
+
+    @Test
+    void aQueryOverItsMemoryQuotaFailsAndTheSessionGoesOn() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("SET tidb_mem_quota_query = 200000");
+            String join = "SELECT COUNT(*) FROM items a JOIN items b ON a.flag = b.flag";
+            for (String mode : List.of("ON", "OFF")) {
+                statement.execute("SET duet_coprocessor_push_down = " + mode);
+                try {
+                    SqlTesting.rows(statement, join);
+                    org.junit.jupiter.api.Assertions.fail("the join of " + ROWS + " rows with itself fits in 200 KB");
+                } catch (SQLException e) {
+                    assertThat(e.getErrorCode()).isEqualTo(8175);
+                    assertThat(e.getMessage()).contains("tidb_mem_quota_query");
+                }
+            }
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM items")).containsExactly(String.valueOf(ROWS));
+            statement.execute("SET tidb_mem_quota_query = 1073741824");
+            assertThat(Long.parseLong(SqlTesting.rows(statement, join).get(0))).isGreaterThan(ROWS);
         }
     }
 
