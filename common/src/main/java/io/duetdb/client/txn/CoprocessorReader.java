@@ -33,7 +33,7 @@ import io.duetdb.proto.kv.RegionError;
  */
 final class CoprocessorReader {
     /** One region's complete answer for [start, end), or what stopped it. */
-    private record RegionResult(List<byte[]> batches, byte[] end, RegionError regionError, KeyError locked, String error,
+    private record RegionResult(List<CoprocessorResponse> batches, byte[] end, RegionError regionError, KeyError locked, String error,
             String errorCode) {
     }
 
@@ -47,26 +47,29 @@ final class CoprocessorReader {
         this.workers = requireNonNull(workers, "workers is null");
     }
 
-    /** The plan's output batches (Arrow IPC streams) over [start, end) at {@code ts}, region by region in key order. */
-    List<byte[]> read(byte[] plan, byte[] start, byte[] end, long ts, long deadline) {
+    /**
+     * The plan's answers over [start, end) at {@code ts} that carry data (Arrow batches, ANALYZE results), region by
+     * region in key order.
+     */
+    List<CoprocessorResponse> read(PlanType type, byte[] plan, byte[] start, byte[] end, long ts, long deadline) {
         if (end.length == 0 || KeyRanges.compare(start, end) >= 0) {
             throw new DuetException(ErrorCode.INVALID_ARGUMENT, "a coprocessor read needs a bounded, non-empty key range");
         }
         List<RegionCache.CachedRegion> regions = sender.regions().locateRange(start, end);
-        List<CompletableFuture<List<byte[]>>> parts = new ArrayList<>(regions.size());
+        List<CompletableFuture<List<CoprocessorResponse>>> parts = new ArrayList<>(regions.size());
         for (RegionCache.CachedRegion region : regions) {
             byte[] regionStart = region.region().getStartKey().toByteArray();
             byte[] regionEnd = region.region().getEndKey().toByteArray();
             byte[] partStart = KeyRanges.compare(start, regionStart) >= 0 ? start : regionStart;
             byte[] partEnd = KeyRanges.compareEnds(end, regionEnd) <= 0 ? end : regionEnd;
             if (regions.size() == 1) {
-                return readPart(plan, partStart, partEnd, ts, deadline);
+                return readPart(type, plan, partStart, partEnd, ts, deadline);
             }
-            parts.add(CompletableFuture.supplyAsync(() -> readPart(plan, partStart, partEnd, ts, deadline), workers));
+            parts.add(CompletableFuture.supplyAsync(() -> readPart(type, plan, partStart, partEnd, ts, deadline), workers));
         }
-        List<byte[]> batches = new ArrayList<>();
+        List<CoprocessorResponse> batches = new ArrayList<>();
         try {
-            for (CompletableFuture<List<byte[]>> part : parts) {
+            for (CompletableFuture<List<CoprocessorResponse>> part : parts) {
                 batches.addAll(part.join());
             }
         } catch (CompletionException e) {
@@ -80,15 +83,16 @@ final class CoprocessorReader {
     }
 
     /** Reads [start, end) region by region from {@code start}, following splits and resolving locks. */
-    private List<byte[]> readPart(byte[] plan, byte[] start, byte[] end, long ts, long deadline) {
-        List<byte[]> batches = new ArrayList<>();
+    private List<CoprocessorResponse> readPart(PlanType type, byte[] plan, byte[] start, byte[] end, long ts,
+            long deadline) {
+        List<CoprocessorResponse> batches = new ArrayList<>();
         byte[] cursor = start;
         while (KeyRanges.compare(cursor, end) < 0) {
             byte[] from = cursor;
             RegionResult result;
             try {
                 result = sender.callChannel(from, true, (context, channel, remainingMillis) ->
-                        callRegion(context, channel, remainingMillis, plan, from, end, ts),
+                        callRegion(context, channel, remainingMillis, type, plan, from, end, ts),
                         RegionResult::regionError, r -> r.regionError() != null, r -> null, region -> { }, true);
             } catch (RegionRequestSender.RegionChanged changed) {
                 continue;
@@ -106,18 +110,18 @@ final class CoprocessorReader {
         return batches;
     }
 
-    private RegionResult callRegion(Context context, io.grpc.Channel channel, long remainingMillis, byte[] plan,
-            byte[] from, byte[] end, long ts) {
+    private RegionResult callRegion(Context context, io.grpc.Channel channel, long remainingMillis, PlanType type,
+            byte[] plan, byte[] from, byte[] end, long ts) {
         byte[] regionEnd = sender.regions().cached(context.getRegionId())
                 .map(cached -> cached.region().getEndKey().toByteArray()).orElse(end);
         byte[] partEnd = KeyRanges.compareEnds(end, regionEnd) <= 0 ? end : regionEnd;
-        CoprocessorRequest request = CoprocessorRequest.newBuilder().setContext(context).setPlanType(PlanType.DAG)
+        CoprocessorRequest request = CoprocessorRequest.newBuilder().setContext(context).setPlanType(type)
                 .setPlan(ByteString.copyFrom(plan)).setStartTs(ts)
                 .addRanges(KeyRange.newBuilder().setStart(ByteString.copyFrom(from)).setEnd(ByteString.copyFrom(partEnd)))
                 .build();
         Iterator<CoprocessorResponse> responses = CoprocessorGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(remainingMillis, TimeUnit.MILLISECONDS).execute(request);
-        List<byte[]> batches = new ArrayList<>();
+        List<CoprocessorResponse> batches = new ArrayList<>();
         RegionError regionError = null;
         KeyError locked = null;
         String error = null;
@@ -131,8 +135,8 @@ final class CoprocessorReader {
             } else if (!response.getError().isEmpty()) {
                 error = response.getError();
                 errorCode = response.getErrorCode();
-            } else if (!response.getArrowIpc().isEmpty()) {
-                batches.add(response.getArrowIpc().toByteArray());
+            } else if (!response.getArrowIpc().isEmpty() || response.hasAnalyzeResult()) {
+                batches.add(response);
             }
         }
         return new RegionResult(batches, partEnd, regionError, locked, error, errorCode);

@@ -237,7 +237,18 @@ public final class Transaction implements AutoCloseable {
      */
     public List<byte[]> coprocessor(byte[] plan, byte[] start, byte[] end) {
         checkActive();
-        return client.coprocessor().read(plan, start, end, readTs(), deadline());
+        return client.coprocessor().read(io.duetdb.proto.coprocessor.PlanType.DAG, plan, start, end, readTs(), deadline())
+                .stream().map(response -> response.getArrowIpc().toByteArray()).toList();
+    }
+
+    /**
+     * Runs an ANALYZE plan (an encoded AnalyzeRequest) over [start, end) on every region at once; answers each
+     * region's result followed by its sample batches, in key order.
+     */
+    public List<io.duetdb.proto.coprocessor.CoprocessorResponse> analyze(byte[] plan, byte[] start, byte[] end) {
+        checkActive();
+        return client.coprocessor().read(io.duetdb.proto.coprocessor.PlanType.ANALYZE, plan, start, end, readTs(),
+                deadline());
     }
 
     /** Whether this transaction has buffered writes in [start, end). */

@@ -301,6 +301,27 @@ public final class Catalog implements AutoCloseable {
         }
     }
 
+    /** Stores a table's statistics (JSON) in the catalog, replacing the previous ones. */
+    public void putStatistics(long tableId, byte[] json) {
+        Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        try {
+            store.putStatistics(transaction, tableId, json);
+            transaction.commit();
+        } finally {
+            transaction.close();
+        }
+    }
+
+    /** Every table's statistics (JSON), read at a fresh snapshot. */
+    public java.util.List<byte[]> statistics() {
+        Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+        try {
+            return store.statistics(transaction);
+        } finally {
+            transaction.close();
+        }
+    }
+
     /** The newest {@code limit} DDL job records, newest first, read at a fresh snapshot. */
     public java.util.List<DdlJob> ddlJobs(int limit) {
         Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);

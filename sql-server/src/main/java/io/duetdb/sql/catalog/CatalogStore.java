@@ -30,6 +30,7 @@ final class CatalogStore {
     private static final byte[] USERS = "Users".getBytes(UTF_8);
     private static final byte[] DDL_JOBS = "DDLJobs".getBytes(UTF_8);
     private static final byte[] DROPPED_TABLES = "DroppedTables".getBytes(UTF_8);
+    private static final byte[] STATISTICS = "Stats".getBytes(UTF_8);
     /** DDL job records kept: a new job's record replaces the one this many jobs older. */
     static final int DDL_JOB_HISTORY = 1000;
     private static final int SCAN_PAGE = 1024;
@@ -161,6 +162,19 @@ final class CatalogStore {
         }
         jobs.sort((a, b) -> Long.compare(b.id(), a.id()));
         return jobs;
+    }
+
+    /** A table's statistics as JSON, whatever class the statistics package gives them. */
+    void putStatistics(Transaction transaction, long tableId, byte[] json) {
+        transaction.put(Keys.metaHashFieldKey(STATISTICS, idBytes(tableId)), json);
+    }
+
+    void deleteStatistics(Transaction transaction, long tableId) {
+        transaction.delete(Keys.metaHashFieldKey(STATISTICS, idBytes(tableId)));
+    }
+
+    List<byte[]> statistics(Transaction transaction) {
+        return scanHash(transaction, STATISTICS);
     }
 
     private static byte[] userField(String user, String host) {

@@ -66,6 +66,10 @@ public final class InfoSchema {
         return Optional.ofNullable(databases.get(name.toLowerCase(Locale.ROOT)));
     }
 
+    public Optional<DatabaseInfo> database(long databaseId) {
+        return databases.values().stream().filter(database -> database.id() == databaseId).findFirst();
+    }
+
     public List<DatabaseInfo> databases() {
         List<DatabaseInfo> list = new ArrayList<>(databases.values());
         list.sort((a, b) -> a.name().compareToIgnoreCase(b.name()));

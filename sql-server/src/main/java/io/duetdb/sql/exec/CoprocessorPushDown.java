@@ -582,14 +582,14 @@ final class CoprocessorPushDown {
             }
         }
         for (ColumnInfo column : scanned) {
-            FieldType type = columnType(column);
+            FieldType type = ComputeValues.columnType(column);
             if (type == null) {
                 return null;
             }
             ScanColumn.Builder scanColumn = ScanColumn.newBuilder().setColumnId(column.id()).setType(type);
             Object origin = column.originDefault();
             if (origin != null) {
-                scanColumn.setDefaultValue(Literals.of(toCompute(origin, type)));
+                scanColumn.setDefaultValue(Literals.of(ComputeValues.toCompute(origin, type)));
             }
             scan.addColumns(scanColumn);
             types.add(type);
@@ -597,21 +597,6 @@ final class CoprocessorPushDown {
         return new ScanShape(scan.build(), types, range[0], range[1]);
     }
 
-    private static FieldType columnType(ColumnInfo column) {
-        return switch (column.type().storageType()) {
-            case INT64 -> ValueTypes.of(ValueType.INT64);
-            case FLOAT32 -> ValueTypes.of(ValueType.FLOAT32);
-            case FLOAT64 -> ValueTypes.of(ValueType.FLOAT64);
-            case DECIMAL -> ValueTypes.decimal(column.type().precision(), column.type().scale());
-            case STRING -> ValueTypes.of(ValueType.STRING);
-            case BYTES -> ValueTypes.of(ValueType.BYTES);
-            case DATE -> ValueTypes.of(ValueType.DATE);
-            case DATETIME -> ValueTypes.of(ValueType.DATETIME);
-            case TIMESTAMP -> ValueTypes.of(ValueType.TIMESTAMP);
-            case TIME -> ValueTypes.of(ValueType.TIME);
-            default -> null;
-        };
-    }
 
     private List<Object[]> run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes) {
         if (java.util.Arrays.equals(shape.start(), shape.end())) {
@@ -632,55 +617,13 @@ final class CoprocessorPushDown {
         for (int row = 0; row < batch.getRowCount(); row++) {
             Object[] values = Batches.row(batch, row);
             for (int i = 0; i < values.length; i++) {
-                values[i] = toSql(values[i], types.get(i));
+                values[i] = ComputeValues.toSql(values[i], types.get(i));
             }
             rows.add(values);
         }
     }
 
-    /** A coprocessor value in the executor's form (the form TableAccess.fromStorage gives). */
-    private static Object toSql(Object value, FieldType type) {
-        if (value == null) {
-            return null;
-        }
-        return switch (type.getType()) {
-            case FLOAT32 -> Double.valueOf(Float.toString((Float) value));
-            case DATE -> LocalDate.ofEpochDay((Long) value);
-            case DATETIME, TIMESTAMP -> {
-                long micros = (Long) value;
-                yield LocalDateTime.ofEpochSecond(Math.floorDiv(micros, MICROS_PER_SECOND),
-                        (int) Math.floorMod(micros, MICROS_PER_SECOND) * 1000, ZoneOffset.UTC);
-            }
-            case TIME -> {
-                long micros = (Long) value;
-                yield Duration.ofSeconds(Math.floorDiv(micros, MICROS_PER_SECOND), Math.floorMod(micros, MICROS_PER_SECOND) * 1000);
-            }
-            case BOOLEAN -> value;
-            default -> value;
-        };
-    }
 
-    /** An executor value in the coprocessor's form, or null when it has none. */
-    private static Object toCompute(Object value, FieldType type) {
-        if (value == null) {
-            return null;
-        }
-        return switch (type.getType()) {
-            case INT64 -> value instanceof Long ? value : value instanceof Boolean bool ? (bool ? 1L : 0L) : null;
-            case FLOAT32, FLOAT64 -> value instanceof Number number ? (Object) number.doubleValue() : null;
-            case DECIMAL -> value instanceof BigDecimal decimal ? decimal : value instanceof Long number
-                    ? BigDecimal.valueOf(number) : null;
-            case STRING -> value instanceof String ? value : null;
-            case BYTES -> value instanceof byte[] ? value : null;
-            case DATE -> value instanceof LocalDate date ? date.toEpochDay() : null;
-            case DATETIME, TIMESTAMP -> value instanceof LocalDateTime dateTime
-                    ? dateTime.toEpochSecond(ZoneOffset.UTC) * MICROS_PER_SECOND + dateTime.getNano() / 1000 : null;
-            case TIME -> value instanceof Duration duration
-                    ? duration.getSeconds() * MICROS_PER_SECOND + duration.getNano() / 1000 : null;
-            case BOOLEAN -> value instanceof Boolean ? value : null;
-            default -> null;
-        };
-    }
 
     private static boolean isBooleanCondition(Expression expression, List<FieldType> types) {
         try {
@@ -702,7 +645,7 @@ final class CoprocessorPushDown {
             if (type == null) {
                 return null;
             }
-            Object value = toCompute(ExpressionCompiler.literalValue(literal), type);
+            Object value = ComputeValues.toCompute(ExpressionCompiler.literalValue(literal), type);
             if (value == null && !literal.isNull()) {
                 return null;
             }

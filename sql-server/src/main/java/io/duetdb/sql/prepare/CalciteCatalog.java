@@ -40,12 +40,16 @@ public final class CalciteCatalog {
     };
 
     public CalciteCatalog(InfoSchema infoSchema) {
+        this(infoSchema, DuetTable.RowCounts.NONE);
+    }
+
+    public CalciteCatalog(InfoSchema infoSchema, DuetTable.RowCounts rowCounts) {
         this.infoSchema = infoSchema;
         this.rootSchema = CalciteSchema.createRootSchema(false, false);
         for (DatabaseInfo database : infoSchema.databases()) {
             Map<String, Table> tables = new HashMap<>();
             for (TableInfo table : infoSchema.tables(database)) {
-                tables.put(table.name(), new DuetTable(database, table));
+                tables.put(table.name(), new DuetTable(database, table, rowCounts));
             }
             rootSchema.add(database.name(), new AbstractSchema() {
                 @Override

@@ -50,10 +50,24 @@ public final class QueryPlanner {
             .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
             .build();
     private static final HepProgram REWRITE_PROGRAM = new HepProgramBuilder()
+            .addRuleInstance(CoreRules.FILTER_PROJECT_TRANSPOSE)
             .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+            .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)
             .addRuleInstance(CoreRules.FILTER_MERGE)
             .addRuleInstance(CoreRules.PROJECT_MERGE)
             .addRuleInstance(CoreRules.PROJECT_REMOVE)
+            .build();
+    /**
+     * Join order: inner joins are gathered into one multi-join and ordered by Calcite's LoptOptimizeJoinRule,
+     * which joins the inputs with conditions between them first and weighs their row counts (ANALYZE's, when the
+     * tables have statistics); then the filters and projections the reordering leaves are tidied again.
+     */
+    private static final HepProgram JOIN_ORDER_PROGRAM = new HepProgramBuilder()
+            .addMatchOrder(org.apache.calcite.plan.hep.HepMatchOrder.BOTTOM_UP)
+            .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+            .addRuleInstance(CoreRules.PROJECT_MULTI_JOIN_MERGE)
+            .addRuleInstance(CoreRules.FILTER_MULTI_JOIN_MERGE)
+            .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
             .build();
 
     /** Swaps Calcite's operators for MySQL's where their semantics differ (division). */
@@ -119,7 +133,29 @@ public final class QueryPlanner {
         HepPlanner rewriter = new HepPlanner(REWRITE_PROGRAM);
         rewriter.setRoot(plan);
         plan = rewriter.findBestExp();
+        if (countJoins(plan) > 1) {
+            HepPlanner joinOrder = new HepPlanner(JOIN_ORDER_PROGRAM);
+            joinOrder.setRoot(plan);
+            plan = joinOrder.findBestExp();
+            HepPlanner tidy = new HepPlanner(REWRITE_PROGRAM);
+            tidy.setRoot(plan);
+            plan = tidy.findBestExp();
+        }
         return new PlannedQuery(plan, rowType, origins, validated);
+    }
+
+    private static int countJoins(RelNode plan) {
+        int[] joins = {0};
+        new org.apache.calcite.rel.RelHomogeneousShuttle() {
+            @Override
+            public RelNode visit(RelNode other) {
+                if (other instanceof org.apache.calcite.rel.core.Join) {
+                    joins[0]++;
+                }
+                return super.visit(other);
+            }
+        }.visit(plan);
+        return joins[0];
     }
 
     private static boolean containsSubQuery(RelNode plan) {

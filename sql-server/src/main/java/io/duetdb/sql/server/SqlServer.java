@@ -68,6 +68,7 @@ public final class SqlServer implements AutoCloseable {
             statusServer = new StatusServer("sql", protocolServer.boundAddress().toString(), config.statusAddress(),
                     metrics.registry(), this::status);
             statusServer.start();
+            sessions.statistics().start(protocolServer.boundAddress().toString());
             droppedTables = new io.duetdb.sql.ddl.DroppedTableCollector(catalog, placement, metrics,
                     config.droppedTableCheckInterval(), protocolServer.boundAddress().toString());
             LOG.info("SQL server started: MySQL protocol on {}, status on {}", protocolServer.boundAddress(),
@@ -96,6 +97,9 @@ public final class SqlServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (sessions != null) {
+            sessions.statistics().close();
+        }
         if (droppedTables != null) {
             droppedTables.close();
             droppedTables = null;

@@ -63,6 +63,8 @@ public final class Session implements SessionFunctions {
     private static final Pattern ROLLBACK = Pattern.compile("(?is)rollback(\\s+work)?");
     private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
     private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe)\\s+([`\\w.]+)");
+    private static final Pattern ANALYZE_TABLE = Pattern.compile("(?is)\\s*analyze\\s+(?:no_write_to_binlog\\s+|local\\s+)?"
+            + "tables?\\s+(.+?)\\s*;?\\s*");
     /** MySQL's EXPLAIN of a query (also spelled DESC or DESCRIBE), which Calcite spells EXPLAIN PLAN FOR. */
     private static final Pattern EXPLAIN_QUERY = Pattern.compile("(?is)\\s*(?:explain|desc|describe)\\s+(analyze\\s+)?"
             + "(?:format\\s*=\\s*'?\\w+'?\\s+)?((?:select|with)\\b.*|\\(.*)");
@@ -701,6 +703,9 @@ public final class Session implements SessionFunctions {
                 return result;
             }
         }
+        if ((matcher = ANALYZE_TABLE.matcher(sql)).matches()) {
+            return analyzeTables(matcher.group(1));
+        }
         if (lower.startsWith("set ")) {
             SetStatements.execute(this, sql.substring(4).strip());
             return UpdateResult.NONE;
@@ -980,6 +985,32 @@ public final class Session implements SessionFunctions {
             }
         }
         return columns;
+    }
+
+    /** ANALYZE TABLE t[, ...]: statistics for each table, reported as MySQL does (Table, Op, Msg_type, Msg_text). */
+    private StatementResult analyzeTables(String names) {
+        List<Object[]> rows = new ArrayList<>();
+        for (String name : names.split(",")) {
+            String[] parts = name.strip().replace("`", "").split("\\.");
+            String databaseName = parts.length > 1 ? parts[0] : database;
+            String tableName = parts[parts.length - 1];
+            if (databaseName == null) {
+                throw new DuetException(ErrorCode.NO_DATABASE_SELECTED, "No database selected");
+            }
+            io.duetdb.sql.catalog.TableInfo table = manager.latestInfoSchema().table(databaseName, tableName)
+                    .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE, "Table '" + databaseName + "."
+                            + tableName + "' doesn't exist"));
+            require(Privilege.SELECT, databaseName, table.name());
+            require(Privilege.INSERT, databaseName, table.name());
+            inTransaction(transaction -> {
+                manager.analyzer().analyze(transaction, table);
+                return UpdateResult.NONE;
+            });
+            rows.add(new Object[] {databaseName + "." + table.name(), "analyze", "status", "OK"});
+        }
+        return new QueryResult(List.of(ResultColumn.computed("Table", SqlType.varchar(128)),
+                ResultColumn.computed("Op", SqlType.varchar(16)), ResultColumn.computed("Msg_type", SqlType.varchar(16)),
+                ResultColumn.computed("Msg_text", SqlType.varchar(256))), rows);
     }
 
     private StatementResult explain(Transaction transaction, SqlNode query) {

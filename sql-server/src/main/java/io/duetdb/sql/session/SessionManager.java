@@ -44,6 +44,8 @@ public final class SessionManager {
     private volatile CalciteCatalog calciteCatalog;
 
     private final SqlMetrics metrics;
+    private final io.duetdb.sql.statistics.StatisticsCache statistics;
+    private final io.duetdb.sql.statistics.TableAnalyzer analyzer;
 
     private final ServerSettings settings;
 
@@ -56,7 +58,17 @@ public final class SessionManager {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.ddl = new DdlExecutor(catalog, client, settings.backfillBatchSize());
         this.autoIds = new AutoIdAllocator(catalog::allocate, catalog::rebase);
+        this.statistics = new io.duetdb.sql.statistics.StatisticsCache(catalog);
+        this.analyzer = new io.duetdb.sql.statistics.TableAnalyzer(statistics);
         this.serverVersion = requireNonNull(serverVersion, "serverVersion is null");
+    }
+
+    public io.duetdb.sql.statistics.StatisticsCache statistics() {
+        return statistics;
+    }
+
+    public io.duetdb.sql.statistics.TableAnalyzer analyzer() {
+        return analyzer;
     }
 
     public SqlMetrics metrics() {
@@ -140,7 +152,8 @@ public final class SessionManager {
         if (current != null && current.infoSchema() == schema) {
             return current;
         }
-        CalciteCatalog created = new CalciteCatalog(schema);
+        CalciteCatalog created = new CalciteCatalog(schema, tableId -> statistics.table(tableId)
+                .map(table -> java.util.OptionalLong.of(table.rowCount())).orElse(java.util.OptionalLong.empty()));
         if (current == null || current.infoSchema().version() <= schema.version()) {
             calciteCatalog = created;
         }

@@ -30,6 +30,8 @@ final class ShowStatements {
     private static final Pattern CREATE_DATABASE = Pattern.compile("(?is)create\\s+(?:database|schema)\\s+`?([^`\\s]+)`?");
     private static final Pattern VARIABLES = Pattern.compile(
             "(?is)(?:(global|session|local)\\s+)?variables(?:\\s+like\\s+'([^']*)'|\\s+where\\s+.*)?");
+    private static final Pattern STATS_META = Pattern.compile("(?is)stats_meta");
+    private static final Pattern STATS_HISTOGRAMS = Pattern.compile("(?is)stats_histograms");
     private static final Pattern STATUS = Pattern.compile("(?is)(?:(global|session)\\s+)?status(?:\\s+like\\s+'([^']*)')?");
 
     private ShowStatements() {
@@ -115,6 +117,35 @@ final class ShowStatements {
             rows.add(new Object[] {"version", session.serverVersion()});
             rows.sort((a, b) -> ((String) a[0]).compareTo((String) b[0]));
             return result(List.of("Variable_name", "Value"), filter(rows, matcher.group(2)));
+        }
+        if ((matcher = STATS_META.matcher(text)).matches()) {
+            List<Object[]> rows = new ArrayList<>();
+            for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
+                schema.table(statistics.tableId()).ifPresent(table -> rows.add(new Object[] {
+                        schema.database(table.databaseId()).map(DatabaseInfo::name).orElse(""), table.name(), "",
+                        statistics.analyzedAt(), 0L, statistics.rowCount()}));
+            }
+            rows.sort((a, b) -> (a[0] + "." + a[1]).compareTo(b[0] + "." + b[1]));
+            return result(List.of("Db_name", "Table_name", "Partition_name", "Update_time", "Modify_count", "Row_count"),
+                    rows);
+        }
+        if ((matcher = STATS_HISTOGRAMS.matcher(text)).matches()) {
+            List<Object[]> rows = new ArrayList<>();
+            for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
+                TableInfo table = schema.table(statistics.tableId()).orElse(null);
+                if (table == null) {
+                    continue;
+                }
+                String database = schema.database(table.databaseId()).map(DatabaseInfo::name).orElse("");
+                for (io.duetdb.sql.statistics.TableStatistics.ColumnStatistics column : statistics.columns()) {
+                    rows.add(new Object[] {database, table.name(), "", column.name(), 0L, statistics.analyzedAt(),
+                            column.distinctCount(), column.nullCount(),
+                            String.format(Locale.ROOT, "%.4f", column.averageWidth()), "0"});
+                }
+            }
+            rows.sort((a, b) -> (a[0] + "." + a[1] + "." + a[3]).compareTo(b[0] + "." + b[1] + "." + b[3]));
+            return result(List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Update_time",
+                    "Distinct_count", "Null_count", "Avg_col_size", "Correlation"), rows);
         }
         if ((matcher = STATUS.matcher(text)).matches()) {
             List<Object[]> rows = new ArrayList<>();

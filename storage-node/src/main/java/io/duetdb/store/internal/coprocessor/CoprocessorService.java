@@ -17,6 +17,9 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.duetdb.common.compute.ArrowIpc;
 import io.duetdb.common.compute.UnsupportedExpressionException;
 import io.duetdb.common.compute.operator.BatchOperator;
+import io.duetdb.common.compute.operator.Batches;
+import io.duetdb.common.compute.statistics.AnalyzeCollector;
+import io.duetdb.proto.coprocessor.AnalyzeRequest;
 import io.duetdb.common.compute.operator.DagPipeline;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.proto.coprocessor.CoprocessorRequest;
@@ -36,6 +39,8 @@ import io.duetdb.store.internal.metrics.StoreMetrics;
 public final class CoprocessorService {
     private static final Logger LOG = LoggerFactory.getLogger(CoprocessorService.class);
     private static final long SLOW_REQUEST_NANOS = 1_000_000_000L;
+    /** The largest sample one region returns for ANALYZE. */
+    public static final int MAX_SAMPLE_ROWS = 100_000;
 
     /** Where responses go: the gRPC stream, with its flow control. */
     public interface ResponseSink {
@@ -62,12 +67,24 @@ public final class CoprocessorService {
     public void execute(CoprocessorRequest request, ResponseSink sink) {
         long started = System.nanoTime();
         DagRequest dag;
+        AnalyzeRequest analyze;
         try {
-            if (request.getPlanType() != PlanType.DAG) {
+            if (request.getPlanType() == PlanType.DAG) {
+                dag = DagRequest.parseFrom(request.getPlan());
+                DagPipeline.check(dag);
+                analyze = null;
+            } else if (request.getPlanType() == PlanType.ANALYZE) {
+                analyze = AnalyzeRequest.parseFrom(request.getPlan());
+                if (analyze.getSampleSize() > MAX_SAMPLE_ROWS) {
+                    throw new UnsupportedExpressionException("sample_size " + analyze.getSampleSize() + " exceeds "
+                            + MAX_SAMPLE_ROWS);
+                }
+                dag = DagRequest.newBuilder().addExecutors(io.duetdb.proto.coprocessor.Executor.newBuilder()
+                        .setTableScan(analyze.getTableScan())).build();
+                DagPipeline.check(dag);
+            } else {
                 throw new UnsupportedExpressionException("plan type " + request.getPlanType() + " is not supported");
             }
-            dag = DagRequest.parseFrom(request.getPlan());
-            DagPipeline.check(dag);
         } catch (InvalidProtocolBufferException | UnsupportedExpressionException e) {
             fail(sink, "invalid coprocessor plan: " + e.getMessage(), null);
             return;
@@ -98,7 +115,11 @@ public final class CoprocessorService {
                 return;
             }
             try (var snapshot = read.snapshot()) {
-                run(request, dag, read.ranges(), snapshot, sink, started);
+                if (analyze != null) {
+                    analyze(request, analyze, read.ranges(), snapshot, sink, started);
+                } else {
+                    run(request, dag, read.ranges(), snapshot, sink, started);
+                }
             }
         }, executor);
     }
@@ -147,6 +168,46 @@ public final class CoprocessorService {
         }
         sink.send(CoprocessorResponse.newBuilder().setSummary(ExecutionSummary.newBuilder().setScannedRows(scanned)
                 .setOutputRows(outputRows).setOutputBatches(batches).setElapsedNanos(elapsed)).build());
+        sink.complete();
+    }
+
+    /** ANALYZE: one pass over the rows into an {@link AnalyzeCollector}; its result, then its sample as batches. */
+    private void analyze(CoprocessorRequest request, AnalyzeRequest analyze, List<byte[][]> ranges,
+            io.duetdb.store.engine.EngineSnapshot snapshot, ResponseSink sink, long started) {
+        int columns = analyze.getTableScan().getColumnsCount();
+        AnalyzeCollector collector = new AnalyzeCollector(columns, analyze.getSampleSize(),
+                analyze.getSeed() ^ request.getContext().getRegionId());
+        try (BufferAllocator requestAllocator = allocator.newChildAllocator("analyze-" + request.getContext().getRegionId(),
+                0, allocator.getLimit());
+                RowScanOperator scan = new RowScanOperator(snapshot, analyze.getTableScan(), ranges, request.getStartTs(),
+                        requestAllocator, DagPipeline.DEFAULT_BATCH_ROWS)) {
+            VectorSchemaRoot batch;
+            while ((batch = scan.next()) != null) {
+                collector.add(batch);
+            }
+            sink.send(CoprocessorResponse.newBuilder().setAnalyzeResult(collector.result()).build());
+            List<Object[]> sample = collector.sample();
+            for (int from = 0; from < sample.size(); from += DagPipeline.DEFAULT_BATCH_ROWS) {
+                if (!sink.awaitReady()) {
+                    return;
+                }
+                List<Object[]> part = sample.subList(from, Math.min(sample.size(), from + DagPipeline.DEFAULT_BATCH_ROWS));
+                try (VectorSchemaRoot rows = Batches.ofRows(scan.outputTypes(), part, requestAllocator)) {
+                    sink.send(CoprocessorResponse.newBuilder().setArrowIpc(ByteString.copyFrom(ArrowIpc.write(rows))).build());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("analyze request on region {} failed", request.getContext().getRegionId(), e);
+            fail(sink, "analyze failed: " + e, null);
+            return;
+        }
+        long elapsed = System.nanoTime() - started;
+        metrics.coprocessorRequests.labelValues("ok").inc();
+        metrics.coprocessorRows.labelValues("scanned").inc(collector.rows());
+        LOG.info("analyzed region {}: {} rows, {} sampled in {} ms", request.getContext().getRegionId(), collector.rows(),
+                collector.sample().size(), elapsed / 1_000_000);
+        sink.send(CoprocessorResponse.newBuilder().setSummary(ExecutionSummary.newBuilder()
+                .setScannedRows(collector.rows()).setElapsedNanos(elapsed)).build());
         sink.complete();
     }
 

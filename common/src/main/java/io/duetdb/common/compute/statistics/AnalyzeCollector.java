@@ -1,0 +1,134 @@
+package io.duetdb.common.compute.statistics;
+
+import static java.util.Objects.requireNonNull;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.common.compute.VectorValues;
+import io.duetdb.proto.coprocessor.AnalyzeResult;
+import io.duetdb.proto.coprocessor.ColumnSketch;
+
+/**
+ * What ANALYZE gathers from one region's rows in one pass: the row count, and per column the NULL count, a
+ * distinct-value sketch and the bytes of its values; and a uniform sample of rows (reservoir sampling with a
+ * seeded generator, so a run is repeatable).
+ */
+public final class AnalyzeCollector {
+    private final int columns;
+    private final int sampleSize;
+    private final SplittableRandom random;
+    private final long[] nullCounts;
+    private final long[] totalBytes;
+    private final HyperLogLog[] sketches;
+    private final List<Object[]> sample = new ArrayList<>();
+    private long rows;
+
+    public AnalyzeCollector(int columns, int sampleSize, long seed) {
+        this.columns = columns;
+        this.sampleSize = sampleSize;
+        this.random = new SplittableRandom(seed);
+        this.nullCounts = new long[columns];
+        this.totalBytes = new long[columns];
+        this.sketches = new HyperLogLog[columns];
+        for (int i = 0; i < columns; i++) {
+            sketches[i] = new HyperLogLog();
+        }
+    }
+
+    public void add(VectorSchemaRoot batch) {
+        requireNonNull(batch, "batch is null");
+        int count = batch.getRowCount();
+        for (int row = 0; row < count; row++) {
+            Object[] values = new Object[columns];
+            for (int column = 0; column < columns; column++) {
+                FieldVector vector = batch.getVector(column);
+                Object value = VectorValues.get(vector, row);
+                values[column] = value;
+                if (value == null) {
+                    nullCounts[column]++;
+                } else {
+                    sketches[column].add(hash(value));
+                    totalBytes[column] += width(value);
+                }
+            }
+            rows++;
+            if (sample.size() < sampleSize) {
+                sample.add(values);
+            } else {
+                long slot = random.nextLong(rows);
+                if (slot < sampleSize) {
+                    sample.set((int) slot, values);
+                }
+            }
+        }
+    }
+
+    public long rows() {
+        return rows;
+    }
+
+    public List<Object[]> sample() {
+        return sample;
+    }
+
+    public AnalyzeResult result() {
+        AnalyzeResult.Builder result = AnalyzeResult.newBuilder().setRowCount(rows).setSampleRows(sample.size());
+        for (int column = 0; column < columns; column++) {
+            result.addColumns(ColumnSketch.newBuilder().setNullCount(nullCounts[column])
+                    .setDistinctRegisters(ByteString.copyFrom(sketches[column].registers()))
+                    .setTotalBytes(totalBytes[column]));
+        }
+        return result.build();
+    }
+
+    /** A hash of a value that equal values share: decimals by their value whatever their scale. */
+    static long hash(Object value) {
+        if (value instanceof Long number) {
+            return HyperLogLog.mix(number);
+        }
+        if (value instanceof String text) {
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            return HyperLogLog.hash(bytes, 0, bytes.length);
+        }
+        if (value instanceof BigDecimal decimal) {
+            byte[] bytes = (decimal.signum() == 0 ? "0" : decimal.stripTrailingZeros().toPlainString())
+                    .getBytes(StandardCharsets.UTF_8);
+            return HyperLogLog.hash(bytes, 0, bytes.length);
+        }
+        if (value instanceof Double number) {
+            return HyperLogLog.mix(Double.doubleToLongBits(number == 0.0 ? 0.0 : number));
+        }
+        if (value instanceof Float number) {
+            return HyperLogLog.mix(Double.doubleToLongBits(number == 0.0f ? 0.0 : number));
+        }
+        if (value instanceof byte[] bytes) {
+            return HyperLogLog.hash(bytes, 0, bytes.length);
+        }
+        if (value instanceof Boolean bool) {
+            return HyperLogLog.mix(bool ? 1 : 0);
+        }
+        return HyperLogLog.mix(value.hashCode());
+    }
+
+    private static long width(Object value) {
+        if (value instanceof String text) {
+            return text.length();
+        }
+        if (value instanceof byte[] bytes) {
+            return bytes.length;
+        }
+        if (value instanceof BigDecimal) {
+            return 16;
+        }
+        return 8;
+    }
+}

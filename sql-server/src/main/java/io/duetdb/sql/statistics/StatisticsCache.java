@@ -1,0 +1,90 @@
+package io.duetdb.sql.statistics;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.duetdb.sql.catalog.Catalog;
+
+/**
+ * The statistics this SQL server plans with: every table's, loaded from the catalog at start and refreshed
+ * periodically (another server may have analyzed a table) and at once after a local ANALYZE.
+ */
+public final class StatisticsCache implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StatisticsCache.class);
+    private static final java.time.Duration REFRESH_INTERVAL = java.time.Duration.ofSeconds(10);
+    private java.util.concurrent.ScheduledExecutorService refresher;
+
+    private final Catalog catalog;
+    private final ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private volatile Map<Long, TableStatistics> tables = Map.of();
+
+    public StatisticsCache(Catalog catalog) {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+    }
+
+    /** Loads the statistics now and then every few seconds. */
+    public synchronized void start(String serverName) {
+        if (refresher != null) {
+            return;
+        }
+        refresher = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                new io.duetdb.common.concurrent.NamedThreadFactory("sql", serverName, "statistics"));
+        refresher.scheduleWithFixedDelay(() -> {
+            try {
+                refresh();
+            } catch (RuntimeException e) {
+                LOG.info("could not refresh table statistics: {}", e.getMessage());
+            }
+        }, 0, REFRESH_INTERVAL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (refresher != null) {
+            refresher.shutdownNow();
+            refresher = null;
+        }
+    }
+
+    public Map<Long, TableStatistics> all() {
+        return tables;
+    }
+
+    public Optional<TableStatistics> table(long tableId) {
+        return Optional.ofNullable(tables.get(tableId));
+    }
+
+    public void refresh() {
+        Map<Long, TableStatistics> loaded = new HashMap<>();
+        for (byte[] value : catalog.statistics()) {
+            try {
+                TableStatistics statistics = json.readValue(value, TableStatistics.class);
+                loaded.put(statistics.tableId(), statistics);
+            } catch (IOException e) {
+                LOG.info("skipping unreadable table statistics: {}", e.getMessage());
+            }
+        }
+        tables = Map.copyOf(loaded);
+    }
+
+    void store(TableStatistics statistics) {
+        try {
+            catalog.putStatistics(statistics.tableId(), json.writeValueAsBytes(statistics));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise the statistics of table " + statistics.tableId(), e);
+        }
+        Map<Long, TableStatistics> updated = new HashMap<>(tables);
+        updated.put(statistics.tableId(), statistics);
+        tables = Map.copyOf(updated);
+    }
+}
