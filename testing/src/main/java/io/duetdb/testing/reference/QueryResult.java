@@ -1,4 +1,4 @@
-package io.duetdb.testing.tpch;
+package io.duetdb.testing.reference;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
