@@ -10,14 +10,14 @@ public interface Table {
 
     List<Column> columns();
 
-    /** The primary key's columns, joined by commas. */
+    /** The primary key's columns, joined by commas; empty for a table without one. */
     String primaryKey();
 
-    /** {@code CREATE TABLE} with the columns and the primary key; no secondary indexes. */
+    /** {@code CREATE TABLE} with the columns and the primary key if any; no secondary indexes. */
     default String createTableSql() {
         return "CREATE TABLE " + sqlName() + " ("
                 + columns().stream().map(Column::definition).collect(Collectors.joining(", "))
-                + ", PRIMARY KEY (" + primaryKey() + "))";
+                + (primaryKey().isEmpty() ? "" : ", PRIMARY KEY (" + primaryKey() + ")") + ")";
     }
 
     /** The column names joined by commas, for INSERT statements. */

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 import io.duetdb.testing.reference.GeneratedData;
+import io.duetdb.testing.reference.UnitRandom;
 
 /**
  * A deterministic TPC-H data generator after the specification's clause 4.2.3 (and dbgen where the text leaves
@@ -167,14 +168,7 @@ public final class TpchData implements GeneratedData<TpchTable> {
 
     /** The random stream of one unit of a table; units with several streams tell them apart by {@code stream}. */
     private static SplittableRandom random(TpchTable table, long unit, int stream) {
-        return new SplittableRandom(mix(SEED + (table.ordinal() + 1) * 0x9E3779B97F4A7C15L + unit * 0xBF58476D1CE4E5B9L
-                + stream * 0x94D049BB133111EBL));
-    }
-
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+        return UnitRandom.of(SEED, table.ordinal(), unit, stream);
     }
 
     private static int uniform(SplittableRandom random, int min, int max) {
