@@ -23,9 +23,11 @@ import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
-import io.duetdb.testing.tpch.DuckDbReference;
-import io.duetdb.testing.tpch.QueryResult;
-import io.duetdb.testing.tpch.QueryRunner;
+import io.duetdb.testing.reference.ConnectionSource;
+import io.duetdb.testing.reference.DataLoader;
+import io.duetdb.testing.reference.DuckDbReference;
+import io.duetdb.testing.reference.QueryResult;
+import io.duetdb.testing.reference.QueryRunner;
 import io.duetdb.testing.tpch.TpchData;
 import io.duetdb.testing.tpch.TpchLoader;
 import io.duetdb.testing.tpch.TpchQueries;
@@ -178,7 +180,7 @@ public final class TpchBenchmark implements Callable<Integer> {
     private EndpointResult runEndpoint(String name, String url, TpchData data, List<Integer> selected,
             Map<Integer, QueryResult> expected, boolean load) throws Exception {
         String jdbc = withOptions(url);
-        TpchLoader.ConnectionSource source = () -> DriverManager.getConnection(jdbc);
+        ConnectionSource source = () -> DriverManager.getConnection(jdbc);
         double loadSeconds = Double.NaN;
         long rows = 0;
         boolean reuse = false;
@@ -192,7 +194,7 @@ public final class TpchBenchmark implements Callable<Integer> {
         if (!reuse) {
             System.out.printf("%s: loading SF %s (%d connections, %d rows per INSERT)%n", name, scaleFactor,
                     loadThreads, rowsPerInsert);
-            TpchLoader.Stats stats = TpchLoader.loadMysql(source, data, loadThreads, rowsPerInsert, System.out);
+            DataLoader.Stats stats = DataLoader.loadMysql(source, data, loadThreads, rowsPerInsert, System.out);
             loadSeconds = stats.seconds();
             rows = stats.totalRows();
         }

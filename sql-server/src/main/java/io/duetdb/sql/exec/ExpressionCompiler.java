@@ -557,6 +557,14 @@ public final class ExpressionCompiler {
                     return (long) text.codePointCount(0, text.length());
                 };
                 break;
+            case "ASCII":
+                // MySQL's ASCII: the first byte of the string (of its UTF-8 encoding), 0 for the empty string
+                nullSafe = args -> {
+                    String text = Values.toText(args[0]);
+                    return text.isEmpty() ? 0L : (long) (text.substring(0, text.offsetByCodePoints(0, 1))
+                            .getBytes(StandardCharsets.UTF_8)[0] & 0xFF);
+                };
+                break;
             case "LENGTH":
             case "OCTET_LENGTH":
                 nullSafe = args -> (long) (args[0] instanceof byte[] bytes ? bytes.length

@@ -9,6 +9,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
+import io.duetdb.testing.reference.GeneratedData;
+import io.duetdb.testing.reference.UnitRandom;
+
 /**
  * A deterministic TPC-H data generator after the specification's clause 4.2.3 (and dbgen where the text leaves
  * room): cardinalities per scale factor, key relationships (four suppliers per part with dbgen's formula, sparse
@@ -30,7 +33,7 @@ import java.util.function.Consumer;
  * small scale factors; and where dbgen's supplier formula repeats a supplier for a part (it does below scale
  * factor 0.01), the next free supplier is taken so that (ps_partkey, ps_suppkey) stays a key.
  */
-public final class TpchData {
+public final class TpchData implements GeneratedData<TpchTable> {
     public static final long SEED = 0x7C0_FFEEL;
 
     static final LocalDate START_DATE = LocalDate.of(1992, 1, 1);
@@ -110,7 +113,13 @@ public final class TpchData {
         return scaleFactor;
     }
 
+    @Override
+    public List<TpchTable> tables() {
+        return List.of(TpchTable.values());
+    }
+
     /** How many units {@link #generate} takes for the table: rows, parts for PARTSUPP, orders for LINEITEM. */
+    @Override
     public long units(TpchTable table) {
         return switch (table) {
             case REGION -> REGIONS.length;
@@ -123,6 +132,7 @@ public final class TpchData {
     }
 
     /** The table's rows: exact except for LINEITEM, where it is the expected count (four lines per order). */
+    @Override
     public long approximateRows(TpchTable table) {
         return switch (table) {
             case PARTSUPP -> 4L * parts;
@@ -131,12 +141,8 @@ public final class TpchData {
         };
     }
 
-    /** Every row of the table, in primary-key order. */
-    public void generate(TpchTable table, Consumer<Object[]> sink) {
-        generate(table, 0, units(table), sink);
-    }
-
     /** The rows of units [from, to) of the table, in primary-key order. */
+    @Override
     public void generate(TpchTable table, long from, long to, Consumer<Object[]> sink) {
         for (long unit = from; unit < to; unit++) {
             int index = Math.toIntExact(unit);
@@ -162,14 +168,7 @@ public final class TpchData {
 
     /** The random stream of one unit of a table; units with several streams tell them apart by {@code stream}. */
     private static SplittableRandom random(TpchTable table, long unit, int stream) {
-        return new SplittableRandom(mix(SEED + (table.ordinal() + 1) * 0x9E3779B97F4A7C15L + unit * 0xBF58476D1CE4E5B9L
-                + stream * 0x94D049BB133111EBL));
-    }
-
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+        return UnitRandom.of(SEED, table.ordinal(), unit, stream);
     }
 
     private static int uniform(SplittableRandom random, int min, int max) {

@@ -1,30 +1,15 @@
 package io.duetdb.testing.sql;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
-import io.duetdb.testing.tpch.DuckDbReference;
-import io.duetdb.testing.tpch.QueryRunner;
-import io.duetdb.testing.tpch.TpchComparison;
 import io.duetdb.testing.tpch.TpchData;
-import io.duetdb.testing.tpch.TpchLoader;
 import io.duetdb.testing.tpch.TpchQueries;
 
 /**
@@ -46,69 +31,33 @@ class ItTpchReference {
 
     @TempDir
     static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
-    static String url;
-    static DuckDbReference reference;
+    static ReferenceEndpoints endpoints;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
-        String base = "jdbc:mysql://" + server.address() + "/%s?user=root&useSSL=false&allowPublicKeyRetrieval=true";
-        try (Connection connection = DriverManager.getConnection(String.format(base, "test"));
-                Statement statement = connection.createStatement()) {
-            statement.execute("CREATE DATABASE tpch");
-        }
-        url = String.format(base, "tpch");
-        TpchData data = new TpchData(SCALE_FACTOR);
-        reference = DuckDbReference.load(data, System.out);
-        TpchLoader.loadMysql(() -> DriverManager.getConnection(url), data, 4, 1_000, System.out);
+        endpoints = ReferenceEndpoints.start(root, "tpch", new TpchData(SCALE_FACTOR), 1_000);
     }
 
     @AfterAll
-    static void stop() throws SQLException {
-        if (reference != null) {
-            reference.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+    static void stop() throws Exception {
+        if (endpoints != null) {
+            endpoints.close();
         }
     }
 
     @Test
     void queriesReturnTheReferenceResults() {
-        compareWithReference(url);
+        compareWithReference(endpoints.url());
     }
 
     /** The same queries evaluated entirely in the SQL layer: push-down must not change any result. */
     @Test
     void queriesReturnTheReferenceResultsWithoutPushDown() {
-        compareWithReference(url + "&sessionVariables=duet_coprocessor_push_down=OFF");
+        compareWithReference(endpoints.url() + "&sessionVariables=duet_coprocessor_push_down=OFF");
     }
 
     private static void compareWithReference(String jdbcUrl) {
-        List<TpchComparison.Result> results;
-        try (QueryRunner expected = reference.runner();
-                QueryRunner duetdb = new QueryRunner("duetdb", () -> DriverManager.getConnection(jdbcUrl))) {
-            results = TpchComparison.compare(expected, duetdb, SCALE_FACTOR,
-                    TpchQueries.parseSelection("1-" + TpchQueries.COUNT),
-                    query -> EXPECTED_TO_PASS.contains(query) ? PASSING_TIMEOUT : OTHER_TIMEOUT, System.out);
-        }
-        String table = results.stream().map(TpchComparison::line).collect(Collectors.joining("\n"));
-        Set<Integer> passing = results.stream().filter(TpchComparison.Result::ok).map(TpchComparison.Result::query)
-                .collect(Collectors.toCollection(TreeSet::new));
-        Set<Integer> newlyPassing = new TreeSet<>(passing);
-        newlyPassing.removeAll(EXPECTED_TO_PASS);
-        if (!newlyPassing.isEmpty()) {
-            System.out.println("passing but not yet in EXPECTED_TO_PASS: " + newlyPassing);
-        }
-        assertThat(results).as("no query may fail on the reference engine:\n" + table)
-                .noneMatch(r -> r.verdict() == TpchComparison.Verdict.REFERENCE_FAILED);
-        assertThat(passing).as("queries that match the reference (expected at least %s):\n%s", EXPECTED_TO_PASS, table)
-                .containsAll(EXPECTED_TO_PASS);
+        endpoints.assertQueriesMatch(jdbcUrl, TpchQueries.forScaleFactor(SCALE_FACTOR), EXPECTED_TO_PASS,
+                PASSING_TIMEOUT, OTHER_TIMEOUT);
     }
 }

@@ -1,4 +1,4 @@
-package io.duetdb.testing.tpch;
+package io.duetdb.testing.reference;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * Runs TPC-H queries on an endpoint and on the reference engine and compares the results (see
- * {@link QueryResult#differences}: in order for ORDER BY ... LIMIT queries, as multisets otherwise).
+ * Runs a benchmark's queries on an endpoint and on the reference engine and compares the results (see
+ * {@link QueryResult#differences}: in order where the query set says so, as multisets otherwise).
  */
-public final class TpchComparison {
+public final class ReferenceComparison {
     /** The verdict on one query. */
     public enum Verdict { OK, WRONG, ERROR, TIMEOUT, REFERENCE_FAILED }
 
@@ -21,23 +21,22 @@ public final class TpchComparison {
         }
     }
 
-    private TpchComparison() {
+    private ReferenceComparison() {
     }
 
     /**
      * Runs each query on the reference first, then on the endpoint with the timeout {@code timeouts} gives for
      * that query number, and prints one line per query to {@code out} as it goes.
      */
-    public static List<Result> compare(QueryRunner reference, QueryRunner endpoint, double scaleFactor,
+    public static List<Result> compare(QueryRunner reference, QueryRunner endpoint, QuerySet querySet,
             List<Integer> queries, IntFunction<Duration> timeouts, PrintStream out) {
         List<Result> results = new ArrayList<>();
-        out.printf("TPC-H SF %s: %s against the reference %s%n", scaleFactor, endpoint.name(), reference.name());
+        out.printf("%s: %s against the reference %s%n", querySet.title(), endpoint.name(), reference.name());
         out.println(header(endpoint.name(), reference.name()));
         for (int query : queries) {
-            QueryRunner.Outcome expected = reference.run(TpchQueries.referenceSql(query, scaleFactor),
-                    Duration.ofMinutes(5));
-            QueryRunner.Outcome actual = endpoint.run(TpchQueries.sql(query, scaleFactor), timeouts.apply(query));
-            Result result = judge(query, expected, actual);
+            QueryRunner.Outcome expected = reference.run(querySet.referenceSql(query), Duration.ofMinutes(5));
+            QueryRunner.Outcome actual = endpoint.run(querySet.sql(query), timeouts.apply(query));
+            Result result = judge(query, expected, actual, querySet.ordered(query));
             results.add(result);
             out.println(line(result));
         }
@@ -45,7 +44,7 @@ public final class TpchComparison {
         return results;
     }
 
-    static Result judge(int query, QueryRunner.Outcome expected, QueryRunner.Outcome actual) {
+    static Result judge(int query, QueryRunner.Outcome expected, QueryRunner.Outcome actual, boolean ordered) {
         double seconds = actual.seconds();
         double referenceSeconds = expected.seconds();
         if (expected.status() != QueryRunner.Status.OK) {
@@ -55,7 +54,7 @@ public final class TpchComparison {
             case ERROR -> new Result(query, Verdict.ERROR, actual.error(), -1, seconds, referenceSeconds);
             case TIMEOUT -> new Result(query, Verdict.TIMEOUT, actual.error(), -1, seconds, referenceSeconds);
             case OK -> {
-                String differences = expected.result().differences(actual.result(), TpchQueries.ordered(query));
+                String differences = expected.result().differences(actual.result(), ordered);
                 yield new Result(query, differences == null ? Verdict.OK : Verdict.WRONG,
                         differences == null ? expected.result().rows().size() + " rows" : differences,
                         actual.result().rows().size(), seconds, referenceSeconds);

@@ -1,4 +1,4 @@
-package io.duetdb.testing.tpch;
+package io.duetdb.testing.reference;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -7,6 +7,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,7 +15,8 @@ import java.util.Objects;
 
 /**
  * A query's result with its values normalised so that two engines can be compared: numbers of every type become
- * {@link BigDecimal}, DATE columns {@link LocalDate}, everything else its text; NULL stays null. {@code scales}
+ * {@link BigDecimal}, DATE columns {@link LocalDate}, DATETIME and TIMESTAMP columns {@link LocalDateTime} (read
+ * from their text, so that no time zone applies), everything else its text; NULL stays null. {@code scales}
  * holds each DECIMAL column's declared scale (-1 for other columns), which bounds the rounding the comparison
  * allows.
  */
@@ -49,6 +51,10 @@ public record QueryResult(List<String> columns, List<Integer> scales, List<List<
         if (type == Types.DATE) {
             String text = result.getString(column);
             return text == null ? null : LocalDate.parse(text.length() > 10 ? text.substring(0, 10) : text);
+        }
+        if (type == Types.TIMESTAMP) {
+            String text = result.getString(column);
+            return text == null ? null : LocalDateTime.parse(text.strip().replace(' ', 'T'));
         }
         Object value = result.getObject(column);
         if (value == null) {
@@ -168,6 +174,9 @@ public record QueryResult(List<String> columns, List<Integer> scales, List<List<
             return x.compareTo(y);
         }
         if (a instanceof LocalDate x && b instanceof LocalDate y) {
+            return x.compareTo(y);
+        }
+        if (a instanceof LocalDateTime x && b instanceof LocalDateTime y) {
             return x.compareTo(y);
         }
         if (a.getClass() != b.getClass()) {

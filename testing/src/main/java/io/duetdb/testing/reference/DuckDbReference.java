@@ -1,4 +1,4 @@
-package io.duetdb.testing.tpch;
+package io.duetdb.testing.reference;
 
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -19,10 +19,10 @@ public final class DuckDbReference implements AutoCloseable {
     }
 
     /** A new in-memory DuckDB holding {@code data}. */
-    public static DuckDbReference load(TpchData data, PrintStream progress) throws SQLException {
+    public static DuckDbReference load(GeneratedData<?> data, PrintStream progress) throws SQLException {
         DuckDBConnection connection = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
         try {
-            TpchLoader.loadDuckDb(connection, data, progress);
+            DataLoader.loadDuckDb(connection, data, progress);
         } catch (SQLException | RuntimeException e) {
             connection.close();
             throw e;

@@ -1,4 +1,4 @@
-package io.duetdb.testing.tpch;
+package io.duetdb.testing.reference;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -32,11 +32,11 @@ public final class QueryRunner implements AutoCloseable {
     private static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
 
     private final String name;
-    private final TpchLoader.ConnectionSource source;
+    private final ConnectionSource source;
     private ExecutorService executor;
     private Connection connection;
 
-    public QueryRunner(String name, TpchLoader.ConnectionSource source) {
+    public QueryRunner(String name, ConnectionSource source) {
         this.name = name;
         this.source = source;
     }
