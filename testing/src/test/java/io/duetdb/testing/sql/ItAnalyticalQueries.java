@@ -215,6 +215,39 @@ class ItAnalyticalQueries {
         }
     }
 
+    @Test
+    void analyzeTableGathersStatisticsThatPlanningUses() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "ANALYZE TABLE items")).containsExactly("test.items|analyze|status|OK");
+            assertThat(SqlTesting.rows(statement, "SHOW STATS_META")).anySatisfy(row ->
+                    assertThat(row).startsWith("test|items|").endsWith("|0|" + ROWS));
+            List<String> histograms = SqlTesting.rows(statement, "SHOW STATS_HISTOGRAMS");
+            // Db_name|Table_name|Partition_name|Column_name|Is_index|Update_time|Distinct_count|Null_count|...
+            // Distinct counts come from a HyperLogLog sketch: within a few percent, exact for few values.
+            assertThat(Long.parseLong(column(histograms, "id")[6])).isBetween(ROWS - 9L, (long) ROWS);
+            assertThat(column(histograms, "id")[7]).isEqualTo("0");
+            // qty: i % 11 over 300 rows (11 values), NULL for multiples of 17 (17 rows).
+            assertThat(column(histograms, "qty")[6]).isEqualTo("11");
+            assertThat(column(histograms, "qty")[7]).isEqualTo("17");
+            assertThat(column(histograms, "flag")[6]).isEqualTo("4");
+            assertThat(Long.parseLong(column(histograms, "name")[6])).isBetween(280L, 300L);
+            // Calcite's estimate for a scan is now the analyzed row count (it was its default of 100).
+            List<String> plan = SqlTesting.rows(statement, "EXPLAIN SELECT id FROM items");
+            assertThat(plan.get(0).split("\\|")[1]).isEqualTo(ROWS + ".00");
+            statement.execute("SET duet_coprocessor_push_down = OFF");
+            assertThat(SqlTesting.rows(statement, "ANALYZE TABLE items, test.items")).hasSize(2);
+        }
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> statement.execute("ANALYZE TABLE missing"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1146));
+        }
+    }
+
+    private static String[] column(List<String> histograms, String name) {
+        return histograms.stream().map(row -> row.split("\\|", -1)).filter(row -> row[1].equals("items") && row[3].equals(name))
+                .findFirst().orElseThrow(() -> new AssertionError("no statistics of column " + name + ": " + histograms));
+    }
+
     /** EXPLAIN's rows without the estimated rows (Calcite's guesses until statistics exist). */
     private static List<String> explain(Statement statement, String query) throws SQLException {
         String sql = query.regionMatches(true, 0, "EXPLAIN", 0, 7) || query.regionMatches(true, 0, "DESC", 0, 4) ? query
