@@ -40,16 +40,16 @@ public final class CalciteCatalog {
     };
 
     public CalciteCatalog(InfoSchema infoSchema) {
-        this(infoSchema, DuetTable.RowCounts.NONE);
+        this(infoSchema, DuetTable.StatisticsSource.NONE);
     }
 
-    public CalciteCatalog(InfoSchema infoSchema, DuetTable.RowCounts rowCounts) {
+    public CalciteCatalog(InfoSchema infoSchema, DuetTable.StatisticsSource statistics) {
         this.infoSchema = infoSchema;
         this.rootSchema = CalciteSchema.createRootSchema(false, false);
         for (DatabaseInfo database : infoSchema.databases()) {
             Map<String, Table> tables = new HashMap<>();
             for (TableInfo table : infoSchema.tables(database)) {
-                tables.put(table.name(), new DuetTable(database, table, rowCounts));
+                tables.put(table.name(), new DuetTable(database, table, statistics));
             }
             rootSchema.add(database.name(), new AbstractSchema() {
                 @Override

@@ -17,24 +17,44 @@ import io.duetdb.sql.catalog.TableInfo;
 public final class DuetTable extends AbstractTable {
     private final DatabaseInfo database;
     private final TableInfo table;
-    private final RowCounts rowCounts;
+    private final StatisticsSource statistics;
 
-    /** The analyzed row count of a table, looked up when planning (statistics change without the schema). */
-    public interface RowCounts {
-        RowCounts NONE = tableId -> java.util.OptionalLong.empty();
+    /**
+     * What planning asks of a table's statistics (ANALYZE's, answered by the statistics package): counts, and the
+     * fraction of rows for which a column compares so with a constant. Empty answers mean "not analyzed".
+     */
+    public interface StatisticsSource {
+        StatisticsSource NONE = new StatisticsSource() {
+        };
 
-        java.util.OptionalLong rowCount(long tableId);
+        default java.util.OptionalLong rowCount(long tableId) {
+            return java.util.OptionalLong.empty();
+        }
+
+        default java.util.OptionalLong distinctCount(long tableId, int columnId) {
+            return java.util.OptionalLong.empty();
+        }
+
+        /**
+         * The fraction of all rows for which {@code column comparison value} holds ({@code value} null for IS NULL
+         * and IS NOT NULL), for the comparisons EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN,
+         * GREATER_THAN_OR_EQUAL, IS_NULL and IS_NOT_NULL.
+         */
+        default java.util.OptionalDouble selectivity(long tableId, int columnId, org.apache.calcite.sql.SqlKind comparison,
+                Object value) {
+            return java.util.OptionalDouble.empty();
+        }
     }
 
-    DuetTable(DatabaseInfo database, TableInfo table, RowCounts rowCounts) {
+    DuetTable(DatabaseInfo database, TableInfo table, StatisticsSource statistics) {
         this.database = requireNonNull(database, "database is null");
         this.table = requireNonNull(table, "table is null");
-        this.rowCounts = requireNonNull(rowCounts, "rowCounts is null");
+        this.statistics = requireNonNull(statistics, "statistics is null");
     }
 
     @Override
     public org.apache.calcite.schema.Statistic getStatistic() {
-        java.util.OptionalLong rows = rowCounts.rowCount(table.id());
+        java.util.OptionalLong rows = statistics.rowCount(table.id());
         java.util.List<org.apache.calcite.util.ImmutableBitSet> keys = new java.util.ArrayList<>();
         java.util.List<ColumnInfo> columns = table.publicColumns();
         for (io.duetdb.sql.catalog.IndexInfo index : table.indexes()) {
@@ -69,6 +89,10 @@ public final class DuetTable extends AbstractTable {
 
     public TableInfo table() {
         return table;
+    }
+
+    public StatisticsSource statistics() {
+        return statistics;
     }
 
     @Override

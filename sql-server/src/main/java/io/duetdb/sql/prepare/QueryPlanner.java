@@ -118,6 +118,8 @@ public final class QueryPlanner {
         VolcanoPlanner planner = new VolcanoPlanner();
         planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
         RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(catalog.typeFactory()));
+        cluster.setMetadataProvider(StatisticsMetadata.PROVIDER);
+        cluster.setMetadataQuerySupplier(StatisticsMetadata::query);
         SqlToRelConverter converter = new SqlToRelConverter((type, queryString, schemaPath, viewPath) -> {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "views are not supported");
         }, validator, reader, cluster, StandardConvertletTable.INSTANCE,

@@ -152,8 +152,7 @@ public final class SessionManager {
         if (current != null && current.infoSchema() == schema) {
             return current;
         }
-        CalciteCatalog created = new CalciteCatalog(schema, tableId -> statistics.table(tableId)
-                .map(table -> java.util.OptionalLong.of(table.rowCount())).orElse(java.util.OptionalLong.empty()));
+        CalciteCatalog created = new CalciteCatalog(schema, statistics.estimates());
         if (current == null || current.infoSchema().version() <= schema.version()) {
             calciteCatalog = created;
         }

@@ -60,6 +60,11 @@ public final class StatisticsCache implements AutoCloseable {
         return tables;
     }
 
+    /** Planning's view of these statistics. */
+    public io.duetdb.sql.prepare.DuetTable.StatisticsSource estimates() {
+        return new StatisticsEstimates(this::table);
+    }
+
     public Optional<TableStatistics> table(long tableId) {
         return Optional.ofNullable(tables.get(tableId));
     }

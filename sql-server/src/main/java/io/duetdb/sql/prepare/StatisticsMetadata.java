@@ -1,0 +1,182 @@
+package io.duetdb.sql.prepare;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.JaninoRelMetadataProvider;
+import org.apache.calcite.rel.metadata.MetadataDef;
+import org.apache.calcite.rel.metadata.MetadataHandler;
+import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMdUtil;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.calcite.util.TimestampString;
+
+import io.duetdb.sql.catalog.ColumnInfo;
+
+/**
+ * Calcite metadata from ANALYZE's statistics (Calcite's defaults guess a fixed fraction per predicate and know
+ * nothing of distinct values): the selectivity of comparisons of a table's columns with constants, and the
+ * distinct values of its columns. Everything else, and tables without statistics, keep Calcite's handlers.
+ */
+public final class StatisticsMetadata {
+    /** The metadata DuetDB plans with: these handlers first, then Calcite's. */
+    static final JaninoRelMetadataProvider PROVIDER = JaninoRelMetadataProvider.of(ChainedRelMetadataProvider.of(List.of(
+            ReflectiveRelMetadataProvider.reflectiveSource(new Selectivity(), BuiltInMetadata.Selectivity.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new DistinctRowCount(),
+                    BuiltInMetadata.DistinctRowCount.Handler.class),
+            DefaultRelMetadataProvider.INSTANCE)));
+
+    private StatisticsMetadata() {
+    }
+
+    static RelMetadataQuery query() {
+        return new RelMetadataQuery(PROVIDER);
+    }
+
+    /** Selectivity of a predicate over a table scan. */
+    public static final class Selectivity implements MetadataHandler<BuiltInMetadata.Selectivity> {
+        @Override
+        public MetadataDef<BuiltInMetadata.Selectivity> getDef() {
+            return BuiltInMetadata.Selectivity.DEF;
+        }
+
+        public Double getSelectivity(TableScan scan, RelMetadataQuery metadata, RexNode predicate) {
+            return selectivity(scan, predicate);
+        }
+    }
+
+    /** Distinct values of columns of a table scan. */
+    public static final class DistinctRowCount implements MetadataHandler<BuiltInMetadata.DistinctRowCount> {
+        @Override
+        public MetadataDef<BuiltInMetadata.DistinctRowCount> getDef() {
+            return BuiltInMetadata.DistinctRowCount.DEF;
+        }
+
+        public Double getDistinctRowCount(TableScan scan, RelMetadataQuery metadata, ImmutableBitSet groupKey,
+                RexNode predicate) {
+            double rows = metadata.getRowCount(scan) * selectivity(scan, predicate);
+            if (groupKey.isEmpty()) {
+                return 1.0;
+            }
+            Boolean unique = metadata.areColumnsUnique(scan, groupKey);
+            if (Boolean.TRUE.equals(unique)) {
+                return rows;
+            }
+            DuetTable table = scan.getTable().unwrap(DuetTable.class);
+            if (table == null) {
+                return null;
+            }
+            List<ColumnInfo> columns = table.table().publicColumns();
+            double distinct = 1;
+            for (int index : groupKey) {
+                OptionalLong count = index < columns.size()
+                        ? table.statistics().distinctCount(table.table().id(), columns.get(index).id()) : OptionalLong.empty();
+                if (count.isEmpty()) {
+                    return null;
+                }
+                distinct *= count.getAsLong();
+            }
+            return Math.max(1, Math.min(distinct, rows));
+        }
+    }
+
+    static double selectivity(TableScan scan, RexNode predicate) {
+        if (predicate == null || predicate.isAlwaysTrue()) {
+            return 1.0;
+        }
+        DuetTable table = scan.getTable().unwrap(DuetTable.class);
+        if (table == null) {
+            return RelMdUtil.guessSelectivity(predicate);
+        }
+        RexNode expanded = RexUtil.expandSearch(scan.getCluster().getRexBuilder(), null, predicate);
+        double product = 1;
+        for (RexNode conjunct : RelOptUtil.conjunctions(expanded)) {
+            OptionalDouble known = conjunct(table, conjunct);
+            product *= known.isPresent() ? known.getAsDouble() : RelMdUtil.guessSelectivity(conjunct);
+        }
+        return product;
+    }
+
+    private static OptionalDouble conjunct(DuetTable table, RexNode node) {
+        if (node.getKind() == SqlKind.OR) {
+            double sum = 0;
+            for (RexNode operand : ((RexCall) node).getOperands()) {
+                OptionalDouble part = conjunct(table, operand);
+                if (part.isEmpty()) {
+                    return OptionalDouble.empty();
+                }
+                sum += part.getAsDouble();
+            }
+            return OptionalDouble.of(Math.min(1, sum));
+        }
+        if (!(node instanceof RexCall call)) {
+            return OptionalDouble.empty();
+        }
+        SqlKind kind = call.getKind();
+        if ((kind == SqlKind.IS_NULL || kind == SqlKind.IS_NOT_NULL)
+                && RexUtil.removeCast(call.getOperands().get(0)) instanceof RexInputRef reference) {
+            return columnSelectivity(table, reference, kind, null);
+        }
+        if (call.getOperands().size() != 2 || !isComparison(kind)) {
+            return OptionalDouble.empty();
+        }
+        RexNode left = RexUtil.removeCast(call.getOperands().get(0));
+        RexNode right = RexUtil.removeCast(call.getOperands().get(1));
+        if (left instanceof RexInputRef reference && right instanceof RexLiteral literal) {
+            Object value = literalValue(literal);
+            return value == null ? OptionalDouble.empty() : columnSelectivity(table, reference, kind, value);
+        }
+        if (right instanceof RexInputRef reference && left instanceof RexLiteral literal) {
+            Object value = literalValue(literal);
+            return value == null ? OptionalDouble.empty() : columnSelectivity(table, reference, kind.reverse(), value);
+        }
+        return OptionalDouble.empty();
+    }
+
+    private static boolean isComparison(SqlKind kind) {
+        return switch (kind) {
+            case EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL -> true;
+            default -> false;
+        };
+    }
+
+    private static OptionalDouble columnSelectivity(DuetTable table, RexInputRef reference, SqlKind kind, Object value) {
+        List<ColumnInfo> columns = table.table().publicColumns();
+        if (reference.getIndex() >= columns.size()) {
+            return OptionalDouble.empty();
+        }
+        return table.statistics().selectivity(table.table().id(), columns.get(reference.getIndex()).id(), kind, value);
+    }
+
+    /** A literal as the executor's value, for comparing with statistics; null when it has no such form here. */
+    private static Object literalValue(RexLiteral literal) {
+        if (literal.isNull()) {
+            return null;
+        }
+        return switch (literal.getType().getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, DOUBLE, FLOAT, REAL -> literal.getValueAs(BigDecimal.class);
+            case CHAR, VARCHAR -> literal.getValueAs(String.class);
+            case DATE -> LocalDate.parse(literal.getValueAs(DateString.class).toString());
+            case TIMESTAMP -> LocalDateTime.parse(literal.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
+            default -> null;
+        };
+    }
+}

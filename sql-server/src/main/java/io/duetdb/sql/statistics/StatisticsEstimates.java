@@ -1,0 +1,106 @@
+package io.duetdb.sql.statistics;
+
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.function.LongFunction;
+
+import org.apache.calcite.sql.SqlKind;
+
+import io.duetdb.sql.exec.Values;
+import io.duetdb.sql.prepare.DuetTable;
+
+/**
+ * Planning's estimates from ANALYZE's statistics: a frequent value's own count, else the rows the frequent values
+ * leave spread evenly over the other distinct values; ranges from the equi-depth histogram, with values inside a
+ * bucket taken as spread evenly across it.
+ */
+final class StatisticsEstimates implements DuetTable.StatisticsSource {
+    private final LongFunction<java.util.Optional<TableStatistics>> tables;
+
+    StatisticsEstimates(LongFunction<java.util.Optional<TableStatistics>> tables) {
+        this.tables = tables;
+    }
+
+    @Override
+    public OptionalLong rowCount(long tableId) {
+        return tables.apply(tableId).map(table -> OptionalLong.of(table.rowCount())).orElse(OptionalLong.empty());
+    }
+
+    @Override
+    public OptionalLong distinctCount(long tableId, int columnId) {
+        return tables.apply(tableId).flatMap(table -> table.column(columnId))
+                .map(column -> OptionalLong.of(Math.max(1, column.distinctCount()))).orElse(OptionalLong.empty());
+    }
+
+    @Override
+    public OptionalDouble selectivity(long tableId, int columnId, SqlKind comparison, Object value) {
+        TableStatistics table = tables.apply(tableId).orElse(null);
+        if (table == null || table.rowCount() == 0) {
+            return OptionalDouble.empty();
+        }
+        TableStatistics.ColumnStatistics column = table.column(columnId).orElse(null);
+        if (column == null) {
+            return OptionalDouble.empty();
+        }
+        double rows = table.rowCount();
+        double nulls = column.nullCount() / rows;
+        double nonNull = 1 - nulls;
+        try {
+            double fraction = switch (comparison) {
+                case IS_NULL -> nulls;
+                case IS_NOT_NULL -> nonNull;
+                case EQUALS -> equal(column, value, rows);
+                case NOT_EQUALS -> Math.max(0, nonNull - equal(column, value, rows));
+                case LESS_THAN -> below(column, value, false, rows);
+                case LESS_THAN_OR_EQUAL -> below(column, value, true, rows);
+                case GREATER_THAN -> Math.max(0, nonNull - below(column, value, true, rows));
+                case GREATER_THAN_OR_EQUAL -> Math.max(0, nonNull - below(column, value, false, rows));
+                default -> Double.NaN;
+            };
+            return Double.isNaN(fraction) ? OptionalDouble.empty() : OptionalDouble.of(Math.min(1, Math.max(0, fraction)));
+        } catch (RuntimeException e) {
+            // A constant that does not compare with the column's values (a type the statistics cannot read).
+            return OptionalDouble.empty();
+        }
+    }
+
+    private static double equal(TableStatistics.ColumnStatistics column, Object value, double rows) {
+        long frequentRows = 0;
+        for (TableStatistics.TopValue top : column.topValues()) {
+            if (Values.compare(value, top.value()) == 0) {
+                return top.count() / rows;
+            }
+            frequentRows += top.count();
+        }
+        long others = Math.max(1, column.distinctCount() - column.topValues().size());
+        double remaining = Math.max(0, rows - column.nullCount() - frequentRows);
+        return remaining / others / rows;
+    }
+
+    /** The fraction of all rows whose value is below {@code value} (or equal, when {@code inclusive}). */
+    private static double below(TableStatistics.ColumnStatistics column, Object value, boolean inclusive, double rows) {
+        long previous = 0;
+        double sampledRows = column.histogram().isEmpty() ? 0 : column.histogram().get(column.histogram().size() - 1).count();
+        if (sampledRows == 0) {
+            return Double.NaN;
+        }
+        double scale = (rows - column.nullCount()) / sampledRows / rows;
+        for (TableStatistics.Bucket bucket : column.histogram()) {
+            int toUpper = Values.compare(value, bucket.upper());
+            if (toUpper > 0) {
+                previous = bucket.count();
+                continue;
+            }
+            if (toUpper == 0) {
+                return (inclusive ? bucket.count() : bucket.count() - bucket.repeats()) * scale;
+            }
+            int toLower = Values.compare(value, bucket.lower());
+            if (toLower < 0 || (toLower == 0 && !inclusive)) {
+                return previous * scale;
+            }
+            // Inside the bucket: half of its rows below the upper bound's repeats.
+            return (previous + (bucket.count() - previous - bucket.repeats()) / 2.0) * scale;
+        }
+        return previous * scale;
+    }
+}
