@@ -129,7 +129,20 @@ public final class DataLoader {
         Stats stats = new Stats(rows, (System.nanoTime() - start) / 1e9);
         progress.printf("loaded %,d rows in %.1f s (%,.0f rows/s)%n", stats.totalRows(), stats.seconds(),
                 stats.totalRows() / Math.max(1e-9, stats.seconds()));
+        analyze(source, data.tables(), progress);
         return stats;
+    }
+
+    /** ANALYZE TABLE after loading, as users of MySQL and TiDB do, so that plans use statistics. */
+    private static void analyze(ConnectionSource source, List<? extends Table> tables, PrintStream progress)
+            throws SQLException {
+        long start = System.nanoTime();
+        try (Connection connection = source.open(); Statement statement = connection.createStatement()) {
+            for (Table table : tables) {
+                statement.execute("ANALYZE TABLE " + table.sqlName());
+            }
+        }
+        progress.printf("analyzed %d tables in %.1f s%n", tables.size(), (System.nanoTime() - start) / 1e9);
     }
 
     private record Chunk<T extends Table>(T table, long from, long to, long unitsPerStatement) {
