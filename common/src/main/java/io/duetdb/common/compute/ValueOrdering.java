@@ -23,7 +23,8 @@ public final class ValueOrdering {
         };
     }
 
-    private static int compareCodePoints(String a, String b) {
+    /** Strings in code point order, which is UTF-8's byte order (Java's compareTo is UTF-16's). */
+    public static int compareCodePoints(String a, String b) {
         int length = Math.min(a.length(), b.length());
         for (int i = 0; i < length; i++) {
             char x = a.charAt(i);

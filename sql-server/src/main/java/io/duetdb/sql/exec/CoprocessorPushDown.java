@@ -324,36 +324,15 @@ final class CoprocessorPushDown {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
             return null;
         }
-        RelNode input = aggregate.getInput();
-        List<RexNode> projects = null;
-        if (input instanceof Project project) {
-            projects = project.getProjects();
-            input = project.getInput();
-        }
-        RexNode condition = null;
-        if (input instanceof Filter filter) {
-            condition = filter.getCondition();
-            input = filter.getInput();
-        }
-        if (!(input instanceof TableScan tableScan)) {
+        ScanChain chain = chain(aggregate.getInput());
+        if (chain == null) {
             return null;
         }
-        DuetTable table = tableScan.getTable().unwrap(DuetTable.class);
-        if (table == null) {
-            return null;
-        }
-        TableAccess access = new TableAccess(table.table());
-        TableReader reader = TableReader.create(transaction, access, condition, compiler, false);
-        byte[][] range = reader.recordRange();
+        TableAccess access = chain.access();
+        RexNode condition = chain.condition();
+        byte[][] range = chain.range();
         int columnCount = access.table().publicColumns().size();
-        List<RexNode> inputNodes = new ArrayList<>();
-        if (projects == null) {
-            for (int i = 0; i < columnCount; i++) {
-                inputNodes.add(RexInputRef.of(i, tableScan.getRowType()));
-            }
-        } else {
-            inputNodes.addAll(projects);
-        }
+        List<RexNode> inputNodes = chain.projects();
         List<RexNode> used = new ArrayList<>();
         for (int key : aggregate.getGroupSet()) {
             used.add(inputNodes.get(key));

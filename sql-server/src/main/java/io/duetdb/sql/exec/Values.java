@@ -53,19 +53,7 @@ public final class Values {
     }
 
     private static int compareUtf8(String a, String b) {
-        // UTF-16 order differs from code point order only for supplementary characters; compare code points.
-        int length = Math.min(a.length(), b.length());
-        for (int i = 0; i < length; i++) {
-            char x = a.charAt(i);
-            char y = b.charAt(i);
-            if (x != y) {
-                if (Character.isSurrogate(x) || Character.isSurrogate(y)) {
-                    return Integer.compare(a.codePointAt(i), b.codePointAt(i));
-                }
-                return Character.compare(x, y);
-            }
-        }
-        return Integer.compare(a.length(), b.length());
+        return io.duetdb.common.compute.ValueOrdering.compareCodePoints(a, b);
     }
 
     public static boolean isNumber(Object value) {

@@ -6,19 +6,14 @@ import java.util.Arrays;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ScalarFunction;
 import io.duetdb.proto.coprocessor.ValueType;
 
 /** {@code left op right} for =, <>, <, <=, >, >=: NULL when either side is NULL. */
-public final class ComparisonExpression implements VectorExpression {
-    private static final FieldType BOOLEAN = ValueTypes.of(ValueType.BOOLEAN);
-
+public final class ComparisonExpression extends BooleanExpression {
     private final ScalarFunction function;
     private final VectorExpression left;
     private final VectorExpression right;
@@ -30,11 +25,6 @@ public final class ComparisonExpression implements VectorExpression {
         this.right = requireNonNull(right, "right is null");
         this.domain = ComparisonDomain.of(left.type().getType(), right.type().getType());
         test(0);
-    }
-
-    @Override
-    public FieldType type() {
-        return BOOLEAN;
     }
 
     private boolean test(int comparison) {
@@ -50,10 +40,7 @@ public final class ComparisonExpression implements VectorExpression {
     }
 
     @Override
-    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        BitVector out = new BitVector("comparison", allocator);
-        out.allocateNew(rows);
+    void fill(VectorSchemaRoot batch, BufferAllocator allocator, BitVector out, int rows) {
         ValueType leftType = left.type().getType();
         ValueType rightType = right.type().getType();
         try (Operand a = ComparisonDomain.aligned(left.operand(batch, allocator), leftType, rightType);
@@ -72,11 +59,6 @@ public final class ComparisonExpression implements VectorExpression {
                 };
                 out.set(row, test(comparison) ? 1 : 0);
             }
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
         }
-        out.setValueCount(rows);
-        return out;
     }
 }

@@ -10,21 +10,16 @@ import java.util.Set;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
 
 /**
  * {@code value IN (constant, ...)}: TRUE on a match; otherwise NULL if the value or any constant is NULL, else
  * FALSE. The constants must share the value's comparison domain.
  */
-public final class InListExpression implements VectorExpression {
-    private static final FieldType BOOLEAN = ValueTypes.of(ValueType.BOOLEAN);
-
+public final class InListExpression extends BooleanExpression {
     private final VectorExpression value;
     private final ComparisonDomain domain;
     private final Set<Object> constants = new HashSet<>();
@@ -75,15 +70,7 @@ public final class InListExpression implements VectorExpression {
     }
 
     @Override
-    public FieldType type() {
-        return BOOLEAN;
-    }
-
-    @Override
-    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        BitVector out = new BitVector("in_list", allocator);
-        out.allocateNew(rows);
+    void fill(VectorSchemaRoot batch, BufferAllocator allocator, BitVector out, int rows) {
         try (Operand operand = value.operand(batch, allocator)) {
             for (int row = 0; row < rows; row++) {
                 if (operand.isNull(row)) {
@@ -96,11 +83,6 @@ public final class InListExpression implements VectorExpression {
                     out.set(row, 0);
                 }
             }
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
         }
-        out.setValueCount(rows);
-        return out;
     }
 }

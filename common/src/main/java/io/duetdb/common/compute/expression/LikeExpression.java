@@ -7,19 +7,14 @@ import java.util.regex.Pattern;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.LikePatterns;
 import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
 
 /** {@code value LIKE 'pattern'} with a constant pattern: NULL when the value is NULL. */
-public final class LikeExpression implements VectorExpression {
-    private static final FieldType BOOLEAN = ValueTypes.of(ValueType.BOOLEAN);
-
+public final class LikeExpression extends BooleanExpression {
     private final VectorExpression value;
     private final Pattern pattern;
     /** The pattern's literal text before its first wildcard, when the rest is a single trailing %. */
@@ -51,15 +46,7 @@ public final class LikeExpression implements VectorExpression {
     }
 
     @Override
-    public FieldType type() {
-        return BOOLEAN;
-    }
-
-    @Override
-    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        BitVector out = new BitVector("like", allocator);
-        out.allocateNew(rows);
+    void fill(VectorSchemaRoot batch, BufferAllocator allocator, BitVector out, int rows) {
         try (Operand text = value.operand(batch, allocator)) {
             for (int row = 0; row < rows; row++) {
                 if (text.isNull(row)) {
@@ -71,12 +58,7 @@ public final class LikeExpression implements VectorExpression {
                         : pattern.matcher(new String(bytes, StandardCharsets.UTF_8)).matches();
                 out.set(row, matches ? 1 : 0);
             }
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
         }
-        out.setValueCount(rows);
-        return out;
     }
 
     private static boolean startsWith(byte[] bytes, byte[] prefix) {

@@ -6,12 +6,10 @@ import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.UnsupportedExpressionException;
 import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ScalarFunction;
 import io.duetdb.proto.coprocessor.ValueType;
 
@@ -19,9 +17,7 @@ import io.duetdb.proto.coprocessor.ValueType;
  * AND, OR and NOT in three-valued logic: FALSE AND NULL is FALSE, TRUE OR NULL is TRUE, NOT NULL is NULL.
  * Integer operands count as true when non-zero, as in MySQL.
  */
-public final class LogicalExpression implements VectorExpression {
-    private static final FieldType BOOLEAN = ValueTypes.of(ValueType.BOOLEAN);
-
+public final class LogicalExpression extends BooleanExpression {
     private final ScalarFunction function;
     private final List<VectorExpression> operands;
 
@@ -43,59 +39,44 @@ public final class LogicalExpression implements VectorExpression {
     }
 
     @Override
-    public FieldType type() {
-        return BOOLEAN;
-    }
-
-    @Override
-    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        BitVector out = new BitVector("logical", allocator);
-        out.allocateNew(rows);
-        try {
-            if (function == ScalarFunction.NOT) {
-                try (Operand operand = operands.get(0).operand(batch, allocator)) {
-                    for (int row = 0; row < rows; row++) {
-                        if (operand.isNull(row)) {
-                            out.setNull(row);
-                        } else {
-                            out.set(row, operand.getLong(row) == 0 ? 1 : 0);
-                        }
-                    }
-                }
-            } else {
-                boolean and = function == ScalarFunction.AND;
-                // 1 true, 0 false, -1 unknown; start from the identity of the operator.
-                byte[] state = new byte[rows];
-                java.util.Arrays.fill(state, (byte) (and ? 1 : 0));
-                for (VectorExpression expression : operands) {
-                    try (Operand operand = expression.operand(batch, allocator)) {
-                        for (int row = 0; row < rows; row++) {
-                            byte current = state[row];
-                            if (and ? current == 0 : current == 1) {
-                                continue;
-                            }
-                            if (operand.isNull(row)) {
-                                state[row] = -1;
-                            } else if ((operand.getLong(row) != 0) != and) {
-                                state[row] = (byte) (and ? 0 : 1);
-                            }
-                        }
-                    }
-                }
+    void fill(VectorSchemaRoot batch, BufferAllocator allocator, BitVector out, int rows) {
+        if (function == ScalarFunction.NOT) {
+            try (Operand operand = operands.get(0).operand(batch, allocator)) {
                 for (int row = 0; row < rows; row++) {
-                    if (state[row] < 0) {
+                    if (operand.isNull(row)) {
                         out.setNull(row);
                     } else {
-                        out.set(row, state[row]);
+                        out.set(row, operand.getLong(row) == 0 ? 1 : 0);
                     }
                 }
             }
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
+        } else {
+            boolean and = function == ScalarFunction.AND;
+            // 1 true, 0 false, -1 unknown; start from the identity of the operator.
+            byte[] state = new byte[rows];
+            java.util.Arrays.fill(state, (byte) (and ? 1 : 0));
+            for (VectorExpression expression : operands) {
+                try (Operand operand = expression.operand(batch, allocator)) {
+                    for (int row = 0; row < rows; row++) {
+                        byte current = state[row];
+                        if (and ? current == 0 : current == 1) {
+                            continue;
+                        }
+                        if (operand.isNull(row)) {
+                            state[row] = -1;
+                        } else if ((operand.getLong(row) != 0) != and) {
+                            state[row] = (byte) (and ? 0 : 1);
+                        }
+                    }
+                }
+            }
+            for (int row = 0; row < rows; row++) {
+                if (state[row] < 0) {
+                    out.setNull(row);
+                } else {
+                    out.set(row, state[row]);
+                }
+            }
         }
-        out.setValueCount(rows);
-        return out;
     }
 }

@@ -3,6 +3,7 @@ package io.duetdb.common.compute.expression;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -14,8 +15,6 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.TimeMicroVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.UInt8Vector;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
 
 import io.duetdb.common.compute.UnsupportedExpressionException;
 
@@ -86,81 +85,56 @@ public abstract class Operand implements AutoCloseable {
 
     /** Reads {@code vector} in place; the vector stays the caller's. */
     public static Operand of(FieldVector vector) {
-        if (vector instanceof BigIntVector v) {
+        if (vector instanceof BigIntVector || vector instanceof TimeStampMicroVector || vector instanceof TimeMicroVector) {
+            // Eight-byte values in one buffer: read them there, whatever the vector's logical type.
             return new Operand() {
                 @Override
                 public boolean isNull(int row) {
-                    return v.isNull(row);
+                    return vector.isNull(row);
                 }
 
                 @Override
                 public long getLong(int row) {
-                    return v.get(row);
+                    return vector.getDataBuffer().getLong((long) row * Long.BYTES);
                 }
             };
         }
-        if (vector instanceof DateDayVector v) {
+        if (vector instanceof DateDayVector days) {
             return new Operand() {
                 @Override
                 public boolean isNull(int row) {
-                    return v.isNull(row);
+                    return days.isNull(row);
                 }
 
                 @Override
                 public long getLong(int row) {
-                    return v.get(row);
+                    return days.get(row);
                 }
             };
         }
-        if (vector instanceof TimeStampMicroVector v) {
+        if (vector instanceof BitVector bits) {
             return new Operand() {
                 @Override
                 public boolean isNull(int row) {
-                    return v.isNull(row);
+                    return bits.isNull(row);
                 }
 
                 @Override
                 public long getLong(int row) {
-                    return v.get(row);
+                    return bits.get(row);
                 }
             };
         }
-        if (vector instanceof TimeMicroVector v) {
+        if (vector instanceof UInt8Vector unsigned) {
             return new Operand() {
                 @Override
                 public boolean isNull(int row) {
-                    return v.isNull(row);
+                    return unsigned.isNull(row);
                 }
 
                 @Override
                 public long getLong(int row) {
-                    return v.get(row);
-                }
-            };
-        }
-        if (vector instanceof BitVector v) {
-            return new Operand() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
-                @Override
-                public long getLong(int row) {
-                    return v.get(row);
-                }
-            };
-        }
-        if (vector instanceof UInt8Vector v) {
-            return new Operand() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
-                @Override
-                public long getLong(int row) {
-                    return v.get(row);
+                    return unsigned.get(row);
                 }
 
                 @Override
@@ -170,107 +144,63 @@ public abstract class Operand implements AutoCloseable {
 
                 @Override
                 public BigDecimal getDecimal(int row) {
-                    long bits = v.get(row);
+                    long bits = unsigned.get(row);
                     return bits >= 0 ? BigDecimal.valueOf(bits)
                             : new BigDecimal(new BigInteger(Long.toUnsignedString(bits)));
                 }
             };
         }
-        if (vector instanceof Float8Vector v) {
+        if (vector instanceof Float8Vector || vector instanceof Float4Vector) {
+            boolean single = vector instanceof Float4Vector;
             return new Operand() {
                 @Override
                 public boolean isNull(int row) {
-                    return v.isNull(row);
+                    return vector.isNull(row);
                 }
 
                 @Override
                 public double getDouble(int row) {
-                    return v.get(row);
+                    return single ? ((Float4Vector) vector).get(row) : ((Float8Vector) vector).get(row);
                 }
 
                 @Override
                 public BigDecimal getDecimal(int row) {
-                    return BigDecimal.valueOf(v.get(row));
+                    return single ? new BigDecimal(Float.toString(((Float4Vector) vector).get(row)))
+                            : BigDecimal.valueOf(getDouble(row));
                 }
             };
         }
-        if (vector instanceof Float4Vector v) {
+        if (vector instanceof DecimalVector || vector instanceof Decimal256Vector) {
             return new Operand() {
                 @Override
                 public boolean isNull(int row) {
-                    return v.isNull(row);
+                    return vector.isNull(row);
                 }
 
                 @Override
                 public double getDouble(int row) {
-                    return v.get(row);
+                    return getDecimal(row).doubleValue();
                 }
 
                 @Override
                 public BigDecimal getDecimal(int row) {
-                    return new BigDecimal(Float.toString(v.get(row)));
+                    return (BigDecimal) vector.getObject(row);
                 }
             };
         }
-        if (vector instanceof DecimalVector v) {
+        if (vector instanceof BaseVariableWidthVector variable) {
             return new Operand() {
                 @Override
                 public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
-                @Override
-                public double getDouble(int row) {
-                    return v.getObject(row).doubleValue();
-                }
-
-                @Override
-                public BigDecimal getDecimal(int row) {
-                    return v.getObject(row);
-                }
-            };
-        }
-        if (vector instanceof Decimal256Vector v) {
-            return new Operand() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
-                @Override
-                public double getDouble(int row) {
-                    return v.getObject(row).doubleValue();
-                }
-
-                @Override
-                public BigDecimal getDecimal(int row) {
-                    return v.getObject(row);
-                }
-            };
-        }
-        if (vector instanceof VarCharVector v) {
-            return new Operand() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
+                    return variable.isNull(row);
                 }
 
                 @Override
                 public byte[] getBytes(int row) {
-                    return v.get(row);
-                }
-            };
-        }
-        if (vector instanceof VarBinaryVector v) {
-            return new Operand() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
-                @Override
-                public byte[] getBytes(int row) {
-                    return v.get(row);
+                    int start = variable.getStartOffset(row);
+                    byte[] bytes = new byte[variable.getValueLength(row)];
+                    variable.getDataBuffer().getBytes(start, bytes);
+                    return bytes;
                 }
             };
         }
