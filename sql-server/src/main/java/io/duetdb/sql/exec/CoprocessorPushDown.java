@@ -636,6 +636,11 @@ final class CoprocessorPushDown {
         if (!(node instanceof RexCall call)) {
             return null;
         }
+        if (RexUtil.isConstant(call) && RexUtil.isDeterministic(call)) {
+            // A constant the coprocessor may not know how to compute (date '1998-12-01' - interval '90' day):
+            // computed here once, it travels as a literal.
+            return constant(call);
+        }
         ScalarFunction function = switch (call.getKind()) {
             case EQUALS -> ScalarFunction.EQUAL;
             case NOT_EQUALS -> ScalarFunction.NOT_EQUAL;
@@ -678,6 +683,28 @@ final class CoprocessorPushDown {
             return null;
         }
         return expression;
+    }
+
+    private Expression constant(RexCall call) {
+        FieldType type = sqlType(call.getType());
+        if (type == null) {
+            return null;
+        }
+        Object value;
+        try {
+            value = compiler.compile(call).evaluate(new Object[0]);
+        } catch (RuntimeException e) {
+            // Evaluating it fails (an overflow, a bad cast): the SQL layer reports that when it evaluates it.
+            return null;
+        }
+        Object computed = ComputeValues.toCompute(value, type);
+        if (value != null && computed == null) {
+            return null;
+        }
+        if (type.getType() == ValueType.FLOAT64 && computed instanceof Number number) {
+            computed = number.doubleValue();
+        }
+        return Expression.newBuilder().setType(type).setLiteral(Literals.of(computed)).build();
     }
 
     private static boolean isComparisonOrLogic(ScalarFunction function) {

@@ -109,7 +109,9 @@ class ItAnalyticalQueries {
             "SELECT name FROM items ORDER BY name LIMIT 5 OFFSET 3",
             "SELECT id, ship FROM items ORDER BY ship, id LIMIT 10",
             "SELECT id, weight * 2 FROM items WHERE flag = 'B' ORDER BY weight DESC, id LIMIT 4",
-            "SELECT COUNT(*) FROM (SELECT id FROM items WHERE qty > 1 LIMIT 13) t");
+            "SELECT COUNT(*) FROM (SELECT id FROM items WHERE qty > 1 LIMIT 13) t",
+            "SELECT flag, COUNT(*), SUM(qty) FROM items WHERE ship <= DATE '2024-03-01' - INTERVAL '10' DAY GROUP BY flag"
+                    + " ORDER BY flag");
 
     @Test
     void pushedDownResultsMatchTheSqlLayer() throws SQLException {
@@ -168,6 +170,9 @@ class ItAnalyticalQueries {
                             "    └─TopN|cop[row]||limit 3 per region",
                             "      └─Selection|cop[row]||2 condition(s)",
                             "        └─TableRangeScan|cop[row]|table:items|2 column(s) read");
+            // Constant expressions the stores cannot compute (date arithmetic) are computed once and sent as literals.
+            assertThat(explain(statement, "SELECT COUNT(*) FROM items WHERE ship <= DATE '2024-03-01' - INTERVAL '10' DAY"))
+                    .contains("  └─HashAgg|cop[row]||partial: 0 group key(s), [COUNT]");
             assertThat(explain(statement, "EXPLAIN SELECT name FROM items WHERE id = 7"))
                     .containsExactly("Projection|root||name",
                             "└─TableReader|root|table:items|point get of 1 handle(s), condition: (id = 7:BIGINT)");
