@@ -142,6 +142,9 @@ public final class PlanExecutor {
             }
             return rows;
         }
+        if (node instanceof org.apache.calcite.rel.core.Window window) {
+            return WindowOperator.apply(window, execute(window.getInput()), session);
+        }
         if (node instanceof Union union) {
             List<Object[]> rows = new ArrayList<>();
             for (RelNode input : union.getInputs()) {

@@ -50,6 +50,7 @@ public final class QueryPlanner {
             .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
             .build();
     private static final HepProgram REWRITE_PROGRAM = new HepProgramBuilder()
+            .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
             .addRuleInstance(CoreRules.FILTER_PROJECT_TRANSPOSE)
             .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
             .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)

@@ -260,6 +260,26 @@ class ItAnalyticalQueries {
                 .findFirst().orElseThrow(() -> new AssertionError("no statistics of column " + name + ": " + histograms));
     }
 
+    @Test
+    void windowFunctionsForTheCommonFrames() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            // flag is 'A' + id % 4: ids 1..8 are B C D A B C D A.
+            assertThat(SqlTesting.rows(statement, "SELECT id, ROW_NUMBER() OVER (PARTITION BY flag ORDER BY id),"
+                    + " SUM(id) OVER (PARTITION BY flag ORDER BY id) FROM items WHERE id <= 8 ORDER BY id"))
+                    .containsExactly("1|1|1", "2|1|2", "3|1|3", "4|1|4", "5|2|6", "6|2|8", "7|2|10", "8|2|12");
+            assertThat(SqlTesting.rows(statement, "SELECT id, COUNT(*) OVER (PARTITION BY flag), MAX(id) OVER ()"
+                    + " FROM items WHERE id <= 8 ORDER BY id"))
+                    .containsExactly("1|2|8", "2|2|8", "3|2|8", "4|2|8", "5|2|8", "6|2|8", "7|2|8", "8|2|8");
+            // qty is id % 11: ids 1 and 12 tie, as do 2 and 13; RANGE frames give peers one running value.
+            assertThat(SqlTesting.rows(statement, "SELECT id, RANK() OVER (ORDER BY qty), DENSE_RANK() OVER (ORDER BY qty),"
+                    + " COUNT(*) OVER (ORDER BY qty) FROM items WHERE id IN (1, 2, 12, 13) ORDER BY id"))
+                    .containsExactly("1|1|1|2", "2|3|2|4", "12|1|1|2", "13|3|2|4");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> SqlTesting.rows(statement,
+                    "SELECT SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM items"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1235));
+        }
+    }
+
     /** EXPLAIN's rows without the estimated rows (Calcite's guesses until statistics exist). */
     private static List<String> explain(Statement statement, String query) throws SQLException {
         String sql = query.regionMatches(true, 0, "EXPLAIN", 0, 7) || query.regionMatches(true, 0, "DESC", 0, 4) ? query
