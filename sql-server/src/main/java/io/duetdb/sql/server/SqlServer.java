@@ -68,7 +68,7 @@ public final class SqlServer implements AutoCloseable {
             statusServer = new StatusServer("sql", protocolServer.boundAddress().toString(), config.statusAddress(),
                     metrics.registry(), this::status);
             statusServer.start();
-            sessions.statistics().start(protocolServer.boundAddress().toString());
+            sessions.statistics().start(protocolServer.boundAddress().toString(), sessions::analyzeModifiedTables);
             droppedTables = new io.duetdb.sql.ddl.DroppedTableCollector(catalog, placement, metrics,
                     config.droppedTableCheckInterval(), protocolServer.boundAddress().toString());
             LOG.info("SQL server started: MySQL protocol on {}, status on {}", protocolServer.boundAddress(),

@@ -193,6 +193,7 @@ final class DmlStatements {
         if (firstGenerated != 0) {
             session.setLastInsertId(firstGenerated);
         }
+        session.manager().statistics().recordModifications(table.id(), affected);
         return new UpdateResult(affected, firstGenerated, rows.size() > 1 ? "Records: " + rows.size()
                 + "  Duplicates: 0  Warnings: " + session.warningCount() : "");
     }
@@ -596,6 +597,7 @@ final class DmlStatements {
             writer.update(read.handle(), read.row(), newHandle, newRow);
             changed++;
         }
+        session.manager().statistics().recordModifications(table.id(), changed);
         return new UpdateResult(changed, 0, "Rows matched: " + matched + "  Changed: " + changed + "  Warnings: 0");
     }
 
@@ -631,6 +633,7 @@ final class DmlStatements {
             writer.delete(read.handle(), read.row());
             deleted++;
         }
+        session.manager().statistics().recordModifications(table.id(), deleted);
         return UpdateResult.affected(deleted);
     }
 

@@ -71,6 +71,21 @@ public final class SessionManager {
         return analyzer;
     }
 
+    /** Analyzes, each in its own transaction, the tables this server wrote enough rows of since their last analysis. */
+    public void analyzeModifiedTables() {
+        for (long tableId : statistics.dueForAnalysis()) {
+            java.util.Optional<TableInfo> table = latestInfoSchema().table(tableId);
+            if (table.isEmpty()) {
+                continue;
+            }
+            LOG.info("auto-analyzing table {} after {} modified rows", table.get().name(), statistics.modifyCount(tableId));
+            try (io.duetdb.client.txn.Transaction transaction = client.begin(io.duetdb.client.txn.TxnMode.OPTIMISTIC,
+                    io.duetdb.client.txn.Isolation.REPEATABLE_READ)) {
+                analyzer.analyze(transaction, table.get());
+            }
+        }
+    }
+
     public SqlMetrics metrics() {
         return metrics;
     }

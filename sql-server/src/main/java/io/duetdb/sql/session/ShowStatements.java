@@ -123,7 +123,8 @@ final class ShowStatements {
             for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
                 schema.table(statistics.tableId()).ifPresent(table -> rows.add(new Object[] {
                         schema.database(table.databaseId()).map(DatabaseInfo::name).orElse(""), table.name(), "",
-                        statistics.analyzedAt(), 0L, statistics.rowCount()}));
+                        statistics.analyzedAt(), session.manager().statistics().modifyCount(statistics.tableId()),
+                        statistics.rowCount()}));
             }
             rows.sort((a, b) -> (a[0] + "." + a[1]).compareTo(b[0] + "." + b[1]));
             return result(List.of("Db_name", "Table_name", "Partition_name", "Update_time", "Modify_count", "Row_count"),

@@ -27,13 +27,17 @@ public final class StatisticsCache implements AutoCloseable {
     private final Catalog catalog;
     private final ObjectMapper json = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     private volatile Map<Long, TableStatistics> tables = Map.of();
+    private final java.util.concurrent.ConcurrentMap<Long, java.util.concurrent.atomic.LongAdder> modifications =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    static final double AUTO_ANALYZE_RATIO = 0.5;
+    static final long AUTO_ANALYZE_MINIMUM_ROWS = 1000;
 
     public StatisticsCache(Catalog catalog) {
         this.catalog = requireNonNull(catalog, "catalog is null");
     }
 
     /** Loads the statistics now and then every few seconds. */
-    public synchronized void start(String serverName) {
+    public synchronized void start(String serverName, Runnable afterRefresh) {
         if (refresher != null) {
             return;
         }
@@ -42,8 +46,9 @@ public final class StatisticsCache implements AutoCloseable {
         refresher.scheduleWithFixedDelay(() -> {
             try {
                 refresh();
+                afterRefresh.run();
             } catch (RuntimeException e) {
-                LOG.info("could not refresh table statistics: {}", e.getMessage());
+                LOG.info("could not refresh or update table statistics: {}", e.getMessage());
             }
         }, 0, REFRESH_INTERVAL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
@@ -58,6 +63,35 @@ public final class StatisticsCache implements AutoCloseable {
 
     public Map<Long, TableStatistics> all() {
         return tables;
+    }
+
+    /** Counts rows this server's statements wrote in a table since its last analysis. */
+    public void recordModifications(long tableId, long rows) {
+        if (rows > 0) {
+            modifications.computeIfAbsent(tableId, id -> new java.util.concurrent.atomic.LongAdder()).add(rows);
+        }
+    }
+
+    public long modifyCount(long tableId) {
+        java.util.concurrent.atomic.LongAdder count = modifications.get(tableId);
+        return count == null ? 0 : count.sum();
+    }
+
+    /**
+     * The tables due for automatic analysis: written rows reaching half the analyzed row count (TiDB's
+     * tidb_auto_analyze_ratio), or {@link #AUTO_ANALYZE_MINIMUM_ROWS} rows for a table never analyzed.
+     */
+    public java.util.List<Long> dueForAnalysis() {
+        java.util.List<Long> due = new java.util.ArrayList<>();
+        modifications.forEach((tableId, count) -> {
+            TableStatistics analyzed = tables.get(tableId);
+            long threshold = analyzed == null ? AUTO_ANALYZE_MINIMUM_ROWS
+                    : Math.max(AUTO_ANALYZE_MINIMUM_ROWS, (long) (analyzed.rowCount() * AUTO_ANALYZE_RATIO));
+            if (count.sum() >= threshold) {
+                due.add(tableId);
+            }
+        });
+        return due;
     }
 
     /** Planning's view of these statistics. */
@@ -91,5 +125,6 @@ public final class StatisticsCache implements AutoCloseable {
         Map<Long, TableStatistics> updated = new HashMap<>(tables);
         updated.put(statistics.tableId(), statistics);
         tables = Map.copyOf(updated);
+        modifications.remove(statistics.tableId());
     }
 }

@@ -255,6 +255,28 @@ class ItAnalyticalQueries {
         }
     }
 
+    @Test
+    void tablesAreAnalyzedAutomaticallyAfterEnoughWrites() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE written (id INT PRIMARY KEY, value INT)");
+            StringBuilder insert = new StringBuilder("INSERT INTO written VALUES ");
+            for (int i = 1; i <= 1_200; i++) {
+                insert.append(i > 1 ? "," : "").append('(').append(i).append(',').append(i % 7).append(')');
+            }
+            statement.execute(insert.toString());
+            // Never analyzed, 1,200 written rows: the next statistics round analyzes it (every 10 s).
+            io.duetdb.testing.LocalCluster.await("automatic analysis of table written", java.time.Duration.ofSeconds(40),
+                    () -> {
+                        try {
+                            return SqlTesting.rows(statement, "SHOW STATS_META").stream()
+                                    .anyMatch(row -> row.startsWith("test|written|") && row.endsWith("|0|1200"));
+                        } catch (SQLException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+        }
+    }
+
     private static String[] column(List<String> histograms, String name) {
         return histograms.stream().map(row -> row.split("\\|", -1)).filter(row -> row[1].equals("items") && row[3].equals(name))
                 .findFirst().orElseThrow(() -> new AssertionError("no statistics of column " + name + ": " + histograms));
