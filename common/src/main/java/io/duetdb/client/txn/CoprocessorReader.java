@@ -51,7 +51,18 @@ final class CoprocessorReader {
      * The plan's answers over [start, end) at {@code ts} that carry data (Arrow batches, ANALYZE results), region by
      * region in key order.
      */
-    List<CoprocessorResponse> read(PlanType type, byte[] plan, byte[] start, byte[] end, long ts, long deadline) {
+    List<CoprocessorResponse> read(PlanType type, byte[] plan, byte[] start, byte[] end, long ts, long deadline,
+            long maxBytes) {
+        java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
+        Budget budget = bytes -> {
+            long total = received.addAndGet(bytes);
+            if (maxBytes > 0 && total > maxBytes) {
+                throw new DuetException(ErrorCode.MEMORY_QUOTA_EXCEEDED, "Your query has been cancelled due to exceeding"
+                        + " the allowed memory limit for a single SQL query: the stores' answers reached " + total
+                        + " bytes (quota " + maxBytes + "). Please try narrowing your query scope or increase the"
+                        + " tidb_mem_quota_query limit and try again.");
+            }
+        };
         if (end.length == 0 || KeyRanges.compare(start, end) >= 0) {
             throw new DuetException(ErrorCode.INVALID_ARGUMENT, "a coprocessor read needs a bounded, non-empty key range");
         }
@@ -63,9 +74,10 @@ final class CoprocessorReader {
             byte[] partStart = KeyRanges.compare(start, regionStart) >= 0 ? start : regionStart;
             byte[] partEnd = KeyRanges.compareEnds(end, regionEnd) <= 0 ? end : regionEnd;
             if (regions.size() == 1) {
-                return readPart(type, plan, partStart, partEnd, ts, deadline);
+                return readPart(type, plan, partStart, partEnd, ts, deadline, budget);
             }
-            parts.add(CompletableFuture.supplyAsync(() -> readPart(type, plan, partStart, partEnd, ts, deadline), workers));
+            parts.add(CompletableFuture.supplyAsync(() -> readPart(type, plan, partStart, partEnd, ts, deadline, budget),
+                    workers));
         }
         List<CoprocessorResponse> batches = new ArrayList<>();
         try {
@@ -83,8 +95,13 @@ final class CoprocessorReader {
     }
 
     /** Reads [start, end) region by region from {@code start}, following splits and resolving locks. */
+    /** Counts the bytes of answers held, failing once they pass the caller's limit. */
+    private interface Budget {
+        void take(long bytes);
+    }
+
     private List<CoprocessorResponse> readPart(PlanType type, byte[] plan, byte[] start, byte[] end, long ts,
-            long deadline) {
+            long deadline, Budget budget) {
         List<CoprocessorResponse> batches = new ArrayList<>();
         byte[] cursor = start;
         while (KeyRanges.compare(cursor, end) < 0) {
@@ -92,7 +109,7 @@ final class CoprocessorReader {
             RegionResult result;
             try {
                 result = sender.callChannel(from, true, (context, channel, remainingMillis) ->
-                        callRegion(context, channel, remainingMillis, type, plan, from, end, ts),
+                        callRegion(context, channel, remainingMillis, type, plan, from, end, ts, budget),
                         RegionResult::regionError, r -> r.regionError() != null, r -> null, region -> { }, true);
             } catch (RegionRequestSender.RegionChanged changed) {
                 continue;
@@ -111,7 +128,7 @@ final class CoprocessorReader {
     }
 
     private RegionResult callRegion(Context context, io.grpc.Channel channel, long remainingMillis, PlanType type,
-            byte[] plan, byte[] from, byte[] end, long ts) {
+            byte[] plan, byte[] from, byte[] end, long ts, Budget budget) {
         byte[] regionEnd = sender.regions().cached(context.getRegionId())
                 .map(cached -> cached.region().getEndKey().toByteArray()).orElse(end);
         byte[] partEnd = KeyRanges.compareEnds(end, regionEnd) <= 0 ? end : regionEnd;
@@ -136,6 +153,7 @@ final class CoprocessorReader {
                 error = response.getError();
                 errorCode = response.getErrorCode();
             } else if (!response.getArrowIpc().isEmpty() || response.hasAnalyzeResult()) {
+                budget.take(response.getSerializedSize());
                 batches.add(response);
             }
         }

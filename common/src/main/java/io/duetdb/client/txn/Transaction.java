@@ -233,12 +233,13 @@ public final class Transaction implements AutoCloseable {
     /**
      * Runs a coprocessor plan (an encoded DagRequest) over [start, end) at this transaction's read timestamp, on
      * every region at once; answers the output batches as Arrow IPC streams in key order. The stores see committed
-     * data only: a caller whose transaction wrote in the range ({@link #hasWritesIn}) reads it another way.
+     * data only: a caller whose transaction wrote in the range ({@link #hasWritesIn}) reads it another way. The
+     * read fails with MEMORY_QUOTA_EXCEEDED once the answers pass {@code maxBytes} (none when zero or less).
      */
-    public List<byte[]> coprocessor(byte[] plan, byte[] start, byte[] end) {
+    public List<byte[]> coprocessor(byte[] plan, byte[] start, byte[] end, long maxBytes) {
         checkActive();
-        return client.coprocessor().read(io.duetdb.proto.coprocessor.PlanType.DAG, plan, start, end, readTs(), deadline())
-                .stream().map(response -> response.getArrowIpc().toByteArray()).toList();
+        return client.coprocessor().read(io.duetdb.proto.coprocessor.PlanType.DAG, plan, start, end, readTs(), deadline(),
+                maxBytes).stream().map(response -> response.getArrowIpc().toByteArray()).toList();
     }
 
     /**
@@ -248,7 +249,7 @@ public final class Transaction implements AutoCloseable {
     public List<io.duetdb.proto.coprocessor.CoprocessorResponse> analyze(byte[] plan, byte[] start, byte[] end) {
         checkActive();
         return client.coprocessor().read(io.duetdb.proto.coprocessor.PlanType.ANALYZE, plan, start, end, readTs(),
-                deadline());
+                deadline(), 0);
     }
 
     /** Whether this transaction has buffered writes in [start, end). */

@@ -80,10 +80,13 @@ final class CoprocessorPushDown {
 
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
+    /** The statement's memory quota in bytes (zero or less: none), which the stores' answers count against. */
+    private final long memoryQuota;
 
-    CoprocessorPushDown(Transaction transaction, ExpressionCompiler compiler) {
+    CoprocessorPushDown(Transaction transaction, ExpressionCompiler compiler, long memoryQuota) {
         this.transaction = requireNonNull(transaction, "transaction is null");
         this.compiler = requireNonNull(compiler, "compiler is null");
+        this.memoryQuota = memoryQuota;
     }
 
     static boolean enabled(SessionFunctions session) {
@@ -581,7 +584,7 @@ final class CoprocessorPushDown {
         if (java.util.Arrays.equals(shape.start(), shape.end())) {
             return new ArrayList<>();
         }
-        List<byte[]> batches = transaction.coprocessor(dag.toByteArray(), shape.start(), shape.end());
+        List<byte[]> batches = transaction.coprocessor(dag.toByteArray(), shape.start(), shape.end(), memoryQuota);
         List<Object[]> rows = new ArrayList<>();
         try (BufferAllocator allocator = new RootAllocator()) {
             for (byte[] stream : batches) {

@@ -54,7 +54,7 @@ public final class PlanExecutor {
         this.session = compiler.session();
         this.memory = new MemoryTracker(memoryQuota(session));
         this.pushDown = transaction != null && !locking && CoprocessorPushDown.enabled(session)
-                ? new CoprocessorPushDown(transaction, compiler) : null;
+                ? new CoprocessorPushDown(transaction, compiler, memoryQuota(session)) : null;
     }
 
     /** What one operator did, for EXPLAIN ANALYZE: rows out, time including its inputs', estimated bytes held. */

@@ -56,7 +56,7 @@ public final class PlanExplainer {
         this.statistics = statistics;
         this.transaction = transaction;
         this.compiler = compiler;
-        this.pushDown = CoprocessorPushDown.enabled(compiler.session()) ? new CoprocessorPushDown(transaction, compiler) : null;
+        this.pushDown = CoprocessorPushDown.enabled(compiler.session()) ? new CoprocessorPushDown(transaction, compiler, 0) : null;
     }
 
     public List<Line> explain(RelNode root) {

@@ -214,6 +214,15 @@ class ItAnalyticalQueries {
                     assertThat(e.getMessage()).contains("tidb_mem_quota_query");
                 }
             }
+            // A scan's answers from the stores count before they become rows.
+            statement.execute("SET duet_coprocessor_push_down = ON");
+            statement.execute("SET tidb_mem_quota_query = 5000");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> SqlTesting.rows(statement, "SELECT * FROM items"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(8175);
+                        assertThat(e.getMessage()).contains("the stores' answers");
+                    });
+            statement.execute("SET tidb_mem_quota_query = 200000");
             assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM items")).containsExactly(String.valueOf(ROWS));
             statement.execute("SET tidb_mem_quota_query = 1073741824");
             assertThat(Long.parseLong(SqlTesting.rows(statement, join).get(0))).isGreaterThan(ROWS);
