@@ -141,6 +141,41 @@ class VectorExpressionsTest {
     }
 
     @Test
+    void caseTakesTheFirstTrueBranchAndNullConditionsAreNotTrue() {
+        Expression positive = call(ScalarFunction.GREATER, BOOLEAN, column(0), constant(0L, INT64));
+        Expression isNull = call(ScalarFunction.IS_NULL, BOOLEAN, column(0));
+        assertThat(evaluate(call(ScalarFunction.CASE, STRING, positive, constant("plus", STRING), isNull,
+                constant("none", STRING), constant("other", STRING)))).containsExactly("plus", "none", "other");
+        // No ELSE: NULL where no condition holds.
+        assertThat(evaluate(call(ScalarFunction.CASE, INT64, positive, column(0)))).containsExactly(5L, null, null);
+        // A branch that may fail where it is not taken is refused.
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.CASE, INT64, positive,
+                call(ScalarFunction.PLUS, INT64, column(0), constant(1L, INT64))), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+    }
+
+    @Test
+    void castsExtractsAndSubstringsKeepNulls() {
+        assertThat(evaluate(call(ScalarFunction.CAST, ValueTypes.decimal(10, 1), column(2))))
+                .containsExactly(new BigDecimal("10.5"), null, new BigDecimal("0.0"));
+        assertThat(evaluate(call(ScalarFunction.CAST, DOUBLE, column(0)))).containsExactly(5.0, null, -3.0);
+        assertThat(evaluate(call(ScalarFunction.CAST, DATETIME, column(4))))
+                .containsExactly(19_000L * 86_400_000_000L, null, 0L);
+        // Day 19,000 is 2022-01-08.
+        assertThat(evaluate(call(ScalarFunction.EXTRACT_YEAR, INT64, column(4)))).containsExactly(2022L, null, 1970L);
+        assertThat(evaluate(call(ScalarFunction.EXTRACT_MONTH, INT64, column(5)))).containsExactly(1L, null, 1L);
+        assertThat(evaluate(call(ScalarFunction.EXTRACT_DAY, INT64, column(4)))).containsExactly(8L, null, 1L);
+        assertThat(evaluate(call(ScalarFunction.SUBSTRING, STRING, column(3), constant(2L, INT64), constant(3L, INT64))))
+                .containsExactly("ppl", null, "");
+        assertThat(evaluate(call(ScalarFunction.SUBSTRING, STRING, column(3), constant(-2L, INT64))))
+                .containsExactly("le", null, "");
+        assertThat(evaluate(call(ScalarFunction.SUBSTRING, STRING, column(3), constant(0L, INT64))))
+                .containsExactly("", null, "");
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.CAST, STRING, column(3)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+    }
+
+    @Test
     void invalidExpressionsAreRefusedBeforeAnyData() {
         assertThatThrownBy(() -> VectorExpressions.build(Expression.newBuilder().setType(INT64).setColumn(9).build(), TYPES)).isInstanceOf(UnsupportedExpressionException.class);
         assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.LESS, BOOLEAN, column(3), column(0)), TYPES))

@@ -662,6 +662,15 @@ final class CoprocessorPushDown {
             case MINUS_PREFIX -> ScalarFunction.NEGATE;
             case LIKE -> call.getOperator().getName().toUpperCase(Locale.ROOT).contains("NOT") || call.getOperands().size() != 2
                     ? null : ScalarFunction.LIKE;
+            // A CASE giving strings gets Calcite's CHAR typing of its branches (padding); numbers and dates do not.
+            case CASE -> call.getType().getSqlTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER
+                    ? null : ScalarFunction.CASE;
+            case CAST -> ScalarFunction.CAST;
+            case EXTRACT -> extractFunction(call);
+            case OTHER_FUNCTION -> switch (call.getOperator().getName().toUpperCase(Locale.ROOT)) {
+                case "SUBSTRING", "SUBSTR" -> ScalarFunction.SUBSTRING;
+                default -> null;
+            };
             default -> null;
         };
         FieldType type = sqlType(call.getType());
@@ -672,7 +681,10 @@ final class CoprocessorPushDown {
             type = ValueTypes.of(ValueType.BOOLEAN);
         }
         Call.Builder built = Call.newBuilder().setFunction(function);
-        for (RexNode operand : call.getOperands()) {
+        // EXTRACT's first operand is its unit, which the function already names.
+        List<RexNode> operands = function == ScalarFunction.EXTRACT_YEAR || function == ScalarFunction.EXTRACT_MONTH
+                || function == ScalarFunction.EXTRACT_DAY ? call.getOperands().subList(1, 2) : call.getOperands();
+        for (RexNode operand : operands) {
             Expression argument = translate(operand, columns);
             if (argument == null) {
                 return null;
@@ -710,9 +722,21 @@ final class CoprocessorPushDown {
         return Expression.newBuilder().setType(type).setLiteral(Literals.of(computed)).build();
     }
 
+    private static ScalarFunction extractFunction(RexCall call) {
+        if (call.getOperands().size() != 2 || !(call.getOperands().get(0) instanceof RexLiteral unit)) {
+            return null;
+        }
+        return switch (String.valueOf(unit.getValue()).toUpperCase(Locale.ROOT)) {
+            case "YEAR" -> ScalarFunction.EXTRACT_YEAR;
+            case "MONTH" -> ScalarFunction.EXTRACT_MONTH;
+            case "DAY" -> ScalarFunction.EXTRACT_DAY;
+            default -> null;
+        };
+    }
+
     private static boolean isComparisonOrLogic(ScalarFunction function) {
         return switch (function) {
-            case PLUS, MINUS, MULTIPLY, NEGATE -> false;
+            case PLUS, MINUS, MULTIPLY, NEGATE, CASE, CAST, EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, SUBSTRING -> false;
             default -> true;
         };
     }

@@ -111,7 +111,17 @@ class ItAnalyticalQueries {
             "SELECT id, weight * 2 FROM items WHERE flag = 'B' ORDER BY weight DESC, id LIMIT 4",
             "SELECT COUNT(*) FROM (SELECT id FROM items WHERE qty > 1 LIMIT 13) t",
             "SELECT flag, COUNT(*), SUM(qty) FROM items WHERE ship <= DATE '2024-03-01' - INTERVAL '10' DAY GROUP BY flag"
-                    + " ORDER BY flag");
+                    + " ORDER BY flag",
+            "SELECT id FROM items WHERE CASE WHEN qty > 5 THEN 'big' WHEN qty IS NULL THEN 'none' ELSE 'small' END = 'big'"
+                    + " ORDER BY id",
+            "SELECT id FROM items WHERE CASE WHEN qty > 5 THEN qty WHEN qty IS NULL THEN -1 ELSE 0 END > 7 ORDER BY id",
+            "SELECT flag, SUM(CASE WHEN qty > 5 THEN 1 ELSE 0 END), COUNT(*) FROM items GROUP BY flag ORDER BY flag",
+            "SELECT EXTRACT(YEAR FROM ship), EXTRACT(MONTH FROM at), COUNT(*) FROM items"
+                    + " GROUP BY EXTRACT(YEAR FROM ship), EXTRACT(MONTH FROM at) ORDER BY 1, 2",
+            "SELECT SUBSTRING(name, 1, 5), SUBSTRING(name, -2), COUNT(*) FROM items GROUP BY SUBSTRING(name, 1, 5),"
+                    + " SUBSTRING(name, -2) ORDER BY 1, 2",
+            "SELECT SUM(CASE WHEN flag = 'A' THEN price ELSE 0 END), SUM(CAST(qty AS DECIMAL(10, 2))), AVG(CAST(id AS DOUBLE))"
+                    + " FROM items");
 
     @Test
     void pushedDownResultsMatchTheSqlLayer() throws SQLException {

@@ -81,6 +81,27 @@ public final class VectorExpressions {
                 }
                 yield new InListExpression(arguments.get(0), list);
             }
+            case CASE -> {
+                // Every branch is evaluated for every row: none may fail where MySQL would not evaluate it.
+                for (Expression argument : call.getArgumentsList()) {
+                    if (mayFail(argument)) {
+                        throw new UnsupportedExpressionException("a CASE branch that may fail where it is not taken");
+                    }
+                }
+                yield new CaseExpression(arguments, type);
+            }
+            case CAST, EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY -> {
+                expectArguments(call, 1);
+                yield new ConversionExpression(call.getFunction(), arguments.get(0), type);
+            }
+            case SUBSTRING -> {
+                if (arguments.size() < 2 || arguments.size() > 3) {
+                    throw new UnsupportedExpressionException("SUBSTRING takes 2 or 3 arguments");
+                }
+                long position = integerConstant(arguments.get(1));
+                long length = arguments.size() == 3 ? integerConstant(arguments.get(2)) : Long.MAX_VALUE;
+                yield new SubstringExpression(arguments.get(0), position, length);
+            }
             default -> throw new UnsupportedExpressionException("function " + call.getFunction() + " is not supported");
         };
         if (built.type().getType() != type.getType()) {
@@ -88,6 +109,33 @@ public final class VectorExpressions {
                     + ", not the declared " + type.getType());
         }
         return built;
+    }
+
+    /** Whether evaluating the expression can fail for some row (arithmetic overflow, a DECIMAL that does not fit). */
+    private static boolean mayFail(Expression expression) {
+        if (!expression.hasCall()) {
+            return false;
+        }
+        switch (expression.getCall().getFunction()) {
+            case PLUS, MINUS, MULTIPLY, NEGATE, CAST -> {
+                return true;
+            }
+            default -> {
+                for (Expression argument : expression.getCall().getArgumentsList()) {
+                    if (mayFail(argument)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+        }
+    }
+
+    private static long integerConstant(VectorExpression expression) {
+        if (expression instanceof ConstantExpression constant && constant.value() instanceof Long number) {
+            return number;
+        }
+        throw new UnsupportedExpressionException("an argument that must be an integer constant");
     }
 
     private static void expectArguments(Call call, int count) {

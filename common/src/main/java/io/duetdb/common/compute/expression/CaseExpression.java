@@ -1,0 +1,104 @@
+package io.duetdb.common.compute.expression;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.ValueTypes;
+import io.duetdb.common.compute.VectorValues;
+import io.duetdb.proto.coprocessor.FieldType;
+
+/**
+ * CASE WHEN ... THEN ... ELSE ... END: per row, the value of the first branch whose condition is TRUE (not NULL),
+ * else the ELSE value (NULL without one). Every branch is evaluated for the whole batch, so the builder accepts
+ * only branches that cannot fail (no arithmetic or casts) where MySQL would not evaluate them.
+ */
+public final class CaseExpression implements VectorExpression {
+    private final List<VectorExpression> conditions;
+    private final List<VectorExpression> values;
+    private final VectorExpression otherwise;
+    private final FieldType type;
+
+    public CaseExpression(List<VectorExpression> arguments, FieldType type) {
+        this.type = requireNonNull(type, "type is null");
+        if (arguments.size() < 2) {
+            throw new UnsupportedExpressionException("CASE without a WHEN branch");
+        }
+        this.conditions = new ArrayList<>();
+        this.values = new ArrayList<>();
+        int pairs = arguments.size() / 2;
+        for (int i = 0; i < pairs; i++) {
+            VectorExpression condition = arguments.get(2 * i);
+            if (!VectorExpressions.isBoolean(condition)) {
+                throw new UnsupportedExpressionException("a CASE condition of type " + condition.type().getType());
+            }
+            conditions.add(condition);
+            values.add(checkedValue(arguments.get(2 * i + 1)));
+        }
+        this.otherwise = arguments.size() % 2 == 1 ? checkedValue(arguments.get(arguments.size() - 1)) : null;
+        ValueTypes.arrowType(type);
+    }
+
+    private VectorExpression checkedValue(VectorExpression value) {
+        if (value.type().getType() != type.getType()) {
+            throw new UnsupportedExpressionException("a CASE branch of type " + value.type().getType() + " in a CASE of "
+                    + type.getType());
+        }
+        return value;
+    }
+
+    @Override
+    public FieldType type() {
+        return type;
+    }
+
+    @Override
+    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
+        int rows = batch.getRowCount();
+        FieldVector out = ValueTypes.newVector("case", type, allocator);
+        out.setInitialCapacity(rows);
+        out.allocateNew();
+        boolean[] decided = new boolean[rows];
+        try {
+            for (int branch = 0; branch < conditions.size(); branch++) {
+                try (FieldVector condition = conditions.get(branch).evaluate(batch, allocator);
+                        FieldVector value = values.get(branch).evaluate(batch, allocator)) {
+                    BitVector truth = (BitVector) condition;
+                    for (int row = 0; row < rows; row++) {
+                        if (!decided[row] && !truth.isNull(row) && truth.get(row) != 0) {
+                            VectorValues.set(out, row, VectorValues.get(value, row));
+                            decided[row] = true;
+                        }
+                    }
+                }
+            }
+            if (otherwise != null) {
+                try (FieldVector value = otherwise.evaluate(batch, allocator)) {
+                    for (int row = 0; row < rows; row++) {
+                        if (!decided[row]) {
+                            VectorValues.set(out, row, VectorValues.get(value, row));
+                            decided[row] = true;
+                        }
+                    }
+                }
+            }
+            for (int row = 0; row < rows; row++) {
+                if (!decided[row]) {
+                    VectorValues.set(out, row, null);
+                }
+            }
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
+        out.setValueCount(rows);
+        return out;
+    }
+}
