@@ -148,7 +148,7 @@ public final class StoreServer implements AutoCloseable {
                 new NamedThreadFactory(COMPONENT, node, "store-heartbeat"));
         resources.add(storeHeartbeat::shutdownNow);
         resources.add(proposalExecutor::shutdownNow);
-        resources.add(background::shutdownNow);
+        resources.add(() -> stopAndWait(background));
         resources.add(slow::shutdownNow);
         resources.add(heartbeatSenders::shutdownNow);
 
@@ -184,7 +184,7 @@ public final class StoreServer implements AutoCloseable {
         KvService kv = new KvService(this.node, disk);
         GarbageCollector garbageCollector = new GarbageCollector(placement, engine, metrics);
         ExecutorService txnScheduler = Executors.newFixedThreadPool(4, new NamedThreadFactory(COMPONENT, node, "txn"));
-        resources.add(txnScheduler::shutdownNow);
+        resources.add(() -> stopAndWait(txnScheduler));
         LockWaits lockWaits = new LockWaits(background, new PlacementDeadlockDetector(placement, slow));
         TxnService txn = new TxnService(this.node, kv, new Latches(config.latchSlots()), lockWaits, txnScheduler,
                 garbageCollector::safePoint, () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()),
@@ -206,7 +206,7 @@ public final class StoreServer implements AutoCloseable {
         });
         ExecutorService coprocessorExecutor = Executors.newFixedThreadPool(4, new NamedThreadFactory(COMPONENT, node,
                 "coprocessor"));
-        resources.add(coprocessorExecutor::shutdownNow);
+        resources.add(() -> stopAndWait(coprocessorExecutor));
         CoprocessorService coprocessor = new CoprocessorService(txn, arrowMemory, coprocessorExecutor, metrics);
         ExecutorService rpcExecutor = Executors.newFixedThreadPool(16, new NamedThreadFactory(COMPONENT, node, "rpc"));
         resources.add(rpcExecutor::shutdownNow);
@@ -354,6 +354,14 @@ public final class StoreServer implements AutoCloseable {
     public long leaderCount() {
         StoreNode current = node;
         return current == null ? 0 : current.peers().stream().filter(RegionPeer::isLeaderReady).count();
+    }
+
+    /** Stops an executor and waits for its running tasks, which may be reading the engine that closes next. */
+    private void stopAndWait(ExecutorService executor) throws InterruptedException {
+        executor.shutdownNow();
+        if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
+            LOG.warn("store {}: a task did not stop within 10 s of being interrupted", storeId);
+        }
     }
 
     @Override

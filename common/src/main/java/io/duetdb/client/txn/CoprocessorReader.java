@@ -37,6 +37,8 @@ final class CoprocessorReader {
             String errorCode) {
     }
 
+    static final java.time.Duration CALL_TIMEOUT = java.time.Duration.ofMinutes(30);
+
     private final RegionRequestSender sender;
     private final LockResolver resolver;
     private final Executor workers;
@@ -136,8 +138,10 @@ final class CoprocessorReader {
                 .setPlan(ByteString.copyFrom(plan)).setStartTs(ts)
                 .addRanges(KeyRange.newBuilder().setStart(ByteString.copyFrom(from)).setEnd(ByteString.copyFrom(partEnd)))
                 .build();
+        // Not the request timeout: that bounds retrying region errors, and a region's scan or ANALYZE of a large
+        // table rightly takes longer. A statement is stopped by KILL (or its client going away) instead.
         Iterator<CoprocessorResponse> responses = CoprocessorGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(remainingMillis, TimeUnit.MILLISECONDS).execute(request);
+                .withDeadlineAfter(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).execute(request);
         List<CoprocessorResponse> batches = new ArrayList<>();
         RegionError regionError = null;
         KeyError locked = null;

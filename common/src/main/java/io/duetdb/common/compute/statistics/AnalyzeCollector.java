@@ -48,11 +48,16 @@ public final class AnalyzeCollector {
         requireNonNull(batch, "batch is null");
         int count = batch.getRowCount();
         for (int row = 0; row < count; row++) {
-            Object[] values = new Object[columns];
+            rows++;
+            // Decide the reservoir slot first: most rows of a large table are not sampled and need no array.
+            int slot = sample.size() < sampleSize ? sample.size() : (int) Math.min(random.nextLong(rows), Integer.MAX_VALUE);
+            Object[] values = slot < sampleSize ? new Object[columns] : null;
             for (int column = 0; column < columns; column++) {
                 FieldVector vector = batch.getVector(column);
                 Object value = VectorValues.get(vector, row);
-                values[column] = value;
+                if (values != null) {
+                    values[column] = value;
+                }
                 if (value == null) {
                     nullCounts[column]++;
                 } else {
@@ -60,13 +65,11 @@ public final class AnalyzeCollector {
                     totalBytes[column] += width(value);
                 }
             }
-            rows++;
-            if (sample.size() < sampleSize) {
-                sample.add(values);
-            } else {
-                long slot = random.nextLong(rows);
-                if (slot < sampleSize) {
-                    sample.set((int) slot, values);
+            if (values != null) {
+                if (slot == sample.size()) {
+                    sample.add(values);
+                } else {
+                    sample.set(slot, values);
                 }
             }
         }

@@ -47,6 +47,9 @@ public final class CoprocessorService {
         /** Blocks until the client can take another response; false once it has gone away. */
         boolean awaitReady();
 
+        /** Whether the client has gone away (cancelled, or its deadline passed). */
+        boolean cancelled();
+
         void send(CoprocessorResponse response);
 
         void complete();
@@ -183,6 +186,11 @@ public final class CoprocessorService {
                         requestAllocator, DagPipeline.DEFAULT_BATCH_ROWS)) {
             VectorSchemaRoot batch;
             while ((batch = scan.next()) != null) {
+                if (sink.cancelled()) {
+                    LOG.info("analyze request on region {} cancelled by its client after {} rows",
+                            request.getContext().getRegionId(), collector.rows());
+                    return;
+                }
                 collector.add(batch);
             }
             sink.send(CoprocessorResponse.newBuilder().setAnalyzeResult(collector.result()).build());

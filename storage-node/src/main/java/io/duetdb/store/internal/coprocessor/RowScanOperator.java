@@ -112,6 +112,11 @@ final class RowScanOperator implements BatchOperator {
 
     @Override
     public VectorSchemaRoot next() {
+        if (Thread.currentThread().isInterrupted()) {
+            // The store is stopping (its executor was shut down): the engine is about to close under this scan.
+            throw new io.duetdb.common.error.DuetException(io.duetdb.common.error.ErrorCode.QUERY_INTERRUPTED,
+                    "the store is stopping");
+        }
         if (output == null) {
             output = Batches.empty(types, allocator);
         }

@@ -60,6 +60,11 @@ public final class CoprocessorGrpcEndpoint extends CoprocessorGrpc.CoprocessorIm
             }
 
             @Override
+            public boolean cancelled() {
+                return stream.isCancelled();
+            }
+
+            @Override
             public void send(CoprocessorResponse response) {
                 if (!stream.isCancelled()) {
                     stream.onNext(response);

@@ -97,6 +97,10 @@ public final class GarbageCollector {
             MvccReader reader = new MvccReader(snapshot);
             writes.seekToFirst();
             while (writes.valid()) {
+                if (Thread.currentThread().isInterrupted()) {
+                    // The store is stopping: its engine is about to close under this snapshot.
+                    return -1;
+                }
                 byte[] dataKey = Keys.dataKeyOfVersion(writes.key());
                 byte[] userKey = Keys.userKeyOf(dataKey);
                 if (TxnActions.hasGarbage(reader, userKey, point)) {
