@@ -26,8 +26,15 @@ final class HashJoin {
     private final int leftWidth;
     private final int rightWidth;
     private final SessionFunctions session;
+    private final MemoryTracker memory;
 
     HashJoin(JoinRelType type, JoinKeys keys, ExpressionCompiler compiler, int leftWidth, int rightWidth) {
+        this(type, keys, compiler, leftWidth, rightWidth, MemoryTracker.unlimited());
+    }
+
+    HashJoin(JoinRelType type, JoinKeys keys, ExpressionCompiler compiler, int leftWidth, int rightWidth,
+            MemoryTracker memory) {
+        this.memory = requireNonNull(memory, "memory is null");
         this.type = requireNonNull(type, "type is null");
         this.leftKeys = keys.leftKeys().stream().map(compiler::compile).toList();
         this.rightKeys = keys.rightKeys().stream().map(compiler::compile).toList();
@@ -64,6 +71,10 @@ final class HashJoin {
         List<Object[]> rows = new ArrayList<>();
         for (int p = 0; p < probe.size(); p++) {
             checkNotKilled(p);
+            if (p % MEMORY_CHECK_INTERVAL == MEMORY_CHECK_INTERVAL - 1) {
+                // A join's output can grow far past its inputs: check it while it grows, not only at the end.
+                memory.checkGrowing(rows, "HashJoin");
+            }
             Object[] probeRow = probe.get(p);
             GroupKey key = key(probeRow, probeKeys);
             Integer chain = key == null ? null : first.get(key);
@@ -120,6 +131,8 @@ final class HashJoin {
         }
         return combined;
     }
+
+    private static final int MEMORY_CHECK_INTERVAL = 16_384;
 
     private void checkNotKilled(int index) {
         if (index % KILL_CHECK_INTERVAL == 0) {

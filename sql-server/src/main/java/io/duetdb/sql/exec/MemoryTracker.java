@@ -32,13 +32,27 @@ public final class MemoryTracker {
     public long consume(List<Object[]> rows, String operator) {
         long bytes = estimate(rows);
         used += bytes;
-        if (quota > 0 && used > quota) {
+        check(used, operator);
+        return bytes;
+    }
+
+    /** Gives back bytes accounted for rows no operator holds any more (an operator's inputs once it is done). */
+    public void release(long bytes) {
+        used = Math.max(0, used - bytes);
+    }
+
+    /** Checks rows an operator is still building (a join's output) against what is left of the quota. */
+    public void checkGrowing(List<Object[]> rows, String operator) {
+        check(used + estimate(rows), operator);
+    }
+
+    private void check(long total, String operator) {
+        if (quota > 0 && total > quota) {
             throw new DuetException(ErrorCode.MEMORY_QUOTA_EXCEEDED, "Your query has been cancelled due to exceeding"
                     + " the allowed memory limit for a single SQL query (tidb_mem_quota_query = " + quota + " bytes; "
-                    + operator + " brought the estimate to " + used + " bytes). Please try narrowing your query scope or"
+                    + operator + " brought the estimate to " + total + " bytes). Please try narrowing your query scope or"
                     + " increase the tidb_mem_quota_query limit and try again.");
         }
-        return bytes;
     }
 
     public long used() {

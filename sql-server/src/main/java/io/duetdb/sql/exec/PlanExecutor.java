@@ -73,7 +73,10 @@ public final class PlanExecutor {
 
     public List<Object[]> execute(RelNode node) {
         long started = System.nanoTime();
+        long before = memory.used();
         List<Object[]> rows = executeOperator(node);
+        // The inputs' rows are no longer held once this operator is done (a sort's sublist is its own output).
+        memory.release(memory.used() - before);
         long bytes = memory.consume(rows, node.getRelTypeName());
         if (statistics != null) {
             statistics.put(node, new OperatorStatistics(rows.size(), System.nanoTime() - started, bytes));
@@ -301,7 +304,7 @@ public final class PlanExecutor {
         int rightWidth = join.getRight().getRowType().getFieldCount();
         JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
         if (keys != null) {
-            return new HashJoin(join.getJoinType(), keys, compiler, leftWidth, rightWidth).join(left, right);
+            return new HashJoin(join.getJoinType(), keys, compiler, leftWidth, rightWidth, memory).join(left, right);
         }
         return nestedLoopJoin(join, left, right, leftWidth, rightWidth);
     }
