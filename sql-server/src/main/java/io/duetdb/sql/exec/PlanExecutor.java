@@ -316,11 +316,16 @@ public final class PlanExecutor {
         JoinRelType type = join.getJoinType();
         List<Object[]> rows = new ArrayList<>();
         boolean[] rightMatched = new boolean[right.size()];
+        long pairs = 0;
         for (Object[] leftRow : left) {
             boolean matched = false;
             for (int r = 0; r < right.size(); r++) {
                 if ((r & 1023) == 0) {
                     session.checkNotKilled();
+                }
+                if ((++pairs & 16383) == 0) {
+                    // Without equalities the output can grow to the product of the inputs: check it as it grows.
+                    memory.checkGrowing(rows, "NestedLoopJoin");
                 }
                 Object[] combined = Arrays.copyOf(leftRow, leftWidth + rightWidth);
                 System.arraycopy(right.get(r), 0, combined, leftWidth, rightWidth);
