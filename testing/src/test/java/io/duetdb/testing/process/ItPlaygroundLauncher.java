@@ -2,10 +2,15 @@ package io.duetdb.testing.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -43,7 +48,7 @@ class ItPlaygroundLauncher {
             assertThat(output()).as("playground output").contains("Ready.");
         }
 
-        String output() throws java.io.IOException {
+        String output() throws IOException {
             return Files.exists(outputFile) ? Files.readString(outputFile) : "";
         }
 
@@ -59,9 +64,35 @@ class ItPlaygroundLauncher {
         }
     }
 
+    /**
+     * An offset whose shifted default ports are all free and all below Linux's ephemeral range (32768 and up),
+     * where an outgoing connection could take one between this check and the playground's bind.
+     */
+    private static int freePortOffset() {
+        int[] defaults = {2379, 2380, 2381, 2382, 2383, 2384, 2385, 2386, 2387, 4000, 10080,
+                20160, 20161, 20162, 20170, 20171, 20172, 20180, 20181, 20182};
+        Random random = new Random();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int offset = 1_000 + random.nextInt(10_000);
+            if (Arrays.stream(defaults).allMatch(port -> bindable(port + offset))) {
+                return offset;
+            }
+        }
+        throw new IllegalStateException("no port offset with all playground ports free");
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress("127.0.0.1", port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     @Test
     void startsPrintsWhereItListensStopsCleanlyAndRestartsOnItsData() throws Exception {
-        int offset = 20_000 + (int) (ProcessHandle.current().pid() % 5_000);
+        int offset = freePortOffset();
         HostAndPort pd1 = new HostAndPort("127.0.0.1", 2379 + offset);
         Path data = root.resolve("data");
         Timestamp before;
