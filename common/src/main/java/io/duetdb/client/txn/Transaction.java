@@ -230,6 +230,11 @@ public final class Transaction implements AutoCloseable {
         return result;
     }
 
+    /** How many regions the keys [start, end) span, for planning (no snapshot: regions change under any read). */
+    public int regionCount(byte[] start, byte[] end) {
+        return client.regionCount(start, end);
+    }
+
     /**
      * Runs a coprocessor plan (an encoded DagRequest) over [start, end) at this transaction's read timestamp, on
      * every region at once; answers the output batches as Arrow IPC streams in key order. The stores see committed

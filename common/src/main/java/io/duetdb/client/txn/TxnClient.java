@@ -97,6 +97,11 @@ public final class TxnClient implements AutoCloseable {
         return config;
     }
 
+    /** How many regions [start, end) spans now (from the region cache, asking placement what it lacks). */
+    int regionCount(byte[] start, byte[] end) {
+        return sender.regions().locateRange(start, end).size();
+    }
+
     RegionBatches batches() {
         return batches;
     }

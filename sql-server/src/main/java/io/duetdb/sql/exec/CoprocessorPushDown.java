@@ -50,6 +50,7 @@ import io.duetdb.proto.coprocessor.ScanColumn;
 import io.duetdb.proto.coprocessor.Selection;
 import io.duetdb.proto.coprocessor.ValueType;
 import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.IndexInfo;
 import io.duetdb.sql.prepare.DuetTable;
 
 /**
@@ -64,7 +65,7 @@ final class CoprocessorPushDown {
     private static final int PARTIAL_SUM_PRECISION = ValueTypes.MAX_DECIMAL_PRECISION;
 
     /** A table scan's columns as the coprocessor sees them, or null when a column's type cannot travel. */
-    record ScanShape(io.duetdb.proto.coprocessor.TableScan scan, List<FieldType> types, byte[] start, byte[] end) {
+    record ScanShape(Executor scan, List<FieldType> types, byte[] start, byte[] end, String indexName) {
     }
 
     /**
@@ -72,9 +73,14 @@ final class CoprocessorPushDown {
      * conditions, projections, the merge of partial aggregates), and the table it reads.
      */
     record Pushed(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
-            java.util.function.UnaryOperator<List<Object[]>> finish, String table) {
+            java.util.function.UnaryOperator<List<Object[]>> finish, String table, String accessNote) {
         Pushed then(java.util.function.UnaryOperator<List<Object[]>> next) {
-            return new Pushed(dag, shape, outputTypes, rows -> next.apply(finish.apply(rows)), table);
+            return new Pushed(dag, shape, outputTypes, rows -> next.apply(finish.apply(rows)), table, accessNote);
+        }
+
+        /** The same plan, with why the costs chose a scan of the records (for EXPLAIN). */
+        Pushed withAccessNote(String note) {
+            return new Pushed(dag, shape, outputTypes, finish, table, requireNonNull(note, "note is null"));
         }
     }
 
@@ -116,11 +122,32 @@ final class CoprocessorPushDown {
         } catch (UnsupportedExpressionException e) {
             return null;
         }
-        return new Pushed(dag, shape, outputTypes, finish, access.table().name());
+        return new Pushed(dag, shape, outputTypes, finish, access.table().name(), "");
     }
 
-    /** (A projection over) (a filter over) a table scan of a DuetDB table, with the record range it reads. */
-    private record ScanChain(TableAccess access, RelNode scan, RexNode condition, List<RexNode> projects, byte[][] range) {
+    /**
+     * (A projection over) (a filter over) a table scan of a DuetDB table, with the key range it reads: records,
+     * or the entries of a covering {@code index} (null for records).
+     */
+    private record ScanChain(TableAccess access, RelNode scan, RexNode condition, List<RexNode> projects, byte[][] range,
+            IndexInfo index, String accessNote) {
+        Pushed noted(Pushed pushed) {
+            return pushed == null ? null : pushed.withAccessNote(accessNote);
+        }
+
+        /** The column a scan reads when the consumer uses none (COUNT(*)): one its index holds, for an index. */
+        int anyColumn() {
+            if (index == null) {
+                return 0;
+            }
+            List<ColumnInfo> columns = access.table().publicColumns();
+            for (int i = 0; i < columns.size(); i++) {
+                if (columns.get(i).name().equalsIgnoreCase(index.columns().get(0))) {
+                    return i;
+                }
+            }
+            return 0;
+        }
     }
 
     private ScanChain chain(RelNode node) {
@@ -143,17 +170,32 @@ final class CoprocessorPushDown {
             return null;
         }
         TableAccess access = new TableAccess(table.table());
-        byte[][] range = TableReader.create(transaction, access, condition, compiler, false).recordRange();
-        if (range == null) {
-            return null;
-        }
         if (projects == null) {
             projects = new ArrayList<>();
             for (int i = 0; i < access.table().publicColumns().size(); i++) {
                 projects.add(RexInputRef.of(i, tableScan.getRowType()));
             }
         }
-        return new ScanChain(access, tableScan, condition, projects, range);
+        java.util.BitSet needed = new java.util.BitSet();
+        for (RexNode consumer : projects) {
+            needed.or(RelOptUtil.InputFinder.bits(consumer).toBitSet());
+        }
+        if (condition != null) {
+            needed.or(RelOptUtil.InputFinder.bits(condition).toBitSet());
+        }
+        AccessPathEstimator estimator = AccessPathEstimator.of(table, transaction, compiler.session());
+        TableReader reader = TableReader.create(transaction, access, condition, compiler, false,
+                estimator == null ? null : estimator.needing(needed));
+        byte[][] range = reader.recordRange();
+        IndexInfo index = null;
+        if (range == null && reader.coveringIndex() != null) {
+            index = reader.coveringIndex();
+            range = reader.indexRange();
+        }
+        if (range == null) {
+            return null;
+        }
+        return new ScanChain(access, tableScan, condition, projects, range, index, reader.costNote());
     }
 
     /**
@@ -174,12 +216,12 @@ final class CoprocessorPushDown {
         if (chain.condition() != null) {
             used.add(chain.condition());
         }
-        Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used);
-        ScanShape shape = shape(chain.access(), chain.range(), pruning);
+        Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used, chain.anyColumn());
+        ScanShape shape = shape(chain.access(), chain.range(), chain.index(), pruning);
         if (shape == null) {
             return null;
         }
-        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(Executor.newBuilder().setTableScan(shape.scan()));
+        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(shape.scan());
         if (chain.condition() != null) {
             Selection.Builder selection = Selection.newBuilder();
             for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
@@ -206,8 +248,8 @@ final class CoprocessorPushDown {
             }
             dag.addExecutors(Executor.newBuilder().setTopN(topN));
         }
-        return checked(dag.build(), shape, shape.types(), rows -> projectRows(rows, chain.projects(), pruning),
-                chain.access());
+        return chain.noted(checked(dag.build(), shape, shape.types(), rows -> projectRows(rows, chain.projects(), pruning),
+                chain.access()));
     }
 
     /**
@@ -227,10 +269,10 @@ final class CoprocessorPushDown {
         if (chain.condition() != null) {
             used.add(chain.condition());
         }
-        Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used);
-        Pushed scan = planScan(chain.access(), chain.range(),
+        Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used, chain.anyColumn());
+        Pushed scan = planScan(chain.access(), chain.range(), chain.index(),
                 chain.condition() == null ? null : pruning.remap(chain.condition()), pruning);
-        return scan == null ? null : scan.then(rows -> projectRows(rows, chain.projects(), pruning));
+        return scan == null ? null : chain.noted(scan.then(rows -> projectRows(rows, chain.projects(), pruning)));
     }
 
     private List<Object[]> projectRows(List<Object[]> rows, List<RexNode> projects, Pruning pruning) {
@@ -251,7 +293,7 @@ final class CoprocessorPushDown {
 
     /** The columns of a table scan its consumers use, and references renumbered to them. */
     record Pruning(int[] columns, int[] newIndex) {
-        static Pruning of(int columnCount, List<RexNode> consumers) {
+        static Pruning of(int columnCount, List<RexNode> consumers, int anyColumn) {
             java.util.BitSet used = new java.util.BitSet(columnCount);
             for (RexNode consumer : consumers) {
                 for (int index : RelOptUtil.InputFinder.bits(consumer)) {
@@ -260,7 +302,7 @@ final class CoprocessorPushDown {
             }
             if (used.isEmpty()) {
                 // COUNT(*) and constants still need one column to count rows by.
-                used.set(0);
+                used.set(anyColumn);
             }
             int[] columns = used.stream().toArray();
             int[] newIndex = new int[columnCount];
@@ -283,7 +325,11 @@ final class CoprocessorPushDown {
 
     /** A scan of the pruned columns (all when null) with the conditions the stores can evaluate. */
     Pushed planScan(TableAccess access, byte[][] range, RexNode condition, Pruning pruning) {
-        ScanShape shape = shape(access, range, pruning);
+        return planScan(access, range, null, condition, pruning);
+    }
+
+    private Pushed planScan(TableAccess access, byte[][] range, IndexInfo index, RexNode condition, Pruning pruning) {
+        ScanShape shape = shape(access, range, index, pruning);
         if (shape == null) {
             return null;
         }
@@ -299,7 +345,7 @@ final class CoprocessorPushDown {
                 }
             }
         }
-        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(Executor.newBuilder().setTableScan(shape.scan()));
+        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(shape.scan());
         if (!pushed.isEmpty()) {
             dag.addExecutors(Executor.newBuilder().setSelection(Selection.newBuilder().addAllConditions(pushed)));
         }
@@ -348,12 +394,12 @@ final class CoprocessorPushDown {
         if (condition != null) {
             used.add(condition);
         }
-        Pruning pruning = Pruning.of(columnCount, used);
-        ScanShape shape = shape(access, range, pruning);
+        Pruning pruning = Pruning.of(columnCount, used, chain.anyColumn());
+        ScanShape shape = shape(access, range, chain.index(), pruning);
         if (shape == null) {
             return null;
         }
-        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(Executor.newBuilder().setTableScan(shape.scan()));
+        DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(shape.scan());
         if (condition != null) {
             Selection.Builder selection = Selection.newBuilder();
             for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
@@ -391,7 +437,8 @@ final class CoprocessorPushDown {
             slots.add(callSlots);
         }
         dag.addExecutors(Executor.newBuilder().setAggregation(partial));
-        return checked(dag.build(), shape, partialTypes, partials -> merge(aggregate, partials, keyCount, slots), access);
+        return chain.noted(checked(dag.build(), shape, partialTypes, partials -> merge(aggregate, partials, keyCount,
+                slots), access));
     }
 
     /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */
@@ -547,22 +594,29 @@ final class CoprocessorPushDown {
         };
     }
 
-    private ScanShape shape(TableAccess access, byte[][] range, Pruning pruning) {
-        if (range == null || transaction.hasWritesIn(access.recordStart(), access.recordEnd())) {
+    /** The scan of the pruned columns (all when null): of the records, or of a covering index's entries. */
+    private ScanShape shape(TableAccess access, byte[][] range, IndexInfo index, Pruning pruning) {
+        if (range == null) {
             return null;
         }
-        io.duetdb.proto.coprocessor.TableScan.Builder scan = io.duetdb.proto.coprocessor.TableScan.newBuilder()
-                .setTableId(access.table().id());
-        List<FieldType> types = new ArrayList<>();
         List<ColumnInfo> publicColumns = access.table().publicColumns();
         List<ColumnInfo> scanned = new ArrayList<>();
         if (pruning == null) {
             scanned.addAll(publicColumns);
         } else {
-            for (int index : pruning.columns()) {
-                scanned.add(publicColumns.get(index));
+            for (int column : pruning.columns()) {
+                scanned.add(publicColumns.get(column));
             }
         }
+        if (index != null) {
+            return indexShape(access, range, index, scanned);
+        }
+        if (transaction.hasWritesIn(access.recordStart(), access.recordEnd())) {
+            return null;
+        }
+        io.duetdb.proto.coprocessor.TableScan.Builder scan = io.duetdb.proto.coprocessor.TableScan.newBuilder()
+                .setTableId(access.table().id());
+        List<FieldType> types = new ArrayList<>();
         for (ColumnInfo column : scanned) {
             FieldType type = ComputeValues.columnType(column);
             if (type == null) {
@@ -576,9 +630,46 @@ final class CoprocessorPushDown {
             scan.addColumns(scanColumn);
             types.add(type);
         }
-        return new ScanShape(scan.build(), types, range[0], range[1]);
+        return new ScanShape(Executor.newBuilder().setTableScan(scan).build(), types, range[0], range[1], null);
     }
 
+    /** An index scan whose outputs are the scanned columns, each an index column or the clustered handle. */
+    private ScanShape indexShape(TableAccess access, byte[][] range, IndexInfo index, List<ColumnInfo> scanned) {
+        byte[] indexStart = io.duetdb.common.keys.Keys.indexPrefix(access.table().id(), index.id());
+        if (transaction.hasWritesIn(indexStart, io.duetdb.common.keys.Keys.indexEnd(access.table().id(), index.id()))) {
+            return null;
+        }
+        io.duetdb.proto.coprocessor.IndexScan.Builder scan = io.duetdb.proto.coprocessor.IndexScan.newBuilder()
+                .setTableId(access.table().id()).setIndexId(index.id());
+        for (String name : index.columns()) {
+            FieldType type = ComputeValues.columnType(access.table().columns().get(access.columnIndex(name)));
+            if (type == null) {
+                return null;
+            }
+            scan.addKeyTypes(type);
+        }
+        List<FieldType> types = new ArrayList<>();
+        for (ColumnInfo column : scanned) {
+            int position = -1;
+            for (int i = 0; i < index.columns().size(); i++) {
+                if (index.columns().get(i).equalsIgnoreCase(column.name())) {
+                    position = i;
+                    break;
+                }
+            }
+            if (position < 0 && column.name().equalsIgnoreCase(String.valueOf(access.table().handleColumn()))) {
+                position = index.columns().size();
+            }
+            FieldType type = ComputeValues.columnType(column);
+            if (position < 0 || type == null
+                    || position == index.columns().size() && type.getType() != io.duetdb.proto.coprocessor.ValueType.INT64) {
+                return null;
+            }
+            scan.addOutputs(position);
+            types.add(type);
+        }
+        return new ScanShape(Executor.newBuilder().setIndexScan(scan).build(), types, range[0], range[1], index.name());
+    }
 
     private List<Object[]> run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes) {
         if (java.util.Arrays.equals(shape.start(), shape.end())) {

@@ -186,7 +186,8 @@ public final class PlanExecutor {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "cannot read table " + scan.getTable().getQualifiedName());
         }
         TableAccess access = access(table);
-        TableReader reader = TableReader.create(transaction, access, condition, compiler, locking);
+        TableReader reader = TableReader.create(transaction, access, condition, compiler, locking,
+                AccessPathEstimator.of(table, transaction, session));
         byte[][] range = pushDown == null ? null : reader.recordRange();
         if (range != null) {
             List<Object[]> pushed = pushDown.scan(access, range, condition);

@@ -180,12 +180,14 @@ public final class PlanExplainer {
             }
             TableAccess access = new TableAccess(table.table());
             RexNode condition = node instanceof Filter filter ? filter.getCondition() : null;
-            byte[][] range = TableReader.create(transaction, access, condition, compiler, false).recordRange();
+            TableReader tableReader = TableReader.create(transaction, access, condition, compiler, false,
+                    AccessPathEstimator.of(table, transaction, compiler.session()));
+            byte[][] range = tableReader.recordRange();
             pushed = range == null ? null : pushDown.planScan(access, range, condition, null);
             if (pushed == null) {
                 return false;
             }
-            reader(pushed, node, prefix, indent);
+            reader(pushed.withAccessNote(tableReader.costNote()), node, prefix, indent);
             return true;
         }
         if (pushed == null) {
@@ -209,7 +211,7 @@ public final class PlanExplainer {
     /** The reader line and the coprocessor's executors, last first. */
     private void reader(CoprocessorPushDown.Pushed pushed, RelNode estimateOf, String prefix, String indent) {
         add(prefix, "TableReader", estimateOf, ROOT, "", "data: " + pushed.dag().getExecutorsCount() + " executor(s) in the"
-                + " stores, regions in parallel");
+                + " stores, regions in parallel" + (pushed.accessNote().isEmpty() ? "" : "; " + pushed.accessNote()));
         List<Executor> executors = pushed.dag().getExecutorsList();
         String current = indent;
         for (int i = executors.size() - 1; i >= 0; i--) {
@@ -223,6 +225,16 @@ public final class PlanExplainer {
                                     io.duetdb.common.keys.Keys.recordEnd(executor.getTableScan().getTableId()));
                     add(line, full ? "TableFullScan" : "TableRangeScan", null, COPROCESSOR, "table:" + pushed.table(),
                             executor.getTableScan().getColumnsCount() + " column(s) read");
+                }
+                case INDEX_SCAN -> {
+                    long tableId = executor.getIndexScan().getTableId();
+                    long indexId = executor.getIndexScan().getIndexId();
+                    boolean full = java.util.Arrays.equals(pushed.shape().start(),
+                            io.duetdb.common.keys.Keys.indexPrefix(tableId, indexId))
+                            && java.util.Arrays.equals(pushed.shape().end(), io.duetdb.common.keys.Keys.indexEnd(tableId, indexId));
+                    add(line, full ? "IndexFullScan" : "IndexRangeScan", null, COPROCESSOR, "table:" + pushed.table()
+                            + ", index:" + pushed.shape().indexName(), executor.getIndexScan().getOutputsCount()
+                            + " column(s) read");
                 }
                 case SELECTION -> add(line, "Selection", null, COPROCESSOR, "",
                         executor.getSelection().getConditionsCount() + " condition(s)");
@@ -249,7 +261,7 @@ public final class PlanExplainer {
         }
         TableAccess access = new TableAccess(table.table());
         TableReader reader = TableReader.create(transaction, access, filter == null ? null : filter.getCondition(), compiler,
-                false);
+                false, AccessPathEstimator.of(table, transaction, compiler.session()));
         add(prefix, "TableReader", filter == null ? scan : filter, ROOT, "table:" + table.table().name(),
                 reader.describePath() + (filter == null ? "" : ", condition: " + describe(filter.getCondition(),
                         scan.getRowType(), null)));

@@ -49,6 +49,16 @@ public final class TableReader {
     /** Handle bounds of a scan of the clustered key (inclusive), when the condition limits the handle. */
     private long handleLow = Long.MIN_VALUE;
     private long handleHigh = Long.MAX_VALUE;
+    /** The rows and cost estimated for this path, when costs chose it. */
+    private PathEstimate estimate;
+    /** The path the costs chose this one over. */
+    private TableReader rejected;
+    /** An index path whose entries hold every column the consumer needs: no rows are read. */
+    private boolean covering;
+
+    /** A path's estimated rows read and its cost by {@link ScanCostModel}. */
+    private record PathEstimate(double rows, double cost) {
+    }
 
     private TableReader(Transaction transaction, TableAccess access, RowExpression condition, boolean locking,
             List<Long> pointHandles, IndexInfo uniqueIndex, Object[] uniqueIndexRow) {
@@ -75,9 +85,20 @@ public final class TableReader {
         return this;
     }
 
-    /** A reader for rows satisfying {@code conditionNode} (null for all rows). */
+    /** A reader for rows satisfying {@code conditionNode} (null for all rows), its path chosen by rule. */
     public static TableReader create(Transaction transaction, TableAccess access, RexNode conditionNode,
             ExpressionCompiler compiler, boolean locking) {
+        return create(transaction, access, conditionNode, compiler, locking, null);
+    }
+
+    /**
+     * A reader for rows satisfying {@code conditionNode} (null for all rows). Point gets and unique lookups go
+     * first; between a scan of the records (or of a clustered key range) and an index range with its double
+     * read, the cheaper by {@link ScanCostModel} wins when {@code estimator} has statistics, else the rule does:
+     * a clustered key range, then an index range, then a table scan.
+     */
+    static TableReader create(Transaction transaction, TableAccess access, RexNode conditionNode,
+            ExpressionCompiler compiler, boolean locking, AccessPathEstimator estimator) {
         RowExpression condition = conditionNode == null ? null : compiler.compile(conditionNode);
         RowExpression publicCondition = condition == null ? null : row -> condition.evaluate(access.publicValues(row));
         if (conditionNode == null) {
@@ -101,6 +122,8 @@ public final class TableReader {
             }
         }
         String handleColumn = access.table().handleColumn();
+        TableReader handleRangePath = null;
+        List<RexNode> handleConjuncts = new ArrayList<>();
         if (handleColumn != null) {
             for (int i = 0; i < publicColumns.size(); i++) {
                 if (publicColumns.get(i).name().equalsIgnoreCase(handleColumn)) {
@@ -113,11 +136,19 @@ public final class TableReader {
                     }
                     long[] range = handleRange(conjuncts, i, publicColumns.get(i), compiler);
                     if (range != null) {
-                        return new TableReader(transaction, access, publicCondition, locking, null, null, null)
+                        handleRangePath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
                                 .withHandleRange(range[0], range[1]);
+                        for (RexNode conjunct : conjuncts) {
+                            if (!comparisons(List.of(conjunct), i, compiler).isEmpty()) {
+                                handleConjuncts.add(conjunct);
+                            }
+                        }
                     }
                 }
             }
+        }
+        if (handleRangePath != null && estimator == null) {
+            return handleRangePath;
         }
         for (IndexInfo index : access.table().indexes()) {
             if (!index.unique() || index.state() != SchemaState.PUBLIC || (index.primary() && handleColumn != null)) {
@@ -189,6 +220,8 @@ public final class TableReader {
                 bestBounds = bounds;
             }
         }
+        TableReader rowPath = handleRangePath != null ? handleRangePath
+                : new TableReader(transaction, access, publicCondition, locking, null, null, null);
         if (best != null) {
             List<ColumnType> types = access.indexTypes(best);
             byte[] prefix = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), best.id(),
@@ -209,10 +242,62 @@ public final class TableReader {
                             access.table().id(), best.id(), boundTypes, high));
                 }
             }
-            return new TableReader(transaction, access, publicCondition, locking, null, null, null)
+            TableReader indexPath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
                     .withIndexPrefix(best, start, end);
+            if (estimator == null || estimator.rows().isEmpty()) {
+                return handleRangePath != null ? handleRangePath : indexPath;
+            }
+            List<RexNode> indexConjuncts = new ArrayList<>();
+            for (RexNode conjunct : conjuncts) {
+                Object[] equality = constantEquality(conjunct, compiler);
+                for (int column = 0; column < bestValues.size() + (bestBounds == null ? 0 : 1); column++) {
+                    int position = publicPosition(publicColumns, best.columns().get(column));
+                    boolean fixedHere = column < bestValues.size() && equality != null && equality[0].equals(position);
+                    boolean boundHere = column == bestValues.size() && !comparisons(List.of(conjunct), position,
+                            compiler).isEmpty();
+                    if (fixedHere || boundHere) {
+                        indexConjuncts.add(conjunct);
+                        break;
+                    }
+                }
+            }
+            return cheaper(estimator, rowPath, handleConjuncts, indexPath, indexConjuncts);
         }
-        return new TableReader(transaction, access, publicCondition, locking, null, null, null);
+        return rowPath;
+    }
+
+    /** Equation (1) between the two paths the condition allows: the row scan and the index range with its double read. */
+    private static TableReader cheaper(AccessPathEstimator estimator, TableReader rowPath, List<RexNode> rowConjuncts,
+            TableReader indexPath, List<RexNode> indexConjuncts) {
+        ScanCostModel model = estimator.model();
+        long rows = estimator.rows().getAsLong();
+        double tupleBytes = estimator.tupleBytes();
+        byte[][] rowRange = rowPath.recordRange();
+        double rowTuples = rowConjuncts.isEmpty() ? rows : estimator.rowsMatching(rows, rowConjuncts);
+        double rowCost = model.rowScan(tupleBytes, rowTuples, estimator.regions(rowRange[0], rowRange[1]));
+        double indexTuples = estimator.rowsMatching(rows, indexConjuncts);
+        boolean covering = estimator.covers(indexPath.rangeIndex);
+        double indexCost = model.indexScan(estimator.indexEntryBytes(indexPath.rangeIndex), indexTuples,
+                estimator.regions(indexPath.rangeStart, indexPath.rangeEnd),
+                covering ? 0 : model.doubleRead(tupleBytes, indexTuples));
+        indexPath.covering = covering;
+        rowPath.estimate = new PathEstimate(rowTuples, rowCost);
+        indexPath.estimate = new PathEstimate(indexTuples, indexCost);
+        if (indexCost < rowCost) {
+            indexPath.rejected = rowPath;
+            return indexPath;
+        }
+        rowPath.rejected = indexPath;
+        return rowPath;
+    }
+
+    private static int publicPosition(List<ColumnInfo> publicColumns, String name) {
+        for (int i = 0; i < publicColumns.size(); i++) {
+            if (publicColumns.get(i).name().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -420,6 +505,20 @@ public final class TableReader {
     }
 
     public String describePath() {
+        if (estimate == null) {
+            return pathName();
+        }
+        return String.format(java.util.Locale.ROOT, "%s (est. %.0f rows, cost %.4g; %s: cost %.4g)", pathName(),
+                estimate.rows(), estimate.cost(), rejected.pathName(), rejected.estimate.cost());
+    }
+
+    /** What the costs chose, for EXPLAIN beside a pushed scan; empty when the rule chose. */
+    public String costNote() {
+        return estimate == null ? "" : String.format(java.util.Locale.ROOT, "%s: est. cost %.4g, cheaper than %s (%.4g)",
+                pathName(), estimate.cost(), rejected.pathName(), rejected.estimate.cost());
+    }
+
+    private String pathName() {
         if (pointHandles != null) {
             return "point get of " + pointHandles.size() + " handle(s)";
         }
@@ -427,7 +526,7 @@ public final class TableReader {
             return "unique index " + uniqueIndex.name() + " lookup";
         }
         if (rangeIndex != null) {
-            return "index " + rangeIndex.name() + " range, then rows";
+            return "index " + rangeIndex.name() + (covering ? " range, covering (no rows read)" : " range, then rows");
         }
         if (handleLow != Long.MIN_VALUE || handleHigh != Long.MAX_VALUE) {
             return "clustered key range";
@@ -451,13 +550,28 @@ public final class TableReader {
         return new byte[][] {start, end};
     }
 
+    /**
+     * The index whose entries alone answer the consumer (the costs chose its range and it holds every column the
+     * consumer needs), or null; {@link #indexRange} bounds the entries to read. {@link #read} still reads rows.
+     */
+    IndexInfo coveringIndex() {
+        return covering ? rangeIndex : null;
+    }
+
+    /** The index entries [start, end) an index path reads; null for other paths. */
+    byte[][] indexRange() {
+        return rangeIndex == null ? null : new byte[][] {rangeStart, rangeEnd};
+    }
+
     /** Every matching row with its handle. */
     public List<HandleRow> read() {
         List<HandleRow> rows = new ArrayList<>();
         if (pointHandles != null) {
             List<Long> distinct = pointHandles.stream().distinct().toList();
-            for (Long handle : distinct) {
-                readHandle(handle, rows);
+            if (distinct.size() == 1) {
+                readHandle(distinct.get(0), rows);
+            } else {
+                readHandles(distinct, rows);
             }
             return rows;
         }
@@ -471,12 +585,13 @@ public final class TableReader {
             byte[] from = rangeStart;
             while (true) {
                 List<Map.Entry<ByteString, byte[]>> page = transaction.scan(from, rangeEnd, SCAN_PAGE);
+                List<Long> handles = new ArrayList<>(page.size());
                 for (Map.Entry<ByteString, byte[]> entry : page) {
                     byte[] value = entry.getValue();
-                    long handle = value.length == 8 ? TableAccess.handleOfValue(value)
-                            : io.duetdb.common.keys.Keys.handleOfIndexEntry(entry.getKey().toByteArray());
-                    readHandle(handle, rows);
+                    handles.add(value.length == 8 ? TableAccess.handleOfValue(value)
+                            : io.duetdb.common.keys.Keys.handleOfIndexEntry(entry.getKey().toByteArray()));
                 }
+                readHandles(handles, rows);
                 if (page.size() < SCAN_PAGE) {
                     return rows;
                 }
@@ -509,6 +624,26 @@ public final class TableReader {
             }
             byte[] last = page.get(page.size() - 1).getKey().toByteArray();
             start = Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
+    /** The double read of one page of index entries: one batch get per region, rows kept in index order. */
+    private void readHandles(List<Long> handles, List<HandleRow> rows) {
+        if (locking) {
+            handles.forEach(handle -> readHandle(handle, rows));
+            return;
+        }
+        List<byte[]> keys = new ArrayList<>(handles.size());
+        handles.forEach(handle -> keys.add(access.rowKey(handle)));
+        Map<ByteString, byte[]> values = transaction.batchGet(keys);
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] value = values.get(ByteString.copyFrom(keys.get(i)));
+            if (value != null) {
+                Object[] row = access.decode(value);
+                if (matches(row)) {
+                    rows.add(new HandleRow(handles.get(i), row));
+                }
+            }
         }
     }
 

@@ -35,6 +35,11 @@ public final class DuetTable extends AbstractTable {
             return java.util.OptionalLong.empty();
         }
 
+        /** The column's average width in bytes over the sampled rows. */
+        default java.util.OptionalDouble averageWidth(long tableId, int columnId) {
+            return java.util.OptionalDouble.empty();
+        }
+
         /**
          * The fraction of all rows for which {@code column comparison value} holds ({@code value} null for IS NULL
          * and IS NOT NULL), for the comparisons EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN,

@@ -107,8 +107,16 @@ public final class StatisticsMetadata {
             return RelMdUtil.guessSelectivity(predicate);
         }
         RexNode expanded = RexUtil.expandSearch(scan.getCluster().getRexBuilder(), null, predicate);
+        return selectivity(table, RelOptUtil.conjunctions(expanded));
+    }
+
+    /**
+     * The fraction of the table's rows that satisfy all of {@code conjuncts} (over its public columns, SEARCH
+     * expanded), taking them as independent; Calcite's guess for a conjunct the statistics cannot price.
+     */
+    public static double selectivity(DuetTable table, List<RexNode> conjuncts) {
         double product = 1;
-        for (RexNode conjunct : RelOptUtil.conjunctions(expanded)) {
+        for (RexNode conjunct : conjuncts) {
             OptionalDouble known = conjunct(table, conjunct);
             product *= known.isPresent() ? known.getAsDouble() : RelMdUtil.guessSelectivity(conjunct);
         }

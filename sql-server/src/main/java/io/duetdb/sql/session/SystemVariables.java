@@ -23,6 +23,8 @@ public final class SystemVariables {
             "lower_case_table_names", "max_allowed_packet", "net_buffer_length", "net_read_timeout",
             "net_write_timeout", "performance_schema", "query_cache_size", "sql_auto_is_null", "sql_safe_updates",
             "transaction_read_only", "tx_read_only", "unique_checks", "wait_timeout");
+    /** Non-negative numbers: the access path cost factors. */
+    private static final Set<String> FACTORS = Set.of("duet_opt_scan_factor", "duet_opt_seek_factor");
 
     static {
         DEFAULTS.put("auto_increment_increment", "1");
@@ -66,6 +68,8 @@ public final class SystemVariables {
         DEFAULTS.put("tidb_txn_mode", "pessimistic");
         DEFAULTS.put("duet_coprocessor_push_down", "ON");
         DEFAULTS.put("tidb_mem_quota_query", "1073741824");
+        DEFAULTS.put("duet_opt_scan_factor", "1");
+        DEFAULTS.put("duet_opt_seek_factor", "1000");
         DEFAULTS.put("sql_auto_is_null", "0");
         DEFAULTS.put("sql_safe_updates", "0");
         DEFAULTS.put("foreign_key_checks", "1");
@@ -102,6 +106,20 @@ public final class SystemVariables {
                 default -> throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE,
                         "Variable '" + key + "' can't be set to the value of '" + value + "'");
             };
+        }
+        if (FACTORS.contains(key)) {
+            double factor;
+            try {
+                factor = Double.parseDouble(value);
+            } catch (NumberFormatException e) {
+                throw new DuetException(ErrorCode.WRONG_TYPE_FOR_VARIABLE, "Incorrect argument type to variable '"
+                        + key + "'");
+            }
+            if (!(factor >= 0) || Double.isInfinite(factor)) {
+                throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE,
+                        "Variable '" + key + "' can't be set to the value of '" + value + "'");
+            }
+            return value;
         }
         if (INTEGERS.contains(key)) {
             try {

@@ -33,6 +33,12 @@ final class StatisticsEstimates implements DuetTable.StatisticsSource {
     }
 
     @Override
+    public OptionalDouble averageWidth(long tableId, int columnId) {
+        return tables.apply(tableId).flatMap(table -> table.column(columnId))
+                .map(column -> OptionalDouble.of(column.averageWidth())).orElse(OptionalDouble.empty());
+    }
+
+    @Override
     public OptionalDouble selectivity(long tableId, int columnId, SqlKind comparison, Object value) {
         TableStatistics table = tables.apply(tableId).orElse(null);
         if (table == null || table.rowCount() == 0) {

@@ -302,6 +302,91 @@ class ItAnalyticalQueries {
     }
 
     @Test
+    void accessPathsArePricedByTheirCostsOnceTheTableIsAnalyzed() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE shipments (id BIGINT PRIMARY KEY, kind VARCHAR(10), amount INT, note VARCHAR(40),"
+                    + " KEY by_kind (kind), KEY by_amount (amount), UNIQUE KEY by_note (note))");
+            StringBuilder insert = new StringBuilder("INSERT INTO shipments VALUES ");
+            long rareAmounts = 0;
+            long commonAmounts = 0;
+            for (int i = 1; i <= 2_000; i++) {
+                boolean rare = i % 200 == 0;
+                insert.append(i > 1 ? "," : "").append('(').append(i).append(",'").append(rare ? "rare" : "common")
+                        .append("',").append(i % 100).append(",'shipment number ").append(i).append("')");
+                rareAmounts += rare ? i % 100 : 0;
+                commonAmounts += rare ? 0 : i % 100;
+            }
+            statement.execute(insert.toString());
+            String rare = "SELECT id, amount FROM shipments WHERE kind = 'rare'";
+            String common = "SELECT COUNT(*), SUM(amount) FROM shipments WHERE kind = 'common'";
+            // Not analyzed: the rule takes any index whose leading column the condition fixes.
+            assertThat(explain(statement, common)).anySatisfy(line -> assertThat(line).contains("index by_kind range"));
+            statement.execute("ANALYZE TABLE shipments");
+            // Analyzed: ten rows through the index cost less than reading all 2,000 records...
+            assertThat(explain(statement, rare)).anySatisfy(line -> assertThat(line)
+                    .contains("table:shipments|index by_kind range, then rows (est. 10 rows, cost").contains("table scan: cost"));
+            assertThat(SqlTesting.rows(statement, rare + " ORDER BY id")).containsExactly("200|0", "400|0", "600|0",
+                    "800|0", "1000|0", "1200|0", "1400|0", "1600|0", "1800|0", "2000|0");
+            // ...and 1,990 of them cost more through the index than a scan, which then goes to the stores.
+            assertThat(explain(statement, common)).anySatisfy(line -> assertThat(line)
+                    .contains("regions in parallel; table scan: est. cost").contains("cheaper than index by_kind range, then rows"))
+                    .anySatisfy(line -> assertThat(line).contains("TableFullScan|cop[row]|table:shipments"));
+            assertThat(SqlTesting.rows(statement, common)).containsExactly("1990|" + commonAmounts);
+            assertThat(SqlTesting.rows(statement, "SELECT SUM(amount) FROM shipments WHERE kind = 'rare'"))
+                    .containsExactly(String.valueOf(rareAmounts));
+            // A narrow range of the second index goes through it; a wide one does not.
+            assertThat(explain(statement, "SELECT id, note FROM shipments WHERE amount BETWEEN 5 AND 6"))
+                    .anySatisfy(line -> assertThat(line).contains("index by_amount range, then rows"));
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*), MIN(id), MAX(id) FROM shipments"
+                    + " WHERE amount BETWEEN 5 AND 6")).containsExactly("40|5|1906");
+            assertThat(explain(statement, "SELECT id, note FROM shipments WHERE amount >= 2"))
+                    .anySatisfy(line -> assertThat(line).contains("cheaper than index by_amount range"));
+            // The factors are the session's: when a seek costs as much as a billion bytes, the narrow range's forty
+            // double-read seeks outweigh one scan.
+            statement.execute("SET duet_opt_seek_factor = 1e9");
+            assertThat(SqlTesting.rows(statement, "SELECT @@duet_opt_seek_factor")).containsExactly("1e9");
+            assertThat(explain(statement, "SELECT id, note FROM shipments WHERE amount BETWEEN 5 AND 6"))
+                    .anySatisfy(line -> assertThat(line).contains("cheaper than index by_amount range"));
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*), MIN(id), MAX(id) FROM shipments"
+                    + " WHERE amount BETWEEN 5 AND 6")).containsExactly("40|5|1906");
+            statement.execute("SET duet_opt_seek_factor = DEFAULT");
+            // An index holding every column a query uses is read alone, in the stores (no double read): a wide
+            // range of it then costs less than the records.
+            assertThat(explain(statement, "SELECT amount, COUNT(*) FROM shipments WHERE amount < 50 GROUP BY amount"))
+                    .anySatisfy(line -> assertThat(line).contains("range, covering (no rows read)"))
+                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[row]|table:shipments, index:by_amount"));
+            List<String> groups = SqlTesting.rows(statement,
+                    "SELECT amount, COUNT(*) FROM shipments WHERE amount < 50 GROUP BY amount ORDER BY amount");
+            assertThat(groups).hasSize(50).allSatisfy(line -> assertThat(line).endsWith("|20"));
+            assertThat(groups.get(49)).isEqualTo("49|20");
+            // The clustered handle comes from the entries too: from the key of a plain index...
+            assertThat(explain(statement, "SELECT id FROM shipments WHERE kind = 'rare'"))
+                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[row]|table:shipments, index:by_kind"));
+            assertThat(SqlTesting.rows(statement, "SELECT id FROM shipments WHERE kind = 'rare' ORDER BY id"))
+                    .containsExactly("200", "400", "600", "800", "1000", "1200", "1400", "1600", "1800", "2000");
+            // ...and from the value of a unique one.
+            String notes = "SELECT id, note FROM shipments WHERE note >= 'shipment number 1998'";
+            assertThat(explain(statement, notes))
+                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[row]|table:shipments, index:by_note"));
+            List<String> expectedNotes = new ArrayList<>();
+            for (int i = 1; i <= 2_000; i++) {
+                if (("shipment number " + i).compareTo("shipment number 1998") >= 0) {
+                    expectedNotes.add(i + "|shipment number " + i);
+                }
+            }
+            assertThat(SqlTesting.rows(statement, notes)).containsExactlyInAnyOrderElementsOf(expectedNotes);
+            statement.execute("SET duet_coprocessor_push_down = OFF");
+            assertThat(SqlTesting.rows(statement, notes)).containsExactlyInAnyOrderElementsOf(expectedNotes);
+            statement.execute("SET duet_coprocessor_push_down = ON");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> statement.execute("SET duet_opt_seek_factor = 'many'"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1232));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> statement.execute("SET duet_opt_scan_factor = -1"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1231));
+            statement.execute("DROP TABLE shipments");
+        }
+    }
+
+    @Test
     void windowFunctionsForTheCommonFrames() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             // flag is 'A' + id % 4: ids 1..8 are B C D A B C D A.

@@ -2,7 +2,6 @@ package io.duetdb.common.compute.operator;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -14,6 +13,7 @@ import io.duetdb.proto.coprocessor.DagRequest;
 import io.duetdb.proto.coprocessor.Executor;
 import io.duetdb.proto.coprocessor.Expression;
 import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.IndexScan;
 import io.duetdb.proto.coprocessor.OrderBy;
 import io.duetdb.proto.coprocessor.TableScan;
 
@@ -42,16 +42,46 @@ public final class DagPipeline {
         return rows;
     }
 
-    public static BatchOperator build(DagRequest request, Function<TableScan, BatchOperator> scans,
-            BufferAllocator allocator) {
-        List<Executor> executors = request.getExecutorsList();
-        if (executors.isEmpty() || executors.get(0).getKindCase() != Executor.KindCase.TABLE_SCAN) {
-            throw new UnsupportedExpressionException("a DAG must start with a table scan");
+    /**
+     * The output types of an index scan: each output is a key column, or the handle (INT64) past them; checked.
+     */
+    public static List<FieldType> scanTypes(IndexScan scan) {
+        List<FieldType> types = new ArrayList<>(scan.getOutputsCount());
+        for (int output : scan.getOutputsList()) {
+            if (output < 0 || output > scan.getKeyTypesCount()) {
+                throw new UnsupportedExpressionException("index scan output " + output + " is neither one of its "
+                        + scan.getKeyTypesCount() + " key columns nor the handle");
+            }
+            types.add(output == scan.getKeyTypesCount()
+                    ? FieldType.newBuilder().setType(io.duetdb.proto.coprocessor.ValueType.INT64).build()
+                    : scan.getKeyTypes(output));
         }
+        if (types.isEmpty()) {
+            throw new UnsupportedExpressionException("an index scan must output a column");
+        }
+        return types;
+    }
+
+    /** The scan a DAG starts with supplies its batches: the caller builds it from the first executor. */
+    public interface ScanSource {
+        BatchOperator tableScan(TableScan scan);
+
+        BatchOperator indexScan(IndexScan scan);
+    }
+
+    public static BatchOperator build(DagRequest request, ScanSource scans, BufferAllocator allocator) {
+        List<Executor> executors = request.getExecutorsList();
+        List<FieldType> types = firstScanTypes(executors);
         int batchRows = batchRows(request);
         checkScanOnce(executors);
-        BatchOperator operator = scans.apply(executors.get(0).getTableScan());
+        Executor first = executors.get(0);
+        BatchOperator operator = first.getKindCase() == Executor.KindCase.TABLE_SCAN ? scans.tableScan(first.getTableScan())
+                : scans.indexScan(first.getIndexScan());
         try {
+            if (!operator.outputTypes().equals(types)) {
+                throw new UnsupportedExpressionException("the scan's output types " + operator.outputTypes()
+                        + " differ from the plan's " + types);
+            }
             for (Executor executor : executors.subList(1, executors.size())) {
                 operator = next(operator, executor, allocator, batchRows);
             }
@@ -65,20 +95,29 @@ public final class DagPipeline {
     /** Checks a plan without running it: what {@link #build} would accept. */
     public static void check(DagRequest request) {
         List<Executor> executors = request.getExecutorsList();
-        if (executors.isEmpty() || executors.get(0).getKindCase() != Executor.KindCase.TABLE_SCAN) {
-            throw new UnsupportedExpressionException("a DAG must start with a table scan");
-        }
+        List<FieldType> types = firstScanTypes(executors);
         batchRows(request);
         checkScanOnce(executors);
-        List<FieldType> types = scanTypes(executors.get(0).getTableScan());
         for (Executor executor : executors.subList(1, executors.size())) {
             types = outputTypes(executor, types);
         }
     }
 
+    private static List<FieldType> firstScanTypes(List<Executor> executors) {
+        if (executors.isEmpty()) {
+            throw new UnsupportedExpressionException("a DAG must start with a table or index scan");
+        }
+        return switch (executors.get(0).getKindCase()) {
+            case TABLE_SCAN -> scanTypes(executors.get(0).getTableScan());
+            case INDEX_SCAN -> scanTypes(executors.get(0).getIndexScan());
+            default -> throw new UnsupportedExpressionException("a DAG must start with a table or index scan");
+        };
+    }
+
     private static void checkScanOnce(List<Executor> executors) {
         for (Executor executor : executors.subList(1, executors.size())) {
-            if (executor.getKindCase() == Executor.KindCase.TABLE_SCAN || executor.getKindCase() == Executor.KindCase.KIND_NOT_SET) {
+            if (executor.getKindCase() == Executor.KindCase.TABLE_SCAN || executor.getKindCase() == Executor.KindCase.INDEX_SCAN
+                    || executor.getKindCase() == Executor.KindCase.KIND_NOT_SET) {
                 throw new UnsupportedExpressionException("only the first executor of a DAG may be a scan");
             }
         }

@@ -131,12 +131,26 @@ public final class CoprocessorService {
             io.duetdb.store.engine.EngineSnapshot snapshot, ResponseSink sink, long started) {
         long outputRows = 0;
         long batches = 0;
-        RowScanOperator[] scan = new RowScanOperator[1];
+        java.util.function.LongSupplier[] scannedRows = {() -> 0};
         try (BufferAllocator requestAllocator = allocator.newChildAllocator("coprocessor-" + request.getContext().getRegionId(),
                 0, allocator.getLimit());
-                BatchOperator pipeline = DagPipeline.build(dag, tableScan -> scan[0] = new RowScanOperator(snapshot,
-                        tableScan, ranges, request.getStartTs(), requestAllocator, DagPipeline.batchRows(dag)),
-                        requestAllocator)) {
+                BatchOperator pipeline = DagPipeline.build(dag, new DagPipeline.ScanSource() {
+                    @Override
+                    public BatchOperator tableScan(io.duetdb.proto.coprocessor.TableScan tableScan) {
+                        RowScanOperator scan = new RowScanOperator(snapshot, tableScan, ranges, request.getStartTs(),
+                                requestAllocator, DagPipeline.batchRows(dag));
+                        scannedRows[0] = scan::scannedRows;
+                        return scan;
+                    }
+
+                    @Override
+                    public BatchOperator indexScan(io.duetdb.proto.coprocessor.IndexScan indexScan) {
+                        IndexScanOperator scan = new IndexScanOperator(snapshot, indexScan, ranges, request.getStartTs(),
+                                requestAllocator, DagPipeline.batchRows(dag), DagPipeline.scanTypes(indexScan));
+                        scannedRows[0] = scan::scannedRows;
+                        return scan;
+                    }
+                }, requestAllocator)) {
             VectorSchemaRoot batch;
             while ((batch = pipeline.next()) != null) {
                 if (!sink.awaitReady()) {
@@ -160,7 +174,7 @@ public final class CoprocessorService {
             return;
         }
         long elapsed = System.nanoTime() - started;
-        long scanned = scan[0] == null ? 0 : scan[0].scannedRows();
+        long scanned = scannedRows[0].getAsLong();
         metrics.coprocessorRequests.labelValues("ok").inc();
         metrics.coprocessorRows.labelValues("scanned").inc(scanned);
         metrics.coprocessorRows.labelValues("returned").inc(outputRows);
