@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
+import io.duetdb.benchmarks.mariadb.PrivateMariaDb;
 import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.net.LoopbackPorts;
@@ -41,16 +42,31 @@ import picocli.CommandLine.Option;
  * (MariaDB, a running playground), then runs each query --runs times with a timeout and prints the median per
  * query per endpoint, the totals, and the queries that failed or timed out. --check also compares every
  * endpoint's results with DuckDB's on the same data.
+ *
+ * <p>--mariadb adds a MariaDB server of the run's own ({@link PrivateMariaDb}: a temporary data directory, a free
+ * loopback port, --mariadb-buffer-pool of InnoDB buffer pool), loaded and timed like any --url endpoint and stopped
+ * and deleted before the in-process cluster starts, so that one command compares DuetDB with MariaDB on this machine:
+ * {@code benchmarks/bench tpch --sf 1 --mariadb}. It needs mariadbd ({@code bin/setup-test-tools mariadb}).
  */
 @Command(name = "tpch", mixinStandardHelpOptions = true,
         description = "TPC-H query times on DuetDB beside other MySQL servers (median of --runs per query).")
 public final class TpchBenchmark implements Callable<Integer> {
+    private static final Duration MARIADB_STATEMENT_LIMIT_MARGIN = Duration.ofSeconds(30);
+
     @Option(names = "--sf", defaultValue = "1", description = "scale factor (default: ${DEFAULT-VALUE})")
     double scaleFactor;
 
     @Option(names = "--url", description = "JDBC URLs of MySQL endpoints, e.g. "
             + "jdbc:mysql://127.0.0.1:3307/bench?user=bench&password=bench (repeatable)")
     List<String> urls = new ArrayList<>();
+
+    @Option(names = "--mariadb", description = "also start a MariaDB server of this run's own (mariadbd from Debian's"
+            + " mariadb-server: bin/setup-test-tools mariadb) and time the queries on it")
+    boolean mariadb;
+
+    @Option(names = "--mariadb-buffer-pool", defaultValue = "2GiB",
+            description = "InnoDB buffer pool of the --mariadb server (default: ${DEFAULT-VALUE})")
+    String mariadbBufferPool;
 
     @Option(names = "--no-local", description = "do not start an in-process DuetDB cluster")
     boolean noLocal;
@@ -128,6 +144,9 @@ public final class TpchBenchmark implements Callable<Integer> {
         for (String url : urls) {
             results.add(runEndpoint(name(url), url, data, selected, expected, !noLoad));
         }
+        if (mariadb) {
+            results.add(runPrivateMariaDb(data, selected, expected));
+        }
         if (!noLocal) {
             Path root = Files.createTempDirectory("duet-tpch-bench");
             LoopbackPorts ports = new LoopbackPorts();
@@ -156,6 +175,20 @@ public final class TpchBenchmark implements Callable<Integer> {
         }
         print(results, selected);
         return 0;
+    }
+
+    /**
+     * Times the queries on a MariaDB of this run's own, stopped before the in-process cluster starts. Its
+     * max_statement_time backs up the harness's cancel at the timeout: a query the cancel missed still ends.
+     */
+    private EndpointResult runPrivateMariaDb(TpchData data, List<Integer> selected, Map<Integer, QueryResult> expected)
+            throws Exception {
+        PrivateMariaDb.Config config = new PrivateMariaDb.Config(DataSize.parse(mariadbBufferPool),
+                Duration.ofSeconds(timeoutSeconds).plus(MARIADB_STATEMENT_LIMIT_MARGIN), Duration.ofMinutes(2));
+        try (PrivateMariaDb server = new PrivateMariaDb(config, System.out).start()) {
+            return runEndpoint("mariadb (private)", server.jdbcUrl(PrivateMariaDb.DATABASE), data, selected, expected,
+                    true);
+        }
     }
 
     /** Deletes the in-process cluster's data (about 10 GB at scale factor 1) once it has stopped. */

@@ -26,15 +26,14 @@ import io.duetdb.proto.coprocessor.ValueType;
  * +, -, * and unary minus in the result's type: BIGINT exactly (overflow is error 1690 as in MySQL), DECIMAL
  * exactly, DOUBLE approximately. NULL when an operand is NULL.
  */
-public final class ArithmeticExpression implements VectorExpression {
+public final class ArithmeticExpression extends ValueExpression {
     private final ScalarFunction function;
     private final List<VectorExpression> operands;
-    private final FieldType type;
 
     public ArithmeticExpression(ScalarFunction function, List<VectorExpression> operands, FieldType type) {
+        super("arithmetic", type);
         this.function = requireNonNull(function, "function is null");
         this.operands = List.copyOf(operands);
-        this.type = requireNonNull(type, "type is null");
         int arity = function == ScalarFunction.NEGATE ? 1 : 2;
         if (function != ScalarFunction.PLUS && function != ScalarFunction.MINUS && function != ScalarFunction.MULTIPLY
                 && function != ScalarFunction.NEGATE) {
@@ -61,29 +60,17 @@ public final class ArithmeticExpression implements VectorExpression {
     }
 
     @Override
-    public FieldType type() {
-        return type;
-    }
-
-    @Override
-    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        FieldVector out = ValueTypes.newVector("arithmetic", type, allocator);
-        out.setInitialCapacity(rows);
-        out.allocateNew();
+    void fill(VectorSchemaRoot batch, BufferAllocator allocator, FieldVector out, int rows) {
         Operand a = null;
         Operand b = null;
         try {
             a = operands.get(0).operand(batch, allocator);
             b = operands.size() > 1 ? operands.get(1).operand(batch, allocator) : null;
-            switch (type.getType()) {
+            switch (type().getType()) {
                 case INT64 -> longs(a, b, (BigIntVector) out, rows);
                 case FLOAT64, FLOAT32 -> doubles(a, b, out, rows);
                 default -> decimals(a, b, out, rows);
             }
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
         } finally {
             if (a != null) {
                 a.close();
@@ -92,8 +79,6 @@ public final class ArithmeticExpression implements VectorExpression {
                 b.close();
             }
         }
-        out.setValueCount(rows);
-        return out;
     }
 
     private void longs(Operand a, Operand b, BigIntVector out, int rows) {
@@ -140,7 +125,8 @@ public final class ArithmeticExpression implements VectorExpression {
     }
 
     private void decimals(Operand a, Operand b, FieldVector out, int rows) {
-        int scale = type.getScale();
+        int scale = type().getScale();
+        int integerDigits = type().getPrecision() - scale;
         for (int row = 0; row < rows; row++) {
             if (a.isNull(row) || (b != null && b.isNull(row))) {
                 out.setNull(row);
@@ -153,7 +139,7 @@ public final class ArithmeticExpression implements VectorExpression {
                 case MULTIPLY -> x.multiply(b.getDecimal(row));
                 default -> x.negate();
             };
-            if (value.precision() - value.scale() > type.getPrecision() - scale) {
+            if (value.precision() - value.scale() > integerDigits) {
                 throw new DuetException(ErrorCode.OUT_OF_RANGE_VALUE, "DECIMAL value is out of range in '"
                         + value.toPlainString() + "'");
             }

@@ -10,27 +10,16 @@ import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
 
 /** A predicate: one TRUE, FALSE or NULL per row, written by {@link #fill} into a bit vector. */
-abstract class BooleanExpression implements VectorExpression {
+abstract class BooleanExpression extends ValueExpression {
     private static final FieldType BOOLEAN = ValueTypes.of(ValueType.BOOLEAN);
 
-    @Override
-    public final FieldType type() {
-        return BOOLEAN;
+    BooleanExpression() {
+        super(BOOLEAN);
     }
 
     @Override
-    public final FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        BitVector out = new BitVector(getClass().getSimpleName(), allocator);
-        out.allocateNew(rows);
-        try {
-            fill(batch, allocator, out, rows);
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
-        }
-        out.setValueCount(rows);
-        return out;
+    final void fill(VectorSchemaRoot batch, BufferAllocator allocator, FieldVector out, int rows) {
+        fill(batch, allocator, (BitVector) out, rows);
     }
 
     /** Sets (or nulls) each of the first {@code rows} positions of {@code out}. */

@@ -1,7 +1,5 @@
 package io.duetdb.common.compute.expression;
 
-import static java.util.Objects.requireNonNull;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,14 +18,13 @@ import io.duetdb.proto.coprocessor.FieldType;
  * else the ELSE value (NULL without one). Every branch is evaluated for the whole batch, so the builder accepts
  * only branches that cannot fail (no arithmetic or casts) where MySQL would not evaluate them.
  */
-public final class CaseExpression implements VectorExpression {
+public final class CaseExpression extends ValueExpression {
     private final List<VectorExpression> conditions;
     private final List<VectorExpression> values;
     private final VectorExpression otherwise;
-    private final FieldType type;
 
     public CaseExpression(List<VectorExpression> arguments, FieldType type) {
-        this.type = requireNonNull(type, "type is null");
+        super("case", type);
         if (arguments.size() < 2) {
             throw new UnsupportedExpressionException("CASE without a WHEN branch");
         }
@@ -47,58 +44,42 @@ public final class CaseExpression implements VectorExpression {
     }
 
     private VectorExpression checkedValue(VectorExpression value) {
-        if (value.type().getType() != type.getType()) {
+        if (value.type().getType() != type().getType()) {
             throw new UnsupportedExpressionException("a CASE branch of type " + value.type().getType() + " in a CASE of "
-                    + type.getType());
+                    + type().getType());
         }
         return value;
     }
 
     @Override
-    public FieldType type() {
-        return type;
-    }
-
-    @Override
-    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        FieldVector out = ValueTypes.newVector("case", type, allocator);
-        out.setInitialCapacity(rows);
-        out.allocateNew();
+    void fill(VectorSchemaRoot batch, BufferAllocator allocator, FieldVector out, int rows) {
         boolean[] decided = new boolean[rows];
-        try {
-            for (int branch = 0; branch < conditions.size(); branch++) {
-                try (FieldVector condition = conditions.get(branch).evaluate(batch, allocator);
-                        FieldVector value = values.get(branch).evaluate(batch, allocator)) {
-                    BitVector truth = (BitVector) condition;
-                    for (int row = 0; row < rows; row++) {
-                        if (!decided[row] && !truth.isNull(row) && truth.get(row) != 0) {
-                            VectorValues.set(out, row, VectorValues.get(value, row));
-                            decided[row] = true;
-                        }
+        for (int branch = 0; branch < conditions.size(); branch++) {
+            try (FieldVector condition = conditions.get(branch).evaluate(batch, allocator);
+                    FieldVector value = values.get(branch).evaluate(batch, allocator)) {
+                BitVector truth = (BitVector) condition;
+                for (int row = 0; row < rows; row++) {
+                    if (!decided[row] && !truth.isNull(row) && truth.get(row) != 0) {
+                        VectorValues.set(out, row, VectorValues.get(value, row));
+                        decided[row] = true;
                     }
                 }
             }
-            if (otherwise != null) {
-                try (FieldVector value = otherwise.evaluate(batch, allocator)) {
-                    for (int row = 0; row < rows; row++) {
-                        if (!decided[row]) {
-                            VectorValues.set(out, row, VectorValues.get(value, row));
-                            decided[row] = true;
-                        }
-                    }
-                }
-            }
-            for (int row = 0; row < rows; row++) {
-                if (!decided[row]) {
-                    VectorValues.set(out, row, null);
-                }
-            }
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
         }
-        out.setValueCount(rows);
-        return out;
+        if (otherwise != null) {
+            try (FieldVector value = otherwise.evaluate(batch, allocator)) {
+                for (int row = 0; row < rows; row++) {
+                    if (!decided[row]) {
+                        VectorValues.set(out, row, VectorValues.get(value, row));
+                        decided[row] = true;
+                    }
+                }
+            }
+        }
+        for (int row = 0; row < rows; row++) {
+            if (!decided[row]) {
+                VectorValues.set(out, row, null);
+            }
+        }
     }
 }

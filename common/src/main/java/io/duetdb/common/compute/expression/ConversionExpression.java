@@ -25,17 +25,16 @@ import io.duetdb.proto.coprocessor.ValueType;
  * Conversions and extractions that keep each row's NULL: CAST between numbers (to DECIMAL rounding half up, as
  * MySQL does; to FLOAT64) and from DATE to DATETIME; EXTRACT of a date's year, month or day.
  */
-public final class ConversionExpression implements VectorExpression {
+public final class ConversionExpression extends ValueExpression {
     private static final long MICROS_PER_SECOND = 1_000_000L;
 
     private final ScalarFunction function;
     private final VectorExpression argument;
-    private final FieldType type;
 
     public ConversionExpression(ScalarFunction function, VectorExpression argument, FieldType type) {
+        super("conversion", type);
         this.function = requireNonNull(function, "function is null");
         this.argument = requireNonNull(argument, "argument is null");
-        this.type = requireNonNull(type, "type is null");
         ValueType from = argument.type().getType();
         ValueType to = type.getType();
         boolean supported = switch (function) {
@@ -54,27 +53,13 @@ public final class ConversionExpression implements VectorExpression {
     }
 
     @Override
-    public FieldType type() {
-        return type;
-    }
-
-    @Override
-    public FieldVector evaluate(VectorSchemaRoot batch, BufferAllocator allocator) {
-        int rows = batch.getRowCount();
-        FieldVector out = ValueTypes.newVector("conversion", type, allocator);
-        out.setInitialCapacity(rows);
-        out.allocateNew();
+    void fill(VectorSchemaRoot batch, BufferAllocator allocator, FieldVector out, int rows) {
         try (FieldVector input = argument.evaluate(batch, allocator)) {
             for (int row = 0; row < rows; row++) {
                 Object value = VectorValues.get(input, row);
                 VectorValues.set(out, row, value == null ? null : convert(value));
             }
-        } catch (RuntimeException e) {
-            out.close();
-            throw e;
         }
-        out.setValueCount(rows);
-        return out;
     }
 
     private Object convert(Object value) {
@@ -87,11 +72,11 @@ public final class ConversionExpression implements VectorExpression {
                 yield (long) (function == ScalarFunction.EXTRACT_YEAR ? date.getYear()
                         : function == ScalarFunction.EXTRACT_MONTH ? date.getMonthValue() : date.getDayOfMonth());
             }
-            default -> switch (type.getType()) {
+            default -> switch (type().getType()) {
                 case DECIMAL -> {
                     BigDecimal decimal = value instanceof BigDecimal exact ? exact : BigDecimal.valueOf((Long) value);
-                    BigDecimal rounded = decimal.setScale(type.getScale(), RoundingMode.HALF_UP);
-                    if (rounded.precision() - rounded.scale() > type.getPrecision() - type.getScale()) {
+                    BigDecimal rounded = decimal.setScale(type().getScale(), RoundingMode.HALF_UP);
+                    if (rounded.precision() - rounded.scale() > type().getPrecision() - type().getScale()) {
                         throw new DuetException(ErrorCode.OUT_OF_RANGE_VALUE, "DECIMAL value is out of range in '"
                                 + decimal.toPlainString() + "'");
                     }
