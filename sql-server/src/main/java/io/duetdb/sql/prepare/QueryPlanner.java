@@ -144,6 +144,15 @@ public final class QueryPlanner {
             tidy.setRoot(plan);
             plan = tidy.findBestExp();
         }
+        if (countJoins(plan) > 0) {
+            // Every join input keeps only the columns above it uses, so each table reads (and the SQL layer
+            // holds) just those; then filters go back under the projections the trimming put over the scans.
+            plan = new org.apache.calcite.sql2rel.RelFieldTrimmer(validator,
+                    RelFactories.LOGICAL_BUILDER.create(cluster, reader)).trim(plan);
+            HepPlanner tidy = new HepPlanner(REWRITE_PROGRAM);
+            tidy.setRoot(plan);
+            plan = tidy.findBestExp();
+        }
         return new PlannedQuery(plan, rowType, origins, validated);
     }
 
