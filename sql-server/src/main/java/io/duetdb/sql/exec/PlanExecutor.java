@@ -46,6 +46,8 @@ public final class PlanExecutor {
     private Map<RelNode, OperatorStatistics> statistics;
     /** Null when this plan reads everything itself (locking reads, or push-down switched off). */
     private final CoprocessorPushDown pushDown;
+    /** Joins whose inner side was read by handle lookups (for EXPLAIN ANALYZE). */
+    private final Set<Join> lookupJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     public PlanExecutor(Transaction transaction, ExpressionCompiler compiler, boolean locking) {
         this.transaction = transaction;
@@ -65,6 +67,11 @@ public final class PlanExecutor {
     public PlanExecutor recordingStatistics() {
         this.statistics = new java.util.IdentityHashMap<>();
         return this;
+    }
+
+    /** Whether {@code join}'s inner side was read by lookups of the outer side's keys. */
+    public boolean readByLookup(Join join) {
+        return lookupJoins.contains(join);
     }
 
     public Map<RelNode, OperatorStatistics> statistics() {
@@ -300,10 +307,24 @@ public final class PlanExecutor {
                     + " join, which DuetDB lacks yet");
         }
         List<Object[]> left = execute(join.getLeft());
-        List<Object[]> right = execute(join.getRight());
         int leftWidth = join.getLeft().getRowType().getFieldCount();
         int rightWidth = join.getRight().getRowType().getFieldCount();
         JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
+        HandleLookup lookup = keys == null || transaction == null || locking
+                || left.size() > HandleLookup.maxOuterRows(session) ? null : HandleLookup.of(join, keys);
+        List<Object[]> right;
+        if (lookup != null) {
+            long started = System.nanoTime();
+            right = lookup.read(transaction, left, compiler);
+            session.checkNotKilled();
+            long bytes = memory.consume(right, "IndexLookUp");
+            lookupJoins.add(join);
+            if (statistics != null) {
+                statistics.put(join.getRight(), new OperatorStatistics(right.size(), System.nanoTime() - started, bytes));
+            }
+        } else {
+            right = execute(join.getRight());
+        }
         if (keys != null) {
             return new HashJoin(join.getJoinType(), keys, compiler, leftWidth, rightWidth, memory).join(left, right);
         }

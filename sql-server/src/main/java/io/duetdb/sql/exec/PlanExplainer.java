@@ -45,14 +45,25 @@ public final class PlanExplainer {
     private final CoprocessorPushDown pushDown;
     private final List<Line> lines = new ArrayList<>();
     private final java.util.Map<RelNode, PlanExecutor.OperatorStatistics> statistics;
+    private final java.util.function.Predicate<Join> readByLookup;
 
     public PlanExplainer(Transaction transaction, ExpressionCompiler compiler) {
         this(transaction, compiler, java.util.Map.of());
     }
 
-    /** An explainer that adds what each operator did in a run (EXPLAIN ANALYZE). */
     public PlanExplainer(Transaction transaction, ExpressionCompiler compiler,
             java.util.Map<RelNode, PlanExecutor.OperatorStatistics> statistics) {
+        this(transaction, compiler, statistics, join -> false);
+    }
+
+    /**
+     * An explainer that adds what each operator did in a run (EXPLAIN ANALYZE), and which joins read their inner
+     * side by lookups of the outer side's keys.
+     */
+    public PlanExplainer(Transaction transaction, ExpressionCompiler compiler,
+            java.util.Map<RelNode, PlanExecutor.OperatorStatistics> statistics,
+            java.util.function.Predicate<Join> readByLookup) {
+        this.readByLookup = readByLookup;
         this.statistics = statistics;
         this.transaction = transaction;
         this.compiler = compiler;
@@ -108,9 +119,9 @@ public final class PlanExplainer {
             name = "HashAgg";
             info = aggregateInfo(aggregate);
         } else if (node instanceof Join join) {
-            name = "Join";
+            name = readByLookup.test(join) ? "IndexJoin" : "Join";
             info = join.getJoinType().lowerName + " join, condition: " + describe(join.getCondition(), join.getLeft().getRowType(),
-                    join.getRight().getRowType());
+                    join.getRight().getRowType()) + (readByLookup.test(join) ? "; inner rows by clustered key lookups" : "");
         } else if (node instanceof Sort sort) {
             name = sort.fetch != null && !sort.getCollation().getFieldCollations().isEmpty() ? "TopN"
                     : sort.fetch != null ? "Limit" : "Sort";
@@ -132,7 +143,22 @@ public final class PlanExplainer {
             info = "";
         }
         add(prefix, name, node, ROOT, "", info);
+        if (node instanceof Join join && readByLookup.test(join)) {
+            visit(join.getLeft(), childIndent + "├─", childIndent + "│ ");
+            add(childIndent + "└─", "PointGet", join.getRight(), ROOT, "table:" + lookedUpTable(join.getRight()),
+                    "batch gets of the outer side's keys");
+            return;
+        }
         children(node.getInputs(), childIndent);
+    }
+
+    /** The table under an index join's inner projection and filter. */
+    private static String lookedUpTable(RelNode node) {
+        RelNode input = node;
+        while (!(input instanceof TableScan) && !input.getInputs().isEmpty()) {
+            input = input.getInput(0);
+        }
+        return input instanceof TableScan scan ? String.join(".", scan.getTable().getQualifiedName()) : "";
     }
 
     private void children(List<RelNode> inputs, String indent) {

@@ -1020,14 +1020,16 @@ public final class Session implements SessionFunctions {
         requireSelect(planned.plan());
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this, List.of());
         java.util.Map<org.apache.calcite.rel.RelNode, PlanExecutor.OperatorStatistics> statistics = java.util.Map.of();
+        java.util.function.Predicate<org.apache.calcite.rel.core.Join> readByLookup = join -> false;
         if (analyze) {
             PlanExecutor executor = new PlanExecutor(transaction, compiler, false).recordingStatistics();
             executor.execute(planned.plan());
             statistics = executor.statistics();
+            readByLookup = executor::readByLookup;
         }
         List<Object[]> rows = new ArrayList<>();
         for (io.duetdb.sql.exec.PlanExplainer.Line line : new io.duetdb.sql.exec.PlanExplainer(transaction, compiler,
-                statistics).explain(planned.plan())) {
+                statistics, readByLookup).explain(planned.plan())) {
             rows.add(analyze
                     ? new Object[] {line.id(), line.estimatedRows(), line.actualRows(), line.task(), line.accessObject(),
                             line.executionInfo(), line.operatorInfo(), line.memory()}

@@ -22,7 +22,7 @@ public final class SystemVariables {
             "autocommit", "foreign_key_checks", "innodb_lock_wait_timeout", "interactive_timeout", "lock_wait_timeout",
             "lower_case_table_names", "max_allowed_packet", "net_buffer_length", "net_read_timeout",
             "net_write_timeout", "performance_schema", "query_cache_size", "sql_auto_is_null", "sql_safe_updates",
-            "transaction_read_only", "tx_read_only", "unique_checks", "wait_timeout");
+            "transaction_read_only", "tx_read_only", "unique_checks", "wait_timeout", "duet_index_join_max_outer_rows");
     /** Non-negative numbers: the access path cost factors. */
     private static final Set<String> FACTORS = Set.of("duet_opt_scan_factor", "duet_opt_seek_factor");
 
@@ -70,6 +70,7 @@ public final class SystemVariables {
         DEFAULTS.put("tidb_mem_quota_query", "1073741824");
         DEFAULTS.put("duet_opt_scan_factor", "1");
         DEFAULTS.put("duet_opt_seek_factor", "1000");
+        DEFAULTS.put("duet_index_join_max_outer_rows", "20000");
         DEFAULTS.put("sql_auto_is_null", "0");
         DEFAULTS.put("sql_safe_updates", "0");
         DEFAULTS.put("foreign_key_checks", "1");

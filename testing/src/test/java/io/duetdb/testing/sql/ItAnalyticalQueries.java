@@ -387,6 +387,39 @@ class ItAnalyticalQueries {
     }
 
     @Test
+    void aSmallOuterSideReadsTheInnerTableByClusteredKeyLookups() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE picks (id INT PRIMARY KEY, item_id BIGINT, note VARCHAR(10))");
+            statement.execute("INSERT INTO picks VALUES (1, 7, 'a'), (2, 250, 'b'), (3, 99999, 'missing'), (4, NULL, 'none'),"
+                    + " (5, 7, 'again'), (6, 17, 'c')");
+            List<String> queries = List.of(
+                    "SELECT p.id, i.name, i.qty, i.price FROM picks p JOIN items i ON i.id = p.item_id ORDER BY p.id",
+                    "SELECT p.id, i.name FROM picks p LEFT JOIN items i ON i.id = p.item_id AND i.qty > 3 ORDER BY p.id",
+                    "SELECT id FROM picks WHERE item_id IN (SELECT id FROM items WHERE qty < 9) ORDER BY id",
+                    "SELECT p.note, COUNT(*) FROM picks p JOIN items i ON i.id = p.item_id + 1 GROUP BY p.note ORDER BY p.note");
+            List<List<String>> byLookups = new ArrayList<>();
+            for (String query : queries) {
+                byLookups.add(SqlTesting.rows(statement, query));
+            }
+            List<String> analyzed = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(0));
+            assertThat(analyzed).anySatisfy(line -> assertThat(line).startsWith("  └─IndexJoin|")
+                    .contains("inner rows by clustered key lookups"));
+            // Four distinct keys are looked up, and three of them exist: the inner side read three rows, not the table.
+            assertThat(analyzed).anySatisfy(line -> assertThat(line).startsWith("    └─PointGet|").contains("|3|root|table:test.items|"));
+            statement.execute("SET duet_index_join_max_outer_rows = 0");
+            assertThat(SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(0)))
+                    .noneSatisfy(line -> assertThat(line).contains("IndexJoin"));
+            for (int i = 0; i < queries.size(); i++) {
+                assertThat(SqlTesting.rows(statement, queries.get(i))).as(queries.get(i)).isEqualTo(byLookups.get(i));
+            }
+            assertThat(byLookups.get(0)).hasSize(4).first().asString().startsWith("1|item7|7|");
+            assertThat(byLookups.get(1)).hasSize(6);
+            statement.execute("SET duet_index_join_max_outer_rows = DEFAULT");
+            statement.execute("DROP TABLE picks");
+        }
+    }
+
+    @Test
     void windowFunctionsForTheCommonFrames() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             // flag is 'A' + id % 4: ids 1..8 are B C D A B C D A.
