@@ -54,8 +54,7 @@ final class RowScanOperator implements BatchOperator {
     private MvccCursor cursor;
     private VectorSchemaRoot output;
     private long scannedRows;
-    private final java.util.Map<Long, Integer> epochDays = new java.util.HashMap<>();
-    private static final int MAX_REMEMBERED_DATES = 1 << 16;
+    private final EpochDays epochDays = new EpochDays();
 
     RowScanOperator(EngineReader engine, TableScan scan, List<byte[][]> ranges, long version, BufferAllocator allocator,
             int batchRows) {
@@ -153,7 +152,7 @@ final class RowScanOperator implements BatchOperator {
                         && (unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
                     decimals.setSafe(rows, unscaled);
                 } else if (vector instanceof DateDayVector days) {
-                    days.setSafe(rows, epochDay(row.unsignedAt(span)));
+                    days.setSafe(rows, epochDays.of(row.unsignedAt(span)));
                 } else {
                     VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
                 }
@@ -166,19 +165,6 @@ final class RowScanOperator implements BatchOperator {
         }
         output.setRowCount(rows);
         return output;
-    }
-
-    /** Days since the epoch of a packed DATE; dates repeat, so the calendar arithmetic is remembered. */
-    private int epochDay(long packed) {
-        Integer known = epochDays.get(packed);
-        if (known != null) {
-            return known;
-        }
-        int day = Math.toIntExact(io.duetdb.common.codec.PackedTime.unpackDate(packed).toEpochDay());
-        if (epochDays.size() < MAX_REMEMBERED_DATES) {
-            epochDays.put(packed, day);
-        }
-        return day;
     }
 
     /** A stored value in the form the vectors hold. */
