@@ -24,8 +24,26 @@ import io.duetdb.common.compute.UnsupportedExpressionException;
  */
 public abstract class Operand implements AutoCloseable {
     private static final long MICROS_PER_DAY = 86_400_000_000L;
+    /** What {@link #unscaled} answers for a value without an exact long form at {@link #scale()}. */
+    public static final long NOT_A_LONG = Long.MIN_VALUE;
+    /** What {@link #scale()} answers for an operand read only through {@link #getDecimal} for exact arithmetic. */
+    public static final int NO_SCALE = -1;
+    private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
 
     public abstract boolean isNull(int row);
+
+    /** The scale of {@link #unscaled} values: 0 for integers, a decimal's scale, or {@link #NO_SCALE}. */
+    public int scale() {
+        return NO_SCALE;
+    }
+
+    /**
+     * The exact value as an unscaled long at {@link #scale()}, or {@link #NOT_A_LONG} when it has no such form:
+     * the caller then falls back to {@link #getDecimal}. Lets decimal kernels run without an object per value.
+     */
+    public long unscaled(int row) {
+        return NOT_A_LONG;
+    }
 
     public long getLong(int row) {
         throw new UnsupportedExpressionException(getClass().getSimpleName() + " has no integer form");
@@ -77,6 +95,16 @@ public abstract class Operand implements AutoCloseable {
             }
 
             @Override
+            public int scale() {
+                return reader.scale();
+            }
+
+            @Override
+            public long unscaled(int row) {
+                return reader.unscaled(row);
+            }
+
+            @Override
             public void close() {
                 vector.close();
             }
@@ -96,6 +124,16 @@ public abstract class Operand implements AutoCloseable {
                 @Override
                 public long getLong(int row) {
                     return vector.getDataBuffer().getLong((long) row * Long.BYTES);
+                }
+
+                @Override
+                public int scale() {
+                    return vector instanceof BigIntVector ? 0 : NO_SCALE;
+                }
+
+                @Override
+                public long unscaled(int row) {
+                    return vector instanceof BigIntVector ? getLong(row) : NOT_A_LONG;
                 }
             };
         }
@@ -121,6 +159,16 @@ public abstract class Operand implements AutoCloseable {
 
                 @Override
                 public long getLong(int row) {
+                    return bits.get(row);
+                }
+
+                @Override
+                public int scale() {
+                    return 0;
+                }
+
+                @Override
+                public long unscaled(int row) {
                     return bits.get(row);
                 }
             };
@@ -170,6 +218,9 @@ public abstract class Operand implements AutoCloseable {
                 }
             };
         }
+        if (vector instanceof DecimalVector decimals && LITTLE_ENDIAN) {
+            return decimal128(decimals);
+        }
         if (vector instanceof DecimalVector || vector instanceof Decimal256Vector) {
             return new Operand() {
                 @Override
@@ -205,6 +256,40 @@ public abstract class Operand implements AutoCloseable {
             };
         }
         throw new UnsupportedExpressionException("vector " + vector.getClass().getSimpleName() + " is not supported");
+    }
+
+    /** A Decimal128 vector, read as unscaled longs where the 128-bit value fits one. */
+    private static Operand decimal128(DecimalVector vector) {
+        int scale = vector.getScale();
+        return new Operand() {
+            @Override
+            public boolean isNull(int row) {
+                return vector.isNull(row);
+            }
+
+            @Override
+            public double getDouble(int row) {
+                return getDecimal(row).doubleValue();
+            }
+
+            @Override
+            public BigDecimal getDecimal(int row) {
+                return vector.getObject(row);
+            }
+
+            @Override
+            public int scale() {
+                return scale;
+            }
+
+            @Override
+            public long unscaled(int row) {
+                long offset = (long) row * DecimalVector.TYPE_WIDTH;
+                long low = vector.getDataBuffer().getLong(offset);
+                long high = vector.getDataBuffer().getLong(offset + Long.BYTES);
+                return high == (low >> 63) ? low : NOT_A_LONG;
+            }
+        };
     }
 
     /** A DATE operand read as microseconds, to compare with DATETIME values. */
