@@ -53,6 +53,8 @@ final class RowScanOperator implements BatchOperator {
     private int rangeIndex;
     private MvccCursor cursor;
     private VectorSchemaRoot output;
+    private FieldVector[] vectors;
+    private Decoder[] decoders;
     private long scannedRows;
     private final EpochDays epochDays = new EpochDays();
 
@@ -81,6 +83,28 @@ final class RowScanOperator implements BatchOperator {
             defaults[i] = column.hasDefaultValue() ? Literals.value(column.getDefaultValue(), column.getType()) : null;
         }
         this.types = List.copyOf(fieldTypes);
+    }
+
+    /** How a stored value reaches its vector: read in place for the common types, else through Java values. */
+    private enum Decoder {
+        SIGNED,
+        VARIABLE,
+        DECIMAL,
+        DATE,
+        GENERAL;
+
+        static Decoder of(FieldVector vector) {
+            if (vector instanceof BigIntVector) {
+                return SIGNED;
+            }
+            if (vector instanceof BaseVariableWidthVector) {
+                return VARIABLE;
+            }
+            if (vector instanceof DecimalVector) {
+                return DECIMAL;
+            }
+            return vector instanceof DateDayVector ? DATE : GENERAL;
+        }
     }
 
     private static ColumnType storageType(FieldType type) {
@@ -118,9 +142,18 @@ final class RowScanOperator implements BatchOperator {
         }
         if (output == null) {
             output = Batches.empty(types, allocator);
+            output.allocateNew();
+            vectors = output.getFieldVectors().toArray(new FieldVector[0]);
+            decoders = new Decoder[vectors.length];
+            for (int i = 0; i < vectors.length; i++) {
+                decoders[i] = Decoder.of(vectors[i]);
+            }
+        } else {
+            // The previous batch's consumers are done with it: refill the same buffers.
+            for (FieldVector vector : vectors) {
+                vector.reset();
+            }
         }
-        output.allocateNew();
-        List<FieldVector> vectors = output.getFieldVectors();
         int rows = 0;
         while (rows < batchRows) {
             if (cursor == null) {
@@ -136,25 +169,32 @@ final class RowScanOperator implements BatchOperator {
                 continue;
             }
             RowView row = new RowView(cursor.value());
-            long unscaled;
             for (int i = 0; i < columns.length; i++) {
-                FieldVector vector = vectors.get(i);
+                FieldVector vector = vectors[i];
                 long span = row.span(columns[i].id());
                 if (span == RowView.NULL) {
                     VectorValues.set(vector, rows, null);
-                } else if (span == RowView.ABSENT) {
+                    continue;
+                }
+                if (span == RowView.ABSENT) {
                     VectorValues.set(vector, rows, defaults[i]);
-                } else if (vector instanceof BigIntVector longs) {
-                    longs.setSafe(rows, row.signedAt(span));
-                } else if (vector instanceof BaseVariableWidthVector variable) {
-                    variable.setSafe(rows, row.bytes(), (int) (span >>> 32), (int) span);
-                } else if (vector instanceof DecimalVector decimals
-                        && (unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
-                    decimals.setSafe(rows, unscaled);
-                } else if (vector instanceof DateDayVector days) {
-                    days.setSafe(rows, epochDays.of(row.unsignedAt(span)));
-                } else {
-                    VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
+                    continue;
+                }
+                long unscaled;
+                switch (decoders[i]) {
+                    case SIGNED -> ((BigIntVector) vector).setSafe(rows, row.signedAt(span));
+                    case VARIABLE -> ((BaseVariableWidthVector) vector).setSafe(rows, row.bytes(), (int) (span >>> 32),
+                            (int) span);
+                    case DECIMAL -> {
+                        DecimalVector decimals = (DecimalVector) vector;
+                        if ((unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
+                            decimals.setSafe(rows, unscaled);
+                        } else {
+                            VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
+                        }
+                    }
+                    case DATE -> ((DateDayVector) vector).setSafe(rows, epochDays.of(row.unsignedAt(span)));
+                    default -> VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
                 }
             }
             rows++;
