@@ -33,7 +33,8 @@ class DecimalKernelsTest {
     private static final FieldType WIDE = ValueTypes.decimal(38, 3);
     private static final FieldType INT64 = ValueTypes.of(ValueType.INT64);
     private static final FieldType BOOLEAN = ValueTypes.of(ValueType.BOOLEAN);
-    private static final List<FieldType> TYPES = List.of(PRICE, RATE, WIDE, INT64);
+    private static final FieldType HUGE = ValueTypes.decimal(60, 4);
+    private static final List<FieldType> TYPES = List.of(PRICE, RATE, WIDE, INT64, HUGE);
     private static final ScalarFunction[] ARITHMETIC = {ScalarFunction.PLUS, ScalarFunction.MINUS,
         ScalarFunction.MULTIPLY};
     private static final ScalarFunction[] COMPARISONS = {ScalarFunction.EQUAL, ScalarFunction.LESS,
@@ -55,14 +56,17 @@ class DecimalKernelsTest {
 
     private List<Object[]> rows(int count) {
         List<Object[]> rows = new ArrayList<>();
-        rows.add(new Object[] {null, null, null, null});
-        rows.add(new Object[] {new BigDecimal("0.00"), new BigDecimal("0.0000"), new BigDecimal("0.000"), 0L});
+        rows.add(new Object[] {null, null, null, null, null});
+        rows.add(new Object[] {new BigDecimal("0.00"), new BigDecimal("0.0000"), new BigDecimal("0.000"), 0L,
+            new BigDecimal("0.0000")});
         rows.add(new Object[] {new BigDecimal("9999999999999.99"), new BigDecimal("-0.9999"),
-            new BigDecimal("99999999999999999999999999999999999.999"), Long.MAX_VALUE});
+            new BigDecimal("99999999999999999999999999999999999.999"), Long.MAX_VALUE,
+            new BigDecimal("-922337203685477.5808")});
         rows.add(new Object[] {new BigDecimal("-9999999999999.99"), new BigDecimal("0.0001"),
-            new BigDecimal("-9223372036854775.808"), Long.MIN_VALUE});
+            new BigDecimal("-9223372036854775.808"), Long.MIN_VALUE, new BigDecimal("922337203685477.5807")});
         for (int i = rows.size(); i < count; i++) {
-            rows.add(new Object[] {decimal(PRICE), decimal(RATE), decimal(WIDE), random.nextLong() >> random.nextInt(64)});
+            rows.add(new Object[] {decimal(PRICE), decimal(RATE), decimal(WIDE), random.nextLong() >> random.nextInt(64),
+                decimal(HUGE)});
         }
         return rows;
     }
@@ -100,8 +104,8 @@ class DecimalKernelsTest {
     void arithmeticMatchesBigDecimalWhetherOrNotValuesFitLongs() {
         List<Object[]> rows = rows(400);
         FieldType[] resultTypes = {ValueTypes.decimal(18, 2), ValueTypes.decimal(20, 4), ValueTypes.decimal(38, 6),
-            ValueTypes.decimal(17, 1), ValueTypes.decimal(38, 0)};
-        int[][] pairs = {{0, 1}, {1, 0}, {0, 2}, {2, 1}, {0, 3}, {3, 1}, {0, 0}, {2, 2}};
+            ValueTypes.decimal(17, 1), ValueTypes.decimal(38, 0), ValueTypes.decimal(65, 6), ValueTypes.decimal(65, 2)};
+        int[][] pairs = {{0, 1}, {1, 0}, {0, 2}, {2, 1}, {0, 3}, {3, 1}, {0, 0}, {2, 2}, {4, 1}, {0, 4}, {4, 4}};
         try (VectorSchemaRoot batch = Batches.ofRows(TYPES, rows, allocator)) {
             for (ScalarFunction function : ARITHMETIC) {
                 for (FieldType type : resultTypes) {
@@ -147,7 +151,7 @@ class DecimalKernelsTest {
     @Test
     void comparisonsMatchBigDecimalAcrossScales() {
         List<Object[]> rows = rows(400);
-        int[][] pairs = {{0, 1}, {1, 0}, {0, 2}, {2, 1}, {0, 3}, {3, 2}, {0, 0}};
+        int[][] pairs = {{0, 1}, {1, 0}, {0, 2}, {2, 1}, {0, 3}, {3, 2}, {0, 0}, {4, 0}, {2, 4}};
         try (VectorSchemaRoot batch = Batches.ofRows(TYPES, rows, allocator)) {
             for (ScalarFunction function : COMPARISONS) {
                 for (int[] pair : pairs) {

@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Decimal256Vector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
@@ -142,7 +143,7 @@ public final class ArithmeticExpression implements VectorExpression {
 
     private void decimals(Operand a, Operand b, FieldVector out, int rows) {
         int scale = type.getScale();
-        boolean exactLongs = out instanceof DecimalVector && a.scale() != Operand.NO_SCALE
+        boolean exactLongs = (out instanceof DecimalVector || out instanceof Decimal256Vector) && a.scale() != Operand.NO_SCALE
                 && (b == null || b.scale() != Operand.NO_SCALE);
         for (int row = 0; row < rows; row++) {
             if (a.isNull(row) || (b != null && b.isNull(row))) {
@@ -151,7 +152,11 @@ public final class ArithmeticExpression implements VectorExpression {
             }
             long unscaled = exactLongs ? unscaled(a, b, row, scale) : Operand.NOT_A_LONG;
             if (unscaled != Operand.NOT_A_LONG) {
-                ((DecimalVector) out).set(row, unscaled);
+                if (out instanceof DecimalVector decimals) {
+                    decimals.set(row, unscaled);
+                } else {
+                    ((Decimal256Vector) out).set(row, unscaled);
+                }
                 continue;
             }
             BigDecimal x = a.getDecimal(row);

@@ -48,9 +48,9 @@ public final class ComparisonExpression extends BooleanExpression {
             boolean exactLongs = domain == ComparisonDomain.DECIMAL && a.scale() != Operand.NO_SCALE
                     && b.scale() != Operand.NO_SCALE;
             int scale = exactLongs ? Math.max(a.scale(), b.scale()) : 0;
+            TruthBits results = new TruthBits(rows);
             for (int row = 0; row < rows; row++) {
                 if (a.isNull(row) || b.isNull(row)) {
-                    out.setNull(row);
                     continue;
                 }
                 int comparison = switch (domain) {
@@ -61,8 +61,9 @@ public final class ComparisonExpression extends BooleanExpression {
                             : a.getDecimal(row).compareTo(b.getDecimal(row));
                     case BYTES -> Arrays.compareUnsigned(a.getBytes(row), b.getBytes(row));
                 };
-                out.set(row, test(comparison) ? 1 : 0);
+                results.set(row, test(comparison));
             }
+            results.writeTo(out, rows);
         }
     }
 

@@ -3,6 +3,7 @@ package io.duetdb.common.compute.expression;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -146,7 +147,8 @@ public abstract class Operand implements AutoCloseable {
 
                 @Override
                 public long getLong(int row) {
-                    return days.get(row);
+                    // Read in place: callers test isNull first, so DateDayVector.get's own null test is redundant.
+                    return days.getDataBuffer().getInt((long) row * DateDayVector.TYPE_WIDTH);
                 }
             };
         }
@@ -208,7 +210,8 @@ public abstract class Operand implements AutoCloseable {
 
                 @Override
                 public double getDouble(int row) {
-                    return single ? ((Float4Vector) vector).get(row) : ((Float8Vector) vector).get(row);
+                    return single ? vector.getDataBuffer().getFloat((long) row * Float4Vector.TYPE_WIDTH)
+                            : vector.getDataBuffer().getDouble((long) row * Float8Vector.TYPE_WIDTH);
                 }
 
                 @Override
@@ -219,7 +222,10 @@ public abstract class Operand implements AutoCloseable {
             };
         }
         if (vector instanceof DecimalVector decimals && LITTLE_ENDIAN) {
-            return decimal128(decimals);
+            return exactDecimal(decimals, decimals.getScale());
+        }
+        if (vector instanceof Decimal256Vector decimals && LITTLE_ENDIAN) {
+            return exactDecimal(decimals, decimals.getScale());
         }
         if (vector instanceof DecimalVector || vector instanceof Decimal256Vector) {
             return new Operand() {
@@ -258,9 +264,9 @@ public abstract class Operand implements AutoCloseable {
         throw new UnsupportedExpressionException("vector " + vector.getClass().getSimpleName() + " is not supported");
     }
 
-    /** A Decimal128 vector, read as unscaled longs where the 128-bit value fits one. */
-    private static Operand decimal128(DecimalVector vector) {
-        int scale = vector.getScale();
+    /** A Decimal128 or Decimal256 vector, read as unscaled longs where the value fits one. */
+    private static Operand exactDecimal(BaseFixedWidthVector vector, int scale) {
+        int width = vector.getTypeWidth();
         return new Operand() {
             @Override
             public boolean isNull(int row) {
@@ -274,7 +280,7 @@ public abstract class Operand implements AutoCloseable {
 
             @Override
             public BigDecimal getDecimal(int row) {
-                return vector.getObject(row);
+                return (BigDecimal) vector.getObject(row);
             }
 
             @Override
@@ -284,10 +290,16 @@ public abstract class Operand implements AutoCloseable {
 
             @Override
             public long unscaled(int row) {
-                long offset = (long) row * DecimalVector.TYPE_WIDTH;
+                // Little-endian two's complement: the value fits a long when every higher word only extends its sign.
+                long offset = (long) row * width;
                 long low = vector.getDataBuffer().getLong(offset);
-                long high = vector.getDataBuffer().getLong(offset + Long.BYTES);
-                return high == (low >> 63) ? low : NOT_A_LONG;
+                long sign = low >> 63;
+                for (int word = Long.BYTES; word < width; word += Long.BYTES) {
+                    if (vector.getDataBuffer().getLong(offset + word) != sign) {
+                        return NOT_A_LONG;
+                    }
+                }
+                return low;
             }
         };
     }
