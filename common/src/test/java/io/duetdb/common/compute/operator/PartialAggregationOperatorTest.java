@@ -32,7 +32,8 @@ class PartialAggregationOperatorTest {
     private static final FieldType PRICE = ValueTypes.decimal(38, 2);
     private static final FieldType DOUBLE = ValueTypes.of(ValueType.FLOAT64);
     private static final FieldType SUM = ValueTypes.decimal(65, 2);
-    private static final List<FieldType> TYPES = List.of(STRING, INT64, PRICE, DOUBLE);
+    private static final FieldType WIDE_PRICE = ValueTypes.decimal(40, 2);
+    private static final List<FieldType> TYPES = List.of(STRING, INT64, PRICE, DOUBLE, WIDE_PRICE);
 
     private final BufferAllocator allocator = new RootAllocator();
     private final Random random = new Random(7);
@@ -55,7 +56,7 @@ class PartialAggregationOperatorTest {
             };
             rows.add(new Object[] {random.nextInt(15) == 0 ? null : flags[random.nextInt(flags.length)],
                 random.nextInt(15) == 0 ? null : (long) random.nextInt(3), price,
-                random.nextInt(10) == 0 ? null : random.nextDouble() * 1000});
+                random.nextInt(10) == 0 ? null : random.nextDouble() * 1000, price});
         }
         return rows;
     }
@@ -69,7 +70,7 @@ class PartialAggregationOperatorTest {
         return List.of(call(AggregateFunction.COUNT, -1, INT64), call(AggregateFunction.COUNT, 2, INT64),
                 call(AggregateFunction.SUM, 2, SUM), call(AggregateFunction.SUM, 1, ValueTypes.decimal(65, 0)),
                 call(AggregateFunction.SUM, 3, DOUBLE), call(AggregateFunction.MIN, 2, PRICE),
-                call(AggregateFunction.MAX, 0, STRING));
+                call(AggregateFunction.MAX, 0, STRING), call(AggregateFunction.SUM, 4, SUM));
     }
 
     /** The reference: groups in order of first appearance, each call computed on Java values. */
@@ -80,13 +81,14 @@ class PartialAggregationOperatorTest {
             for (int k : keys) {
                 key.add(row[k]);
             }
-            Object[] state = groups.computeIfAbsent(key, k -> new Object[] {0L, 0L, null, null, null, null, null});
+            Object[] state = groups.computeIfAbsent(key, k -> new Object[] {0L, 0L, null, null, null, null, null, null});
             state[0] = (Long) state[0] + 1;
             if (row[2] != null) {
                 state[1] = (Long) state[1] + 1;
                 state[2] = state[2] == null ? row[2] : ((BigDecimal) state[2]).add((BigDecimal) row[2]);
                 state[5] = state[5] == null || ((BigDecimal) row[2]).compareTo((BigDecimal) state[5]) < 0 ? row[2] : state[5];
             }
+            state[7] = state[2];
             if (row[1] != null) {
                 state[3] = state[3] == null ? BigDecimal.valueOf((Long) row[1])
                         : ((BigDecimal) state[3]).add(BigDecimal.valueOf((Long) row[1]));
@@ -99,7 +101,7 @@ class PartialAggregationOperatorTest {
             }
         }
         if (groups.isEmpty() && keys.length == 0) {
-            groups.put(List.of(), new Object[] {0L, 0L, null, null, null, null, null});
+            groups.put(List.of(), new Object[] {0L, 0L, null, null, null, null, null, null});
         }
         List<List<Object>> result = new ArrayList<>();
         groups.forEach((key, state) -> {
