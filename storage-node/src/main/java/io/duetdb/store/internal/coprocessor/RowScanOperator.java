@@ -54,6 +54,7 @@ final class RowScanOperator implements BatchOperator {
     private MvccCursor cursor;
     private VectorSchemaRoot output;
     private FieldVector[] vectors;
+    private VariableWidthColumn[] variableWidth;
     private Decoder[] decoders;
     private long scannedRows;
     private final EpochDays epochDays = new EpochDays();
@@ -145,13 +146,22 @@ final class RowScanOperator implements BatchOperator {
             output.allocateNew();
             vectors = output.getFieldVectors().toArray(new FieldVector[0]);
             decoders = new Decoder[vectors.length];
+            variableWidth = new VariableWidthColumn[vectors.length];
             for (int i = 0; i < vectors.length; i++) {
                 decoders[i] = Decoder.of(vectors[i]);
+                if (decoders[i] == Decoder.VARIABLE) {
+                    variableWidth[i] = new VariableWidthColumn();
+                }
             }
         } else {
             // The previous batch's consumers are done with it: refill the same buffers.
             for (FieldVector vector : vectors) {
                 vector.reset();
+            }
+        }
+        for (VariableWidthColumn column : variableWidth) {
+            if (column != null) {
+                column.clear();
             }
         }
         int rows = 0;
@@ -172,6 +182,10 @@ final class RowScanOperator implements BatchOperator {
             for (int i = 0; i < columns.length; i++) {
                 FieldVector vector = vectors[i];
                 long span = row.span(columns[i].id());
+                if (decoders[i] == Decoder.VARIABLE) {
+                    addVariableWidth(variableWidth[i], row, span, defaults[i]);
+                    continue;
+                }
                 if (span == RowView.NULL) {
                     VectorValues.set(vector, rows, null);
                     continue;
@@ -183,8 +197,6 @@ final class RowScanOperator implements BatchOperator {
                 long unscaled;
                 switch (decoders[i]) {
                     case SIGNED -> ((BigIntVector) vector).setSafe(rows, row.signedAt(span));
-                    case VARIABLE -> ((BaseVariableWidthVector) vector).setSafe(rows, row.bytes(), (int) (span >>> 32),
-                            (int) span);
                     case DECIMAL -> {
                         DecimalVector decimals = (DecimalVector) vector;
                         if ((unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
@@ -199,12 +211,28 @@ final class RowScanOperator implements BatchOperator {
             }
             rows++;
         }
+        for (int i = 0; i < vectors.length; i++) {
+            if (variableWidth[i] != null) {
+                variableWidth[i].writeTo((BaseVariableWidthVector) vectors[i]);
+            }
+        }
         scannedRows += rows;
         if (rows == 0) {
             return null;
         }
         output.setRowCount(rows);
         return output;
+    }
+
+    private static void addVariableWidth(VariableWidthColumn column, RowView row, long span, Object defaultValue) {
+        if (span == RowView.NULL || span == RowView.ABSENT && defaultValue == null) {
+            column.addNull();
+        } else if (span == RowView.ABSENT) {
+            byte[] bytes = defaultValue instanceof String text ? text.getBytes(StandardCharsets.UTF_8) : (byte[]) defaultValue;
+            column.add(bytes, 0, bytes.length);
+        } else {
+            column.add(row.bytes(), (int) (span >>> 32), (int) span);
+        }
     }
 
     /** A stored value in the form the vectors hold. */
