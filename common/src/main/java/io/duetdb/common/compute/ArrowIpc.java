@@ -11,11 +11,14 @@ import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 
 /** A batch as one self-contained Arrow IPC stream (schema, one record batch, end of stream), and back. */
 public final class ArrowIpc {
+    /** Room for the schema, the messages' metadata and their padding. */
+    private static final int STREAM_OVERHEAD_BYTES = 1024;
+
     private ArrowIpc() {
     }
 
     public static byte[] write(VectorSchemaRoot batch) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + batch.getRowCount() * 16);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(STREAM_OVERHEAD_BYTES + bufferBytes(batch));
         try (ArrowStreamWriter writer = new ArrowStreamWriter(batch, null, out)) {
             writer.start();
             writer.writeBatch();
@@ -24,6 +27,15 @@ public final class ArrowIpc {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /** The bytes of the batch's buffers: with the schema and framing, about what the stream takes. */
+    private static int bufferBytes(VectorSchemaRoot batch) {
+        long bytes = 0;
+        for (org.apache.arrow.vector.FieldVector vector : batch.getFieldVectors()) {
+            bytes += vector.getBufferSize();
+        }
+        return (int) Math.min(bytes, Integer.MAX_VALUE - STREAM_OVERHEAD_BYTES);
     }
 
     /** Reads every batch of a stream, passing each to {@code consumer} while it is valid. */

@@ -1,8 +1,11 @@
 package io.duetdb.common.row;
 
 import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -31,6 +34,10 @@ import io.duetdb.common.types.ColumnType;
  * zigzag varint scale followed by the two's complement unscaled value; strings their UTF-8 bytes.
  */
 public final class RowCodec {
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     public static final int VERSION = 1;
     static final int FORMAT_BYTE = 0x80 | VERSION;
     static final int WIDE_FLAG = 1;
@@ -233,6 +240,20 @@ public final class RowCodec {
     }
 
     static long readLittleEndian(byte[] bytes, int offset, int width) {
+        switch (width) {
+            case 2 -> {
+                return (short) SHORTS.get(bytes, offset) & 0xFFFFL;
+            }
+            case 4 -> {
+                return (int) INTS.get(bytes, offset) & 0xFFFF_FFFFL;
+            }
+            case 8 -> {
+                return (long) LONGS.get(bytes, offset);
+            }
+            default -> {
+                // Other widths are read byte by byte below.
+            }
+        }
         long value = 0;
         for (int i = width - 1; i >= 0; i--) {
             value = value << 8 | (bytes[offset + i] & 0xFF);

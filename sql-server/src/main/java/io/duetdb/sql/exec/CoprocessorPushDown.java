@@ -16,7 +16,6 @@ import java.util.Map;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -37,7 +36,6 @@ import io.duetdb.common.compute.Literals;
 import io.duetdb.common.compute.UnsupportedExpressionException;
 import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.compute.expression.VectorExpressions;
-import io.duetdb.common.compute.operator.Batches;
 import io.duetdb.common.compute.operator.DagPipeline;
 import io.duetdb.proto.coprocessor.AggregateFunction;
 import io.duetdb.proto.coprocessor.Call;
@@ -680,23 +678,11 @@ final class CoprocessorPushDown {
         try (BufferAllocator allocator = new RootAllocator()) {
             for (byte[] stream : batches) {
                 compiler.session().checkNotKilled();
-                ArrowIpc.read(stream, allocator, batch -> addRows(batch, outputTypes, rows));
+                ArrowIpc.read(stream, allocator, batch -> ArrowRows.addRows(batch, outputTypes, rows));
             }
         }
         return rows;
     }
-
-    private static void addRows(VectorSchemaRoot batch, List<FieldType> types, List<Object[]> rows) {
-        for (int row = 0; row < batch.getRowCount(); row++) {
-            Object[] values = Batches.row(batch, row);
-            for (int i = 0; i < values.length; i++) {
-                values[i] = ComputeValues.toSql(values[i], types.get(i));
-            }
-            rows.add(values);
-        }
-    }
-
-
 
     private static boolean isBooleanCondition(Expression expression, List<FieldType> types) {
         try {

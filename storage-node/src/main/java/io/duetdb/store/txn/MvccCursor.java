@@ -13,9 +13,17 @@ import io.duetdb.store.engine.EngineReader;
  * ROLLBACK records are stepped over; a DELETE hides its key.
  */
 public final class MvccCursor implements AutoCloseable {
+    /**
+     * Older versions of a key are passed by stepping this many times before seeking past them: most keys have
+     * one or two versions, and a step costs much less than a seek.
+     */
+    private static final int STEPS_BEFORE_SEEK = 3;
+    private static final int TIMESTAMP_BYTES = 8;
+
     private final MvccReader reader;
     private final EngineIterator writes;
     private final long ts;
+    private byte[] dataKey;
     private byte[] userKey;
     private byte[] value;
 
@@ -31,7 +39,6 @@ public final class MvccCursor implements AutoCloseable {
     public boolean advance() {
         while (writes.valid()) {
             byte[] versionKey = writes.key();
-            byte[] dataKey = Keys.dataKeyOfVersion(versionKey);
             if (Keys.timestampOf(versionKey) > ts) {
                 writes.next();
                 continue;
@@ -39,21 +46,43 @@ public final class MvccCursor implements AutoCloseable {
             Write write = Write.decode(writes.value());
             switch (write.type()) {
                 case PUT -> {
-                    userKey = Keys.userKeyOf(dataKey);
-                    value = write.shortValue() != null ? write.shortValue() : reader.longValue(userKey, write.startTs());
-                    writes.seek(MvccReader.keyEnd(dataKey));
+                    byte[] found = Keys.dataKeyOfVersion(versionKey);
+                    dataKey = found;
+                    userKey = null;
+                    value = write.shortValue() != null ? write.shortValue() : reader.longValue(userKey(), write.startTs());
+                    skipOlderVersions(found);
                     return true;
                 }
-                case DELETE -> writes.seek(MvccReader.keyEnd(dataKey));
+                case DELETE -> skipOlderVersions(Keys.dataKeyOfVersion(versionKey));
                 default -> writes.next();
             }
         }
+        dataKey = null;
         userKey = null;
         value = null;
         return false;
     }
 
+    /** Leaves the iterator on the first record of the key after {@code current} (or at the end). */
+    private void skipOlderVersions(byte[] current) {
+        for (int step = 0; step < STEPS_BEFORE_SEEK; step++) {
+            writes.next();
+            if (!writes.valid() || !isVersionOf(writes.key(), current)) {
+                return;
+            }
+        }
+        writes.seek(MvccReader.keyEnd(current));
+    }
+
+    private static boolean isVersionOf(byte[] versionKey, byte[] dataKey) {
+        return versionKey.length == dataKey.length + TIMESTAMP_BYTES
+                && java.util.Arrays.equals(versionKey, 0, dataKey.length, dataKey, 0, dataKey.length);
+    }
+
     public byte[] userKey() {
+        if (userKey == null && dataKey != null) {
+            userKey = Keys.userKeyOf(dataKey);
+        }
         return userKey;
     }
 

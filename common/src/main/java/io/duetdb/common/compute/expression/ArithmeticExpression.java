@@ -8,6 +8,8 @@ import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Decimal256Vector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -127,9 +129,20 @@ public final class ArithmeticExpression extends ValueExpression {
     private void decimals(Operand a, Operand b, FieldVector out, int rows) {
         int scale = type().getScale();
         int integerDigits = type().getPrecision() - scale;
+        boolean exactLongs = (out instanceof DecimalVector || out instanceof Decimal256Vector) && a.scale() != Operand.NO_SCALE
+                && (b == null || b.scale() != Operand.NO_SCALE);
         for (int row = 0; row < rows; row++) {
             if (a.isNull(row) || (b != null && b.isNull(row))) {
                 out.setNull(row);
+                continue;
+            }
+            long unscaled = exactLongs ? unscaled(a, b, row, scale) : Operand.NOT_A_LONG;
+            if (unscaled != Operand.NOT_A_LONG) {
+                if (out instanceof DecimalVector decimals) {
+                    decimals.set(row, unscaled);
+                } else {
+                    ((Decimal256Vector) out).set(row, unscaled);
+                }
                 continue;
             }
             BigDecimal x = a.getDecimal(row);
@@ -145,6 +158,47 @@ public final class ArithmeticExpression extends ValueExpression {
             }
             VectorValues.set(out, row, value.setScale(scale, RoundingMode.HALF_UP));
         }
+    }
+
+    /**
+     * The row's result in long arithmetic, unscaled at {@code scale}, when every step fits a long and the exact
+     * result is within the type's integer digits; else {@link Operand#NOT_A_LONG}, and BigDecimal decides.
+     */
+    private long unscaled(Operand a, Operand b, int row, int scale) {
+        long x = a.unscaled(row);
+        long y = b == null ? 0 : b.unscaled(row);
+        if (x == Operand.NOT_A_LONG || y == Operand.NOT_A_LONG) {
+            return Operand.NOT_A_LONG;
+        }
+        int xScale = a.scale();
+        int yScale = b == null ? 0 : b.scale();
+        int exactScale;
+        long exact;
+        switch (function) {
+            case PLUS, MINUS -> {
+                exactScale = Math.max(xScale, yScale);
+                long left = UnscaledLongs.scaleUp(x, exactScale - xScale);
+                long right = UnscaledLongs.scaleUp(y, exactScale - yScale);
+                if (left == Operand.NOT_A_LONG || right == Operand.NOT_A_LONG) {
+                    return Operand.NOT_A_LONG;
+                }
+                exact = UnscaledLongs.add(left, function == ScalarFunction.PLUS ? right : -right);
+            }
+            case MULTIPLY -> {
+                exactScale = xScale + yScale;
+                exact = UnscaledLongs.multiply(x, y);
+            }
+            default -> {
+                exactScale = xScale;
+                exact = -x;
+            }
+        }
+        if (!UnscaledLongs.fitsIntegerDigits(exact, exactScale, type().getPrecision() - scale)) {
+            return Operand.NOT_A_LONG;
+        }
+        long result = UnscaledLongs.rescale(exact, exactScale, scale);
+        // Rounding may carry into one more digit than the vector holds: BigDecimal then reports it.
+        return UnscaledLongs.fitsIntegerDigits(result, scale, type().getPrecision() - scale) ? result : Operand.NOT_A_LONG;
     }
 
     private String describe(long x, Long y) {

@@ -45,20 +45,35 @@ public final class ComparisonExpression extends BooleanExpression {
         ValueType rightType = right.type().getType();
         try (Operand a = ComparisonDomain.aligned(left.operand(batch, allocator), leftType, rightType);
                 Operand b = ComparisonDomain.aligned(right.operand(batch, allocator), rightType, leftType)) {
+            boolean exactLongs = domain == ComparisonDomain.DECIMAL && a.scale() != Operand.NO_SCALE
+                    && b.scale() != Operand.NO_SCALE;
+            int scale = exactLongs ? Math.max(a.scale(), b.scale()) : 0;
+            TruthBits results = new TruthBits(rows);
             for (int row = 0; row < rows; row++) {
                 if (a.isNull(row) || b.isNull(row)) {
-                    out.setNull(row);
                     continue;
                 }
                 int comparison = switch (domain) {
                     case SIGNED -> Long.compare(a.getLong(row), b.getLong(row));
                     case UNSIGNED -> Long.compareUnsigned(a.getLong(row), b.getLong(row));
                     case DOUBLE -> Double.compare(a.getDouble(row), b.getDouble(row));
-                    case DECIMAL -> a.getDecimal(row).compareTo(b.getDecimal(row));
+                    case DECIMAL -> exactLongs ? compareDecimals(a, b, row, scale)
+                            : a.getDecimal(row).compareTo(b.getDecimal(row));
                     case BYTES -> Arrays.compareUnsigned(a.getBytes(row), b.getBytes(row));
                 };
-                out.set(row, test(comparison) ? 1 : 0);
+                results.set(row, test(comparison));
             }
+            results.writeTo(out, rows);
         }
+    }
+
+    /** Two exact numbers compared as longs at a common scale where they fit, else as BigDecimals. */
+    private static int compareDecimals(Operand a, Operand b, int row, int scale) {
+        long x = UnscaledLongs.scaleUp(a.unscaled(row), scale - a.scale());
+        long y = UnscaledLongs.scaleUp(b.unscaled(row), scale - b.scale());
+        if (x == Operand.NOT_A_LONG || y == Operand.NOT_A_LONG) {
+            return a.getDecimal(row).compareTo(b.getDecimal(row));
+        }
+        return Long.compare(x, y);
     }
 }

@@ -37,7 +37,20 @@ public record ConstantExpression(Object value, FieldType type) implements Vector
         Object constant = value;
         byte[] bytes = constant instanceof String text ? text.getBytes(StandardCharsets.UTF_8)
                 : constant instanceof byte[] raw ? raw : null;
+        BigDecimal exact = exactForm(constant);
+        int scale = exact == null ? Operand.NO_SCALE : exact.scale();
+        long unscaled = exact == null ? Operand.NOT_A_LONG : exact.unscaledValue().longValue();
         return new Operand() {
+            @Override
+            public int scale() {
+                return scale;
+            }
+
+            @Override
+            public long unscaled(int row) {
+                return unscaled;
+            }
+
             @Override
             public boolean isNull(int row) {
                 return constant == null;
@@ -84,5 +97,20 @@ public record ConstantExpression(Object value, FieldType type) implements Vector
                 return bytes;
             }
         };
+    }
+
+    /** The constant as a decimal of non-negative scale whose unscaled value fits a long, or null. */
+    private static BigDecimal exactForm(Object constant) {
+        BigDecimal exact;
+        if (constant instanceof BigDecimal decimal) {
+            exact = decimal.scale() < 0 ? decimal.setScale(0) : decimal;
+        } else if (constant instanceof Long number) {
+            exact = BigDecimal.valueOf(number);
+        } else if (constant instanceof Boolean bool) {
+            exact = bool ? BigDecimal.ONE : BigDecimal.ZERO;
+        } else {
+            return null;
+        }
+        return exact.unscaledValue().bitLength() < Long.SIZE && exact.unscaledValue().longValue() != Operand.NOT_A_LONG ? exact : null;
     }
 }

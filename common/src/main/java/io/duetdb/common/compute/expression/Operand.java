@@ -3,6 +3,7 @@ package io.duetdb.common.compute.expression;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -24,8 +25,26 @@ import io.duetdb.common.compute.UnsupportedExpressionException;
  */
 public abstract class Operand implements AutoCloseable {
     private static final long MICROS_PER_DAY = 86_400_000_000L;
+    /** What {@link #unscaled} answers for a value without an exact long form at {@link #scale()}. */
+    public static final long NOT_A_LONG = Long.MIN_VALUE;
+    /** What {@link #scale()} answers for an operand read only through {@link #getDecimal} for exact arithmetic. */
+    public static final int NO_SCALE = -1;
+    private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
 
     public abstract boolean isNull(int row);
+
+    /** The scale of {@link #unscaled} values: 0 for integers, a decimal's scale, or {@link #NO_SCALE}. */
+    public int scale() {
+        return NO_SCALE;
+    }
+
+    /**
+     * The exact value as an unscaled long at {@link #scale()}, or {@link #NOT_A_LONG} when it has no such form:
+     * the caller then falls back to {@link #getDecimal}. Lets decimal kernels run without an object per value.
+     */
+    public long unscaled(int row) {
+        return NOT_A_LONG;
+    }
 
     public long getLong(int row) {
         throw new UnsupportedExpressionException(getClass().getSimpleName() + " has no integer form");
@@ -77,6 +96,16 @@ public abstract class Operand implements AutoCloseable {
             }
 
             @Override
+            public int scale() {
+                return reader.scale();
+            }
+
+            @Override
+            public long unscaled(int row) {
+                return reader.unscaled(row);
+            }
+
+            @Override
             public void close() {
                 vector.close();
             }
@@ -97,6 +126,16 @@ public abstract class Operand implements AutoCloseable {
                 public long getLong(int row) {
                     return vector.getDataBuffer().getLong((long) row * Long.BYTES);
                 }
+
+                @Override
+                public int scale() {
+                    return vector instanceof BigIntVector ? 0 : NO_SCALE;
+                }
+
+                @Override
+                public long unscaled(int row) {
+                    return vector instanceof BigIntVector ? getLong(row) : NOT_A_LONG;
+                }
             };
         }
         if (vector instanceof DateDayVector days) {
@@ -108,7 +147,8 @@ public abstract class Operand implements AutoCloseable {
 
                 @Override
                 public long getLong(int row) {
-                    return days.get(row);
+                    // Read in place: callers test isNull first, so DateDayVector.get's own null test is redundant.
+                    return days.getDataBuffer().getInt((long) row * DateDayVector.TYPE_WIDTH);
                 }
             };
         }
@@ -121,6 +161,16 @@ public abstract class Operand implements AutoCloseable {
 
                 @Override
                 public long getLong(int row) {
+                    return bits.get(row);
+                }
+
+                @Override
+                public int scale() {
+                    return 0;
+                }
+
+                @Override
+                public long unscaled(int row) {
                     return bits.get(row);
                 }
             };
@@ -160,7 +210,8 @@ public abstract class Operand implements AutoCloseable {
 
                 @Override
                 public double getDouble(int row) {
-                    return single ? ((Float4Vector) vector).get(row) : ((Float8Vector) vector).get(row);
+                    return single ? vector.getDataBuffer().getFloat((long) row * Float4Vector.TYPE_WIDTH)
+                            : vector.getDataBuffer().getDouble((long) row * Float8Vector.TYPE_WIDTH);
                 }
 
                 @Override
@@ -169,6 +220,12 @@ public abstract class Operand implements AutoCloseable {
                             : BigDecimal.valueOf(getDouble(row));
                 }
             };
+        }
+        if (vector instanceof DecimalVector decimals && LITTLE_ENDIAN) {
+            return exactDecimal(decimals, decimals.getScale());
+        }
+        if (vector instanceof Decimal256Vector decimals && LITTLE_ENDIAN) {
+            return exactDecimal(decimals, decimals.getScale());
         }
         if (vector instanceof DecimalVector || vector instanceof Decimal256Vector) {
             return new Operand() {
@@ -205,6 +262,46 @@ public abstract class Operand implements AutoCloseable {
             };
         }
         throw new UnsupportedExpressionException("vector " + vector.getClass().getSimpleName() + " is not supported");
+    }
+
+    /** A Decimal128 or Decimal256 vector, read as unscaled longs where the value fits one. */
+    private static Operand exactDecimal(BaseFixedWidthVector vector, int scale) {
+        int width = vector.getTypeWidth();
+        return new Operand() {
+            @Override
+            public boolean isNull(int row) {
+                return vector.isNull(row);
+            }
+
+            @Override
+            public double getDouble(int row) {
+                return getDecimal(row).doubleValue();
+            }
+
+            @Override
+            public BigDecimal getDecimal(int row) {
+                return (BigDecimal) vector.getObject(row);
+            }
+
+            @Override
+            public int scale() {
+                return scale;
+            }
+
+            @Override
+            public long unscaled(int row) {
+                // Little-endian two's complement: the value fits a long when every higher word only extends its sign.
+                long offset = (long) row * width;
+                long low = vector.getDataBuffer().getLong(offset);
+                long sign = low >> 63;
+                for (int word = Long.BYTES; word < width; word += Long.BYTES) {
+                    if (vector.getDataBuffer().getLong(offset + word) != sign) {
+                        return NOT_A_LONG;
+                    }
+                }
+                return low;
+            }
+        };
     }
 
     /** A DATE operand read as microseconds, to compare with DATETIME values. */

@@ -2,22 +2,15 @@ package io.duetdb.common.compute.operator;
 
 import static java.util.Objects.requireNonNull;
 
-import java.math.BigDecimal;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.ValueOrdering;
 import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.common.compute.VectorValues;
 import io.duetdb.common.compute.expression.VectorExpression;
 import io.duetdb.proto.coprocessor.AggregateFunction;
 import io.duetdb.proto.coprocessor.FieldType;
@@ -100,11 +93,16 @@ public final class PartialAggregationOperator implements BatchOperator {
     }
 
     private List<Object[]> aggregate() {
-        Map<List<Object>, Object[]> groups = new LinkedHashMap<>();
         int keyCount = groupBy.size();
+        GroupTable groups = new GroupTable();
+        List<Accumulator> accumulators = calls.stream().map(Accumulator::of).toList();
+        int[] groupOfRow = new int[0];
         VectorSchemaRoot batch;
         while ((batch = input.next()) != null) {
             int rows = batch.getRowCount();
+            if (groupOfRow.length < rows) {
+                groupOfRow = new int[rows];
+            }
             List<FieldVector> keys = new ArrayList<>(keyCount);
             List<FieldVector> arguments = new ArrayList<>(calls.size());
             try {
@@ -114,72 +112,35 @@ public final class PartialAggregationOperator implements BatchOperator {
                 for (Call call : calls) {
                     arguments.add(call.argument() == null ? null : call.argument().evaluate(batch, allocator));
                 }
-                for (int row = 0; row < rows; row++) {
-                    Object[] keyValues = new Object[keyCount];
-                    List<Object> hashKey = new ArrayList<>(keyCount);
-                    for (int k = 0; k < keyCount; k++) {
-                        keyValues[k] = VectorValues.get(keys.get(k), row);
-                        hashKey.add(keyValues[k] instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : keyValues[k]);
-                    }
-                    Object[] state = groups.computeIfAbsent(hashKey, key -> newState(keyValues));
-                    for (int c = 0; c < calls.size(); c++) {
-                        FieldVector argument = arguments.get(c);
-                        accumulate(calls.get(c), state, keyCount + c, argument == null ? Boolean.TRUE
-                                : VectorValues.get(argument, row));
-                    }
+                int groupCount = 1;
+                if (keyCount > 0) {
+                    groups.assign(keys, rows, groupOfRow);
+                    groupCount = groups.groupCount();
+                }
+                for (int c = 0; c < calls.size(); c++) {
+                    accumulators.get(c).ensureGroups(groupCount);
+                    accumulators.get(c).add(arguments.get(c), groupOfRow, rows);
                 }
             } finally {
                 keys.forEach(FieldVector::close);
                 arguments.stream().filter(java.util.Objects::nonNull).forEach(FieldVector::close);
             }
         }
-        if (groups.isEmpty() && keyCount == 0) {
-            groups.put(List.of(), newState(new Object[0]));
-        }
-        return new ArrayList<>(groups.values());
-    }
-
-    private Object[] newState(Object[] keyValues) {
-        Object[] state = Arrays.copyOf(keyValues, keyValues.length + calls.size());
-        for (int c = 0; c < calls.size(); c++) {
-            if (calls.get(c).function() == AggregateFunction.COUNT) {
-                state[keyValues.length + c] = 0L;
+        // Without group-by there is one group, even for no rows: SQL's global aggregates give one row.
+        int groupCount = keyCount == 0 ? 1 : groups.groupCount();
+        List<Object[]> rows = new ArrayList<>(groupCount);
+        for (int group = 0; group < groupCount; group++) {
+            Object[] row = new Object[keyCount + calls.size()];
+            if (keyCount > 0) {
+                System.arraycopy(groups.keyValues(group), 0, row, 0, keyCount);
             }
-        }
-        return state;
-    }
-
-    private static void accumulate(Call call, Object[] state, int slot, Object value) {
-        if (value == null) {
-            return;
-        }
-        Object current = state[slot];
-        switch (call.function()) {
-            case COUNT -> state[slot] = (Long) current + 1;
-            case SUM -> {
-                if (call.type().getType() == ValueType.FLOAT64) {
-                    state[slot] = (current == null ? 0.0 : (Double) current) + ((Number) value).doubleValue();
-                } else {
-                    BigDecimal addend = value instanceof BigDecimal decimal ? decimal
-                            : value instanceof Boolean bool ? (bool ? BigDecimal.ONE : BigDecimal.ZERO)
-                            : call.argument().type().getType() == ValueType.UINT64
-                                    ? new BigDecimal(Long.toUnsignedString((Long) value))
-                                    : BigDecimal.valueOf((Long) value);
-                    state[slot] = current == null ? addend : ((BigDecimal) current).add(addend);
-                }
+            for (int c = 0; c < calls.size(); c++) {
+                accumulators.get(c).ensureGroups(groupCount);
+                row[keyCount + c] = accumulators.get(c).result(group);
             }
-            case MIN -> {
-                if (current == null || ValueOrdering.compare(value, current, call.type().getType()) < 0) {
-                    state[slot] = value;
-                }
-            }
-            case MAX -> {
-                if (current == null || ValueOrdering.compare(value, current, call.type().getType()) > 0) {
-                    state[slot] = value;
-                }
-            }
-            default -> throw new UnsupportedExpressionException("aggregate " + call.function());
+            rows.add(row);
         }
+        return rows;
     }
 
     @Override

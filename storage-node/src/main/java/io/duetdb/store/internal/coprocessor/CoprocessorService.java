@@ -11,7 +11,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import com.google.protobuf.InvalidProtocolBufferException;
 
 import io.duetdb.common.compute.ArrowIpc;
@@ -160,7 +160,7 @@ public final class CoprocessorService {
                 }
                 outputRows += batch.getRowCount();
                 batches++;
-                sink.send(CoprocessorResponse.newBuilder().setArrowIpc(ByteString.copyFrom(ArrowIpc.write(batch))).build());
+                sink.send(arrowResponse(batch));
             }
         } catch (DuetException e) {
             fail(sink, e.getMessage(), e.code().name());
@@ -215,7 +215,7 @@ public final class CoprocessorService {
                 }
                 List<Object[]> part = sample.subList(from, Math.min(sample.size(), from + DagPipeline.DEFAULT_BATCH_ROWS));
                 try (VectorSchemaRoot rows = Batches.ofRows(scan.outputTypes(), part, requestAllocator)) {
-                    sink.send(CoprocessorResponse.newBuilder().setArrowIpc(ByteString.copyFrom(ArrowIpc.write(rows))).build());
+                    sink.send(arrowResponse(rows));
                 }
             }
         } catch (RuntimeException e) {
@@ -231,6 +231,11 @@ public final class CoprocessorService {
         sink.send(CoprocessorResponse.newBuilder().setSummary(ExecutionSummary.newBuilder()
                 .setScannedRows(collector.rows()).setElapsedNanos(elapsed)).build());
         sink.complete();
+    }
+
+    /** A batch as a response; the serialized array is wrapped, not copied, as nothing else holds it. */
+    private static CoprocessorResponse arrowResponse(VectorSchemaRoot batch) {
+        return CoprocessorResponse.newBuilder().setArrowIpc(UnsafeByteOperations.unsafeWrap(ArrowIpc.write(batch))).build();
     }
 
     private void fail(ResponseSink sink, String message, String errorCode) {

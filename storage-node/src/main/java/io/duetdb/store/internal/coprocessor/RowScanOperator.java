@@ -53,9 +53,11 @@ final class RowScanOperator implements BatchOperator {
     private int rangeIndex;
     private MvccCursor cursor;
     private VectorSchemaRoot output;
+    private FieldVector[] vectors;
+    private VariableWidthColumn[] variableWidth;
+    private Decoder[] decoders;
     private long scannedRows;
-    private final java.util.Map<Long, Integer> epochDays = new java.util.HashMap<>();
-    private static final int MAX_REMEMBERED_DATES = 1 << 16;
+    private final EpochDays epochDays = new EpochDays();
 
     RowScanOperator(EngineReader engine, TableScan scan, List<byte[][]> ranges, long version, BufferAllocator allocator,
             int batchRows) {
@@ -82,6 +84,28 @@ final class RowScanOperator implements BatchOperator {
             defaults[i] = column.hasDefaultValue() ? Literals.value(column.getDefaultValue(), column.getType()) : null;
         }
         this.types = List.copyOf(fieldTypes);
+    }
+
+    /** How a stored value reaches its vector: read in place for the common types, else through Java values. */
+    private enum Decoder {
+        SIGNED,
+        VARIABLE,
+        DECIMAL,
+        DATE,
+        GENERAL;
+
+        static Decoder of(FieldVector vector) {
+            if (vector instanceof BigIntVector) {
+                return SIGNED;
+            }
+            if (vector instanceof BaseVariableWidthVector) {
+                return VARIABLE;
+            }
+            if (vector instanceof DecimalVector) {
+                return DECIMAL;
+            }
+            return vector instanceof DateDayVector ? DATE : GENERAL;
+        }
     }
 
     private static ColumnType storageType(FieldType type) {
@@ -119,9 +143,27 @@ final class RowScanOperator implements BatchOperator {
         }
         if (output == null) {
             output = Batches.empty(types, allocator);
+            output.allocateNew();
+            vectors = output.getFieldVectors().toArray(new FieldVector[0]);
+            decoders = new Decoder[vectors.length];
+            variableWidth = new VariableWidthColumn[vectors.length];
+            for (int i = 0; i < vectors.length; i++) {
+                decoders[i] = Decoder.of(vectors[i]);
+                if (decoders[i] == Decoder.VARIABLE) {
+                    variableWidth[i] = new VariableWidthColumn();
+                }
+            }
+        } else {
+            // The previous batch's consumers are done with it: refill the same buffers.
+            for (FieldVector vector : vectors) {
+                vector.reset();
+            }
         }
-        output.allocateNew();
-        List<FieldVector> vectors = output.getFieldVectors();
+        for (VariableWidthColumn column : variableWidth) {
+            if (column != null) {
+                column.clear();
+            }
+        }
         int rows = 0;
         while (rows < batchRows) {
             if (cursor == null) {
@@ -137,28 +179,42 @@ final class RowScanOperator implements BatchOperator {
                 continue;
             }
             RowView row = new RowView(cursor.value());
-            long unscaled;
             for (int i = 0; i < columns.length; i++) {
-                FieldVector vector = vectors.get(i);
+                FieldVector vector = vectors[i];
                 long span = row.span(columns[i].id());
+                if (decoders[i] == Decoder.VARIABLE) {
+                    addVariableWidth(variableWidth[i], row, span, defaults[i]);
+                    continue;
+                }
                 if (span == RowView.NULL) {
                     VectorValues.set(vector, rows, null);
-                } else if (span == RowView.ABSENT) {
+                    continue;
+                }
+                if (span == RowView.ABSENT) {
                     VectorValues.set(vector, rows, defaults[i]);
-                } else if (vector instanceof BigIntVector longs) {
-                    longs.setSafe(rows, row.signedAt(span));
-                } else if (vector instanceof BaseVariableWidthVector variable) {
-                    variable.setSafe(rows, row.bytes(), (int) (span >>> 32), (int) span);
-                } else if (vector instanceof DecimalVector decimals
-                        && (unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
-                    decimals.setSafe(rows, unscaled);
-                } else if (vector instanceof DateDayVector days) {
-                    days.setSafe(rows, epochDay(row.unsignedAt(span)));
-                } else {
-                    VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
+                    continue;
+                }
+                long unscaled;
+                switch (decoders[i]) {
+                    case SIGNED -> ((BigIntVector) vector).setSafe(rows, row.signedAt(span));
+                    case DECIMAL -> {
+                        DecimalVector decimals = (DecimalVector) vector;
+                        if ((unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
+                            decimals.setSafe(rows, unscaled);
+                        } else {
+                            VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
+                        }
+                    }
+                    case DATE -> ((DateDayVector) vector).setSafe(rows, epochDays.of(row.unsignedAt(span)));
+                    default -> VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
                 }
             }
             rows++;
+        }
+        for (int i = 0; i < vectors.length; i++) {
+            if (variableWidth[i] != null) {
+                variableWidth[i].writeTo((BaseVariableWidthVector) vectors[i]);
+            }
         }
         scannedRows += rows;
         if (rows == 0) {
@@ -168,17 +224,15 @@ final class RowScanOperator implements BatchOperator {
         return output;
     }
 
-    /** Days since the epoch of a packed DATE; dates repeat, so the calendar arithmetic is remembered. */
-    private int epochDay(long packed) {
-        Integer known = epochDays.get(packed);
-        if (known != null) {
-            return known;
+    private static void addVariableWidth(VariableWidthColumn column, RowView row, long span, Object defaultValue) {
+        if (span == RowView.NULL || span == RowView.ABSENT && defaultValue == null) {
+            column.addNull();
+        } else if (span == RowView.ABSENT) {
+            byte[] bytes = defaultValue instanceof String text ? text.getBytes(StandardCharsets.UTF_8) : (byte[]) defaultValue;
+            column.add(bytes, 0, bytes.length);
+        } else {
+            column.add(row.bytes(), (int) (span >>> 32), (int) span);
         }
-        int day = Math.toIntExact(io.duetdb.common.codec.PackedTime.unpackDate(packed).toEpochDay());
-        if (epochDays.size() < MAX_REMEMBERED_DATES) {
-            epochDays.put(packed, day);
-        }
-        return day;
     }
 
     /** A stored value in the form the vectors hold. */

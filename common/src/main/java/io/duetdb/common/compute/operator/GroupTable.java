@@ -1,0 +1,178 @@
+package io.duetdb.common.compute.operator;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.VectorValues;
+
+/**
+ * Numbers the distinct group-by keys of the rows it sees, in order of first appearance. A row's key is encoded
+ * from the vectors' bytes into a reused buffer and looked up in an open-addressing table, so a row of a known
+ * group costs no object; the key's Java values are made once per group. Equal values of one vector type have
+ * equal bytes; two encodings of one SQL value (a NaN's payloads) only make two partial groups, which the SQL
+ * layer merges.
+ */
+final class GroupTable {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int EMPTY = -1;
+
+    private final List<Object[]> keyValues = new ArrayList<>();
+    private byte[] scratch = new byte[64];
+    private byte[] keyBytes = new byte[1024];
+    private int keyBytesUsed;
+    private int[] keyOffsets = new int[16];
+    private int[] keyHashes = new int[16];
+    private int[] slots = newSlots(64);
+
+    int groupCount() {
+        return keyValues.size();
+    }
+
+    /** The group-by values of a group, as {@link VectorValues} Java values. */
+    Object[] keyValues(int group) {
+        return keyValues.get(group);
+    }
+
+    /** Writes each row's group number into {@code groups}, numbering new keys as they come. */
+    void assign(List<FieldVector> keys, int rows, int[] groups) {
+        for (int row = 0; row < rows; row++) {
+            int length = encode(keys, row);
+            groups[row] = find(keys, row, length);
+        }
+    }
+
+    private int find(List<FieldVector> keys, int row, int length) {
+        int hash = hash(scratch, length);
+        int mask = slots.length - 1;
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+            int group = slots[slot];
+            if (group == EMPTY) {
+                group = add(keys, row, length, hash);
+                slots[slot] = group;
+                if (groupCount() * 2 > slots.length) {
+                    rehash();
+                }
+                return group;
+            }
+            if (keyHashes[group] == hash && Arrays.equals(keyBytes, keyOffsets[group], keyOffsets[group + 1], scratch, 0,
+                    length)) {
+                return group;
+            }
+        }
+    }
+
+    private int add(List<FieldVector> keys, int row, int length, int hash) {
+        int group = groupCount();
+        if (group + 2 > keyOffsets.length) {
+            keyOffsets = Arrays.copyOf(keyOffsets, keyOffsets.length * 2);
+            keyHashes = Arrays.copyOf(keyHashes, keyHashes.length * 2);
+        }
+        if (keyBytesUsed + length > keyBytes.length) {
+            keyBytes = Arrays.copyOf(keyBytes, Math.max(keyBytes.length * 2, keyBytesUsed + length));
+        }
+        System.arraycopy(scratch, 0, keyBytes, keyBytesUsed, length);
+        keyOffsets[group] = keyBytesUsed;
+        keyBytesUsed += length;
+        keyOffsets[group + 1] = keyBytesUsed;
+        keyHashes[group] = hash;
+        Object[] values = new Object[keys.size()];
+        for (int k = 0; k < values.length; k++) {
+            values[k] = VectorValues.get(keys.get(k), row);
+        }
+        keyValues.add(values);
+        return group;
+    }
+
+    private void rehash() {
+        slots = newSlots(slots.length * 2);
+        int mask = slots.length - 1;
+        for (int group = 0; group < groupCount(); group++) {
+            int slot = keyHashes[group] & mask;
+            while (slots[slot] != EMPTY) {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = group;
+        }
+    }
+
+    private static int[] newSlots(int size) {
+        int[] created = new int[size];
+        Arrays.fill(created, EMPTY);
+        return created;
+    }
+
+    /** The row's key as bytes in {@link #scratch}: per column a null marker, then the value's bytes. */
+    private int encode(List<FieldVector> keys, int row) {
+        int position = 0;
+        for (int k = 0; k < keys.size(); k++) {
+            FieldVector vector = keys.get(k);
+            ensureScratch(position + 1 + Long.BYTES * 2);
+            if (vector.isNull(row)) {
+                scratch[position++] = 0;
+                continue;
+            }
+            scratch[position++] = 1;
+            if (vector instanceof BitVector bits) {
+                scratch[position++] = (byte) bits.get(row);
+            } else if (vector instanceof BaseVariableWidthVector variable) {
+                int start = variable.getStartOffset(row);
+                int length = variable.getValueLength(row);
+                ensureScratch(position + Integer.BYTES + length);
+                INTS.set(scratch, position, length);
+                position += Integer.BYTES;
+                variable.getDataBuffer().getBytes(start, scratch, position, length);
+                position += length;
+            } else if (vector instanceof BaseFixedWidthVector fixed) {
+                position = encodeFixed(fixed, row, position);
+            } else {
+                throw new UnsupportedExpressionException("cannot group by a " + vector.getClass().getSimpleName());
+            }
+        }
+        return position;
+    }
+
+    private int encodeFixed(BaseFixedWidthVector vector, int row, int position) {
+        int width = vector.getTypeWidth();
+        long offset = (long) row * width;
+        if (width == Long.BYTES) {
+            LONGS.set(scratch, position, vector.getDataBuffer().getLong(offset));
+        } else if (width == Integer.BYTES) {
+            INTS.set(scratch, position, vector.getDataBuffer().getInt(offset));
+        } else {
+            ensureScratch(position + width);
+            vector.getDataBuffer().getBytes(offset, scratch, position, width);
+        }
+        return position + width;
+    }
+
+    private void ensureScratch(int size) {
+        if (size > scratch.length) {
+            scratch = Arrays.copyOf(scratch, Math.max(size, scratch.length * 2));
+        }
+    }
+
+    private static int hash(byte[] bytes, int length) {
+        int hash = 1;
+        int position = 0;
+        for (; position + Long.BYTES <= length; position += Long.BYTES) {
+            long word = (long) LONGS.get(bytes, position);
+            hash = 31 * hash + (int) (word ^ (word >>> 32));
+        }
+        for (; position < length; position++) {
+            hash = 31 * hash + bytes[position];
+        }
+        // Spread the high bits into the low ones the table's mask keeps.
+        return hash ^ (hash >>> 16) ^ (hash >>> 7);
+    }
+}
