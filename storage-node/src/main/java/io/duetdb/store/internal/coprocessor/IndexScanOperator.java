@@ -21,7 +21,6 @@ import io.duetdb.common.types.ColumnType;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.IndexScan;
 import io.duetdb.store.engine.EngineReader;
-import io.duetdb.store.txn.MvccCursor;
 
 /**
  * The row store's index scan: the entries a snapshot sees in the given ranges of one index, their values decoded
@@ -31,9 +30,6 @@ import io.duetdb.store.txn.MvccCursor;
 final class IndexScanOperator implements BatchOperator {
     private static final int HANDLE_VALUE_BYTES = Long.BYTES;
 
-    private final EngineReader engine;
-    private final List<byte[][]> ranges;
-    private final long version;
     private final BufferAllocator allocator;
     private final int batchRows;
     private final int prefixLength;
@@ -42,22 +38,19 @@ final class IndexScanOperator implements BatchOperator {
     private final int[] outputs;
     private final List<FieldType> types;
     private final Object[] decoded;
-    private int rangeIndex;
-    private MvccCursor cursor;
+    private final RangesCursor cursor;
     private VectorSchemaRoot output;
     private long scannedRows;
 
     IndexScanOperator(EngineReader engine, IndexScan scan, List<byte[][]> ranges, long version, BufferAllocator allocator,
             int batchRows, List<FieldType> types) {
-        this.engine = requireNonNull(engine, "engine is null");
-        this.ranges = List.copyOf(ranges);
-        this.version = version;
+        this.cursor = new RangesCursor(engine, ranges, version);
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.batchRows = batchRows;
         this.types = List.copyOf(types);
         byte[] indexStart = Keys.indexPrefix(scan.getTableId(), scan.getIndexId());
         byte[] indexEnd = Keys.indexEnd(scan.getTableId(), scan.getIndexId());
-        for (byte[][] range : this.ranges) {
+        for (byte[][] range : ranges) {
             if (Arrays.compareUnsigned(range[0], indexStart) < 0 || range[1].length == 0
                     || Arrays.compareUnsigned(range[1], indexEnd) > 0) {
                 throw new UnsupportedExpressionException("a key range outside index " + scan.getIndexId() + " of table "
@@ -95,17 +88,8 @@ final class IndexScanOperator implements BatchOperator {
         List<FieldVector> vectors = output.getFieldVectors();
         int rows = 0;
         while (rows < batchRows) {
-            if (cursor == null) {
-                if (rangeIndex >= ranges.size()) {
-                    break;
-                }
-                byte[][] range = ranges.get(rangeIndex++);
-                cursor = new MvccCursor(engine, range[0], range[1], version);
-            }
             if (!cursor.advance()) {
-                cursor.close();
-                cursor = null;
-                continue;
+                break;
             }
             decode(cursor.userKey(), cursor.value());
             for (int i = 0; i < outputs.length; i++) {
@@ -133,9 +117,7 @@ final class IndexScanOperator implements BatchOperator {
 
     @Override
     public void close() {
-        if (cursor != null) {
-            cursor.close();
-        }
+        cursor.close();
         if (output != null) {
             output.close();
         }

@@ -2,13 +2,7 @@ package io.duetdb.store.internal.coprocessor;
 
 import static java.util.Objects.requireNonNull;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,30 +22,23 @@ import io.duetdb.common.compute.operator.Batches;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.row.RowView;
-import io.duetdb.common.types.ColumnType;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ScanColumn;
 import io.duetdb.proto.coprocessor.TableScan;
 import io.duetdb.store.engine.EngineReader;
-import io.duetdb.store.txn.MvccCursor;
 
 /**
  * The row store's table scan: the rows a snapshot sees in the given ranges of one table's record keys, each
  * decoded by the row codec into the requested columns of an Arrow batch.
  */
 final class RowScanOperator implements BatchOperator {
-    private static final long MICROS_PER_SECOND = 1_000_000L;
 
-    private final EngineReader engine;
-    private final List<byte[][]> ranges;
-    private final long version;
     private final BufferAllocator allocator;
     private final int batchRows;
     private final List<FieldType> types;
     private final RowColumn[] columns;
     private final Object[] defaults;
-    private int rangeIndex;
-    private MvccCursor cursor;
+    private final RangesCursor cursor;
     private VectorSchemaRoot output;
     private FieldVector[] vectors;
     private VariableWidthColumn[] variableWidth;
@@ -61,14 +48,12 @@ final class RowScanOperator implements BatchOperator {
 
     RowScanOperator(EngineReader engine, TableScan scan, List<byte[][]> ranges, long version, BufferAllocator allocator,
             int batchRows) {
-        this.engine = requireNonNull(engine, "engine is null");
-        this.ranges = List.copyOf(ranges);
-        this.version = version;
+        this.cursor = new RangesCursor(engine, ranges, version);
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.batchRows = batchRows;
         byte[] tableStart = Keys.recordPrefix(scan.getTableId());
         byte[] tableEnd = Keys.recordEnd(scan.getTableId());
-        for (byte[][] range : this.ranges) {
+        for (byte[][] range : ranges) {
             if (java.util.Arrays.compareUnsigned(range[0], tableStart) < 0 || range[1].length == 0
                     || java.util.Arrays.compareUnsigned(range[1], tableEnd) > 0) {
                 throw new UnsupportedExpressionException("a key range outside the records of table " + scan.getTableId());
@@ -80,7 +65,7 @@ final class RowScanOperator implements BatchOperator {
         for (int i = 0; i < columns.length; i++) {
             ScanColumn column = scan.getColumns(i);
             fieldTypes.add(column.getType());
-            columns[i] = new RowColumn(column.getColumnId(), storageType(column.getType()), null);
+            columns[i] = new RowColumn(column.getColumnId(), StoredValues.storageType(column.getType()), null);
             defaults[i] = column.hasDefaultValue() ? Literals.value(column.getDefaultValue(), column.getType()) : null;
         }
         this.types = List.copyOf(fieldTypes);
@@ -106,23 +91,6 @@ final class RowScanOperator implements BatchOperator {
             }
             return vector instanceof DateDayVector ? DATE : GENERAL;
         }
-    }
-
-    private static ColumnType storageType(FieldType type) {
-        return switch (type.getType()) {
-            case INT64 -> ColumnType.INT64;
-            case UINT64 -> ColumnType.UINT64;
-            case FLOAT32 -> ColumnType.FLOAT32;
-            case FLOAT64 -> ColumnType.FLOAT64;
-            case DECIMAL -> ColumnType.DECIMAL;
-            case STRING -> ColumnType.STRING;
-            case BYTES -> ColumnType.BYTES;
-            case DATE -> ColumnType.DATE;
-            case DATETIME -> ColumnType.DATETIME;
-            case TIMESTAMP -> ColumnType.TIMESTAMP;
-            case TIME -> ColumnType.TIME;
-            default -> throw new UnsupportedExpressionException("a stored column cannot be " + type.getType());
-        };
     }
 
     long scannedRows() {
@@ -166,17 +134,8 @@ final class RowScanOperator implements BatchOperator {
         }
         int rows = 0;
         while (rows < batchRows) {
-            if (cursor == null) {
-                if (rangeIndex >= ranges.size()) {
-                    break;
-                }
-                byte[][] range = ranges.get(rangeIndex++);
-                cursor = new MvccCursor(engine, range[0], range[1], version);
-            }
             if (!cursor.advance()) {
-                cursor.close();
-                cursor = null;
-                continue;
+                break;
             }
             RowView row = new RowView(cursor.value());
             for (int i = 0; i < columns.length; i++) {
@@ -202,11 +161,11 @@ final class RowScanOperator implements BatchOperator {
                         if ((unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
                             decimals.setSafe(rows, unscaled);
                         } else {
-                            VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
+                            VectorValues.set(vector, rows, StoredValues.toCompute(row.get(columns[i]), types.get(i)));
                         }
                     }
                     case DATE -> ((DateDayVector) vector).setSafe(rows, epochDays.of(row.unsignedAt(span)));
-                    default -> VectorValues.set(vector, rows, toCompute(row.get(columns[i]), types.get(i)));
+                    default -> VectorValues.set(vector, rows, StoredValues.toCompute(row.get(columns[i]), types.get(i)));
                 }
             }
             rows++;
@@ -235,33 +194,9 @@ final class RowScanOperator implements BatchOperator {
         }
     }
 
-    /** A stored value in the form the vectors hold. */
-    private static Object toCompute(Object stored, FieldType type) {
-        if (stored == null) {
-            return null;
-        }
-        return switch (type.getType()) {
-            case DECIMAL -> ((BigDecimal) stored).scale() == type.getScale() ? stored
-                    : ((BigDecimal) stored).setScale(type.getScale(), RoundingMode.HALF_UP);
-            case DATE -> ((LocalDate) stored).toEpochDay();
-            case DATETIME, TIMESTAMP -> {
-                LocalDateTime dateTime = (LocalDateTime) stored;
-                yield dateTime.toEpochSecond(ZoneOffset.UTC) * MICROS_PER_SECOND + dateTime.getNano() / 1000;
-            }
-            case TIME -> {
-                Duration duration = (Duration) stored;
-                yield duration.getSeconds() * MICROS_PER_SECOND + duration.getNano() / 1000;
-            }
-            case STRING -> stored instanceof String ? stored : new String((byte[]) stored, StandardCharsets.UTF_8);
-            default -> stored;
-        };
-    }
-
     @Override
     public void close() {
-        if (cursor != null) {
-            cursor.close();
-        }
+        cursor.close();
         if (output != null) {
             output.close();
         }
