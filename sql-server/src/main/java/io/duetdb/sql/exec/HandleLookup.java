@@ -30,10 +30,10 @@ import io.duetdb.sql.prepare.DuetTable;
  * handle, the inner rows are read by batch gets of the outer side's key values instead of a scan of the whole
  * table. The hash join then runs as usual over the rows found, so its semantics do not change.
  */
-final class HandleLookup {
+public final class HandleLookup {
     /** Session variable: the most outer rows a lookup serves (0 turns lookups off). */
-    static final String MAX_OUTER_ROWS_VARIABLE = "duet_index_join_max_outer_rows";
-    private static final long DEFAULT_MAX_OUTER_ROWS = 20_000;
+    public static final String MAX_OUTER_ROWS_VARIABLE = "duet_index_join_max_outer_rows";
+    public static final long DEFAULT_MAX_OUTER_ROWS = 20_000;
     private static final int BATCH_KEYS = 1_024;
     /** Outer rows and the inner rows their keys reach only (no RIGHT or FULL join needs the rest). */
     private static final Set<JoinRelType> LOOKUP_JOINS = Set.of(JoinRelType.INNER, JoinRelType.LEFT, JoinRelType.SEMI);

@@ -310,8 +310,9 @@ public final class PlanExecutor {
         int leftWidth = join.getLeft().getRowType().getFieldCount();
         int rightWidth = join.getRight().getRowType().getFieldCount();
         JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        HandleLookup lookup = keys == null || transaction == null || locking
-                || left.size() > HandleLookup.maxOuterRows(session) ? null : HandleLookup.of(join, keys);
+        long maxOuterRows = HandleLookup.maxOuterRows(session);
+        HandleLookup lookup = keys == null || transaction == null || locking || maxOuterRows <= 0
+                || left.size() > maxOuterRows ? null : HandleLookup.of(join, keys);
         List<Object[]> right;
         if (lookup != null) {
             long started = System.nanoTime();

@@ -7,6 +7,8 @@ import java.util.TreeMap;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.exec.HandleLookup;
+import io.duetdb.sql.exec.ScanCostModel;
 
 /** The system variables clients probe, with MySQL 8.0's defaults; sessions override them with SET. */
 public final class SystemVariables {
@@ -22,9 +24,9 @@ public final class SystemVariables {
             "autocommit", "foreign_key_checks", "innodb_lock_wait_timeout", "interactive_timeout", "lock_wait_timeout",
             "lower_case_table_names", "max_allowed_packet", "net_buffer_length", "net_read_timeout",
             "net_write_timeout", "performance_schema", "query_cache_size", "sql_auto_is_null", "sql_safe_updates",
-            "transaction_read_only", "tx_read_only", "unique_checks", "wait_timeout", "duet_index_join_max_outer_rows");
+            "transaction_read_only", "tx_read_only", "unique_checks", "wait_timeout", HandleLookup.MAX_OUTER_ROWS_VARIABLE);
     /** Non-negative numbers: the access path cost factors. */
-    private static final Set<String> FACTORS = Set.of("duet_opt_scan_factor", "duet_opt_seek_factor");
+    private static final Set<String> FACTORS = Set.of(ScanCostModel.SCAN_FACTOR_VARIABLE, ScanCostModel.SEEK_FACTOR_VARIABLE);
 
     static {
         DEFAULTS.put("auto_increment_increment", "1");
@@ -68,9 +70,9 @@ public final class SystemVariables {
         DEFAULTS.put("tidb_txn_mode", "pessimistic");
         DEFAULTS.put("duet_coprocessor_push_down", "ON");
         DEFAULTS.put("tidb_mem_quota_query", "1073741824");
-        DEFAULTS.put("duet_opt_scan_factor", "1");
-        DEFAULTS.put("duet_opt_seek_factor", "1000");
-        DEFAULTS.put("duet_index_join_max_outer_rows", "20000");
+        DEFAULTS.put(ScanCostModel.SCAN_FACTOR_VARIABLE, plain(ScanCostModel.DEFAULT.scanFactor()));
+        DEFAULTS.put(ScanCostModel.SEEK_FACTOR_VARIABLE, plain(ScanCostModel.DEFAULT.seekFactor()));
+        DEFAULTS.put(HandleLookup.MAX_OUTER_ROWS_VARIABLE, Long.toString(HandleLookup.DEFAULT_MAX_OUTER_ROWS));
         DEFAULTS.put("sql_auto_is_null", "0");
         DEFAULTS.put("sql_safe_updates", "0");
         DEFAULTS.put("foreign_key_checks", "1");
@@ -79,6 +81,10 @@ public final class SystemVariables {
     }
 
     private SystemVariables() {
+    }
+
+    private static String plain(double value) {
+        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     public static boolean exists(String name) {
