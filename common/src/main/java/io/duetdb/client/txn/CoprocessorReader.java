@@ -27,7 +27,8 @@ import io.duetdb.proto.kv.KeyError;
 import io.duetdb.proto.kv.RegionError;
 
 /**
- * Sends a coprocessor plan to every region of a key range at once and gathers the Arrow batches in key order.
+ * Sends a coprocessor plan to the regions of a key range, several at once, and hands out their Arrow batches in key
+ * order.
  * A region that split or moved is read again from where its answer would have started; a lock met in a region
  * is resolved and that region read again, so no batch is ever counted twice.
  */
@@ -55,53 +56,127 @@ final class CoprocessorReader {
      */
     List<CoprocessorResponse> read(PlanType type, byte[] plan, byte[] start, byte[] end, long ts, long deadline,
             long maxBytes) {
-        java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
+        List<CoprocessorResponse> batches = new ArrayList<>();
+        try (Answers answers = stream(type, plan, start, end, ts, deadline, maxBytes, Integer.MAX_VALUE)) {
+            for (CoprocessorResponse answer = answers.next(); answer != null; answer = answers.next()) {
+                batches.add(answer);
+            }
+        }
+        return batches;
+    }
+
+    /**
+     * The same answers handed out one at a time, in key order, with at most {@code readAhead} regions read at once:
+     * a consumer that does not keep them holds a few regions' answers at a time, not the whole range's. Fails with
+     * MEMORY_QUOTA_EXCEEDED once the answers received and not yet handed out pass {@code maxBytes} (none when
+     * zero or less).
+     */
+    Answers stream(PlanType type, byte[] plan, byte[] start, byte[] end, long ts, long deadline, long maxBytes,
+            int readAhead) {
+        if (end.length == 0 || KeyRanges.compare(start, end) >= 0) {
+            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "a coprocessor read needs a bounded, non-empty key range");
+        }
+        if (readAhead < 1) {
+            throw new IllegalArgumentException("readAhead must be positive: " + readAhead);
+        }
+        java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
         Budget budget = bytes -> {
-            long total = received.addAndGet(bytes);
-            if (maxBytes > 0 && total > maxBytes) {
+            long total = held.addAndGet(bytes);
+            if (bytes > 0 && maxBytes > 0 && total > maxBytes) {
                 throw new DuetException(ErrorCode.MEMORY_QUOTA_EXCEEDED, "Your query has been cancelled due to exceeding"
                         + " the allowed memory limit for a single SQL query: the stores' answers reached " + total
                         + " bytes (quota " + maxBytes + "). Please try narrowing your query scope or increase the"
                         + " tidb_mem_quota_query limit and try again.");
             }
         };
-        if (end.length == 0 || KeyRanges.compare(start, end) >= 0) {
-            throw new DuetException(ErrorCode.INVALID_ARGUMENT, "a coprocessor read needs a bounded, non-empty key range");
-        }
         List<RegionCache.CachedRegion> regions = sender.regions().locateRange(start, end);
-        List<CompletableFuture<List<CoprocessorResponse>>> parts = new ArrayList<>(regions.size());
+        java.util.ArrayDeque<java.util.function.Supplier<List<CoprocessorResponse>>> parts = new java.util.ArrayDeque<>();
         for (RegionCache.CachedRegion region : regions) {
             byte[] regionStart = region.region().getStartKey().toByteArray();
             byte[] regionEnd = region.region().getEndKey().toByteArray();
             byte[] partStart = KeyRanges.compare(start, regionStart) >= 0 ? start : regionStart;
             byte[] partEnd = KeyRanges.compareEnds(end, regionEnd) <= 0 ? end : regionEnd;
-            if (regions.size() == 1) {
-                return readPart(type, plan, partStart, partEnd, ts, deadline, budget);
-            }
-            parts.add(CompletableFuture.supplyAsync(() -> readPart(type, plan, partStart, partEnd, ts, deadline, budget),
-                    workers));
+            parts.add(() -> readPart(type, plan, partStart, partEnd, ts, deadline, budget));
         }
-        List<CoprocessorResponse> batches = new ArrayList<>();
-        try {
-            for (CompletableFuture<List<CoprocessorResponse>> part : parts) {
-                batches.addAll(part.join());
-            }
-        } catch (CompletionException e) {
-            parts.forEach(part -> part.cancel(true));
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
-        return batches;
+        return new Answers(parts, readAhead, budget);
     }
 
-    /** Reads [start, end) region by region from {@code start}, following splits and resolving locks. */
-    /** Counts the bytes of answers held, failing once they pass the caller's limit. */
+    /** Answers of the regions of a range in key order, read a few regions ahead of the consumer. */
+    final class Answers implements AutoCloseable {
+        private final java.util.ArrayDeque<java.util.function.Supplier<List<CoprocessorResponse>>> pending;
+        private final java.util.ArrayDeque<CompletableFuture<List<CoprocessorResponse>>> reading = new java.util.ArrayDeque<>();
+        private final int readAhead;
+        private final Budget budget;
+        private Iterator<CoprocessorResponse> current = java.util.Collections.emptyIterator();
+        private long currentBytes;
+
+        private Answers(java.util.ArrayDeque<java.util.function.Supplier<List<CoprocessorResponse>>> pending, int readAhead,
+                Budget budget) {
+            this.pending = pending;
+            this.readAhead = readAhead;
+            this.budget = budget;
+            // One region is read on the consumer's thread when its turn comes: no hand-off for the common small read.
+            if (pending.size() > 1) {
+                startReads();
+            }
+        }
+
+        /** The next answer, or null when every region has answered. */
+        CoprocessorResponse next() {
+            while (!current.hasNext()) {
+                budget.take(-currentBytes);
+                currentBytes = 0;
+                List<CoprocessorResponse> part;
+                if (!reading.isEmpty()) {
+                    part = join(reading.poll());
+                    startReads();
+                } else if (!pending.isEmpty()) {
+                    part = pending.poll().get();
+                } else {
+                    return null;
+                }
+                for (CoprocessorResponse answer : part) {
+                    currentBytes += answer.getSerializedSize();
+                }
+                current = part.iterator();
+            }
+            return current.next();
+        }
+
+        private void startReads() {
+            while (reading.size() < readAhead && !pending.isEmpty()) {
+                reading.add(CompletableFuture.supplyAsync(pending.poll(), workers));
+            }
+        }
+
+        private List<CoprocessorResponse> join(CompletableFuture<List<CoprocessorResponse>> part) {
+            try {
+                return part.join();
+            } catch (CompletionException e) {
+                close();
+                if (e.getCause() instanceof RuntimeException cause) {
+                    throw cause;
+                }
+                throw e;
+            }
+        }
+
+        /** Stops the reads still under way; their answers are dropped. */
+        @Override
+        public void close() {
+            pending.clear();
+            reading.forEach(part -> part.cancel(true));
+            reading.clear();
+            current = java.util.Collections.emptyIterator();
+        }
+    }
+
+    /** Counts the bytes of answers held (negative: given back), failing once they pass the caller's limit. */
     private interface Budget {
         void take(long bytes);
     }
 
+    /** Reads [start, end) region by region from {@code start}, following splits and resolving locks. */
     private List<CoprocessorResponse> readPart(PlanType type, byte[] plan, byte[] start, byte[] end, long ts,
             long deadline, Budget budget) {
         List<CoprocessorResponse> batches = new ArrayList<>();

@@ -248,6 +248,29 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * The same answers as {@link #coprocessor}, handed out one at a time with at most {@code readAhead} regions read
+     * at once, so a consumer that does not keep them holds a few regions' answers, not the whole range's. The
+     * {@code maxBytes} limit counts the answers received and not yet handed out. Close it to stop the reads.
+     */
+    public CoprocessorStream coprocessorStream(byte[] plan, byte[] start, byte[] end, long maxBytes, int readAhead) {
+        checkActive();
+        CoprocessorReader.Answers answers = client.coprocessor().stream(io.duetdb.proto.coprocessor.PlanType.DAG, plan,
+                start, end, readTs(), deadline(), maxBytes, readAhead);
+        return new CoprocessorStream() {
+            @Override
+            public byte[] next() {
+                io.duetdb.proto.coprocessor.CoprocessorResponse answer = answers.next();
+                return answer == null ? null : answer.getArrowIpc().toByteArray();
+            }
+
+            @Override
+            public void close() {
+                answers.close();
+            }
+        };
+    }
+
+    /**
      * Runs an ANALYZE plan (an encoded AnalyzeRequest) over [start, end) on every region at once; answers each
      * region's result followed by its sample batches, in key order.
      */

@@ -71,9 +71,10 @@ final class CoprocessorPushDown {
      * conditions, projections, the merge of partial aggregates), and the table it reads.
      */
     record Pushed(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
-            java.util.function.UnaryOperator<List<Object[]>> finish, String table, String accessNote) {
+            java.util.function.UnaryOperator<RowStream> finish, String table, String accessNote) {
+        /** The same plan with {@code next} applied to each batch of its finished rows. */
         Pushed then(java.util.function.UnaryOperator<List<Object[]>> next) {
-            return new Pushed(dag, shape, outputTypes, rows -> next.apply(finish.apply(rows)), table, accessNote);
+            return new Pushed(dag, shape, outputTypes, rows -> finish.apply(rows).map(next), table, accessNote);
         }
 
         /** The same plan, with why the costs chose a scan of the records (for EXPLAIN). */
@@ -82,15 +83,19 @@ final class CoprocessorPushDown {
         }
     }
 
+    /** Regions whose answers a stream reads ahead of its consumer. */
+    private static final int READ_AHEAD_REGIONS = 4;
+    private static final int MEMORY_CHECK_INTERVAL = 16_384;
+
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
-    /** The statement's memory quota in bytes (zero or less: none), which the stores' answers count against. */
-    private final long memoryQuota;
+    /** The statement's memory: the merge of partial aggregates counts against it, and the answers in flight too. */
+    private final MemoryTracker memory;
 
-    CoprocessorPushDown(Transaction transaction, ExpressionCompiler compiler, long memoryQuota) {
+    CoprocessorPushDown(Transaction transaction, ExpressionCompiler compiler, MemoryTracker memory) {
         this.transaction = requireNonNull(transaction, "transaction is null");
         this.compiler = requireNonNull(compiler, "compiler is null");
-        this.memoryQuota = memoryQuota;
+        this.memory = requireNonNull(memory, "memory is null");
     }
 
     static boolean enabled(SessionFunctions session) {
@@ -100,12 +105,18 @@ final class CoprocessorPushDown {
     }
 
     /** The rows (public columns) of a record scan with {@code condition}, or null when the scan cannot go. */
-    List<Object[]> scan(TableAccess access, byte[][] range, RexNode condition) {
-        return execute(planScan(access, range, condition, null));
+    RowStream scan(TableAccess access, byte[][] range, RexNode condition) {
+        return open(planScan(access, range, condition, null));
     }
 
     /** The rows of a plan run by the stores and finished here; null for a null plan. */
     List<Object[]> execute(Pushed pushed) {
+        RowStream rows = open(pushed);
+        return rows == null ? null : RowStream.drain(rows);
+    }
+
+    /** The rows of a plan run by the stores and finished here, as the stores answer; null for a null plan. */
+    RowStream open(Pushed pushed) {
         if (pushed == null) {
             return null;
         }
@@ -114,7 +125,7 @@ final class CoprocessorPushDown {
 
     /** A plan over a scan's shape, or null when the stores would refuse it. */
     private static Pushed checked(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
-            java.util.function.UnaryOperator<List<Object[]>> finish, TableAccess access) {
+            java.util.function.UnaryOperator<RowStream> finish, TableAccess access) {
         try {
             DagPipeline.check(dag);
         } catch (UnsupportedExpressionException e) {
@@ -246,16 +257,16 @@ final class CoprocessorPushDown {
             }
             dag.addExecutors(Executor.newBuilder().setTopN(topN));
         }
-        return chain.noted(checked(dag.build(), shape, shape.types(), rows -> projectRows(rows, chain.projects(), pruning),
-                chain.access()));
+        return chain.noted(checked(dag.build(), shape, shape.types(),
+                rows -> rows.map(batch -> projectRows(batch, chain.projects(), pruning)), chain.access()));
     }
 
     /**
      * The rows of {@code project} over (a filter over) a table scan, reading only the columns it uses; null when
      * the scan cannot go to the stores.
      */
-    List<Object[]> project(Project project) {
-        return execute(planProject(project));
+    RowStream project(Project project) {
+        return open(planProject(project));
     }
 
     Pushed planProject(Project project) {
@@ -351,15 +362,15 @@ final class CoprocessorPushDown {
             return checked(dag.build(), shape, shape.types(), rows -> rows, access);
         }
         RowExpression residual = compiler.compile(RexUtil.composeConjunction(compiler.rexBuilder(), kept));
-        return checked(dag.build(), shape, shape.types(), rows -> {
+        return checked(dag.build(), shape, shape.types(), rows -> rows.map(batch -> {
             List<Object[]> matching = new ArrayList<>();
-            for (Object[] row : rows) {
+            for (Object[] row : batch) {
                 if (Boolean.TRUE.equals(Values.truth(residual.evaluate(row)))) {
                     matching.add(row);
                 }
             }
             return matching;
-        }, access);
+        }), access);
     }
 
     /** The aggregate's rows computed as partial aggregations in the stores, or null when it cannot go. */
@@ -435,8 +446,8 @@ final class CoprocessorPushDown {
             slots.add(callSlots);
         }
         dag.addExecutors(Executor.newBuilder().setAggregation(partial));
-        return chain.noted(checked(dag.build(), shape, partialTypes, partials -> merge(aggregate, partials, keyCount,
-                slots), access));
+        return chain.noted(checked(dag.build(), shape, partialTypes, partials -> RowStream.of(merge(aggregate, partials,
+                keyCount, slots)), access));
     }
 
     /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */
@@ -509,16 +520,41 @@ final class CoprocessorPushDown {
         return partialTypes.size() - 1;
     }
 
-    private List<Object[]> merge(Aggregate aggregate, List<Object[]> partials, int keyCount, List<int[]> slots) {
+    private List<Object[]> merge(Aggregate aggregate, RowStream partials, int keyCount, List<int[]> slots) {
         List<AggregateCall> calls = aggregate.getAggCallList();
         Map<GroupKey, Object[]> groups = new LinkedHashMap<>();
-        for (Object[] partial : partials) {
-            Object[] key = java.util.Arrays.copyOf(partial, keyCount);
-            Object[] state = groups.computeIfAbsent(new GroupKey(key), k -> new Object[partial.length]);
-            for (int i = keyCount; i < partial.length; i++) {
-                state[i] = combine(state[i], partial[i], partialFunction(calls, slots, i));
+        String[] functions = null;
+        long held = 0;
+        try (partials) {
+            for (List<Object[]> batch = partials.next(); batch != null; batch = partials.next()) {
+                compiler.session().checkNotKilled();
+                for (Object[] partial : batch) {
+                    if (functions == null) {
+                        functions = new String[partial.length];
+                        for (int i = keyCount; i < partial.length; i++) {
+                            functions[i] = partialFunction(calls, slots, i);
+                        }
+                    }
+                    Object[] key = java.util.Arrays.copyOf(partial, keyCount);
+                    Object[] state = groups.get(new GroupKey(key));
+                    if (state == null) {
+                        state = new Object[partial.length];
+                        System.arraycopy(key, 0, state, 0, keyCount);
+                        groups.put(new GroupKey(key), state);
+                        if (groups.size() % MEMORY_CHECK_INTERVAL == 0) {
+                            // The groups are the merge's state: counted as they grow, given back once it is done.
+                            long now = MemoryTracker.estimateRow(state) * 2 * groups.size();
+                            memory.take(now - held, "HashAgg(final)");
+                            held = now;
+                        }
+                    }
+                    for (int i = keyCount; i < partial.length; i++) {
+                        state[i] = combine(state[i], partial[i], functions[i]);
+                    }
+                }
             }
-            System.arraycopy(key, 0, state, 0, keyCount);
+        } finally {
+            memory.release(held);
         }
         if (groups.isEmpty() && keyCount == 0) {
             groups.put(new GroupKey(new Object[0]), new Object[slots.stream().mapToInt(s -> s.length).sum()]);
@@ -669,19 +705,33 @@ final class CoprocessorPushDown {
         return new ScanShape(Executor.newBuilder().setIndexScan(scan).build(), types, range[0], range[1], index.name());
     }
 
-    private List<Object[]> run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes) {
+    /** The stores' answers as rows, one batch per answer, converted as the consumer pulls them. */
+    private RowStream run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes) {
         if (java.util.Arrays.equals(shape.start(), shape.end())) {
-            return new ArrayList<>();
+            return RowStream.empty();
         }
-        List<byte[]> batches = transaction.coprocessor(dag.toByteArray(), shape.start(), shape.end(), memoryQuota);
-        List<Object[]> rows = new ArrayList<>();
-        try (BufferAllocator allocator = new RootAllocator()) {
-            for (byte[] stream : batches) {
+        io.duetdb.client.txn.CoprocessorStream answers = transaction.coprocessorStream(dag.toByteArray(), shape.start(),
+                shape.end(), memory.quota(), READ_AHEAD_REGIONS);
+        return new RowStream() {
+            @Override
+            public List<Object[]> next() {
                 compiler.session().checkNotKilled();
-                ArrowIpc.read(stream, allocator, batch -> ArrowRows.addRows(batch, outputTypes, rows));
+                byte[] answer = answers.next();
+                if (answer == null) {
+                    return null;
+                }
+                List<Object[]> rows = new ArrayList<>();
+                try (BufferAllocator allocator = new RootAllocator()) {
+                    ArrowIpc.read(answer, allocator, batch -> ArrowRows.addRows(batch, outputTypes, rows));
+                }
+                return rows;
             }
-        }
-        return rows;
+
+            @Override
+            public void close() {
+                answers.close();
+            }
+        };
     }
 
     private static boolean isBooleanCondition(Expression expression, List<FieldType> types) {

@@ -11,12 +11,14 @@ import java.util.Map;
 import org.apache.calcite.rel.core.JoinRelType;
 
 /**
- * An equi-join over materialized inputs: a hash table on one input's keys, probed with each row of the other;
- * candidate pairs must also pass the remaining condition. Inner joins build on the smaller input, right joins
- * on the left one, the others on the right one (semi and anti joins return the probing left rows).
+ * An equi-join: a hash table on one input's keys (the build side, either input), probed with batches of the
+ * other's rows as they stream in; candidate pairs must also pass the remaining condition. Whatever depends on
+ * every probe row (a build row that never matched, for outer joins; semi and anti joins that build on the left)
+ * comes out of {@link #finish}.
  */
 final class HashJoin {
     private static final int KILL_CHECK_INTERVAL = 1024;
+    private static final int MEMORY_CHECK_INTERVAL = 16_384;
 
     private final JoinRelType type;
     private final List<RowExpression> leftKeys;
@@ -27,6 +29,14 @@ final class HashJoin {
     private final int rightWidth;
     private final SessionFunctions session;
     private final MemoryTracker memory;
+
+    private List<Object[]> build;
+    private boolean buildLeft;
+    /** Rows of one key chain through next[]: first holds a key's last row, next[i] the row before i. */
+    private Map<GroupKey, Integer> first;
+    private int[] next;
+    /** Build rows that matched a probe row; only kept when {@link #finish} needs them. */
+    private boolean[] buildMatched;
 
     HashJoin(JoinRelType type, JoinKeys keys, ExpressionCompiler compiler, int leftWidth, int rightWidth) {
         this(type, keys, compiler, leftWidth, rightWidth, MemoryTracker.unlimited());
@@ -48,52 +58,75 @@ final class HashJoin {
         this.session = compiler.session();
     }
 
+    /** Joins two materialized inputs, building on the smaller one. */
     List<Object[]> join(List<Object[]> left, List<Object[]> right) {
-        boolean buildLeft = type == JoinRelType.RIGHT || (type == JoinRelType.INNER && left.size() < right.size());
-        List<Object[]> build = buildLeft ? left : right;
-        List<Object[]> probe = buildLeft ? right : left;
-        List<RowExpression> buildKeys = buildLeft ? leftKeys : rightKeys;
-        List<RowExpression> probeKeys = buildLeft ? rightKeys : leftKeys;
-        boolean outerBuild = type == JoinRelType.FULL || type == (buildLeft ? JoinRelType.LEFT : JoinRelType.RIGHT);
-        boolean outerProbe = type == JoinRelType.FULL || type == (buildLeft ? JoinRelType.RIGHT : JoinRelType.LEFT);
-        boolean probeOnly = type == JoinRelType.SEMI || type == JoinRelType.ANTI;
+        return join(left, right, left.size() < right.size());
+    }
 
-        // Rows of one key chain through next[]: first holds a key's last row, next[i] the row before i.
-        Map<GroupKey, Integer> first = new HashMap<>();
-        int[] next = new int[build.size()];
-        for (int i = 0; i < build.size(); i++) {
+    List<Object[]> join(List<Object[]> left, List<Object[]> right, boolean onLeft) {
+        build(onLeft ? left : right, onLeft);
+        List<Object[]> rows = new ArrayList<>(probe(onLeft ? right : left));
+        rows.addAll(finish());
+        return rows;
+    }
+
+    /** Builds the hash table on {@code rows}, the left input's when {@code onLeft}, the right's otherwise. */
+    void build(List<Object[]> rows, boolean onLeft) {
+        this.build = requireNonNull(rows, "rows is null");
+        this.buildLeft = onLeft;
+        List<RowExpression> keys = onLeft ? leftKeys : rightKeys;
+        first = new HashMap<>();
+        next = new int[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
             checkNotKilled(i);
-            GroupKey key = key(build.get(i), buildKeys);
+            GroupKey key = key(rows.get(i), keys);
             Integer previous = key == null ? null : first.put(key, i);
             next[i] = previous == null ? -1 : previous;
         }
-        boolean[] buildMatched = outerBuild ? new boolean[build.size()] : null;
+        boolean outerBuild = type == JoinRelType.FULL || type == (onLeft ? JoinRelType.LEFT : JoinRelType.RIGHT);
+        buildMatched = outerBuild || emitsBuildRowsOnly() ? new boolean[rows.size()] : null;
+    }
+
+    /** The joined rows a batch of probe rows gives. */
+    List<Object[]> probe(List<Object[]> batch) {
+        List<RowExpression> probeKeys = buildLeft ? rightKeys : leftKeys;
+        boolean outerProbe = type == JoinRelType.FULL || type == (buildLeft ? JoinRelType.RIGHT : JoinRelType.LEFT);
+        boolean emitsProbeRowsOnly = !buildLeft && (type == JoinRelType.SEMI || type == JoinRelType.ANTI);
+        boolean emitsBuildRowsOnly = emitsBuildRowsOnly();
         List<Object[]> rows = new ArrayList<>();
-        for (int p = 0; p < probe.size(); p++) {
+        for (int p = 0; p < batch.size(); p++) {
             checkNotKilled(p);
             if (p % MEMORY_CHECK_INTERVAL == MEMORY_CHECK_INTERVAL - 1) {
-                // A join's output can grow far past its inputs: check it while it grows, not only at the end.
+                // A join's output can grow far past its inputs: check it while it grows.
                 memory.checkGrowing(rows, "HashJoin");
             }
-            Object[] probeRow = probe.get(p);
+            Object[] probeRow = batch.get(p);
             GroupKey key = key(probeRow, probeKeys);
             Integer chain = key == null ? null : first.get(key);
             boolean matched = false;
             for (int b = chain == null ? -1 : chain; b >= 0; b = next[b]) {
-                Object[] combined = buildLeft ? combine(build.get(b), probeRow) : combine(probeRow, build.get(b));
-                if (remaining != null && !Boolean.TRUE.equals(Values.truth(remaining.evaluate(combined)))) {
+                if (emitsBuildRowsOnly && buildMatched[b]) {
                     continue;
                 }
-                matched = true;
-                if (probeOnly) {
-                    break;
+                Object[] combined = null;
+                if (remaining != null || !(emitsProbeRowsOnly || emitsBuildRowsOnly)) {
+                    combined = buildLeft ? combine(build.get(b), probeRow) : combine(probeRow, build.get(b));
+                    if (remaining != null && !Boolean.TRUE.equals(Values.truth(remaining.evaluate(combined)))) {
+                        continue;
+                    }
                 }
+                matched = true;
                 if (buildMatched != null) {
                     buildMatched[b] = true;
                 }
-                rows.add(combined);
+                if (emitsProbeRowsOnly) {
+                    break;
+                }
+                if (!emitsBuildRowsOnly) {
+                    rows.add(combined);
+                }
             }
-            if (probeOnly) {
+            if (emitsProbeRowsOnly) {
                 if (matched == (type == JoinRelType.SEMI)) {
                     rows.add(probeRow);
                 }
@@ -101,14 +134,31 @@ final class HashJoin {
                 rows.add(buildLeft ? combine(null, probeRow) : combine(probeRow, null));
             }
         }
-        if (buildMatched != null) {
-            for (int b = 0; b < build.size(); b++) {
-                if (!buildMatched[b]) {
-                    rows.add(buildLeft ? combine(build.get(b), null) : combine(null, build.get(b)));
+        return rows;
+    }
+
+    /** The rows that come out once every probe row was seen: unmatched build rows of outer joins, semi and anti joins' left rows when built on the left. */
+    List<Object[]> finish() {
+        List<Object[]> rows = new ArrayList<>();
+        if (buildMatched == null) {
+            return rows;
+        }
+        boolean emitsBuildRowsOnly = emitsBuildRowsOnly();
+        for (int b = 0; b < build.size(); b++) {
+            if (emitsBuildRowsOnly) {
+                if (buildMatched[b] == (type == JoinRelType.SEMI)) {
+                    rows.add(build.get(b));
                 }
+            } else if (!buildMatched[b]) {
+                rows.add(buildLeft ? combine(build.get(b), null) : combine(null, build.get(b)));
             }
         }
         return rows;
+    }
+
+    /** Semi and anti joins return left rows: built on the left, they come out at the end. */
+    private boolean emitsBuildRowsOnly() {
+        return buildLeft && (type == JoinRelType.SEMI || type == JoinRelType.ANTI);
     }
 
     /** The row's key, or null when a NULL in a key that is not NULL-safe keeps it from matching anything. */
@@ -131,8 +181,6 @@ final class HashJoin {
         }
         return combined;
     }
-
-    private static final int MEMORY_CHECK_INTERVAL = 16_384;
 
     private void checkNotKilled(int index) {
         if (index % KILL_CHECK_INTERVAL == 0) {

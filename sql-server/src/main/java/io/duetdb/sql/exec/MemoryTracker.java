@@ -36,6 +36,24 @@ public final class MemoryTracker {
         return bytes;
     }
 
+    /** Accounts for bytes an operator's state holds (negative: gives them back); fails when that passes the quota. */
+    public void take(long bytes, String operator) {
+        used = Math.max(0, used + bytes);
+        if (bytes > 0) {
+            check(used, operator);
+        }
+    }
+
+    /** Checks that {@code extra} bytes an operator is still gathering fit in what is left of the quota. */
+    public void checkExtra(long extra, String operator) {
+        check(used + extra, operator);
+    }
+
+    /** The quota in bytes; zero or less means none. */
+    public long quota() {
+        return quota;
+    }
+
     /** Gives back bytes accounted for rows no operator holds any more (an operator's inputs once it is done). */
     public void release(long bytes) {
         used = Math.max(0, used - bytes);
@@ -72,6 +90,11 @@ public final class MemoryTracker {
             samples++;
         }
         return sampled * count / samples;
+    }
+
+    /** The estimated bytes of one row. */
+    static long estimateRow(Object[] row) {
+        return rowBytes(row);
     }
 
     private static long rowBytes(Object[] row) {

@@ -34,6 +34,11 @@ import io.duetdb.sql.prepare.DuetTable;
  * OLTP statements; the vectorized executor with coprocessor push-down replaces it for analytics.
  */
 public final class PlanExecutor {
+    private static final int MEMORY_CHECK_INTERVAL = 16_384;
+    /** Bytes of a hash table entry or an accumulator, beyond the values they hold. */
+    private static final long GROUP_OVERHEAD = 64;
+    /** Largest LIMIT (plus offset) kept in a bounded heap as the input streams by; above it the input is sorted. */
+    private static final long TOP_N_MAX_ROWS = 100_000;
     private static final Set<JoinRelType> SUPPORTED_JOINS = Set.of(JoinRelType.INNER,
             JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
 
@@ -48,6 +53,8 @@ public final class PlanExecutor {
     private final CoprocessorPushDown pushDown;
     /** Joins whose inner side was read by handle lookups (for EXPLAIN ANALYZE). */
     private final Set<Join> lookupJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The most bytes each blocking operator held (for EXPLAIN ANALYZE). */
+    private final Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
 
     public PlanExecutor(Transaction transaction, ExpressionCompiler compiler, boolean locking) {
         this.transaction = transaction;
@@ -56,7 +63,7 @@ public final class PlanExecutor {
         this.session = compiler.session();
         this.memory = new MemoryTracker(memoryQuota(session));
         this.pushDown = transaction != null && !locking && CoprocessorPushDown.enabled(session)
-                ? new CoprocessorPushDown(transaction, compiler, memoryQuota(session)) : null;
+                ? new CoprocessorPushDown(transaction, compiler, memory) : null;
     }
 
     /** What one operator did, for EXPLAIN ANALYZE: rows out, time including its inputs', estimated bytes held. */
@@ -78,20 +85,95 @@ public final class PlanExecutor {
         return statistics == null ? Map.of() : statistics;
     }
 
+    /** Every row of the plan, counted against the statement's memory quota as the result it holds. */
     public List<Object[]> execute(RelNode node) {
-        long started = System.nanoTime();
-        long before = memory.used();
-        List<Object[]> rows = executeOperator(node);
-        // The inputs' rows are no longer held once this operator is done (a sort's sublist is its own output).
-        memory.release(memory.used() - before);
-        long bytes = memory.consume(rows, node.getRelTypeName());
-        if (statistics != null) {
-            statistics.put(node, new OperatorStatistics(rows.size(), System.nanoTime() - started, bytes));
+        List<Object[]> rows = collect(stream(node), node.getRelTypeName());
+        memory.consume(rows, node.getRelTypeName());
+        return rows;
+    }
+
+    /** The operator's rows as it produces them; nothing runs until the first batch is asked for. */
+    private RowStream stream(RelNode node) {
+        return new OperatorStream(node);
+    }
+
+    /** Every row of a stream, checked against the quota as they arrive (not yet counted as held: the caller does that). */
+    private List<Object[]> collect(RowStream input, String operator) {
+        List<Object[]> rows = new ArrayList<>();
+        long nextCheck = MEMORY_CHECK_INTERVAL;
+        try (input) {
+            for (List<Object[]> batch = input.next(); batch != null; batch = input.next()) {
+                rows.addAll(batch);
+                if (rows.size() >= nextCheck) {
+                    memory.checkGrowing(rows, operator);
+                    nextCheck = rows.size() + MEMORY_CHECK_INTERVAL;
+                }
+            }
         }
         return rows;
     }
 
-    private List<Object[]> executeOperator(RelNode node) {
+    /**
+     * Opens an operator on its first batch and, for EXPLAIN ANALYZE, counts its rows and the time spent producing
+     * them (its inputs' included).
+     */
+    private final class OperatorStream implements RowStream {
+        private final RelNode node;
+        private RowStream opened;
+        private boolean closed;
+        private long rows;
+        private long nanos;
+
+        OperatorStream(RelNode node) {
+            this.node = node;
+        }
+
+        @Override
+        public List<Object[]> next() {
+            if (closed) {
+                return null;
+            }
+            long started = statistics == null ? 0 : System.nanoTime();
+            if (opened == null) {
+                opened = open(node);
+            }
+            List<Object[]> batch = opened.next();
+            if (statistics != null) {
+                nanos += System.nanoTime() - started;
+                if (batch != null) {
+                    rows += batch.size();
+                }
+                record();
+            }
+            return batch;
+        }
+
+        private void record() {
+            statistics.put(node, new OperatorStatistics(rows, nanos, heldBytes.getOrDefault(node, 0L)));
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                if (opened != null) {
+                    opened.close();
+                }
+                if (statistics != null) {
+                    record();
+                }
+            }
+        }
+    }
+
+    /** Notes the most bytes a blocking operator held, for EXPLAIN ANALYZE. */
+    private void noteHeld(RelNode node, long bytes) {
+        if (statistics != null) {
+            heldBytes.merge(node, bytes, Math::max);
+        }
+    }
+
+    private RowStream open(RelNode node) {
         if (node instanceof TableScan scan) {
             return scan(scan, null);
         }
@@ -100,43 +182,45 @@ public final class PlanExecutor {
                 return scan(scan, filter.getCondition());
             }
             RowExpression condition = compiler.compile(filter.getCondition());
-            List<Object[]> rows = new ArrayList<>();
-            for (Object[] row : execute(filter.getInput())) {
+            return stream(filter.getInput()).map(batch -> {
                 session.checkNotKilled();
-                if (Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(condition.evaluate(row)))) {
-                    rows.add(row);
+                List<Object[]> rows = new ArrayList<>();
+                for (Object[] row : batch) {
+                    if (Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(condition.evaluate(row)))) {
+                        rows.add(row);
+                    }
                 }
-            }
-            return rows;
+                return rows;
+            });
         }
         if (node instanceof Project project) {
-            List<Object[]> pushed = pushDown == null ? null : pushDown.project(project);
+            RowStream pushed = pushDown == null ? null : pushDown.project(project);
             if (pushed != null) {
-                session.checkNotKilled();
                 return pushed;
             }
             List<RowExpression> expressions = new ArrayList<>();
             for (RexNode expression : project.getProjects()) {
                 expressions.add(compiler.compile(expression));
             }
-            List<Object[]> input = execute(project.getInput());
-            List<Object[]> rows = new ArrayList<>(input.size());
-            for (Object[] row : input) {
+            return stream(project.getInput()).map(batch -> {
                 session.checkNotKilled();
-                Object[] output = new Object[expressions.size()];
-                for (int i = 0; i < output.length; i++) {
-                    output[i] = expressions.get(i).evaluate(row);
+                List<Object[]> rows = new ArrayList<>(batch.size());
+                for (Object[] row : batch) {
+                    Object[] output = new Object[expressions.size()];
+                    for (int i = 0; i < output.length; i++) {
+                        output[i] = expressions.get(i).evaluate(row);
+                    }
+                    rows.add(output);
                 }
-                rows.add(output);
-            }
-            return rows;
+                return rows;
+            });
         }
         if (node instanceof Sort sort) {
-            return sort(sort);
+            return RowStream.of(sort(sort));
         }
         if (node instanceof Aggregate aggregate) {
             List<Object[]> pushed = pushDown == null ? null : pushDown.aggregate(aggregate);
-            return pushed != null ? pushed : aggregate(aggregate);
+            return RowStream.of(pushed != null ? pushed : aggregate(aggregate));
         }
         if (node instanceof Join join) {
             return join(join);
@@ -150,20 +234,76 @@ public final class PlanExecutor {
                 }
                 rows.add(row);
             }
-            return rows;
+            return RowStream.of(rows);
         }
         if (node instanceof org.apache.calcite.rel.core.Window window) {
-            return WindowOperator.apply(window, execute(window.getInput()), session);
+            return holding(window, window.getInput(), rows -> WindowOperator.apply(window, rows, session));
         }
         if (node instanceof Union union) {
-            List<Object[]> rows = new ArrayList<>();
-            for (RelNode input : union.getInputs()) {
-                rows.addAll(execute(input));
+            if (!union.all) {
+                List<Object[]> rows = new ArrayList<>();
+                for (RelNode input : union.getInputs()) {
+                    rows.addAll(collect(stream(input), "Union"));
+                    memory.checkGrowing(rows, "Union");
+                }
+                return RowStream.of(distinct(rows));
             }
-            return union.all ? rows : distinct(rows);
+            return new ConcatenatedStream(union.getInputs());
         }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs an operator DuetDB lacks yet: "
                 + node.getRelTypeName());
+    }
+
+    /** UNION ALL: each input's rows in turn. */
+    private final class ConcatenatedStream implements RowStream {
+        private final java.util.Iterator<RelNode> inputs;
+        private RowStream current;
+
+        ConcatenatedStream(List<RelNode> inputs) {
+            this.inputs = inputs.iterator();
+        }
+
+        @Override
+        public List<Object[]> next() {
+            while (true) {
+                if (current == null) {
+                    if (!inputs.hasNext()) {
+                        return null;
+                    }
+                    current = stream(inputs.next());
+                }
+                List<Object[]> batch = current.next();
+                if (batch != null) {
+                    return batch;
+                }
+                current.close();
+                current = null;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (current != null) {
+                current.close();
+            }
+        }
+    }
+
+    /** An operator that needs all of its input at once: the input is held (and counted) while it works. */
+    private List<Object[]> holdingInput(RelNode node, RelNode input,
+            java.util.function.UnaryOperator<List<Object[]>> work) {
+        List<Object[]> rows = collect(stream(input), node.getRelTypeName());
+        long bytes = memory.consume(rows, node.getRelTypeName());
+        noteHeld(node, bytes);
+        try {
+            return work.apply(rows);
+        } finally {
+            memory.release(bytes);
+        }
+    }
+
+    private RowStream holding(RelNode node, RelNode input, java.util.function.UnaryOperator<List<Object[]>> work) {
+        return RowStream.of(holdingInput(node, input, work));
     }
 
     private static long memoryQuota(SessionFunctions session) {
@@ -175,7 +315,7 @@ public final class PlanExecutor {
         return accessCache.computeIfAbsent(table.table().id(), id -> new TableAccess(table.table()));
     }
 
-    private List<Object[]> scan(TableScan scan, RexNode condition) {
+    private RowStream scan(TableScan scan, RexNode condition) {
         io.duetdb.sql.prepare.InformationSchemaTable view =
                 scan.getTable().unwrap(io.duetdb.sql.prepare.InformationSchemaTable.class);
         if (view != null) {
@@ -186,7 +326,7 @@ public final class PlanExecutor {
                     rows.add(row);
                 }
             }
-            return rows;
+            return RowStream.of(rows);
         }
         DuetTable table = scan.getTable().unwrap(DuetTable.class);
         if (table == null) {
@@ -197,9 +337,8 @@ public final class PlanExecutor {
                 AccessPathEstimator.of(table, transaction, session));
         byte[][] range = pushDown == null ? null : reader.recordRange();
         if (range != null) {
-            List<Object[]> pushed = pushDown.scan(access, range, condition);
+            RowStream pushed = pushDown.scan(access, range, condition);
             if (pushed != null) {
-                session.checkNotKilled();
                 return pushed;
             }
         }
@@ -209,7 +348,7 @@ public final class PlanExecutor {
         }
         // The condition may have called SLEEP, which a kill cuts short without failing.
         session.checkNotKilled();
-        return rows;
+        return RowStream.of(rows);
     }
 
     private List<Object[]> sort(Sort sort) {
@@ -219,15 +358,51 @@ public final class PlanExecutor {
                 .evaluate(new Object[0]));
         List<Object[]> pushed = pushDown == null || fetch == Long.MAX_VALUE ? null
                 : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), offset + fetch);
-        List<Object[]> rows = new ArrayList<>(pushed != null ? pushed : execute(sort.getInput()));
-        if (!sort.getCollation().getFieldCollations().isEmpty()) {
-            rows.sort(comparator(sort.getCollation().getFieldCollations()));
+        List<RelFieldCollation> collations = sort.getCollation().getFieldCollations();
+        List<Object[]> rows;
+        if (pushed != null) {
+            rows = new ArrayList<>(pushed);
+            rows.sort(comparator(collations));
+        } else if (fetch == Long.MAX_VALUE || offset + fetch > TOP_N_MAX_ROWS) {
+            rows = holdingInput(sort, sort.getInput(), input -> {
+                List<Object[]> sorted = new ArrayList<>(input);
+                sorted.sort(comparator(collations));
+                return sorted;
+            });
+        } else {
+            rows = topN(sort.getInput(), collations, (int) (offset + fetch));
         }
         if (offset >= rows.size()) {
             return List.of();
         }
         int end = (int) Math.min(rows.size(), offset + Math.min(fetch, Integer.MAX_VALUE));
         return rows.subList(offset, end);
+    }
+
+    /** The first {@code count} rows of the input in the given order, keeping no more than that many at a time. */
+    private List<Object[]> topN(RelNode input, List<RelFieldCollation> collations, int count) {
+        Comparator<Object[]> order = comparator(collations);
+        java.util.PriorityQueue<Object[]> kept = new java.util.PriorityQueue<>(Math.max(1, count), order.reversed());
+        try (RowStream rows = stream(input)) {
+            for (List<Object[]> batch = rows.next(); batch != null && count > 0; batch = rows.next()) {
+                session.checkNotKilled();
+                for (Object[] row : batch) {
+                    if (kept.size() < count) {
+                        kept.add(row);
+                    } else if (order.compare(row, kept.peek()) < 0) {
+                        kept.poll();
+                        kept.add(row);
+                    }
+                }
+                // Without an order, the first rows are as good as any: the rest is never read.
+                if (collations.isEmpty() && kept.size() >= count) {
+                    break;
+                }
+            }
+        }
+        List<Object[]> sorted = new ArrayList<>(kept);
+        sorted.sort(order);
+        return sorted;
     }
 
     static Comparator<Object[]> comparator(List<RelFieldCollation> collations) {
@@ -263,20 +438,43 @@ public final class PlanExecutor {
     }
 
     private List<Object[]> aggregate(Aggregate aggregate) {
-        List<Object[]> input = execute(aggregate.getInput());
         int[] groupFields = aggregate.getGroupSet().toArray();
         List<AggregateCall> calls = aggregate.getAggCallList();
         Map<GroupKey, Accumulator[]> groups = new LinkedHashMap<>();
-        for (Object[] row : input) {
-            session.checkNotKilled();
-            Object[] keyValues = new Object[groupFields.length];
-            for (int i = 0; i < groupFields.length; i++) {
-                keyValues[i] = row[groupFields[i]];
+        long held = 0;
+        try (RowStream input = stream(aggregate.getInput())) {
+            for (List<Object[]> batch = input.next(); batch != null; batch = input.next()) {
+                session.checkNotKilled();
+                for (Object[] row : batch) {
+                    Object[] keyValues = new Object[groupFields.length];
+                    for (int i = 0; i < groupFields.length; i++) {
+                        keyValues[i] = row[groupFields[i]];
+                    }
+                    GroupKey key = new GroupKey(keyValues);
+                    Accumulator[] accumulators = groups.get(key);
+                    if (accumulators == null) {
+                        accumulators = newAccumulators(calls);
+                        groups.put(key, accumulators);
+                        if (groups.size() % MEMORY_CHECK_INTERVAL == 0) {
+                            // A group holds its key and one accumulator per call: counted as the groups grow.
+                            long now = (MemoryTracker.estimateRow(keyValues) + GROUP_OVERHEAD * (1 + calls.size()))
+                                    * groups.size();
+                            memory.take(now - held, "HashAgg");
+                            held = now;
+                            noteHeld(aggregate, held);
+                        }
+                    }
+                    for (Accumulator accumulator : accumulators) {
+                        accumulator.add(row);
+                    }
+                }
             }
-            Accumulator[] accumulators = groups.computeIfAbsent(new GroupKey(keyValues), key -> newAccumulators(calls));
-            for (Accumulator accumulator : accumulators) {
-                accumulator.add(row);
+            if (statistics != null && !groups.isEmpty()) {
+                noteHeld(aggregate, Math.max(held, (MemoryTracker.estimateRow(groups.keySet().iterator().next()
+                        .values()) + GROUP_OVERHEAD * (1 + calls.size())) * groups.size()));
             }
+        } finally {
+            memory.release(held);
         }
         if (groups.isEmpty() && groupFields.length == 0) {
             groups.put(new GroupKey(new Object[0]), newAccumulators(calls));
@@ -301,35 +499,161 @@ public final class PlanExecutor {
         return accumulators;
     }
 
-    private List<Object[]> join(Join join) {
+    private RowStream join(Join join) {
         if (!SUPPORTED_JOINS.contains(join.getJoinType())) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs a " + join.getJoinType()
                     + " join, which DuetDB lacks yet");
         }
-        List<Object[]> left = execute(join.getLeft());
-        int leftWidth = join.getLeft().getRowType().getFieldCount();
-        int rightWidth = join.getRight().getRowType().getFieldCount();
-        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        long maxOuterRows = HandleLookup.maxOuterRows(session);
-        HandleLookup lookup = keys == null || transaction == null || locking || maxOuterRows <= 0
-                || left.size() > maxOuterRows ? null : HandleLookup.of(join, keys);
-        List<Object[]> right;
-        if (lookup != null) {
-            long started = System.nanoTime();
-            right = lookup.read(transaction, left, compiler);
-            session.checkNotKilled();
-            long bytes = memory.consume(right, "IndexLookUp");
-            lookupJoins.add(join);
-            if (statistics != null) {
-                statistics.put(join.getRight(), new OperatorStatistics(right.size(), System.nanoTime() - started, bytes));
+        return new JoinStream(join);
+    }
+
+    /**
+     * A join whose inputs stream in: both are read, the one with fewer rows so far first, until one ends. That one
+     * (the smaller) becomes the hash join's build side and the other streams through as the probe side, so only the
+     * smaller input is ever held whole. A small left side may instead have its matching right rows read by lookups
+     * ({@link HandleLookup}); a join without equalities holds both inputs for its nested loop.
+     */
+    private final class JoinStream implements RowStream {
+        private final Join join;
+        private final int leftWidth;
+        private final int rightWidth;
+        private final JoinKeys keys;
+        private final RowStream left;
+        private final RowStream right;
+        private HashJoin hashJoin;
+        private RowStream probe;
+        private List<Object[]> probeBuffer;
+        private long bufferBytes;
+        private long buildBytes;
+        private List<Object[]> done;
+        private boolean finished;
+
+        JoinStream(Join join) {
+            this.join = join;
+            this.leftWidth = join.getLeft().getRowType().getFieldCount();
+            this.rightWidth = join.getRight().getRowType().getFieldCount();
+            this.keys = JoinKeys.of(join, compiler.rexBuilder());
+            this.left = stream(join.getLeft());
+            this.right = stream(join.getRight());
+        }
+
+        @Override
+        public List<Object[]> next() {
+            if (finished) {
+                return null;
             }
-        } else {
-            right = execute(join.getRight());
+            if (hashJoin == null && done == null) {
+                start();
+            }
+            if (done != null) {
+                finished = true;
+                return done;
+            }
+            List<Object[]> batch;
+            if (probeBuffer != null) {
+                batch = probeBuffer;
+                probeBuffer = null;
+            } else {
+                batch = probe.next();
+            }
+            if (batch == null) {
+                finished = true;
+                List<Object[]> rest = hashJoin.finish();
+                close();
+                return rest;
+            }
+            List<Object[]> rows = hashJoin.probe(batch);
+            if (bufferBytes > 0) {
+                memory.release(bufferBytes);
+                bufferBytes = 0;
+            }
+            return rows;
         }
-        if (keys != null) {
-            return new HashJoin(join.getJoinType(), keys, compiler, leftWidth, rightWidth, memory).join(left, right);
+
+        private void start() {
+            List<Object[]> leftRows = new ArrayList<>();
+            List<Object[]> rightRows = new ArrayList<>();
+            boolean leftDone = false;
+            boolean rightDone = false;
+            long maxOuterRows = HandleLookup.maxOuterRows(session);
+            HandleLookup lookup = keys == null || transaction == null || locking || maxOuterRows <= 0 ? null
+                    : HandleLookup.of(join, keys);
+            if (lookup != null) {
+                while (!leftDone && leftRows.size() <= maxOuterRows) {
+                    leftDone = pull(left, leftRows);
+                }
+                if (leftDone && leftRows.size() <= maxOuterRows) {
+                    right.close();
+                    long started = System.nanoTime();
+                    rightRows = lookup.read(transaction, leftRows, compiler);
+                    session.checkNotKilled();
+                    rightDone = true;
+                    lookupJoins.add(join);
+                    if (statistics != null) {
+                        statistics.put(join.getRight(), new OperatorStatistics(rightRows.size(),
+                                System.nanoTime() - started, MemoryTracker.estimate(rightRows)));
+                    }
+                }
+            }
+            if (keys == null) {
+                leftRows.addAll(leftDone ? List.of() : collect(left, "NestedLoopJoin"));
+                rightRows.addAll(rightDone ? List.of() : collect(right, "NestedLoopJoin"));
+                long bytes = memory.consume(leftRows, "NestedLoopJoin") + memory.consume(rightRows, "NestedLoopJoin");
+                noteHeld(join, bytes);
+                try {
+                    done = nestedLoopJoin(join, leftRows, rightRows, leftWidth, rightWidth);
+                } finally {
+                    memory.release(bytes);
+                    close();
+                }
+                return;
+            }
+            long nextCheck = MEMORY_CHECK_INTERVAL;
+            while (!leftDone && !rightDone) {
+                // Read the input that has given fewer rows: the first to end is the smaller (within a batch).
+                if (leftRows.size() < rightRows.size()) {
+                    leftDone = pull(left, leftRows);
+                } else {
+                    rightDone = pull(right, rightRows);
+                }
+                if (leftRows.size() + rightRows.size() >= nextCheck) {
+                    memory.checkExtra(MemoryTracker.estimate(leftRows) + MemoryTracker.estimate(rightRows), "HashJoin");
+                    nextCheck = leftRows.size() + rightRows.size() + MEMORY_CHECK_INTERVAL;
+                }
+            }
+            boolean buildLeft = leftDone && (!rightDone || leftRows.size() <= rightRows.size());
+            List<Object[]> build = buildLeft ? leftRows : rightRows;
+            probeBuffer = buildLeft ? rightRows : leftRows;
+            probe = buildLeft ? right : left;
+            if (buildLeft ? rightDone : leftDone) {
+                probe.close();
+                probe = RowStream.empty();
+            }
+            buildBytes = memory.consume(build, "HashJoin(build)");
+            bufferBytes = memory.consume(probeBuffer, "HashJoin(probe)");
+            noteHeld(join, buildBytes);
+            hashJoin = new HashJoin(join.getJoinType(), keys, compiler, leftWidth, rightWidth, memory);
+            hashJoin.build(build, buildLeft);
         }
-        return nestedLoopJoin(join, left, right, leftWidth, rightWidth);
+
+        /** Adds the input's next batch to {@code rows}; whether the input has ended. */
+        private boolean pull(RowStream input, List<Object[]> rows) {
+            List<Object[]> batch = input.next();
+            if (batch == null) {
+                return true;
+            }
+            rows.addAll(batch);
+            return false;
+        }
+
+        @Override
+        public void close() {
+            left.close();
+            right.close();
+            memory.release(buildBytes + bufferBytes);
+            buildBytes = 0;
+            bufferBytes = 0;
+        }
     }
 
     /** Joins without an equality between the inputs: every pair is tested. */

@@ -67,7 +67,8 @@ public final class PlanExplainer {
         this.statistics = statistics;
         this.transaction = transaction;
         this.compiler = compiler;
-        this.pushDown = CoprocessorPushDown.enabled(compiler.session()) ? new CoprocessorPushDown(transaction, compiler, 0) : null;
+        this.pushDown = CoprocessorPushDown.enabled(compiler.session()) ? new CoprocessorPushDown(transaction, compiler,
+                MemoryTracker.unlimited()) : null;
     }
 
     public List<Line> explain(RelNode root) {

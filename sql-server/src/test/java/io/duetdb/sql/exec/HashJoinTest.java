@@ -30,6 +30,40 @@ class HashJoinTest {
     }
 
     @Test
+    void eitherInputCanBeTheBuildSideOfEveryJoinType() {
+        String sql = "SELECT l.v, r.w FROM " + LEFT + " JOIN " + RIGHT + " ON l.k = r.k AND l.v < r.w";
+        JoinKeys keys = keysOf(sql);
+        ExpressionCompiler compiler = QueryExecution.compiler(QueryExecution.plan(sql).plan());
+        // The plan's join inputs are (v, k) and (w, k), k cast to DECIMAL; keys, then l.v < r.w on the pairs.
+        java.util.List<Object[]> left = java.util.List.of(new Object[] {"a", 1}, new Object[] {"b", 2},
+                new Object[] {"z", 2}, new Object[] {"n", null}, new Object[] {"d", 4}, new Object[] {"b", 2});
+        java.util.List<Object[]> right = java.util.List.of(new Object[] {"x", new BigDecimal("1.0")},
+                new Object[] {"c", 2}, new Object[] {"a", 2}, new Object[] {"q", null}, new Object[] {"w", 3});
+        java.util.Map<org.apache.calcite.rel.core.JoinRelType, java.util.List<String>> expected = java.util.Map.of(
+                org.apache.calcite.rel.core.JoinRelType.INNER, java.util.List.of("a|1|x|1.0", "b|2|c|2", "b|2|c|2"),
+                org.apache.calcite.rel.core.JoinRelType.LEFT, java.util.List.of("a|1|x|1.0", "b|2|c|2", "b|2|c|2",
+                        "z|2|null|null", "n|null|null|null", "d|4|null|null"),
+                org.apache.calcite.rel.core.JoinRelType.RIGHT, java.util.List.of("a|1|x|1.0", "b|2|c|2", "b|2|c|2",
+                        "null|null|a|2", "null|null|q|null", "null|null|w|3"),
+                org.apache.calcite.rel.core.JoinRelType.FULL, java.util.List.of("a|1|x|1.0", "b|2|c|2", "b|2|c|2",
+                        "z|2|null|null", "n|null|null|null", "d|4|null|null", "null|null|a|2", "null|null|q|null",
+                        "null|null|w|3"),
+                org.apache.calcite.rel.core.JoinRelType.SEMI, java.util.List.of("a|1", "b|2", "b|2"),
+                org.apache.calcite.rel.core.JoinRelType.ANTI, java.util.List.of("z|2", "n|null", "d|4"));
+        for (var type : expected.entrySet()) {
+            for (boolean buildLeft : new boolean[] {true, false}) {
+                HashJoin join = new HashJoin(type.getKey(), keys, compiler, 2, 2);
+                java.util.List<String> rows = join.join(left, right, buildLeft).stream()
+                        .map(row -> java.util.Arrays.stream(row).map(String::valueOf)
+                                .collect(java.util.stream.Collectors.joining("|")))
+                        .toList();
+                assertThat(rows).as("%s built on the %s", type.getKey(), buildLeft ? "left" : "right")
+                        .containsExactlyInAnyOrderElementsOf(type.getValue());
+            }
+        }
+    }
+
+    @Test
     void splitsEqualitiesBetweenTheInputsFromTheRest() {
         JoinKeys keys = keysOf("SELECT l.v FROM " + LEFT + " JOIN " + RIGHT
                 + " ON l.k = r.k AND r.w = l.v AND l.k < r.k + 1 AND r.k = 2");

@@ -19,6 +19,10 @@ final class QueryExecution {
                 .plan(StatementParser.parse(sql));
     }
 
+    static ExpressionCompiler compiler(org.apache.calcite.rel.RelNode plan) {
+        return new ExpressionCompiler(plan.getCluster().getRexBuilder(), new FixedSession(), List.of());
+    }
+
     static List<String> rows(String sql) {
         QueryPlanner.PlannedQuery planned = plan(sql);
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(),

@@ -1,0 +1,11 @@
+package io.duetdb.client.txn;
+
+/** A coprocessor plan's answers as Arrow IPC streams, one at a time in key order. */
+public interface CoprocessorStream extends AutoCloseable {
+    /** The next answer, or null when every region has answered. */
+    byte[] next();
+
+    /** Stops the reads still under way. */
+    @Override
+    void close();
+}
