@@ -285,15 +285,52 @@ final class CoprocessorPushDown {
     }
 
     private List<Object[]> projectRows(List<Object[]> rows, List<RexNode> projects, Pruning pruning) {
+        List<RexNode> remapped = projects.stream().map(pruning::remap).toList();
+        int[] fields = fieldsOnly(remapped);
+        if (fields != null) {
+            return selectFields(rows, fields, pruning.columns().length);
+        }
         List<RowExpression> expressions = new ArrayList<>();
-        for (RexNode expression : projects) {
-            expressions.add(compiler.compile(pruning.remap(expression)));
+        for (RexNode expression : remapped) {
+            expressions.add(compiler.compile(expression));
         }
         List<Object[]> output = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
             Object[] values = new Object[expressions.size()];
             for (int i = 0; i < values.length; i++) {
                 values[i] = expressions.get(i).evaluate(row);
+            }
+            output.add(values);
+        }
+        return output;
+    }
+
+    /** The input fields of projections that only pick fields, or null when one computes something. */
+    static int[] fieldsOnly(List<RexNode> projects) {
+        int[] fields = new int[projects.size()];
+        for (int i = 0; i < fields.length; i++) {
+            if (!(projects.get(i) instanceof RexInputRef reference)) {
+                return null;
+            }
+            fields[i] = reference.getIndex();
+        }
+        return fields;
+    }
+
+    /** Rows of the given fields: the rows themselves when those are all of their {@code width} fields in order. */
+    static List<Object[]> selectFields(List<Object[]> rows, int[] fields, int width) {
+        boolean identity = fields.length == width;
+        for (int i = 0; identity && i < fields.length; i++) {
+            identity = fields[i] == i;
+        }
+        if (identity) {
+            return rows;
+        }
+        List<Object[]> output = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            Object[] values = new Object[fields.length];
+            for (int i = 0; i < fields.length; i++) {
+                values[i] = row[fields[i]];
             }
             output.add(values);
         }

@@ -32,7 +32,10 @@ final class HashJoin {
 
     private List<Object[]> build;
     private boolean buildLeft;
-    /** Rows of one key chain through next[]: first holds a key's last row, next[i] the row before i. */
+    /** Whole-number keys: the build rows by key without a GroupKey per row; null when keys take other values. */
+    private LongKeyIndex longKeys;
+    private long[] probeKey;
+    /** Other keys: rows of one key chain through next[]; first holds a key's last row, next[i] the row before i. */
     private Map<GroupKey, Integer> first;
     private int[] next;
     /** Build rows that matched a probe row; only kept when {@link #finish} needs them. */
@@ -75,13 +78,19 @@ final class HashJoin {
         this.build = requireNonNull(rows, "rows is null");
         this.buildLeft = onLeft;
         List<RowExpression> keys = onLeft ? leftKeys : rightKeys;
-        first = new HashMap<>();
-        next = new int[rows.size()];
-        for (int i = 0; i < rows.size(); i++) {
-            checkNotKilled(i);
-            GroupKey key = key(rows.get(i), keys);
-            Integer previous = key == null ? null : first.put(key, i);
-            next[i] = previous == null ? -1 : previous;
+        session.checkNotKilled();
+        longKeys = LongKeyIndex.of(rows, keys, nullSafe);
+        if (longKeys != null) {
+            probeKey = new long[keys.size()];
+        } else {
+            first = new HashMap<>();
+            next = new int[rows.size()];
+            for (int i = 0; i < rows.size(); i++) {
+                checkNotKilled(i);
+                GroupKey key = key(rows.get(i), keys);
+                Integer previous = key == null ? null : first.put(key, i);
+                next[i] = previous == null ? -1 : previous;
+            }
         }
         boolean outerBuild = type == JoinRelType.FULL || type == (onLeft ? JoinRelType.LEFT : JoinRelType.RIGHT);
         buildMatched = outerBuild || emitsBuildRowsOnly() ? new boolean[rows.size()] : null;
@@ -101,10 +110,8 @@ final class HashJoin {
                 memory.checkGrowing(rows, "HashJoin");
             }
             Object[] probeRow = batch.get(p);
-            GroupKey key = key(probeRow, probeKeys);
-            Integer chain = key == null ? null : first.get(key);
             boolean matched = false;
-            for (int b = chain == null ? -1 : chain; b >= 0; b = next[b]) {
+            for (int b = firstCandidate(probeRow, probeKeys); b >= 0; b = longKeys != null ? longKeys.next(b) : next[b]) {
                 if (emitsBuildRowsOnly && buildMatched[b]) {
                     continue;
                 }
@@ -154,6 +161,16 @@ final class HashJoin {
             }
         }
         return rows;
+    }
+
+    /** The newest build row whose key equals the probe row's, or -1. */
+    private int firstCandidate(Object[] probeRow, List<RowExpression> probeKeys) {
+        if (longKeys != null) {
+            return longKeys.probeKey(probeRow, probeKeys, probeKey) ? longKeys.first(probeKey) : -1;
+        }
+        GroupKey key = key(probeRow, probeKeys);
+        Integer chain = key == null ? null : first.get(key);
+        return chain == null ? -1 : chain;
     }
 
     /** Semi and anti joins return left rows: built on the left, they come out at the end. */

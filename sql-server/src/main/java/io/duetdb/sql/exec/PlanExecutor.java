@@ -35,6 +35,8 @@ import io.duetdb.sql.prepare.DuetTable;
  */
 public final class PlanExecutor {
     private static final int MEMORY_CHECK_INTERVAL = 16_384;
+    /** Operators read by several others are kept when their estimated rows are at most this many. */
+    private static final double SHARED_MAX_ESTIMATED_ROWS = 1_000_000;
     /** Bytes of a hash table entry or an accumulator, beyond the values they hold. */
     private static final long GROUP_OVERHEAD = 64;
     /** Largest LIMIT (plus offset) kept in a bounded heap as the input streams by; above it the input is sorted. */
@@ -49,6 +51,8 @@ public final class PlanExecutor {
     private final Map<Long, TableAccess> accessCache = new HashMap<>();
     private final MemoryTracker memory;
     private Map<RelNode, OperatorStatistics> statistics;
+    /** Operators several others read in the plan being executed, by node. */
+    private Map<RelNode, SharedResult> shared;
     /** Null when this plan reads everything itself (locking reads, or push-down switched off). */
     private final CoprocessorPushDown pushDown;
     /** Joins whose inner side was read by handle lookups (for EXPLAIN ANALYZE). */
@@ -87,6 +91,7 @@ public final class PlanExecutor {
 
     /** Every row of the plan, counted against the statement's memory quota as the result it holds. */
     public List<Object[]> execute(RelNode node) {
+        shared = sharedOperators(node);
         List<Object[]> rows = collect(stream(node), node.getRelTypeName());
         memory.consume(rows, node.getRelTypeName());
         return rows;
@@ -94,7 +99,109 @@ public final class PlanExecutor {
 
     /** The operator's rows as it produces them; nothing runs until the first batch is asked for. */
     private RowStream stream(RelNode node) {
-        return new OperatorStream(node);
+        SharedResult result = shared == null ? null : shared.get(node);
+        return result != null ? result.reader() : new OperatorStream(node);
+    }
+
+    /**
+     * Operators that several others read (decorrelated subqueries repeat the outer query's operators as one shared
+     * node) and whose estimated rows are few enough to keep: their rows are computed once and kept for the others.
+     * Larger ones are computed again for each reader.
+     */
+    private Map<RelNode, SharedResult> sharedOperators(RelNode root) {
+        Map<RelNode, Integer> readers = new java.util.IdentityHashMap<>();
+        java.util.ArrayDeque<RelNode> pending = new java.util.ArrayDeque<>(List.of(root));
+        Set<RelNode> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        while (!pending.isEmpty()) {
+            RelNode node = pending.poll();
+            if (!seen.add(node)) {
+                continue;
+            }
+            for (RelNode input : node.getInputs()) {
+                readers.merge(input, 1, Integer::sum);
+                pending.add(input);
+            }
+        }
+        Map<RelNode, SharedResult> shared = new java.util.IdentityHashMap<>();
+        for (Map.Entry<RelNode, Integer> entry : readers.entrySet()) {
+            RelNode node = entry.getKey();
+            if (entry.getValue() > 1 && !(node instanceof TableScan)) {
+                Double rows = node.getCluster().getMetadataQuery().getRowCount(node);
+                if (rows != null && rows <= SHARED_MAX_ESTIMATED_ROWS) {
+                    shared.put(node, new SharedResult(node, entry.getValue()));
+                }
+            }
+        }
+        return shared;
+    }
+
+    /**
+     * The rows of an operator that several others read, computed once as the first reader pulls them and kept for
+     * the others, however far behind they are (readers of one join's two sides pull in turn).
+     */
+    private final class SharedResult {
+        private final RelNode node;
+        private final int readers;
+        private final List<List<Object[]>> batches = new ArrayList<>();
+        private RowStream source;
+        private boolean ended;
+        private long bytes;
+        private int closed;
+
+        SharedResult(RelNode node, int readers) {
+            this.node = node;
+            this.readers = readers;
+        }
+
+        RowStream reader() {
+            return new RowStream() {
+                private int position;
+                private boolean done;
+
+                @Override
+                public List<Object[]> next() {
+                    return done ? null : batch(position++);
+                }
+
+                @Override
+                public void close() {
+                    if (!done) {
+                        done = true;
+                        readerClosed();
+                    }
+                }
+            };
+        }
+
+        private List<Object[]> batch(int index) {
+            while (index >= batches.size() && !ended) {
+                if (source == null) {
+                    source = new OperatorStream(node);
+                }
+                List<Object[]> batch = source.next();
+                if (batch == null) {
+                    ended = true;
+                    source.close();
+                } else {
+                    batches.add(batch);
+                    long batchBytes = MemoryTracker.estimate(batch);
+                    bytes += batchBytes;
+                    memory.take(batchBytes, "Shared(" + node.getRelTypeName() + ")");
+                }
+            }
+            return index < batches.size() ? batches.get(index) : null;
+        }
+
+        private void readerClosed() {
+            if (++closed >= readers) {
+                if (source != null) {
+                    source.close();
+                }
+                batches.clear();
+                memory.release(bytes);
+                bytes = 0;
+            }
+        }
     }
 
     /** Every row of a stream, checked against the quota as they arrive (not yet counted as held: the caller does that). */
@@ -197,6 +304,11 @@ public final class PlanExecutor {
             RowStream pushed = pushDown == null ? null : pushDown.project(project);
             if (pushed != null) {
                 return pushed;
+            }
+            int[] fields = CoprocessorPushDown.fieldsOnly(project.getProjects());
+            if (fields != null) {
+                int width = project.getInput().getRowType().getFieldCount();
+                return stream(project.getInput()).map(batch -> CoprocessorPushDown.selectFields(batch, fields, width));
             }
             List<RowExpression> expressions = new ArrayList<>();
             for (RexNode expression : project.getProjects()) {

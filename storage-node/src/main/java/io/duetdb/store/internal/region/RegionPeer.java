@@ -124,8 +124,25 @@ public final class RegionPeer {
                 : region.getPeersList().stream().filter(peer -> peer.getStoreId() == storeId).findFirst();
     }
 
+    /**
+     * The newest timestamp of an MVCC write record (a commit, a one-phase commit, a rollback) proposed through this
+     * replica, 0 when none: garbage collection skips a region that wrote nothing since its last round.
+     */
+    public long lastWriteTs() {
+        return lastWriteTs;
+    }
+
     /** Proposes a command through this replica (which must lead). */
     public CompletableFuture<CommandResult> propose(RaftCommand command) {
+        long writeTs = switch (command.getCommandCase()) {
+            case COMMIT -> command.getCommit().getCommitTs();
+            case ROLLBACK -> command.getRollback().getStartTs();
+            case PREWRITE -> command.getPrewrite().getOnePcCommitTs();
+            default -> 0;
+        };
+        if (writeTs > lastWriteTs) {
+            lastWriteTs = writeTs;
+        }
         Proposer current = proposer;
         if (current == null) {
             return CompletableFuture.completedFuture(CommandResult.newBuilder()
@@ -133,6 +150,8 @@ public final class RegionPeer {
         }
         return current.submit(command);
     }
+
+    private volatile long lastWriteTs;
 
     public Proposer proposer() {
         return proposer;

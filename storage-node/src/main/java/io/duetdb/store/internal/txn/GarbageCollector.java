@@ -41,7 +41,8 @@ public final class GarbageCollector {
     private final PlacementClient placement;
     private final Engine engine;
     private final StoreMetrics metrics;
-    private final Map<Long, Long> collectedUpTo = new ConcurrentHashMap<>();
+    /** Per region, the last completed round: what it covered and under which leadership and epoch. */
+    private final Map<Long, Round> collected = new ConcurrentHashMap<>();
     private volatile long safePoint;
 
     public GarbageCollector(PlacementClient placement, Engine engine, StoreMetrics metrics) {
@@ -71,19 +72,30 @@ public final class GarbageCollector {
         }
         for (RegionPeer peer : peers) {
             Region region = peer.region();
-            if (region == null || !peer.isLeaderReady() || collectedUpTo.getOrDefault(region.getId(), 0L) >= point) {
+            if (region == null || !peer.isLeaderReady()) {
+                continue;
+            }
+            Round last = collected.get(region.getId());
+            long term = peer.currentTerm();
+            if (last != null && last.term() == term && last.epoch().equals(region.getEpoch())
+                    && (last.safePoint() >= point || peer.lastWriteTs() <= last.safePoint())) {
+                // Nothing became garbage since: every write record this leader proposed is older than the point
+                // the last round collected below, so that round already removed what those records supersede.
                 continue;
             }
             long started = System.nanoTime();
             long keys = collectRegion(peer, region, point);
             if (keys >= 0) {
-                collectedUpTo.put(region.getId(), point);
+                collected.put(region.getId(), new Round(point, term, region.getEpoch()));
                 if (keys > 0) {
                     LOG.info("region {}: collected old versions of {} keys below safe point {} in {} ms", region.getId(),
                             keys, Timestamp.fromPacked(point), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
                 }
             }
         }
+    }
+
+    private record Round(long safePoint, long term, io.duetdb.proto.meta.RegionEpoch epoch) {
     }
 
     /** Keys collected, or -1 when the round stopped early (leadership or region changed). */
