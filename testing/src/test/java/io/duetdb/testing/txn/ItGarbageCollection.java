@@ -52,8 +52,9 @@ class ItGarbageCollection {
             Transaction longReader = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
             assertThat(text(longReader.get(key).orElseThrow())).isEqualTo("v5");
             Thread.sleep(500);
+            long lastCommit = 0;
             for (int i = 6; i <= 8; i++) {
-                write(client, key, "v" + i);
+                lastCommit = write(client, key, "v" + i);
             }
             LocalCluster.await("the safe point to reach the long reader", Duration.ofSeconds(30),
                     () -> placement.getGcSafePoint().getSafePoint() >= commits.get(4));
@@ -78,6 +79,20 @@ class ItGarbageCollection {
             try (Transaction reader = client.begin()) {
                 assertThat(text(reader.get(key).orElseThrow())).isEqualTo("v8");
             }
+
+            // Once a round has passed every write, regions without new writes are not scanned again.
+            long written = lastCommit;
+            LocalCluster.await("the safe point to pass the last write", Duration.ofSeconds(30),
+                    () -> placement.getGcSafePoint().getSafePoint() > written);
+            Thread.sleep(1_500);
+            double scans = storeMetric(cluster, "duet_store_gc_region_scans_total");
+            assertThat(scans).isPositive();
+            Thread.sleep(2_000);
+            assertThat(storeMetric(cluster, "duet_store_gc_region_scans_total")).as("scans of unchanged regions")
+                    .isEqualTo(scans);
+            write(client, key, "v9");
+            LocalCluster.await("a region with a new write scanned again", Duration.ofSeconds(30),
+                    () -> storeMetric(cluster, "duet_store_gc_region_scans_total") > scans);
         }
     }
 
@@ -95,6 +110,11 @@ class ItGarbageCollection {
 
     /** Keys garbage-collected so far, summed over the stores' metrics. */
     private static double gcKeys(LocalCluster cluster) {
+        return storeMetric(cluster, "duet_store_gc_keys_total");
+    }
+
+    /** A counter summed over the stores' metrics. */
+    private static double storeMetric(LocalCluster cluster, String name) {
         double total = 0;
         HttpClient http = HttpClient.newHttpClient();
         for (int i = 0; i < cluster.storeCount(); i++) {
@@ -104,7 +124,7 @@ class ItGarbageCollection {
                 String metrics = http.send(HttpRequest.newBuilder(URI.create("http://" + address + "/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString()).body();
                 for (String line : metrics.split("\n")) {
-                    if (line.startsWith("duet_store_gc_keys_total ")) {
+                    if (line.startsWith(name + " ")) {
                         total += Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
                     }
                 }

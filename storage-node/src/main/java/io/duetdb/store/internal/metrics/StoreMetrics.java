@@ -23,6 +23,7 @@ public final class StoreMetrics {
     public final Counter replicasDestroyed;
     public final Counter operatorSteps;
     public final Counter gcKeys;
+    public final Counter gcRegionScans;
     public final Counter keyErrors;
     public final Counter batchMessages;
     public final Counter pessimisticLocks;
@@ -36,6 +37,8 @@ public final class StoreMetrics {
         JvmMetrics.builder().register(registry);
         gcKeys = Counter.builder().name("duet_store_gc_keys_total")
                 .help("Keys whose old MVCC versions were garbage-collected").register(registry);
+        gcRegionScans = Counter.builder().name("duet_store_gc_region_scans_total")
+                .help("Regions whose write records garbage collection scanned").register(registry);
         keyErrors = Counter.builder().name("duet_store_txn_key_errors_total")
                 .help("Transactional key errors answered, by kind").labelNames("kind").register(registry);
         pessimisticLocks = Counter.builder().name("duet_store_pessimistic_locks_total")

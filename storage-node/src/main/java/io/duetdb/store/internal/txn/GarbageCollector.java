@@ -84,6 +84,7 @@ public final class GarbageCollector {
                 continue;
             }
             long started = System.nanoTime();
+            metrics.gcRegionScans.inc();
             long keys = collectRegion(peer, region, point);
             if (keys >= 0) {
                 collected.put(region.getId(), new Round(point, term, region.getEpoch()));
