@@ -257,8 +257,8 @@ final class CoprocessorPushDown {
             }
             dag.addExecutors(Executor.newBuilder().setTopN(topN));
         }
-        return chain.noted(checked(dag.build(), shape, shape.types(),
-                rows -> rows.map(batch -> projectRows(batch, chain.projects(), pruning)), chain.access()));
+        Projection projection = projection(chain.projects(), pruning);
+        return chain.noted(checked(dag.build(), shape, shape.types(), rows -> rows.map(projection), chain.access()));
     }
 
     /**
@@ -281,60 +281,12 @@ final class CoprocessorPushDown {
         Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used, chain.anyColumn());
         Pushed scan = planScan(chain.access(), chain.range(), chain.index(),
                 chain.condition() == null ? null : pruning.remap(chain.condition()), pruning);
-        return scan == null ? null : chain.noted(scan.then(rows -> projectRows(rows, chain.projects(), pruning)));
+        return scan == null ? null : chain.noted(scan.then(projection(chain.projects(), pruning)));
     }
 
-    private List<Object[]> projectRows(List<Object[]> rows, List<RexNode> projects, Pruning pruning) {
-        List<RexNode> remapped = projects.stream().map(pruning::remap).toList();
-        int[] fields = fieldsOnly(remapped);
-        if (fields != null) {
-            return selectFields(rows, fields, pruning.columns().length);
-        }
-        List<RowExpression> expressions = new ArrayList<>();
-        for (RexNode expression : remapped) {
-            expressions.add(compiler.compile(expression));
-        }
-        List<Object[]> output = new ArrayList<>(rows.size());
-        for (Object[] row : rows) {
-            Object[] values = new Object[expressions.size()];
-            for (int i = 0; i < values.length; i++) {
-                values[i] = expressions.get(i).evaluate(row);
-            }
-            output.add(values);
-        }
-        return output;
-    }
-
-    /** The input fields of projections that only pick fields, or null when one computes something. */
-    static int[] fieldsOnly(List<RexNode> projects) {
-        int[] fields = new int[projects.size()];
-        for (int i = 0; i < fields.length; i++) {
-            if (!(projects.get(i) instanceof RexInputRef reference)) {
-                return null;
-            }
-            fields[i] = reference.getIndex();
-        }
-        return fields;
-    }
-
-    /** Rows of the given fields: the rows themselves when those are all of their {@code width} fields in order. */
-    static List<Object[]> selectFields(List<Object[]> rows, int[] fields, int width) {
-        boolean identity = fields.length == width;
-        for (int i = 0; identity && i < fields.length; i++) {
-            identity = fields[i] == i;
-        }
-        if (identity) {
-            return rows;
-        }
-        List<Object[]> output = new ArrayList<>(rows.size());
-        for (Object[] row : rows) {
-            Object[] values = new Object[fields.length];
-            for (int i = 0; i < fields.length; i++) {
-                values[i] = row[fields[i]];
-            }
-            output.add(values);
-        }
-        return output;
+    /** The projections over a scan's pruned rows. */
+    private Projection projection(List<RexNode> projects, Pruning pruning) {
+        return Projection.of(projects.stream().map(pruning::remap).toList(), pruning.columns().length, compiler);
     }
 
     /** The columns of a table scan its consumers use, and references renumbered to them. */

@@ -305,26 +305,11 @@ public final class PlanExecutor {
             if (pushed != null) {
                 return pushed;
             }
-            int[] fields = CoprocessorPushDown.fieldsOnly(project.getProjects());
-            if (fields != null) {
-                int width = project.getInput().getRowType().getFieldCount();
-                return stream(project.getInput()).map(batch -> CoprocessorPushDown.selectFields(batch, fields, width));
-            }
-            List<RowExpression> expressions = new ArrayList<>();
-            for (RexNode expression : project.getProjects()) {
-                expressions.add(compiler.compile(expression));
-            }
+            Projection projection = Projection.of(project.getProjects(), project.getInput().getRowType().getFieldCount(),
+                    compiler);
             return stream(project.getInput()).map(batch -> {
                 session.checkNotKilled();
-                List<Object[]> rows = new ArrayList<>(batch.size());
-                for (Object[] row : batch) {
-                    Object[] output = new Object[expressions.size()];
-                    for (int i = 0; i < output.length; i++) {
-                        output[i] = expressions.get(i).evaluate(row);
-                    }
-                    rows.add(output);
-                }
-                return rows;
+                return projection.apply(batch);
             });
         }
         if (node instanceof Sort sort) {
