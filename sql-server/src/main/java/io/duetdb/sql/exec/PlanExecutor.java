@@ -30,8 +30,9 @@ import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.prepare.DuetTable;
 
 /**
- * Runs a logical plan over a transaction, operator by operator, materializing each operator's rows. Enough for
- * OLTP statements; the vectorized executor with coprocessor push-down replaces it for analytics.
+ * Runs a logical plan over a transaction as a pull pipeline of row batches: scans (in the stores' coprocessors when
+ * they can), filters, projections and a hash join's probe side stream; only blocking operators hold rows, and what
+ * they hold counts against the statement's memory quota.
  */
 public final class PlanExecutor {
     private static final int MEMORY_CHECK_INTERVAL = 16_384;
@@ -553,9 +554,7 @@ public final class PlanExecutor {
                         accumulators = newAccumulators(calls);
                         groups.put(key, accumulators);
                         if (groups.size() % MEMORY_CHECK_INTERVAL == 0) {
-                            // A group holds its key and one accumulator per call: counted as the groups grow.
-                            long now = (MemoryTracker.estimateRow(keyValues) + GROUP_OVERHEAD * (1 + calls.size()))
-                                    * groups.size();
+                            long now = groupBytes(keyValues, calls.size(), groups.size());
                             memory.take(now - held, "HashAgg");
                             held = now;
                             noteHeld(aggregate, held);
@@ -567,8 +566,7 @@ public final class PlanExecutor {
                 }
             }
             if (statistics != null && !groups.isEmpty()) {
-                noteHeld(aggregate, Math.max(held, (MemoryTracker.estimateRow(groups.keySet().iterator().next()
-                        .values()) + GROUP_OVERHEAD * (1 + calls.size())) * groups.size()));
+                noteHeld(aggregate, groupBytes(groups.keySet().iterator().next().values(), calls.size(), groups.size()));
             }
         } finally {
             memory.release(held);
@@ -586,6 +584,11 @@ public final class PlanExecutor {
             rows.add(row);
         }
         return rows;
+    }
+
+    /** Groups' estimated bytes: each holds a key like {@code key} and one accumulator per call. */
+    private static long groupBytes(Object[] key, int calls, int groups) {
+        return (MemoryTracker.estimateRow(key) + GROUP_OVERHEAD * (1 + calls)) * groups;
     }
 
     private static Accumulator[] newAccumulators(List<AggregateCall> calls) {
