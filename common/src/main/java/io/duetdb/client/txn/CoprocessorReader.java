@@ -35,7 +35,11 @@ import io.duetdb.proto.kv.RegionError;
 final class CoprocessorReader {
     /** One region's complete answer for [start, end), or what stopped it. */
     private record RegionResult(List<CoprocessorResponse> batches, byte[] end, RegionError regionError, KeyError locked, String error,
-            String errorCode) {
+            String errorCode, CoprocessorSummary summary) {
+    }
+
+    /** The answers of one part of a range (a region when nothing split), and what the stores reported of them. */
+    private record Part(List<CoprocessorResponse> batches, CoprocessorSummary summary) {
     }
 
     static final java.time.Duration CALL_TIMEOUT = java.time.Duration.ofMinutes(30);
@@ -90,7 +94,7 @@ final class CoprocessorReader {
             }
         };
         List<RegionCache.CachedRegion> regions = sender.regions().locateRange(start, end);
-        java.util.ArrayDeque<java.util.function.Supplier<List<CoprocessorResponse>>> parts = new java.util.ArrayDeque<>();
+        java.util.ArrayDeque<java.util.function.Supplier<Part>> parts = new java.util.ArrayDeque<>();
         for (RegionCache.CachedRegion region : regions) {
             byte[] regionStart = region.region().getStartKey().toByteArray();
             byte[] regionEnd = region.region().getEndKey().toByteArray();
@@ -103,14 +107,15 @@ final class CoprocessorReader {
 
     /** Answers of the regions of a range in key order, read a few regions ahead of the consumer. */
     final class Answers implements AutoCloseable {
-        private final java.util.ArrayDeque<java.util.function.Supplier<List<CoprocessorResponse>>> pending;
-        private final java.util.ArrayDeque<CompletableFuture<List<CoprocessorResponse>>> reading = new java.util.ArrayDeque<>();
+        private final java.util.ArrayDeque<java.util.function.Supplier<Part>> pending;
+        private final java.util.ArrayDeque<CompletableFuture<Part>> reading = new java.util.ArrayDeque<>();
         private final int readAhead;
         private final Budget budget;
         private Iterator<CoprocessorResponse> current = java.util.Collections.emptyIterator();
         private long currentBytes;
+        private CoprocessorSummary summary = CoprocessorSummary.NONE;
 
-        private Answers(java.util.ArrayDeque<java.util.function.Supplier<List<CoprocessorResponse>>> pending, int readAhead,
+        private Answers(java.util.ArrayDeque<java.util.function.Supplier<Part>> pending, int readAhead,
                 Budget budget) {
             this.pending = pending;
             this.readAhead = readAhead;
@@ -126,7 +131,7 @@ final class CoprocessorReader {
             while (!current.hasNext()) {
                 budget.take(-currentBytes);
                 currentBytes = 0;
-                List<CoprocessorResponse> part;
+                Part part;
                 if (!reading.isEmpty()) {
                     part = join(reading.poll());
                     startReads();
@@ -135,10 +140,11 @@ final class CoprocessorReader {
                 } else {
                     return null;
                 }
-                for (CoprocessorResponse answer : part) {
+                for (CoprocessorResponse answer : part.batches()) {
                     currentBytes += answer.getSerializedSize();
                 }
-                current = part.iterator();
+                summary = summary.plus(part.summary());
+                current = part.batches().iterator();
             }
             return current.next();
         }
@@ -149,7 +155,12 @@ final class CoprocessorReader {
             }
         }
 
-        private List<CoprocessorResponse> join(CompletableFuture<List<CoprocessorResponse>> part) {
+        /** What the stores reported of the parts handed out so far. */
+        CoprocessorSummary summary() {
+            return summary;
+        }
+
+        private Part join(CompletableFuture<Part> part) {
             try {
                 return part.join();
             } catch (CompletionException e) {
@@ -177,9 +188,10 @@ final class CoprocessorReader {
     }
 
     /** Reads [start, end) region by region from {@code start}, following splits and resolving locks. */
-    private List<CoprocessorResponse> readPart(PlanType type, byte[] plan, byte[] start, byte[] end, long ts,
+    private Part readPart(PlanType type, byte[] plan, byte[] start, byte[] end, long ts,
             long deadline, Budget budget) {
         List<CoprocessorResponse> batches = new ArrayList<>();
+        CoprocessorSummary summary = CoprocessorSummary.NONE;
         byte[] cursor = start;
         while (KeyRanges.compare(cursor, end) < 0) {
             byte[] from = cursor;
@@ -199,9 +211,10 @@ final class CoprocessorReader {
                 throw new DuetException(errorCode(result.errorCode()), result.error());
             }
             batches.addAll(result.batches());
+            summary = summary.plus(result.summary());
             cursor = result.end();
         }
-        return batches;
+        return new Part(batches, summary);
     }
 
     private RegionResult callRegion(Context context, io.grpc.Channel channel, long remainingMillis, PlanType type,
@@ -222,8 +235,13 @@ final class CoprocessorReader {
         KeyError locked = null;
         String error = null;
         String errorCode = null;
+        CoprocessorSummary summary = CoprocessorSummary.NONE;
         while (responses.hasNext()) {
             CoprocessorResponse response = responses.next();
+            if (response.hasSummary()) {
+                summary = new CoprocessorSummary(1, response.getSummary().getScannedRows(),
+                        response.getSummary().getOutputRows(), response.getSummary().getElapsedNanos());
+            }
             if (response.hasRegionError()) {
                 regionError = response.getRegionError();
             } else if (response.hasLocked()) {
@@ -236,7 +254,7 @@ final class CoprocessorReader {
                 batches.add(response);
             }
         }
-        return new RegionResult(batches, partEnd, regionError, locked, error, errorCode);
+        return new RegionResult(batches, partEnd, regionError, locked, error, errorCode, summary);
     }
 
     private void waitForLock(KeyError locked, long deadline) {

@@ -5,6 +5,9 @@ public interface CoprocessorStream extends AutoCloseable {
     /** The next answer, or null when every region has answered. */
     byte[] next();
 
+    /** What the stores reported of the answers handed out so far. */
+    CoprocessorSummary summary();
+
     /** Stops the reads still under way. */
     @Override
     void close();

@@ -264,6 +264,11 @@ public final class Transaction implements AutoCloseable {
             }
 
             @Override
+            public CoprocessorSummary summary() {
+                return answers.summary();
+            }
+
+            @Override
             public void close() {
                 answers.close();
             }

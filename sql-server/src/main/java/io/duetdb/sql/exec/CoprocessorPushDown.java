@@ -71,15 +71,28 @@ final class CoprocessorPushDown {
      * conditions, projections, the merge of partial aggregates), and the table it reads.
      */
     record Pushed(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
-            java.util.function.UnaryOperator<RowStream> finish, String table, String accessNote) {
+            java.util.function.UnaryOperator<RowStream> finish, String table, String accessNote,
+            List<String> pushedConditions, List<String> residualConditions) {
+        Pushed {
+            pushedConditions = List.copyOf(pushedConditions);
+            residualConditions = List.copyOf(residualConditions);
+        }
+
         /** The same plan with {@code next} applied to each batch of its finished rows. */
         Pushed then(java.util.function.UnaryOperator<List<Object[]>> next) {
-            return new Pushed(dag, shape, outputTypes, rows -> finish.apply(rows).map(next), table, accessNote);
+            return new Pushed(dag, shape, outputTypes, rows -> finish.apply(rows).map(next), table, accessNote,
+                    pushedConditions, residualConditions);
         }
 
         /** The same plan, with why the costs chose a scan of the records (for EXPLAIN). */
         Pushed withAccessNote(String note) {
-            return new Pushed(dag, shape, outputTypes, finish, table, requireNonNull(note, "note is null"));
+            return new Pushed(dag, shape, outputTypes, finish, table, requireNonNull(note, "note is null"), pushedConditions,
+                    residualConditions);
+        }
+
+        /** The same plan, with the conditions the stores evaluate and those left to the SQL layer (for EXPLAIN). */
+        Pushed withConditions(List<String> pushed, List<String> residual) {
+            return new Pushed(dag, shape, outputTypes, finish, table, accessNote, pushed, residual);
         }
     }
 
@@ -105,22 +118,25 @@ final class CoprocessorPushDown {
     }
 
     /** The rows (public columns) of a record scan with {@code condition}, or null when the scan cannot go. */
-    RowStream scan(TableAccess access, byte[][] range, RexNode condition) {
-        return open(planScan(access, range, condition, null));
+    RowStream scan(TableAccess access, byte[][] range, RexNode condition, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
+        return open(planScan(access, range, condition, null), reported);
     }
 
     /** The rows of a plan run by the stores and finished here; null for a null plan. */
-    List<Object[]> execute(Pushed pushed) {
-        RowStream rows = open(pushed);
+    List<Object[]> execute(Pushed pushed, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
+        RowStream rows = open(pushed, reported);
         return rows == null ? null : RowStream.drain(rows);
     }
 
-    /** The rows of a plan run by the stores and finished here, as the stores answer; null for a null plan. */
-    RowStream open(Pushed pushed) {
+    /**
+     * The rows of a plan run by the stores and finished here, as the stores answer; null for a null plan. What the
+     * stores report of their work goes to {@code reported} once the stream ends or is closed.
+     */
+    RowStream open(Pushed pushed, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
         if (pushed == null) {
             return null;
         }
-        return pushed.finish().apply(run(pushed.dag(), pushed.shape(), pushed.outputTypes()));
+        return pushed.finish().apply(run(pushed.dag(), pushed.shape(), pushed.outputTypes(), reported));
     }
 
     /** A plan over a scan's shape, or null when the stores would refuse it. */
@@ -131,7 +147,7 @@ final class CoprocessorPushDown {
         } catch (UnsupportedExpressionException e) {
             return null;
         }
-        return new Pushed(dag, shape, outputTypes, finish, access.table().name(), "");
+        return new Pushed(dag, shape, outputTypes, finish, access.table().name(), "", List.of(), List.of());
     }
 
     /**
@@ -212,8 +228,9 @@ final class CoprocessorPushDown {
      * stores; the caller still sorts and cuts them. Null when the input is not a scan chain whose condition
      * and sort keys all go to the stores.
      */
-    List<Object[]> topN(RelNode input, List<org.apache.calcite.rel.RelFieldCollation> collations, long count) {
-        return execute(planTopN(input, collations, count));
+    List<Object[]> topN(RelNode input, List<org.apache.calcite.rel.RelFieldCollation> collations, long count,
+            java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
+        return execute(planTopN(input, collations, count), reported);
     }
 
     Pushed planTopN(RelNode input, List<org.apache.calcite.rel.RelFieldCollation> collations, long count) {
@@ -231,6 +248,7 @@ final class CoprocessorPushDown {
             return null;
         }
         DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(shape.scan());
+        List<String> conditionTexts = new ArrayList<>();
         if (chain.condition() != null) {
             Selection.Builder selection = Selection.newBuilder();
             for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
@@ -240,6 +258,7 @@ final class CoprocessorPushDown {
                     return null;
                 }
                 selection.addConditions(expression);
+                conditionTexts.add(PlanExplainer.describe(conjunct, columnNames(chain.access(), pruning)));
             }
             dag.addExecutors(Executor.newBuilder().setSelection(selection));
         }
@@ -258,15 +277,16 @@ final class CoprocessorPushDown {
             dag.addExecutors(Executor.newBuilder().setTopN(topN));
         }
         Projection projection = projection(chain.projects(), pruning);
-        return chain.noted(checked(dag.build(), shape, shape.types(), rows -> rows.map(projection), chain.access()));
+        Pushed plan = checked(dag.build(), shape, shape.types(), rows -> rows.map(projection), chain.access());
+        return chain.noted(plan == null ? null : plan.withConditions(conditionTexts, List.of()));
     }
 
     /**
      * The rows of {@code project} over (a filter over) a table scan, reading only the columns it uses; null when
      * the scan cannot go to the stores.
      */
-    RowStream project(Project project) {
-        return open(planProject(project));
+    RowStream project(Project project, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
+        return open(planProject(project), reported);
     }
 
     Pushed planProject(Project project) {
@@ -333,25 +353,30 @@ final class CoprocessorPushDown {
         }
         List<Expression> pushed = new ArrayList<>();
         List<RexNode> kept = new ArrayList<>();
+        List<String> pushedTexts = new ArrayList<>();
+        java.util.function.IntFunction<String> names = columnNames(access, pruning);
         if (condition != null) {
             for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, condition))) {
                 Expression expression = translate(conjunct, shape.types());
                 if (expression != null && isBooleanCondition(expression, shape.types())) {
                     pushed.add(expression);
+                    pushedTexts.add(PlanExplainer.describe(conjunct, names));
                 } else {
                     kept.add(conjunct);
                 }
             }
         }
+        List<String> keptTexts = kept.stream().map(conjunct -> PlanExplainer.describe(conjunct, names)).toList();
         DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(shape.scan());
         if (!pushed.isEmpty()) {
             dag.addExecutors(Executor.newBuilder().setSelection(Selection.newBuilder().addAllConditions(pushed)));
         }
         if (kept.isEmpty()) {
-            return checked(dag.build(), shape, shape.types(), rows -> rows, access);
+            Pushed plan = checked(dag.build(), shape, shape.types(), rows -> rows, access);
+            return plan == null ? null : plan.withConditions(pushedTexts, keptTexts);
         }
         RowExpression residual = compiler.compile(RexUtil.composeConjunction(compiler.rexBuilder(), kept));
-        return checked(dag.build(), shape, shape.types(), rows -> rows.map(batch -> {
+        Pushed plan = checked(dag.build(), shape, shape.types(), rows -> rows.map(batch -> {
             List<Object[]> matching = new ArrayList<>();
             for (Object[] row : batch) {
                 if (Boolean.TRUE.equals(Values.truth(residual.evaluate(row)))) {
@@ -360,11 +385,21 @@ final class CoprocessorPushDown {
             }
             return matching;
         }), access);
+        return plan == null ? null : plan.withConditions(pushedTexts, keptTexts);
+    }
+
+    /** The names of a scan's columns, pruned or all of them, by their position in its rows. */
+    private static java.util.function.IntFunction<String> columnNames(TableAccess access, Pruning pruning) {
+        List<ColumnInfo> columns = access.table().publicColumns();
+        return index -> {
+            int column = pruning == null ? index : index < pruning.columns().length ? pruning.columns()[index] : -1;
+            return column >= 0 && column < columns.size() ? columns.get(column).name() : "$" + index;
+        };
     }
 
     /** The aggregate's rows computed as partial aggregations in the stores, or null when it cannot go. */
-    List<Object[]> aggregate(Aggregate aggregate) {
-        return execute(planAggregate(aggregate));
+    List<Object[]> aggregate(Aggregate aggregate, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
+        return execute(planAggregate(aggregate), reported);
     }
 
     Pushed planAggregate(Aggregate aggregate) {
@@ -398,6 +433,7 @@ final class CoprocessorPushDown {
             return null;
         }
         DagRequest.Builder dag = DagRequest.newBuilder().addExecutors(shape.scan());
+        List<String> conditionTexts = new ArrayList<>();
         if (condition != null) {
             Selection.Builder selection = Selection.newBuilder();
             for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
@@ -407,6 +443,7 @@ final class CoprocessorPushDown {
                     return null;
                 }
                 selection.addConditions(expression);
+                conditionTexts.add(PlanExplainer.describe(conjunct, columnNames(access, pruning)));
             }
             dag.addExecutors(Executor.newBuilder().setSelection(selection));
         }
@@ -435,8 +472,9 @@ final class CoprocessorPushDown {
             slots.add(callSlots);
         }
         dag.addExecutors(Executor.newBuilder().setAggregation(partial));
-        return chain.noted(checked(dag.build(), shape, partialTypes, partials -> RowStream.of(merge(aggregate, partials,
-                keyCount, slots)), access));
+        Pushed plan = checked(dag.build(), shape, partialTypes, partials -> RowStream.of(merge(aggregate, partials,
+                keyCount, slots)), access);
+        return chain.noted(plan == null ? null : plan.withConditions(conditionTexts, List.of()));
     }
 
     /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */
@@ -695,18 +733,21 @@ final class CoprocessorPushDown {
     }
 
     /** The stores' answers as rows, one batch per answer, converted as the consumer pulls them. */
-    private RowStream run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes) {
+    private RowStream run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
         if (java.util.Arrays.equals(shape.start(), shape.end())) {
             return RowStream.empty();
         }
         io.duetdb.client.txn.CoprocessorStream answers = transaction.coprocessorStream(dag.toByteArray(), shape.start(),
                 shape.end(), memory.quota(), READ_AHEAD_REGIONS);
         return new RowStream() {
+            private boolean reportedOnce;
+
             @Override
             public List<Object[]> next() {
                 compiler.session().checkNotKilled();
                 byte[] answer = answers.next();
                 if (answer == null) {
+                    report();
                     return null;
                 }
                 List<Object[]> rows = new ArrayList<>();
@@ -716,8 +757,16 @@ final class CoprocessorPushDown {
                 return rows;
             }
 
+            private void report() {
+                if (!reportedOnce) {
+                    reportedOnce = true;
+                    reported.accept(answers.summary());
+                }
+            }
+
             @Override
             public void close() {
+                report();
                 answers.close();
             }
         };

@@ -24,6 +24,7 @@ import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 
+import io.duetdb.client.txn.CoprocessorSummary;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -60,6 +61,7 @@ public final class PlanExecutor {
     private final Set<Join> lookupJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** The most bytes each blocking operator held (for EXPLAIN ANALYZE). */
     private final Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
+    private final Map<RelNode, CoprocessorSummary> coprocessorSummaries = new java.util.IdentityHashMap<>();
 
     public PlanExecutor(Transaction transaction, ExpressionCompiler compiler, boolean locking) {
         this.transaction = transaction;
@@ -274,6 +276,19 @@ public final class PlanExecutor {
         }
     }
 
+    /** Where the stores' report of a coprocessor read for {@code node} goes: added up per node, for EXPLAIN ANALYZE. */
+    private java.util.function.Consumer<CoprocessorSummary> reportTo(RelNode node) {
+        if (statistics == null) {
+            return summary -> { };
+        }
+        return summary -> coprocessorSummaries.merge(node, summary, CoprocessorSummary::plus);
+    }
+
+    /** What the stores reported of the coprocessor reads made for {@code node}, or null when it made none. */
+    public CoprocessorSummary coprocessorSummary(RelNode node) {
+        return coprocessorSummaries.get(node);
+    }
+
     /** Notes the most bytes a blocking operator held, for EXPLAIN ANALYZE. */
     private void noteHeld(RelNode node, long bytes) {
         if (statistics != null) {
@@ -283,11 +298,11 @@ public final class PlanExecutor {
 
     private RowStream open(RelNode node) {
         if (node instanceof TableScan scan) {
-            return scan(scan, null);
+            return scan(node, scan, null);
         }
         if (node instanceof Filter filter) {
             if (filter.getInput() instanceof TableScan scan) {
-                return scan(scan, filter.getCondition());
+                return scan(node, scan, filter.getCondition());
             }
             RowExpression condition = compiler.compile(filter.getCondition());
             return stream(filter.getInput()).map(batch -> {
@@ -302,7 +317,7 @@ public final class PlanExecutor {
             });
         }
         if (node instanceof Project project) {
-            RowStream pushed = pushDown == null ? null : pushDown.project(project);
+            RowStream pushed = pushDown == null ? null : pushDown.project(project, reportTo(project));
             if (pushed != null) {
                 return pushed;
             }
@@ -317,7 +332,7 @@ public final class PlanExecutor {
             return RowStream.of(sort(sort));
         }
         if (node instanceof Aggregate aggregate) {
-            List<Object[]> pushed = pushDown == null ? null : pushDown.aggregate(aggregate);
+            List<Object[]> pushed = pushDown == null ? null : pushDown.aggregate(aggregate, reportTo(aggregate));
             return RowStream.of(pushed != null ? pushed : aggregate(aggregate));
         }
         if (node instanceof Join join) {
@@ -413,7 +428,7 @@ public final class PlanExecutor {
         return accessCache.computeIfAbsent(table.table().id(), id -> new TableAccess(table.table()));
     }
 
-    private RowStream scan(TableScan scan, RexNode condition) {
+    private RowStream scan(RelNode node, TableScan scan, RexNode condition) {
         io.duetdb.sql.prepare.InformationSchemaTable view =
                 scan.getTable().unwrap(io.duetdb.sql.prepare.InformationSchemaTable.class);
         if (view != null) {
@@ -435,7 +450,7 @@ public final class PlanExecutor {
                 AccessPathEstimator.of(table, transaction, session));
         byte[][] range = pushDown == null ? null : reader.recordRange();
         if (range != null) {
-            RowStream pushed = pushDown.scan(access, range, condition);
+            RowStream pushed = pushDown.scan(access, range, condition, reportTo(node));
             if (pushed != null) {
                 return pushed;
             }
@@ -455,7 +470,8 @@ public final class PlanExecutor {
         long fetch = sort.fetch == null ? Long.MAX_VALUE : io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.fetch)
                 .evaluate(new Object[0]));
         List<Object[]> pushed = pushDown == null || fetch == Long.MAX_VALUE ? null
-                : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), offset + fetch);
+                : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), offset + fetch,
+                        reportTo(sort));
         List<RelFieldCollation> collations = sort.getCollation().getFieldCollations();
         List<Object[]> rows;
         if (pushed != null) {

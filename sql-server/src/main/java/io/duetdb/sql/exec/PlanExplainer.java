@@ -44,31 +44,28 @@ public final class PlanExplainer {
     private final ExpressionCompiler compiler;
     private final CoprocessorPushDown pushDown;
     private final List<Line> lines = new ArrayList<>();
-    private final java.util.Map<RelNode, PlanExecutor.OperatorStatistics> statistics;
-    private final java.util.function.Predicate<Join> readByLookup;
+    /** The executor that ran the plan for EXPLAIN ANALYZE, or null for EXPLAIN. */
+    private final PlanExecutor run;
 
     public PlanExplainer(Transaction transaction, ExpressionCompiler compiler) {
-        this(transaction, compiler, java.util.Map.of());
-    }
-
-    public PlanExplainer(Transaction transaction, ExpressionCompiler compiler,
-            java.util.Map<RelNode, PlanExecutor.OperatorStatistics> statistics) {
-        this(transaction, compiler, statistics, join -> false);
+        this(transaction, compiler, null);
     }
 
     /**
-     * An explainer that adds what each operator did in a run (EXPLAIN ANALYZE), and which joins read their inner
-     * side by lookups of the outer side's keys.
+     * An explainer that adds what each operator did in {@code run} (EXPLAIN ANALYZE): actual rows, time and memory,
+     * which joins read their inner side by lookups of the outer side's keys, and what the stores reported of their
+     * coprocessor reads. Null for plain EXPLAIN.
      */
-    public PlanExplainer(Transaction transaction, ExpressionCompiler compiler,
-            java.util.Map<RelNode, PlanExecutor.OperatorStatistics> statistics,
-            java.util.function.Predicate<Join> readByLookup) {
-        this.readByLookup = readByLookup;
-        this.statistics = statistics;
+    public PlanExplainer(Transaction transaction, ExpressionCompiler compiler, PlanExecutor run) {
+        this.run = run;
         this.transaction = transaction;
         this.compiler = compiler;
         this.pushDown = CoprocessorPushDown.enabled(compiler.session()) ? new CoprocessorPushDown(transaction, compiler,
                 MemoryTracker.unlimited()) : null;
+    }
+
+    private boolean readByLookup(Join join) {
+        return run != null && run.readByLookup(join);
     }
 
     public List<Line> explain(RelNode root) {
@@ -84,11 +81,21 @@ public final class PlanExplainer {
             Double estimate = metadata.getRowCount(estimateOf);
             rows = estimate == null ? "" : String.format(Locale.ROOT, "%.2f", estimate);
         }
-        PlanExecutor.OperatorStatistics actual = estimateOf == null ? null : statistics.get(estimateOf);
+        PlanExecutor.OperatorStatistics actual = estimateOf == null || run == null ? null
+                : run.statistics().get(estimateOf);
         lines.add(new Line(prefix + name, rows, task, access, info,
                 actual == null ? "" : String.valueOf(actual.rows()),
                 actual == null ? "" : String.format(Locale.ROOT, "time: %.3f ms", actual.nanos() / 1e6),
                 actual == null ? "" : formatBytes(actual.bytes())));
+    }
+
+    /** A line whose actual rows and execution info come from the stores' reports, not from an operator's run. */
+    private void addReported(String prefix, String name, RelNode estimateOf, String task, String access, String info,
+            String actualRows, String executionInfo) {
+        add(prefix, name, estimateOf, task, access, info);
+        Line line = lines.remove(lines.size() - 1);
+        lines.add(new Line(line.id(), line.estimatedRows(), line.task(), line.accessObject(), line.operatorInfo(),
+                actualRows, executionInfo, ""));
     }
 
     private static String formatBytes(long bytes) {
@@ -120,9 +127,9 @@ public final class PlanExplainer {
             name = "HashAgg";
             info = aggregateInfo(aggregate);
         } else if (node instanceof Join join) {
-            name = readByLookup.test(join) ? "IndexJoin" : "Join";
+            name = readByLookup(join) ? "IndexJoin" : "Join";
             info = join.getJoinType().lowerName + " join, condition: " + describe(join.getCondition(), join.getLeft().getRowType(),
-                    join.getRight().getRowType()) + (readByLookup.test(join) ? "; inner rows by clustered key lookups" : "");
+                    join.getRight().getRowType()) + (readByLookup(join) ? "; inner rows by clustered key lookups" : "");
         } else if (node instanceof Sort sort) {
             name = sort.fetch != null && !sort.getCollation().getFieldCollations().isEmpty() ? "TopN"
                     : sort.fetch != null ? "Limit" : "Sort";
@@ -144,7 +151,7 @@ public final class PlanExplainer {
             info = "";
         }
         add(prefix, name, node, ROOT, "", info);
-        if (node instanceof Join join && readByLookup.test(join)) {
+        if (node instanceof Join join && readByLookup(join)) {
             visit(join.getLeft(), childIndent + "├─", childIndent + "│ ");
             add(childIndent + "└─", "PointGet", join.getRight(), ROOT, "table:" + lookedUpTable(join.getRight()),
                     "batch gets of the outer side's keys");
@@ -237,8 +244,23 @@ public final class PlanExplainer {
 
     /** The reader line and the coprocessor's executors, last first. */
     private void reader(CoprocessorPushDown.Pushed pushed, RelNode estimateOf, String prefix, String indent) {
-        add(prefix, "TableReader", estimateOf, ROOT, "", "data: " + pushed.dag().getExecutorsCount() + " executor(s) in the"
-                + " stores, regions in parallel" + (pushed.accessNote().isEmpty() ? "" : "; " + pushed.accessNote()));
+        if (!pushed.residualConditions().isEmpty()) {
+            // Conditions the stores cannot evaluate: the SQL layer applies them to the rows that come back.
+            add(prefix, "Selection", estimateOf, ROOT, "", "residual: " + String.join(" and ", pushed.residualConditions()));
+            prefix = indent + "└─";
+            indent = indent + "  ";
+        }
+        String readerInfo = "data: " + pushed.dag().getExecutorsCount() + " executor(s) in the stores, regions in"
+                + " parallel" + (pushed.accessNote().isEmpty() ? "" : "; " + pushed.accessNote());
+        io.duetdb.client.txn.CoprocessorSummary summary = run == null ? null : run.coprocessorSummary(estimateOf);
+        if (run == null) {
+            add(prefix, "TableReader", estimateOf, ROOT, "", readerInfo);
+        } else {
+            addReported(prefix, "TableReader", estimateOf, ROOT, "", readerInfo,
+                    summary == null ? "0" : String.valueOf(summary.returnedRows()), summary == null ? "not read"
+                            : String.format(Locale.ROOT, "cop: %d region answer(s), store time: %.3f ms", summary.regions(),
+                                    summary.storeNanos() / 1e6));
+        }
         List<Executor> executors = pushed.dag().getExecutorsList();
         String current = indent;
         for (int i = executors.size() - 1; i >= 0; i--) {
@@ -250,8 +272,15 @@ public final class PlanExplainer {
                             io.duetdb.common.keys.Keys.recordPrefix(executor.getTableScan().getTableId()))
                             && java.util.Arrays.equals(pushed.shape().end(),
                                     io.duetdb.common.keys.Keys.recordEnd(executor.getTableScan().getTableId()));
-                    add(line, full ? "TableFullScan" : "TableRangeScan", null, COPROCESSOR, "table:" + pushed.table(),
-                            executor.getTableScan().getColumnsCount() + " column(s) read");
+                    String scanInfo = executor.getTableScan().getColumnsCount() + " column(s) read";
+                    if (run == null) {
+                        add(line, full ? "TableFullScan" : "TableRangeScan", null, COPROCESSOR, "table:" + pushed.table(),
+                                scanInfo);
+                    } else {
+                        addReported(line, full ? "TableFullScan" : "TableRangeScan", null, COPROCESSOR,
+                                "table:" + pushed.table(), scanInfo, summary == null ? "0"
+                                        : String.valueOf(summary.scannedRows()), "rows the stores' scans read");
+                    }
                 }
                 case INDEX_SCAN -> {
                     long tableId = executor.getIndexScan().getTableId();
@@ -259,12 +288,19 @@ public final class PlanExplainer {
                     boolean full = java.util.Arrays.equals(pushed.shape().start(),
                             io.duetdb.common.keys.Keys.indexPrefix(tableId, indexId))
                             && java.util.Arrays.equals(pushed.shape().end(), io.duetdb.common.keys.Keys.indexEnd(tableId, indexId));
-                    add(line, full ? "IndexFullScan" : "IndexRangeScan", null, COPROCESSOR, "table:" + pushed.table()
-                            + ", index:" + pushed.shape().indexName(), executor.getIndexScan().getOutputsCount()
-                            + " column(s) read");
+                    String access = "table:" + pushed.table() + ", index:" + pushed.shape().indexName();
+                    String scanInfo = executor.getIndexScan().getOutputsCount() + " column(s) read";
+                    if (run == null) {
+                        add(line, full ? "IndexFullScan" : "IndexRangeScan", null, COPROCESSOR, access, scanInfo);
+                    } else {
+                        addReported(line, full ? "IndexFullScan" : "IndexRangeScan", null, COPROCESSOR, access, scanInfo,
+                                summary == null ? "0" : String.valueOf(summary.scannedRows()),
+                                "index entries the stores' scans read");
+                    }
                 }
-                case SELECTION -> add(line, "Selection", null, COPROCESSOR, "",
-                        executor.getSelection().getConditionsCount() + " condition(s)");
+                case SELECTION -> add(line, "Selection", null, COPROCESSOR, "", pushed.pushedConditions().isEmpty()
+                        ? executor.getSelection().getConditionsCount() + " condition(s)"
+                        : String.join(" and ", pushed.pushedConditions()));
                 case AGGREGATION -> add(line, "HashAgg", null, COPROCESSOR, "", "partial: "
                         + executor.getAggregation().getGroupByCount() + " group key(s), "
                         + executor.getAggregation().getCallsList().stream().map(call -> call.getFunction().name())
@@ -329,19 +365,37 @@ public final class PlanExplainer {
 
     /** An expression with column names for input references (a join's right side continues the left's). */
     static String describe(RexNode node, RelDataType left, RelDataType right) {
+        int leftCount = left.getFieldCount();
+        return describe(node, index -> index < leftCount ? left.getFieldList().get(index).getName()
+                : right == null ? "$" + index : right.getFieldList().get(index - leftCount).getName());
+    }
+
+    /** A literal as MySQL would write it. */
+    private static String literal(RexLiteral literal) {
+        if (literal.isNull()) {
+            return "NULL";
+        }
+        org.apache.calcite.sql.type.SqlTypeFamily family = literal.getTypeName().getFamily();
+        return switch (family == null ? org.apache.calcite.sql.type.SqlTypeFamily.ANY : family) {
+            case CHARACTER -> "'" + literal.getValueAs(String.class).replace("'", "''") + "'";
+            case NUMERIC -> literal.getValueAs(java.math.BigDecimal.class).toPlainString();
+            case DATE -> "DATE '" + literal.getValueAs(org.apache.calcite.util.DateString.class) + "'";
+            case TIMESTAMP -> "TIMESTAMP '" + literal.getValueAs(org.apache.calcite.util.TimestampString.class) + "'";
+            case BOOLEAN -> Boolean.TRUE.equals(literal.getValueAs(Boolean.class)) ? "TRUE" : "FALSE";
+            default -> literal.toString();
+        };
+    }
+
+    /** An expression with {@code names} for its input references. */
+    static String describe(RexNode node, java.util.function.IntFunction<String> names) {
         if (node instanceof RexInputRef reference) {
-            int index = reference.getIndex();
-            int leftCount = left.getFieldCount();
-            if (index < leftCount) {
-                return left.getFieldList().get(index).getName();
-            }
-            return right == null ? "$" + index : right.getFieldList().get(index - leftCount).getName();
+            return names.apply(reference.getIndex());
         }
         if (node instanceof RexLiteral literal) {
-            return literal.toString();
+            return literal(literal);
         }
         if (node instanceof RexCall call) {
-            List<String> operands = call.getOperands().stream().map(operand -> describe(operand, left, right)).toList();
+            List<String> operands = call.getOperands().stream().map(operand -> describe(operand, names)).toList();
             if (call.getOperator().getSyntax() == org.apache.calcite.sql.SqlSyntax.BINARY && operands.size() == 2) {
                 return "(" + operands.get(0) + " " + call.getOperator().getName() + " " + operands.get(1) + ")";
             }

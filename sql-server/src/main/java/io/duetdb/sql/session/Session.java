@@ -1019,17 +1019,14 @@ public final class Session implements SessionFunctions {
         QueryPlanner.PlannedQuery planned = planner().plan(query);
         requireSelect(planned.plan());
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this, List.of());
-        java.util.Map<org.apache.calcite.rel.RelNode, PlanExecutor.OperatorStatistics> statistics = java.util.Map.of();
-        java.util.function.Predicate<org.apache.calcite.rel.core.Join> readByLookup = join -> false;
+        PlanExecutor run = null;
         if (analyze) {
-            PlanExecutor executor = new PlanExecutor(transaction, compiler, false).recordingStatistics();
-            executor.execute(planned.plan());
-            statistics = executor.statistics();
-            readByLookup = executor::readByLookup;
+            run = new PlanExecutor(transaction, compiler, false).recordingStatistics();
+            run.execute(planned.plan());
         }
         List<Object[]> rows = new ArrayList<>();
-        for (io.duetdb.sql.exec.PlanExplainer.Line line : new io.duetdb.sql.exec.PlanExplainer(transaction, compiler,
-                statistics, readByLookup).explain(planned.plan())) {
+        for (io.duetdb.sql.exec.PlanExplainer.Line line : new io.duetdb.sql.exec.PlanExplainer(transaction, compiler, run)
+                .explain(planned.plan())) {
             rows.add(analyze
                     ? new Object[] {line.id(), line.estimatedRows(), line.actualRows(), line.task(), line.accessObject(),
                             line.executionInfo(), line.operatorInfo(), line.memory()}

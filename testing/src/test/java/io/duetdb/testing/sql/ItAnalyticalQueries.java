@@ -169,7 +169,7 @@ class ItAnalyticalQueries {
                             "HashAgg|root||group by: flag; funcs: count(), sum(price) (final, over partial results)",
                             "└─TableReader|root||data: 3 executor(s) in the stores, regions in parallel",
                             "  └─HashAgg|cop[row]||partial: 1 group key(s), [COUNT, SUM]",
-                            "    └─Selection|cop[row]||1 condition(s)",
+                            "    └─Selection|cop[row]||(qty > 3)",
                             "      └─TableFullScan|cop[row]|table:items|3 column(s) read");
             assertThat(explain(statement, "DESC SELECT id, name FROM items WHERE name LIKE 'item1%' AND id > 20"
                     + " ORDER BY id DESC LIMIT 3"))
@@ -178,14 +178,21 @@ class ItAnalyticalQueries {
                             "└─Projection|root||id, name",
                             "  └─TableReader|root||data: 3 executor(s) in the stores, regions in parallel",
                             "    └─TopN|cop[row]||limit 3 per region",
-                            "      └─Selection|cop[row]||2 condition(s)",
+                            "      └─Selection|cop[row]||like(name, 'item1%') and (id > 20)",
                             "        └─TableRangeScan|cop[row]|table:items|2 column(s) read");
             // Constant expressions the stores cannot compute (date arithmetic) are computed once and sent as literals.
             assertThat(explain(statement, "SELECT COUNT(*) FROM items WHERE ship <= DATE '2024-03-01' - INTERVAL '10' DAY"))
                     .contains("  └─HashAgg|cop[row]||partial: 0 group key(s), [COUNT]");
+            // What the stores cannot evaluate stays in the SQL layer, over the rows that come back.
+            assertThat(explain(statement, "EXPLAIN SELECT id FROM items WHERE qty > 3 AND UPPER(name) = 'ITEM7'"))
+                    .containsExactly("Projection|root||id",
+                            "└─Selection|root||residual: (upper(name) = 'ITEM7')",
+                            "  └─TableReader|root||data: 2 executor(s) in the stores, regions in parallel",
+                            "    └─Selection|cop[row]||(qty > 3)",
+                            "      └─TableFullScan|cop[row]|table:items|3 column(s) read");
             assertThat(explain(statement, "EXPLAIN SELECT name FROM items WHERE id = 7"))
                     .containsExactly("Projection|root||name",
-                            "└─TableReader|root|table:items|point get of 1 handle(s), condition: (id = 7:BIGINT)");
+                            "└─TableReader|root|table:items|point get of 1 handle(s), condition: (id = 7)");
             statement.execute("SET duet_coprocessor_push_down = OFF");
             assertThat(explain(statement, "EXPLAIN SELECT COUNT(*) FROM items WHERE qty > 3"))
                     .containsExactly("HashAgg|root||funcs: count()",
@@ -206,6 +213,18 @@ class ItAnalyticalQueries {
                     "SELECT COUNT(DISTINCT flag) + MAX(CASE WHEN flag IS NULL THEN 1 ELSE 0 END) FROM items WHERE qty > 3").get(0)));
             assertThat(aggregate[5]).startsWith("time: ");
             assertThat(aggregate[7]).endsWith("B");
+            // The stores' own counts: every row scanned, one partial group per flag and region returned.
+            String[] reader = rows.get(1).split("\\|", -1);
+            assertThat(reader[0]).isEqualTo("└─TableReader");
+            assertThat(reader[5]).startsWith("cop: 3 region answer(s), store time: ");
+            long partialGroups = Long.parseLong(reader[2]);
+            assertThat(partialGroups).isBetween(Long.parseLong(aggregate[2]), 3 * Long.parseLong(aggregate[2]));
+            String[] scan = rows.get(rows.size() - 1).split("\\|", -1);
+            assertThat(scan[0]).endsWith("TableFullScan");
+            assertThat(scan[2]).isEqualTo(String.valueOf(ROWS));
+            String[] selection = rows.get(rows.size() - 2).split("\\|", -1);
+            assertThat(selection[0]).endsWith("Selection");
+            assertThat(selection[6]).isEqualTo("(qty > 3)");
         }
     }
 
