@@ -146,11 +146,55 @@ class VectorExpressionsTest {
         Expression isNull = call(ScalarFunction.IS_NULL, BOOLEAN, column(0));
         assertThat(evaluate(call(ScalarFunction.CASE, STRING, positive, constant("plus", STRING), isNull,
                 constant("none", STRING), constant("other", STRING)))).containsExactly("plus", "none", "other");
+        // A later branch or the ELSE can take an earlier row: strings are still written in row order.
+        Expression negative = call(ScalarFunction.LESS, BOOLEAN, column(0), constant(0L, INT64));
+        assertThat(evaluate(call(ScalarFunction.CASE, STRING, negative, constant("minus", STRING), isNull, column(3),
+                column(3)))).containsExactly("apple", null, "minus");
+        assertThat(evaluate(call(ScalarFunction.CASE, STRING, negative, constant("minus", STRING), positive,
+                constant("a much longer value", STRING)))).containsExactly("a much longer value", null, "minus");
         // No ELSE: NULL where no condition holds.
         assertThat(evaluate(call(ScalarFunction.CASE, INT64, positive, column(0)))).containsExactly(5L, null, null);
         // A branch that may fail where it is not taken is refused.
         assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.CASE, INT64, positive,
                 call(ScalarFunction.PLUS, INT64, column(0), constant(1L, INT64))), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+    }
+
+    @Test
+    void divisionFollowsMySqlAndZeroDivisorsGiveNull() {
+        FieldType quotient = ValueTypes.decimal(65, 4);
+        // 5 / 2 = 2.5000, -3 / 2 = -1.5000 (scale of the dividend plus four).
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, quotient, column(0), constant(2L, INT64))))
+                .containsExactly(new BigDecimal("2.5000"), null, new BigDecimal("-1.5000"));
+        // Rounded half away from zero: 5 / 3 = 1.6667, -3 / 9 = -0.3333, 5 / -6 = -0.8333.
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, quotient, column(0), constant(3L, INT64))).get(0))
+                .isEqualTo(new BigDecimal("1.6667"));
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, quotient, column(0), constant(-6L, INT64))).get(0))
+                .isEqualTo(new BigDecimal("-0.8333"));
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, quotient, constant(-3L, INT64), constant(9L, INT64))).get(0))
+                .isEqualTo(new BigDecimal("-0.3333"));
+        // DECIMAL(10,2) / INT: scale 6; 10.50 / 0.00 is NULL.
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, ValueTypes.decimal(65, 6), column(2), column(0))))
+                .containsExactly(new BigDecimal("2.100000"), null, new BigDecimal("0.000000"));
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, ValueTypes.decimal(65, 4), column(0), column(2))))
+                .containsExactly(new BigDecimal("0.4762"), null, null);
+        // Beyond long arithmetic the same answer comes from BigDecimal.
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, ValueTypes.decimal(65, 4), constant(Long.MAX_VALUE, INT64),
+                constant(7L, INT64))).get(0)).isEqualTo(new BigDecimal("1317624576693539401.0000"));
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, DOUBLE, column(1), constant(0.5, DOUBLE))))
+                .containsExactly(5.0, null, -0.0);
+        assertThat(evaluate(call(ScalarFunction.DIVIDE, DOUBLE, column(1), constant(0.0, DOUBLE))))
+                .containsExactly(null, null, null);
+        // Remainders take the dividend's sign; a zero divisor gives NULL.
+        assertThat(evaluate(call(ScalarFunction.MOD, INT64, column(0), constant(2L, INT64)))).containsExactly(1L, null, -1L);
+        assertThat(evaluate(call(ScalarFunction.MOD, INT64, column(0), constant(0L, INT64))))
+                .containsExactly(null, null, null);
+        assertThat(evaluate(call(ScalarFunction.MOD, DOUBLE, column(1), constant(1.5, DOUBLE))))
+                .containsExactly(1.0, null, -0.0);
+        // Integer division is not MySQL's /, and a remainder of decimals is typed by its divisor in Calcite: refused.
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.DIVIDE, INT64, column(0), column(0)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.MOD, INT64, column(2), column(0)), TYPES))
                 .isInstanceOf(UnsupportedExpressionException.class);
     }
 

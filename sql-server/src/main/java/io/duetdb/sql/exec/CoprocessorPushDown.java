@@ -809,6 +809,10 @@ final class CoprocessorPushDown {
             // computed here once, it travels as a literal.
             return constant(call);
         }
+        if (call.getKind() == org.apache.calcite.sql.SqlKind.CAST && isWideningStringCast(call)) {
+            // CHAR(1) to VARCHAR(20) (Calcite unifying CASE branches) changes no value.
+            return translate(call.getOperands().get(0), columns);
+        }
         ScalarFunction function = switch (call.getKind()) {
             case EQUALS -> ScalarFunction.EQUAL;
             case NOT_EQUALS -> ScalarFunction.NOT_EQUAL;
@@ -824,12 +828,12 @@ final class CoprocessorPushDown {
             case PLUS -> ScalarFunction.PLUS;
             case MINUS -> ScalarFunction.MINUS;
             case TIMES -> ScalarFunction.MULTIPLY;
+            case DIVIDE -> ScalarFunction.DIVIDE;
+            case MOD -> ScalarFunction.MOD;
             case MINUS_PREFIX -> ScalarFunction.NEGATE;
             case LIKE -> call.getOperator().getName().toUpperCase(Locale.ROOT).contains("NOT") || call.getOperands().size() != 2
                     ? null : ScalarFunction.LIKE;
-            // A CASE giving strings gets Calcite's CHAR typing of its branches (padding); numbers and dates do not.
-            case CASE -> call.getType().getSqlTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER
-                    ? null : ScalarFunction.CASE;
+            case CASE -> ScalarFunction.CASE;
             case CAST -> ScalarFunction.CAST;
             case EXTRACT -> extractFunction(call);
             case OTHER_FUNCTION -> switch (call.getOperator().getName().toUpperCase(Locale.ROOT)) {
@@ -863,6 +867,20 @@ final class CoprocessorPushDown {
             return null;
         }
         return expression;
+    }
+
+    /** A cast from a string type to VARCHAR at least as long: the SQL layer truncates only longer values. */
+    private static boolean isWideningStringCast(RexCall call) {
+        RelDataType target = call.getType();
+        RelDataType source = call.getOperands().get(0).getType();
+        if (target.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.VARCHAR
+                || source.getSqlTypeName().getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
+            return false;
+        }
+        int targetLength = target.getPrecision();
+        int sourceLength = source.getPrecision();
+        return targetLength == RelDataType.PRECISION_NOT_SPECIFIED || targetLength >= 65536
+                || sourceLength != RelDataType.PRECISION_NOT_SPECIFIED && sourceLength <= targetLength;
     }
 
     private Expression constant(RexCall call) {
@@ -901,7 +919,8 @@ final class CoprocessorPushDown {
 
     private static boolean isComparisonOrLogic(ScalarFunction function) {
         return switch (function) {
-            case PLUS, MINUS, MULTIPLY, NEGATE, CASE, CAST, EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, SUBSTRING -> false;
+            case PLUS, MINUS, MULTIPLY, DIVIDE, MOD, NEGATE, CASE, CAST, EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, SUBSTRING ->
+                    false;
             default -> true;
         };
     }

@@ -121,7 +121,16 @@ class ItAnalyticalQueries {
             "SELECT SUBSTRING(name, 1, 5), SUBSTRING(name, -2), COUNT(*) FROM items GROUP BY SUBSTRING(name, 1, 5),"
                     + " SUBSTRING(name, -2) ORDER BY 1, 2",
             "SELECT SUM(CASE WHEN flag = 'A' THEN price ELSE 0 END), SUM(CAST(qty AS DECIMAL(10, 2))), AVG(CAST(id AS DOUBLE))"
-                    + " FROM items");
+                    + " FROM items",
+            // Division by zero (qty and discount hold zeros) is NULL; scales follow the dividend's plus four.
+            "SELECT id, price / qty, qty / 3, price / discount, weight / qty, id % 7, qty % 4, weight % 3, -id % 4,"
+                    + " id / -7 FROM items ORDER BY id",
+            "SELECT flag, SUM(price / qty), SUM(id % 5), MAX(weight / ratio), COUNT(qty / 0) FROM items WHERE price / 2 > 10"
+                    + " GROUP BY flag ORDER BY flag",
+            "SELECT id FROM items WHERE MOD(id, 9) = 4 AND qty / 4 < 1.5 ORDER BY id",
+            "SELECT CASE WHEN qty > 5 THEN name WHEN qty IS NULL THEN flag ELSE 'few' END AS kind, COUNT(*) FROM items"
+                    + " GROUP BY kind ORDER BY kind",
+            "SELECT MIN(CASE flag WHEN 'A' THEN name ELSE 'x' END), MAX(CASE WHEN qty > 3 THEN flag END) FROM items");
 
     @Test
     void pushedDownResultsMatchTheSqlLayer() throws SQLException {
@@ -183,6 +192,11 @@ class ItAnalyticalQueries {
             // Constant expressions the stores cannot compute (date arithmetic) are computed once and sent as literals.
             assertThat(explain(statement, "SELECT COUNT(*) FROM items WHERE ship <= DATE '2024-03-01' - INTERVAL '10' DAY"))
                     .contains("  └─HashAgg|cop[row]||partial: 0 group key(s), [COUNT]");
+            // Division, remainders and CASE giving strings are evaluated in the stores.
+            assertThat(explain(statement, "SELECT SUM(price / qty), MIN(CASE WHEN qty > 3 THEN name ELSE flag END) FROM items"
+                    + " WHERE id % 2 = 0"))
+                    .contains("  └─HashAgg|cop[row]||partial: 0 group key(s), [SUM, MIN]",
+                            "    └─Selection|cop[row]||(mod(id, 2) = 0)");
             // What the stores cannot evaluate stays in the SQL layer, over the rows that come back.
             assertThat(explain(statement, "EXPLAIN SELECT id FROM items WHERE qty > 3 AND UPPER(name) = 'ITEM7'"))
                     .containsExactly("Projection|root||id",

@@ -53,32 +53,42 @@ public final class CaseExpression extends ValueExpression {
 
     @Override
     void fill(VectorSchemaRoot batch, BufferAllocator allocator, FieldVector out, int rows) {
-        boolean[] decided = new boolean[rows];
+        // Which branch gives each row its value (the ELSE is the last, none is -1); the values are then written in
+        // row order, as variable-width vectors (strings) must be.
+        int[] chosen = new int[rows];
+        java.util.Arrays.fill(chosen, -1);
         for (int branch = 0; branch < conditions.size(); branch++) {
-            try (FieldVector condition = conditions.get(branch).evaluate(batch, allocator);
-                    FieldVector value = values.get(branch).evaluate(batch, allocator)) {
+            try (FieldVector condition = conditions.get(branch).evaluate(batch, allocator)) {
                 BitVector truth = (BitVector) condition;
                 for (int row = 0; row < rows; row++) {
-                    if (!decided[row] && !truth.isNull(row) && truth.get(row) != 0) {
-                        VectorValues.set(out, row, VectorValues.get(value, row));
-                        decided[row] = true;
+                    if (chosen[row] < 0 && !truth.isNull(row) && truth.get(row) != 0) {
+                        chosen[row] = branch;
                     }
                 }
             }
         }
+        List<VectorExpression> branches = new ArrayList<>(values);
         if (otherwise != null) {
-            try (FieldVector value = otherwise.evaluate(batch, allocator)) {
-                for (int row = 0; row < rows; row++) {
-                    if (!decided[row]) {
-                        VectorValues.set(out, row, VectorValues.get(value, row));
-                        decided[row] = true;
-                    }
+            for (int row = 0; row < rows; row++) {
+                if (chosen[row] < 0) {
+                    chosen[row] = values.size();
                 }
             }
+            branches.add(otherwise);
         }
-        for (int row = 0; row < rows; row++) {
-            if (!decided[row]) {
-                VectorValues.set(out, row, null);
+        FieldVector[] evaluated = new FieldVector[branches.size()];
+        try {
+            for (int branch = 0; branch < evaluated.length; branch++) {
+                evaluated[branch] = branches.get(branch).evaluate(batch, allocator);
+            }
+            for (int row = 0; row < rows; row++) {
+                VectorValues.set(out, row, chosen[row] < 0 ? null : VectorValues.get(evaluated[chosen[row]], row));
+            }
+        } finally {
+            for (FieldVector vector : evaluated) {
+                if (vector != null) {
+                    vector.close();
+                }
             }
         }
     }

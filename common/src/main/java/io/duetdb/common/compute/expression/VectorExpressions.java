@@ -61,6 +61,10 @@ public final class VectorExpressions {
                 yield new NullTestExpression(arguments.get(0), call.getFunction() == io.duetdb.proto.coprocessor.ScalarFunction.IS_NOT_NULL);
             }
             case PLUS, MINUS, MULTIPLY, NEGATE -> new ArithmeticExpression(call.getFunction(), arguments, type);
+            case DIVIDE, MOD -> {
+                expectArguments(call, 2);
+                yield new DivisionExpression(call.getFunction(), arguments.get(0), arguments.get(1), type);
+            }
             case LIKE -> {
                 expectArguments(call, 2);
                 if (!(arguments.get(1) instanceof ConstantExpression pattern) || !(pattern.value() instanceof String text)) {
@@ -117,7 +121,7 @@ public final class VectorExpressions {
             return false;
         }
         switch (expression.getCall().getFunction()) {
-            case PLUS, MINUS, MULTIPLY, NEGATE, CAST -> {
+            case PLUS, MINUS, MULTIPLY, NEGATE, CAST, DIVIDE -> {
                 return true;
             }
             default -> {
