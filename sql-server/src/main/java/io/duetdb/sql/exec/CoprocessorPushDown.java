@@ -471,10 +471,44 @@ final class CoprocessorPushDown {
             }
             slots.add(callSlots);
         }
+        partial.setStreamed(scanOrderGroups(chain, aggregate));
         dag.addExecutors(Executor.newBuilder().setAggregation(partial));
         Pushed plan = checked(dag.build(), shape, partialTypes, partials -> RowStream.of(merge(aggregate, partials,
                 keyCount, slots)), access);
         return chain.noted(plan == null ? null : plan.withConditions(conditionTexts, List.of()));
+    }
+
+    /**
+     * Whether the scan gives rows with equal group keys one after another, so the stores can aggregate them as a
+     * stream: an index scan grouped by exactly the index's first columns, or a record scan grouped by keys that
+     * include the clustered key (every row its own group).
+     */
+    private static boolean scanOrderGroups(ScanChain chain, Aggregate aggregate) {
+        if (aggregate.getGroupSet().isEmpty()) {
+            return false;
+        }
+        List<ColumnInfo> columns = chain.access().table().publicColumns();
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (int key : aggregate.getGroupSet()) {
+            if (!(chain.projects().get(key) instanceof RexInputRef reference) || reference.getIndex() >= columns.size()) {
+                return false;
+            }
+            keys.add(columns.get(reference.getIndex()).name().toLowerCase(Locale.ROOT));
+        }
+        if (chain.index() == null) {
+            Object handle = chain.access().table().handleColumn();
+            return handle != null && keys.contains(String.valueOf(handle).toLowerCase(Locale.ROOT));
+        }
+        List<String> indexColumns = chain.index().columns();
+        if (keys.size() > indexColumns.size()) {
+            return false;
+        }
+        for (String column : indexColumns.subList(0, keys.size())) {
+            if (!keys.contains(column.toLowerCase(Locale.ROOT))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */

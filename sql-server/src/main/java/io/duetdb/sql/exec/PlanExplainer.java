@@ -301,7 +301,8 @@ public final class PlanExplainer {
                 case SELECTION -> add(line, "Selection", null, COPROCESSOR, "", pushed.pushedConditions().isEmpty()
                         ? executor.getSelection().getConditionsCount() + " condition(s)"
                         : String.join(" and ", pushed.pushedConditions()));
-                case AGGREGATION -> add(line, "HashAgg", null, COPROCESSOR, "", "partial: "
+                case AGGREGATION -> add(line, executor.getAggregation().getStreamed() ? "StreamAgg" : "HashAgg", null,
+                        COPROCESSOR, "", (executor.getAggregation().getStreamed() ? "in scan order, " : "") + "partial: "
                         + executor.getAggregation().getGroupByCount() + " group key(s), "
                         + executor.getAggregation().getCallsList().stream().map(call -> call.getFunction().name())
                                 .toList());

@@ -245,6 +245,8 @@ public final class TableReader {
             TableReader indexPath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
                     .withIndexPrefix(best, start, end);
             if (estimator == null || estimator.rows().isEmpty()) {
+                // By rule: the index's range, read from its entries alone when they hold what the consumer uses.
+                indexPath.covering = estimator != null && estimator.covers(best);
                 return handleRangePath != null ? handleRangePath : indexPath;
             }
             List<RexNode> indexConjuncts = new ArrayList<>();

@@ -215,6 +215,46 @@ class ItAnalyticalQueries {
     }
 
     @Test
+    void groupsInTheScansOrderAreAggregatedAsStreamsInTheStores() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE readings (id BIGINT PRIMARY KEY, sensor INT, day INT, reading INT,"
+                    + " KEY by_sensor_day (sensor, day))");
+            StringBuilder insert = new StringBuilder("INSERT INTO readings VALUES ");
+            for (int i = 1; i <= 3_000; i++) {
+                insert.append(i > 1 ? "," : "").append('(').append(i).append(',').append(i % 5).append(',')
+                        .append(i % 7 == 0 ? "NULL" : String.valueOf(i % 9)).append(',').append(i % 100).append(')');
+            }
+            statement.execute(insert.toString());
+            // The index range scan gives (sensor, day) in order: the stores find groups by comparing neighbours.
+            String byIndex = "SELECT sensor, day, COUNT(*), MAX(id), MIN(id) FROM readings WHERE sensor = 3"
+                    + " GROUP BY day, sensor ORDER BY day";
+            assertThat(explain(statement, byIndex)).anyMatch(line -> line.contains("StreamAgg|cop[row]||in scan order"))
+                    .anyMatch(line -> line.contains("IndexRangeScan|cop[row]|table:readings, index:by_sensor_day"));
+            // A group key that is not the index's first column: hash aggregation.
+            String notPrefix = "SELECT day, COUNT(*) FROM readings WHERE sensor = 3 GROUP BY day ORDER BY day";
+            assertThat(explain(statement, notPrefix)).anyMatch(line -> line.contains("HashAgg|cop[row]"))
+                    .noneMatch(line -> line.contains("StreamAgg"));
+            // Records come in clustered-key order: grouping by it streams too.
+            String byKey = "SELECT id, COUNT(*), SUM(reading) FROM readings GROUP BY id ORDER BY id LIMIT 5";
+            assertThat(explain(statement, byKey)).anyMatch(line -> line.contains("StreamAgg|cop[row]"));
+            List<List<String>> pushed = new ArrayList<>();
+            List<List<String>> local = new ArrayList<>();
+            for (String query : List.of(byIndex, notPrefix, byKey)) {
+                statement.execute("SET duet_coprocessor_push_down = ON");
+                pushed.add(SqlTesting.rows(statement, query));
+                statement.execute("SET duet_coprocessor_push_down = OFF");
+                local.add(SqlTesting.rows(statement, query));
+            }
+            statement.execute("SET duet_coprocessor_push_down = ON");
+            assertThat(pushed).isEqualTo(local);
+            // sensor 3: i = 3, 8, ... (600 rows); day NULL where i is also a multiple of 7 (28, 63, ..., 2968), first in order.
+            assertThat(pushed.get(0).get(0)).isEqualTo("3|null|85|2968|28");
+            assertThat(pushed.get(0)).hasSize(10);
+            assertThat(pushed.get(2)).containsExactly("1|1|1", "2|1|2", "3|1|3", "4|1|4", "5|1|5");
+        }
+    }
+
+    @Test
     void explainAnalyzeReportsWhatEachOperatorDid() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             List<String> rows = SqlTesting.rows(statement,

@@ -136,6 +136,9 @@ public final class DagPipeline {
             case PROJECTION -> expressions(executor.getProjection().getExpressionsList(), input).stream()
                     .map(VectorExpression::type).toList();
             case AGGREGATION -> {
+                if (executor.getAggregation().getStreamed() && executor.getAggregation().getGroupByCount() == 0) {
+                    throw new UnsupportedExpressionException("a stream aggregation needs group-by keys");
+                }
                 List<FieldType> types = new ArrayList<>();
                 expressions(executor.getAggregation().getGroupByList(), input).forEach(e -> types.add(e.type()));
                 for (PartialAggregationOperator.Call call : calls(executor.getAggregation().getCallsList(), input)) {
@@ -159,9 +162,11 @@ public final class DagPipeline {
                     allocator);
             case PROJECTION -> new ProjectionOperator(input,
                     expressions(executor.getProjection().getExpressionsList(), types), allocator);
-            case AGGREGATION -> new PartialAggregationOperator(input,
-                    expressions(executor.getAggregation().getGroupByList(), types),
-                    calls(executor.getAggregation().getCallsList(), types), allocator, batchRows);
+            case AGGREGATION -> executor.getAggregation().getStreamed()
+                    ? new StreamAggregationOperator(input, expressions(executor.getAggregation().getGroupByList(), types),
+                            calls(executor.getAggregation().getCallsList(), types), allocator)
+                    : new PartialAggregationOperator(input, expressions(executor.getAggregation().getGroupByList(), types),
+                            calls(executor.getAggregation().getCallsList(), types), allocator, batchRows);
             case TOP_N -> new TopNOperator(input, sortKeys(executor.getTopN().getOrderByList(), types),
                     executor.getTopN().getLimit(), allocator, batchRows);
             case LIMIT -> new LimitOperator(input, executor.getLimit().getLimit());

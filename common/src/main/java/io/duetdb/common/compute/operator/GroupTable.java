@@ -7,12 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 
-import io.duetdb.common.compute.UnsupportedExpressionException;
 import io.duetdb.common.compute.VectorValues;
 
 /**
@@ -24,11 +20,10 @@ import io.duetdb.common.compute.VectorValues;
  */
 final class GroupTable {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int EMPTY = -1;
 
     private final List<Object[]> keyValues = new ArrayList<>();
-    private byte[] scratch = new byte[64];
+    private final KeyEncoder encoder = new KeyEncoder();
     private byte[] keyBytes = new byte[1024];
     private int keyBytesUsed;
     private int[] keyOffsets = new int[16];
@@ -47,12 +42,13 @@ final class GroupTable {
     /** Writes each row's group number into {@code groups}, numbering new keys as they come. */
     void assign(List<FieldVector> keys, int rows, int[] groups) {
         for (int row = 0; row < rows; row++) {
-            int length = encode(keys, row);
+            int length = encoder.encode(keys, row);
             groups[row] = find(keys, row, length);
         }
     }
 
     private int find(List<FieldVector> keys, int row, int length) {
+        byte[] scratch = encoder.bytes();
         int hash = hash(scratch, length);
         int mask = slots.length - 1;
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
@@ -73,6 +69,7 @@ final class GroupTable {
     }
 
     private int add(List<FieldVector> keys, int row, int length, int hash) {
+        byte[] scratch = encoder.bytes();
         int group = groupCount();
         if (group + 2 > keyOffsets.length) {
             keyOffsets = Arrays.copyOf(keyOffsets, keyOffsets.length * 2);
@@ -110,56 +107,6 @@ final class GroupTable {
         int[] created = new int[size];
         Arrays.fill(created, EMPTY);
         return created;
-    }
-
-    /** The row's key as bytes in {@link #scratch}: per column a null marker, then the value's bytes. */
-    private int encode(List<FieldVector> keys, int row) {
-        int position = 0;
-        for (int k = 0; k < keys.size(); k++) {
-            FieldVector vector = keys.get(k);
-            ensureScratch(position + 1 + Long.BYTES * 2);
-            if (vector.isNull(row)) {
-                scratch[position++] = 0;
-                continue;
-            }
-            scratch[position++] = 1;
-            if (vector instanceof BitVector bits) {
-                scratch[position++] = (byte) bits.get(row);
-            } else if (vector instanceof BaseVariableWidthVector variable) {
-                int start = variable.getStartOffset(row);
-                int length = variable.getValueLength(row);
-                ensureScratch(position + Integer.BYTES + length);
-                INTS.set(scratch, position, length);
-                position += Integer.BYTES;
-                variable.getDataBuffer().getBytes(start, scratch, position, length);
-                position += length;
-            } else if (vector instanceof BaseFixedWidthVector fixed) {
-                position = encodeFixed(fixed, row, position);
-            } else {
-                throw new UnsupportedExpressionException("cannot group by a " + vector.getClass().getSimpleName());
-            }
-        }
-        return position;
-    }
-
-    private int encodeFixed(BaseFixedWidthVector vector, int row, int position) {
-        int width = vector.getTypeWidth();
-        long offset = (long) row * width;
-        if (width == Long.BYTES) {
-            LONGS.set(scratch, position, vector.getDataBuffer().getLong(offset));
-        } else if (width == Integer.BYTES) {
-            INTS.set(scratch, position, vector.getDataBuffer().getInt(offset));
-        } else {
-            ensureScratch(position + width);
-            vector.getDataBuffer().getBytes(offset, scratch, position, width);
-        }
-        return position + width;
-    }
-
-    private void ensureScratch(int size) {
-        if (size > scratch.length) {
-            scratch = Arrays.copyOf(scratch, Math.max(size, scratch.length * 2));
-        }
     }
 
     private static int hash(byte[] bytes, int length) {

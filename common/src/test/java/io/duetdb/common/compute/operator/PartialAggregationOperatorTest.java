@@ -154,6 +154,84 @@ class PartialAggregationOperatorTest {
         assertThat(aggregate(List.of(), new int[] {0}, 500)).isEmpty();
     }
 
+    /** Stream aggregation's partial rows, merged by key as the SQL layer merges partial results. */
+    private List<List<Object>> streamAggregate(List<Object[]> rows, int[] keys, int batchRows, int[] partialRows) {
+        List<VectorExpression> groupBy = Arrays.stream(keys).mapToObj(k -> (VectorExpression) new ColumnReference(k,
+                TYPES.get(k))).toList();
+        Map<List<Object>, List<Object>> merged = new LinkedHashMap<>();
+        try (StreamAggregationOperator operator = new StreamAggregationOperator(new RowBatches(rows, batchRows), groupBy,
+                calls(), allocator)) {
+            VectorSchemaRoot batch;
+            while ((batch = operator.next()) != null) {
+                for (int row = 0; row < batch.getRowCount(); row++) {
+                    partialRows[0]++;
+                    List<Object> values = Arrays.asList(Batches.row(batch, row));
+                    List<Object> key = values.subList(0, keys.length);
+                    merged.merge(key, new ArrayList<>(values), (a, b) -> mergePartials(a, b, keys.length));
+                }
+            }
+        }
+        return merged.values().stream().map(PartialAggregationOperatorTest::roundDoubles).toList();
+    }
+
+    /** COUNT and SUM add up (a NULL sum summed nothing), MIN and MAX keep the extreme. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<Object> mergePartials(List<Object> a, List<Object> b, int keyCount) {
+        List<Object> result = new ArrayList<>(a);
+        for (int i = keyCount; i < a.size(); i++) {
+            Object x = a.get(i);
+            Object y = b.get(i);
+            int call = i - keyCount;
+            Object value;
+            if (x == null || y == null) {
+                value = x == null ? y : x;
+            } else if (call == 5) {
+                value = ((Comparable) x).compareTo(y) <= 0 ? x : y;
+            } else if (call == 6) {
+                value = ((Comparable) x).compareTo(y) >= 0 ? x : y;
+            } else if (x instanceof Long l) {
+                value = l + (Long) y;
+            } else if (x instanceof Double d) {
+                value = d + (Double) y;
+            } else {
+                value = ((BigDecimal) x).add((BigDecimal) y);
+            }
+            result.set(i, value);
+        }
+        return result;
+    }
+
+    private static List<Object> roundDoubles(List<Object> row) {
+        return row.stream().map(value -> value instanceof Double d ? (Object) (Math.round(d * 1e6) / 1e6) : value).toList();
+    }
+
+    @Test
+    void streamAggregationOfOrderedInputFindsGroupsWithoutAHashTable() {
+        List<Object[]> rows = rows(5000);
+        List<List<Object>> expected = reference(rows, new int[] {1, 0}).stream()
+                .map(PartialAggregationOperatorTest::roundDoubles).toList();
+        // Ordered by the keys (NULLs first), as an index scan gives them.
+        java.util.Comparator<Object[]> order = java.util.Comparator.<Object[], Long>comparing(row -> (Long) row[1],
+                java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))
+                .thenComparing(row -> (String) row[0], java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()));
+        List<Object[]> sorted = new ArrayList<>(rows);
+        sorted.sort(order);
+        int[] partialRows = {0};
+        assertThat(streamAggregate(sorted, new int[] {1, 0}, 333, partialRows)).containsExactlyInAnyOrderElementsOf(expected);
+        // One partial row per group, plus one for each group a batch boundary cut.
+        assertThat(partialRows[0]).isBetween(expected.size(), expected.size() + (5000 + 332) / 333);
+        // Unordered input is still aggregated right, in more partial rows.
+        int[] unorderedRows = {0};
+        assertThat(streamAggregate(rows, new int[] {1, 0}, 333, unorderedRows)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(unorderedRows[0]).isGreaterThan(partialRows[0] * 10);
+    }
+
+    @Test
+    void streamAggregationNeedsGroupByKeys() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new StreamAggregationOperator(new RowBatches(List.of(), 10),
+                List.of(), calls(), allocator)).isInstanceOf(io.duetdb.common.compute.UnsupportedExpressionException.class);
+    }
+
     /** Batches of the given rows, {@code batchRows} at a time. */
     private final class RowBatches implements BatchOperator {
         private final Iterator<List<Object[]>> parts;
