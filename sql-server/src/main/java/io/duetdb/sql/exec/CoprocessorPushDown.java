@@ -398,8 +398,8 @@ final class CoprocessorPushDown {
     }
 
     /** The aggregate's rows computed as partial aggregations in the stores, or null when it cannot go. */
-    List<Object[]> aggregate(Aggregate aggregate, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
-        return execute(planAggregate(aggregate), reported);
+    RowStream aggregate(Aggregate aggregate, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
+        return open(planAggregate(aggregate), reported);
     }
 
     Pushed planAggregate(Aggregate aggregate) {
@@ -471,10 +471,13 @@ final class CoprocessorPushDown {
             }
             slots.add(callSlots);
         }
-        partial.setStreamed(scanOrderGroups(chain, aggregate));
+        boolean streamed = scanOrderGroups(chain, aggregate);
+        partial.setStreamed(streamed);
         dag.addExecutors(Executor.newBuilder().setAggregation(partial));
-        Pushed plan = checked(dag.build(), shape, partialTypes, partials -> RowStream.of(merge(aggregate, partials,
-                keyCount, slots)), access);
+        // Regions answer in key order, so streamed partial groups arrive in the scan's order: the merge streams too.
+        Pushed plan = checked(dag.build(), shape, partialTypes, partials -> streamed
+                ? streamMerge(aggregate, partials, keyCount, slots)
+                : RowStream.of(merge(aggregate, partials, keyCount, slots)), access);
         return chain.noted(plan == null ? null : plan.withConditions(conditionTexts, List.of()));
     }
 
@@ -630,6 +633,72 @@ final class CoprocessorPushDown {
             rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * The final merge of partial groups that arrive in group order (a streamed aggregation's, regions in key
+     * order): a group is finished when the next partial row has another key, so only one group is held.
+     */
+    private RowStream streamMerge(Aggregate aggregate, RowStream partials, int keyCount, List<int[]> slots) {
+        List<AggregateCall> calls = aggregate.getAggCallList();
+        return new RowStream() {
+            private Object[] state;
+            private GroupKey stateKey;
+            private String[] functions;
+            private boolean ended;
+
+            @Override
+            public List<Object[]> next() {
+                List<Object[]> finished = new ArrayList<>();
+                while (finished.isEmpty() && !ended) {
+                    List<Object[]> batch = partials.next();
+                    compiler.session().checkNotKilled();
+                    if (batch == null) {
+                        ended = true;
+                        if (state != null) {
+                            finished.add(finish(state));
+                            state = null;
+                        }
+                        break;
+                    }
+                    for (Object[] partial : batch) {
+                        if (functions == null) {
+                            functions = new String[partial.length];
+                            for (int i = keyCount; i < partial.length; i++) {
+                                functions[i] = partialFunction(calls, slots, i);
+                            }
+                        }
+                        GroupKey key = new GroupKey(java.util.Arrays.copyOf(partial, keyCount));
+                        if (state == null || !key.equals(stateKey)) {
+                            if (state != null) {
+                                finished.add(finish(state));
+                            }
+                            state = new Object[partial.length];
+                            System.arraycopy(partial, 0, state, 0, keyCount);
+                            stateKey = key;
+                        }
+                        for (int i = keyCount; i < partial.length; i++) {
+                            state[i] = combine(state[i], partial[i], functions[i]);
+                        }
+                    }
+                }
+                return finished.isEmpty() ? null : finished;
+            }
+
+            private Object[] finish(Object[] group) {
+                Object[] row = new Object[keyCount + calls.size()];
+                System.arraycopy(group, 0, row, 0, keyCount);
+                for (int c = 0; c < calls.size(); c++) {
+                    row[keyCount + c] = result(calls.get(c), group, slots.get(c));
+                }
+                return row;
+            }
+
+            @Override
+            public void close() {
+                partials.close();
+            }
+        };
     }
 
     private static String partialFunction(List<AggregateCall> calls, List<int[]> slots, int position) {

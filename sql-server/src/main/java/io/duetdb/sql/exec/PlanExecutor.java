@@ -332,8 +332,8 @@ public final class PlanExecutor {
             return RowStream.of(sort(sort));
         }
         if (node instanceof Aggregate aggregate) {
-            List<Object[]> pushed = pushDown == null ? null : pushDown.aggregate(aggregate, reportTo(aggregate));
-            return RowStream.of(pushed != null ? pushed : aggregate(aggregate));
+            RowStream pushed = pushDown == null ? null : pushDown.aggregate(aggregate, reportTo(aggregate));
+            return pushed != null ? pushed : RowStream.of(aggregate(aggregate));
         }
         if (node instanceof Join join) {
             return join(join);

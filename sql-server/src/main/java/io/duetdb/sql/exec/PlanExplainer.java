@@ -183,8 +183,11 @@ public final class PlanExplainer {
         String info = null;
         if (node instanceof Aggregate aggregate) {
             pushed = pushDown.planAggregate(aggregate);
-            name = "HashAgg";
-            info = aggregateInfo(aggregate) + " (final, over partial results)";
+            boolean streamed = pushed != null && pushed.dag().getExecutorsList().stream()
+                    .anyMatch(executor -> executor.hasAggregation() && executor.getAggregation().getStreamed());
+            name = streamed ? "StreamAgg" : "HashAgg";
+            info = aggregateInfo(aggregate) + (streamed ? " (final, over partial results in group order)"
+                    : " (final, over partial results)");
         } else if (node instanceof Sort sort && sort.fetch != null) {
             long count = fetchCount(sort);
             pushed = count < 0 ? null : pushDown.planTopN(sort.getInput(), sort.getCollation().getFieldCollations(), count);

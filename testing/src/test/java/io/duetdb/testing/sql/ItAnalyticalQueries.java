@@ -229,7 +229,12 @@ class ItAnalyticalQueries {
             String byIndex = "SELECT sensor, day, COUNT(*), MAX(id), MIN(id) FROM readings WHERE sensor = 3"
                     + " GROUP BY day, sensor ORDER BY day";
             assertThat(explain(statement, byIndex)).anyMatch(line -> line.contains("StreamAgg|cop[row]||in scan order"))
+                    .anyMatch(line -> line.contains("StreamAgg|root||group by: day, sensor; funcs: count(), max(id), min(id)"
+                            + " (final, over partial results in group order)"))
                     .anyMatch(line -> line.contains("IndexRangeScan|cop[row]|table:readings, index:by_sensor_day"));
+            // Every sensor, the groups of a region boundary merged in order.
+            String wholeIndex = "SELECT sensor, COUNT(*), SUM(day) FROM readings WHERE sensor >= 0 GROUP BY sensor";
+            assertThat(explain(statement, wholeIndex)).anyMatch(line -> line.contains("StreamAgg|cop[row]"));
             // A group key that is not the index's first column: hash aggregation.
             String notPrefix = "SELECT day, COUNT(*) FROM readings WHERE sensor = 3 GROUP BY day ORDER BY day";
             assertThat(explain(statement, notPrefix)).anyMatch(line -> line.contains("HashAgg|cop[row]"))
@@ -239,7 +244,7 @@ class ItAnalyticalQueries {
             assertThat(explain(statement, byKey)).anyMatch(line -> line.contains("StreamAgg|cop[row]"));
             List<List<String>> pushed = new ArrayList<>();
             List<List<String>> local = new ArrayList<>();
-            for (String query : List.of(byIndex, notPrefix, byKey)) {
+            for (String query : List.of(byIndex, notPrefix, byKey, wholeIndex)) {
                 statement.execute("SET duet_coprocessor_push_down = ON");
                 pushed.add(SqlTesting.rows(statement, query));
                 statement.execute("SET duet_coprocessor_push_down = OFF");
@@ -251,6 +256,7 @@ class ItAnalyticalQueries {
             assertThat(pushed.get(0).get(0)).isEqualTo("3|null|85|2968|28");
             assertThat(pushed.get(0)).hasSize(10);
             assertThat(pushed.get(2)).containsExactly("1|1|1", "2|1|2", "3|1|3", "4|1|4", "5|1|5");
+            assertThat(pushed.get(3)).hasSize(5).allMatch(row -> row.split("\\|")[1].equals("600"));
         }
     }
 
