@@ -304,6 +304,31 @@ final class CoprocessorPushDown {
         return scan == null ? null : chain.noted(scan.then(projection(chain.projects(), pruning)));
     }
 
+    /**
+     * The output field of a pushed projection whose rows ascend: the clustered key of a record scan, or the first
+     * column of a covering index's scan (NULLs first); -1 when neither is projected as it is; null when the
+     * projection does not go to the stores.
+     */
+    Integer ascendingField(Project project) {
+        ScanChain chain = chain(project);
+        if (chain == null || planProject(project) == null) {
+            return null;
+        }
+        List<ColumnInfo> columns = chain.access().table().publicColumns();
+        String ordered = chain.index() != null ? chain.index().columns().get(0)
+                : chain.access().table().handleColumn() == null ? null : String.valueOf(chain.access().table().handleColumn());
+        if (ordered == null) {
+            return -1;
+        }
+        for (int i = 0; i < chain.projects().size(); i++) {
+            if (chain.projects().get(i) instanceof RexInputRef reference && reference.getIndex() < columns.size()
+                    && columns.get(reference.getIndex()).name().equalsIgnoreCase(ordered)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The projections over a scan's pruned rows. */
     private Projection projection(List<RexNode> projects, Pruning pruning) {
         return Projection.of(projects.stream().map(pruning::remap).toList(), pruning.columns().length, compiler);

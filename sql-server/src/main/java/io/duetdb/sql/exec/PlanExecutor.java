@@ -22,6 +22,7 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
 import io.duetdb.client.txn.CoprocessorSummary;
@@ -59,6 +60,8 @@ public final class PlanExecutor {
     private final CoprocessorPushDown pushDown;
     /** Joins whose inner side was read by handle lookups (for EXPLAIN ANALYZE). */
     private final Set<Join> lookupJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Joins that ran as merge joins, for EXPLAIN ANALYZE. */
+    private final Set<Join> mergeJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** The most bytes each blocking operator held (for EXPLAIN ANALYZE). */
     private final Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
     private final Map<RelNode, CoprocessorSummary> coprocessorSummaries = new java.util.IdentityHashMap<>();
@@ -615,6 +618,101 @@ public final class PlanExecutor {
         return accumulators;
     }
 
+    /** Whether the join ran as a merge join. */
+    public boolean mergedJoin(Join join) {
+        return mergeJoins.contains(join);
+    }
+
+    /**
+     * Whether the join would run as a merge join (without reading any rows): both inputs ascend by one of its
+     * integer equality keys and the inner side is not read by key lookups instead.
+     */
+    public boolean plansMergeJoin(Join join) {
+        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
+        boolean lookups = keys != null && transaction != null && !locking && HandleLookup.maxOuterRows(session) > 0
+                && HandleLookup.of(join, keys) != null;
+        return !lookups && mergeKeys(join, keys) != null;
+    }
+
+    /** The left and right fields a merge join walks, or null when the inputs' order does not allow one. */
+    private int[] mergeKeys(Join join, JoinKeys keys) {
+        if (keys == null || !MergeJoin.supports(join.getJoinType())) {
+            return null;
+        }
+        int leftField = ascendingField(join.getLeft());
+        int rightField = leftField < 0 ? -1 : ascendingField(join.getRight());
+        if (rightField < 0) {
+            return null;
+        }
+        for (int i = 0; i < keys.leftKeys().size(); i++) {
+            if (!keys.nullSafe().get(i) && keys.leftKeys().get(i) instanceof RexInputRef leftKey
+                    && keys.rightKeys().get(i) instanceof RexInputRef rightKey && leftKey.getIndex() == leftField
+                    && rightKey.getIndex() == rightField && isInteger(leftKey.getType()) && isInteger(rightKey.getType())) {
+                return new int[] {leftField, rightField};
+            }
+        }
+        return null;
+    }
+
+    private static boolean isInteger(org.apache.calcite.rel.type.RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * The field by which the node's rows ascend, or -1 when that is not known: records scanned from the stores come
+     * in clustered-key order (regions in key order), a covering index's entries in their first column's order,
+     * and filters and plain projections keep the order.
+     */
+    private int ascendingField(RelNode node) {
+        if (pushDown == null) {
+            return -1;
+        }
+        if (node instanceof TableScan scan) {
+            return scanOrder(scan, null);
+        }
+        if (node instanceof Filter filter) {
+            return filter.getInput() instanceof TableScan scan ? scanOrder(scan, filter.getCondition())
+                    : ascendingField(filter.getInput());
+        }
+        if (node instanceof Project project) {
+            Integer pushed = pushDown.ascendingField(project);
+            if (pushed != null) {
+                return pushed;
+            }
+            int input = ascendingField(project.getInput());
+            for (int i = 0; input >= 0 && i < project.getProjects().size(); i++) {
+                if (project.getProjects().get(i) instanceof RexInputRef reference && reference.getIndex() == input) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The clustered key's position in a record range scan's rows, or -1 for another path or no clustered key. */
+    private int scanOrder(TableScan scan, RexNode condition) {
+        DuetTable table = scan.getTable().unwrap(DuetTable.class);
+        if (table == null || table.table().handleColumn() == null) {
+            return -1;
+        }
+        TableAccess access = access(table);
+        TableReader reader = TableReader.create(transaction, access, condition, compiler, locking,
+                AccessPathEstimator.of(table, transaction, session));
+        if (reader.recordRange() == null) {
+            return -1;
+        }
+        List<io.duetdb.sql.catalog.ColumnInfo> columns = table.table().publicColumns();
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equalsIgnoreCase(String.valueOf(table.table().handleColumn()))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     private RowStream join(Join join) {
         if (!SUPPORTED_JOINS.contains(join.getJoinType())) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs a " + join.getJoinType()
@@ -643,6 +741,7 @@ public final class PlanExecutor {
         private long buildBytes;
         private List<Object[]> done;
         private boolean finished;
+        private MergeJoin merged;
 
         JoinStream(Join join) {
             this.join = join;
@@ -658,8 +757,16 @@ public final class PlanExecutor {
             if (finished) {
                 return null;
             }
-            if (hashJoin == null && done == null) {
+            if (hashJoin == null && done == null && merged == null) {
                 start();
+            }
+            if (merged != null) {
+                List<Object[]> rows = merged.next();
+                if (rows == null) {
+                    finished = true;
+                    close();
+                }
+                return rows;
             }
             if (done != null) {
                 finished = true;
@@ -710,6 +817,35 @@ public final class PlanExecutor {
                                 System.nanoTime() - started, MemoryTracker.estimate(rightRows)));
                     }
                 }
+            }
+            int[] merge = rightDone ? null : mergeKeys(join, keys);
+            if (merge != null) {
+                // Both inputs ascend by the key: walk them together, holding only the right rows of one key.
+                mergeJoins.add(join);
+                RowStream leftRest = leftDone ? RowStream.empty() : left;
+                List<Object[]> leftRead = leftRows;
+                RowStream leftInput = new RowStream() {
+                    private boolean readFirst;
+
+                    @Override
+                    public List<Object[]> next() {
+                        if (!readFirst) {
+                            readFirst = true;
+                            if (!leftRead.isEmpty()) {
+                                return leftRead;
+                            }
+                        }
+                        return leftRest.next();
+                    }
+
+                    @Override
+                    public void close() {
+                        leftRest.close();
+                    }
+                };
+                merged = new MergeJoin(join.getJoinType(), merge[0], merge[1], rightWidth,
+                        compiler.compile(join.getCondition()), leftInput, right, session);
+                return;
             }
             if (keys == null) {
                 leftRows.addAll(leftDone ? List.of() : collect(left, "NestedLoopJoin"));

@@ -68,6 +68,14 @@ public final class PlanExplainer {
         return run != null && run.readByLookup(join);
     }
 
+    /** Whether the join ran (EXPLAIN ANALYZE) or would run (EXPLAIN) as a merge join. */
+    private boolean mergeJoin(Join join) {
+        if (run != null) {
+            return run.mergedJoin(join);
+        }
+        return transaction != null && new PlanExecutor(transaction, compiler, false).plansMergeJoin(join);
+    }
+
     public List<Line> explain(RelNode root) {
         lines.clear();
         visit(root, "", "");
@@ -127,7 +135,7 @@ public final class PlanExplainer {
             name = "HashAgg";
             info = aggregateInfo(aggregate);
         } else if (node instanceof Join join) {
-            name = readByLookup(join) ? "IndexJoin" : "Join";
+            name = readByLookup(join) ? "IndexJoin" : mergeJoin(join) ? "MergeJoin" : "Join";
             info = join.getJoinType().lowerName + " join, condition: " + describe(join.getCondition(), join.getLeft().getRowType(),
                     join.getRight().getRowType()) + (readByLookup(join) ? "; inner rows by clustered key lookups" : "");
         } else if (node instanceof Sort sort) {

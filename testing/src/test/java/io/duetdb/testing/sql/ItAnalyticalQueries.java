@@ -261,6 +261,52 @@ class ItAnalyticalQueries {
     }
 
     @Test
+    void inputsAscendingByTheirJoinKeyAreMergeJoined() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE accounts (id BIGINT PRIMARY KEY, owner VARCHAR(20), opened INT)");
+            statement.execute("CREATE TABLE balances (account BIGINT PRIMARY KEY, amount DECIMAL(12, 2), note VARCHAR(10))");
+            StringBuilder accounts = new StringBuilder("INSERT INTO accounts VALUES ");
+            StringBuilder balances = new StringBuilder("INSERT INTO balances VALUES ");
+            for (int i = 1; i <= 2_000; i++) {
+                accounts.append(i > 1 ? "," : "").append('(').append(i).append(",'owner").append(i % 37).append("',")
+                        .append(i % 5 == 0 ? "NULL" : String.valueOf(2000 + i % 20)).append(')');
+                // Every third account has no balance, and balances exist for ids no account has.
+                int account = i % 3 == 0 ? 5_000 + i : i;
+                balances.append(i > 1 ? "," : "").append('(').append(account).append(',').append(i * 7 % 1000).append(".25,")
+                        .append(i % 4 == 0 ? "NULL" : "'n" + i % 4 + "'").append(')');
+            }
+            statement.execute(accounts.toString());
+            statement.execute(balances.toString());
+            statement.execute("SET duet_index_join_max_outer_rows = 0");
+            List<String> queries = List.of(
+                    "SELECT a.id, a.owner, b.amount FROM accounts a JOIN balances b ON a.id = b.account ORDER BY a.id",
+                    "SELECT a.id, b.amount, b.note FROM accounts a LEFT JOIN balances b ON a.id = b.account AND b.note <> 'n1'"
+                            + " ORDER BY a.id",
+                    "SELECT COUNT(*), SUM(b.amount) FROM accounts a JOIN balances b ON b.account = a.id WHERE a.opened > 2005",
+                    "SELECT a.id FROM accounts a WHERE EXISTS (SELECT 1 FROM balances b WHERE b.account = a.id"
+                            + " AND b.amount > 500) ORDER BY a.id");
+            for (String query : queries.subList(0, 3)) {
+                assertThat(explain(statement, query)).as(query).anyMatch(line -> line.contains("MergeJoin|root"));
+            }
+            List<List<String>> merged = new ArrayList<>();
+            for (String query : queries) {
+                merged.add(SqlTesting.rows(statement, query));
+            }
+            // The same queries as hash joins (push-down off: the order of the rows is not known).
+            statement.execute("SET duet_coprocessor_push_down = OFF");
+            for (int i = 0; i < queries.size(); i++) {
+                assertThat(merged.get(i)).as(queries.get(i)).isEqualTo(SqlTesting.rows(statement, queries.get(i)));
+            }
+            statement.execute("SET duet_coprocessor_push_down = ON");
+            assertThat(merged.get(0)).hasSize(1_334);
+            assertThat(merged.get(1)).hasSize(2_000);
+            List<String> analyzed = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(2));
+            assertThat(analyzed).anyMatch(row -> row.startsWith("└─MergeJoin|") || row.contains("MergeJoin|"));
+            statement.execute("SET duet_index_join_max_outer_rows = DEFAULT");
+        }
+    }
+
+    @Test
     void explainAnalyzeReportsWhatEachOperatorDid() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             List<String> rows = SqlTesting.rows(statement,
