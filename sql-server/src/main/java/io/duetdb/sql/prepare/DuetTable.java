@@ -35,6 +35,14 @@ public final class DuetTable extends AbstractTable {
             return java.util.OptionalLong.empty();
         }
 
+        /**
+         * The distinct value tuples of exactly these columns when they are an analyzed index's first columns (in
+         * any order); empty otherwise.
+         */
+        default java.util.OptionalLong indexPrefixDistinctCount(long tableId, java.util.Set<Integer> columnIds) {
+            return java.util.OptionalLong.empty();
+        }
+
         /** The column's average width in bytes over the sampled rows. */
         default java.util.OptionalDouble averageWidth(long tableId, int columnId) {
             return java.util.OptionalDouble.empty();

@@ -186,12 +186,62 @@ public final class StatisticsMetadata {
      * expanded), taking them as independent; Calcite's guess for a conjunct the statistics cannot price.
      */
     public static double selectivity(DuetTable table, List<RexNode> conjuncts) {
-        double product = 1;
+        // Equalities on an analyzed index's first columns: the columns are often correlated (a city and its zip
+        // code), so their tuples' distinct count prices them together rather than a product of the columns'.
+        java.util.Map<Integer, RexNode> equalities = new java.util.LinkedHashMap<>();
         for (RexNode conjunct : conjuncts) {
+            Integer columnId = equalityColumn(table, conjunct);
+            if (columnId != null) {
+                equalities.putIfAbsent(columnId, conjunct);
+            }
+        }
+        List<RexNode> rest = new java.util.ArrayList<>(conjuncts);
+        double product = 1;
+        java.util.Set<Integer> covered = largestIndexPrefix(table, equalities.keySet());
+        if (covered.size() >= 2) {
+            long distinct = table.statistics().indexPrefixDistinctCount(table.table().id(), covered).orElseThrow();
+            product = 1.0 / distinct;
+            covered.forEach(columnId -> rest.remove(equalities.get(columnId)));
+        }
+        for (RexNode conjunct : rest) {
             OptionalDouble known = conjunct(table, conjunct);
             product *= known.isPresent() ? known.getAsDouble() : RelMdUtil.guessSelectivity(conjunct);
         }
         return product;
+    }
+
+    /** The column of {@code column = literal}, or null for another kind of conjunct. */
+    private static Integer equalityColumn(DuetTable table, RexNode node) {
+        if (node.getKind() != SqlKind.EQUALS) {
+            return null;
+        }
+        RexNode left = RexUtil.removeCast(((RexCall) node).getOperands().get(0));
+        RexNode right = RexUtil.removeCast(((RexCall) node).getOperands().get(1));
+        RexInputRef reference = left instanceof RexInputRef l && right instanceof RexLiteral ? l
+                : right instanceof RexInputRef r && left instanceof RexLiteral ? r : null;
+        List<ColumnInfo> columns = table.table().publicColumns();
+        return reference == null || reference.getIndex() >= columns.size() ? null : columns.get(reference.getIndex()).id();
+    }
+
+    /** The largest set among {@code columnIds} that is an analyzed index's first columns; empty when none is. */
+    private static java.util.Set<Integer> largestIndexPrefix(DuetTable table, java.util.Set<Integer> columnIds) {
+        java.util.Set<Integer> best = java.util.Set.of();
+        for (io.duetdb.sql.catalog.IndexInfo index : table.table().indexes()) {
+            java.util.Set<Integer> prefix = new java.util.HashSet<>();
+            for (String name : index.columns()) {
+                Integer id = table.table().publicColumns().stream().filter(column -> column.name().equalsIgnoreCase(name))
+                        .map(ColumnInfo::id).findFirst().orElse(null);
+                if (id == null || !columnIds.contains(id)) {
+                    break;
+                }
+                prefix.add(id);
+                if (prefix.size() > best.size() && table.statistics()
+                        .indexPrefixDistinctCount(table.table().id(), prefix).isPresent()) {
+                    best = java.util.Set.copyOf(prefix);
+                }
+            }
+        }
+        return best;
     }
 
     private static OptionalDouble conjunct(DuetTable table, RexNode node) {

@@ -143,6 +143,11 @@ final class ShowStatements {
                             column.distinctCount(), column.nullCount(),
                             String.format(Locale.ROOT, "%.4f", column.averageWidth()), "0"});
                 }
+                for (io.duetdb.sql.statistics.TableStatistics.IndexStatistics index : statistics.indexes()) {
+                    List<Long> prefixes = index.prefixDistinctCounts();
+                    rows.add(new Object[] {database, table.name(), "", index.name(), 1L, statistics.analyzedAt(),
+                            prefixes.isEmpty() ? 0L : prefixes.get(prefixes.size() - 1), 0L, "0", "0"});
+                }
             }
             rows.sort((a, b) -> (a[0] + "." + a[1] + "." + a[3]).compareTo(b[0] + "." + b[1] + "." + b[3]));
             return result(List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Update_time",

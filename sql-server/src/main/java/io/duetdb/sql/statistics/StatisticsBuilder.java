@@ -35,8 +35,17 @@ final class StatisticsBuilder {
     private record Weighted(Object value, double weight) {
     }
 
+    /** An index whose first columns ANALYZE sketched, one column group per prefix, in the request's order. */
+    record AnalyzedIndex(long indexId, String name, List<Integer> columnIds) {
+    }
+
     static TableStatistics build(long tableId, long analyzedTs, String analyzedAt, List<ColumnInfo> columns,
-            List<FieldType> types, List<CoprocessorResponse> responses) {
+            List<FieldType> types, List<AnalyzedIndex> indexes, List<CoprocessorResponse> responses) {
+        int groupCount = indexes.stream().mapToInt(index -> index.columnIds().size()).sum();
+        HyperLogLog[] groupSketches = new HyperLogLog[groupCount];
+        for (int i = 0; i < groupCount; i++) {
+            groupSketches[i] = new HyperLogLog();
+        }
         long rows = 0;
         long[] nulls = new long[columns.size()];
         long[] bytes = new long[columns.size()];
@@ -56,6 +65,9 @@ final class StatisticsBuilder {
                         nulls[i] += result.getColumns(i).getNullCount();
                         bytes[i] += result.getColumns(i).getTotalBytes();
                         sketches[i].merge(HyperLogLog.of(result.getColumns(i).getDistinctRegisters().toByteArray()));
+                    }
+                    for (int g = 0; g < Math.min(groupCount, result.getGroupDistinctRegistersCount()); g++) {
+                        groupSketches[g].merge(HyperLogLog.of(result.getGroupDistinctRegisters(g).toByteArray()));
                     }
                     weight = result.getSampleRows() == 0 ? 0 : (double) result.getRowCount() / result.getSampleRows();
                     continue;
@@ -82,7 +94,20 @@ final class StatisticsBuilder {
                     nonNull == 0 ? 0 : (double) bytes[i] / nonNull, histogram(samples.get(i), type),
                     topValues(samples.get(i), type)));
         }
-        return new TableStatistics(tableId, rows, analyzedTs, analyzedAt, statistics);
+        List<TableStatistics.IndexStatistics> indexStatistics = new ArrayList<>();
+        int group = 0;
+        for (AnalyzedIndex index : indexes) {
+            List<Long> prefixes = new ArrayList<>();
+            long previous = 1;
+            for (int k = 0; k < index.columnIds().size(); k++) {
+                // A longer prefix has at least as many tuples as a shorter one, and no more than the rows.
+                previous = Math.min(Math.max(1, rows), Math.max(previous, groupSketches[group++].estimate()));
+                prefixes.add(rows == 0 ? 0 : previous);
+            }
+            indexStatistics.add(new TableStatistics.IndexStatistics(index.indexId(), index.name(), index.columnIds(),
+                    prefixes));
+        }
+        return new TableStatistics(tableId, rows, analyzedTs, analyzedAt, statistics, indexStatistics);
     }
 
     private static String text(Object value, FieldType type) {

@@ -33,6 +33,21 @@ final class StatisticsEstimates implements DuetTable.StatisticsSource {
     }
 
     @Override
+    public OptionalLong indexPrefixDistinctCount(long tableId, java.util.Set<Integer> columnIds) {
+        TableStatistics table = tables.apply(tableId).orElse(null);
+        if (table == null || columnIds.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        for (TableStatistics.IndexStatistics index : table.indexes()) {
+            int k = columnIds.size();
+            if (k <= index.columnIds().size() && columnIds.equals(java.util.Set.copyOf(index.columnIds().subList(0, k)))) {
+                return OptionalLong.of(Math.max(1, index.prefixDistinctCounts().get(k - 1)));
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    @Override
     public OptionalDouble averageWidth(long tableId, int columnId) {
         return tables.apply(tableId).flatMap(table -> table.column(columnId))
                 .map(column -> OptionalDouble.of(column.averageWidth())).orElse(OptionalDouble.empty());

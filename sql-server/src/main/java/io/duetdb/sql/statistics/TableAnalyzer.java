@@ -14,11 +14,14 @@ import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.time.Timestamp;
 import io.duetdb.proto.coprocessor.AnalyzeRequest;
+import io.duetdb.proto.coprocessor.ColumnGroup;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ScanColumn;
 import io.duetdb.proto.coprocessor.TableScan;
 import io.duetdb.proto.coprocessor.ValueType;
 import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.sql.catalog.SchemaState;
 import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.ComputeValues;
 
@@ -57,12 +60,37 @@ public final class TableAnalyzer {
             }
             scan.addColumns(scanColumn);
         }
-        AnalyzeRequest request = AnalyzeRequest.newBuilder().setTableScan(scan).setSampleSize(SAMPLE_ROWS_PER_REGION)
-                .setSeed(table.id()).build();
-        var responses = transaction.analyze(request.toByteArray(), Keys.recordPrefix(table.id()), Keys.recordEnd(table.id()));
+        AnalyzeRequest.Builder request = AnalyzeRequest.newBuilder().setTableScan(scan).setSampleSize(SAMPLE_ROWS_PER_REGION)
+                .setSeed(table.id());
+        List<StatisticsBuilder.AnalyzedIndex> indexes = new ArrayList<>();
+        for (IndexInfo index : table.indexes()) {
+            if (index.state() != SchemaState.PUBLIC) {
+                continue;
+            }
+            List<Integer> positions = new ArrayList<>();
+            List<Integer> columnIds = new ArrayList<>();
+            for (String name : index.columns()) {
+                for (int i = 0; i < columns.size(); i++) {
+                    if (columns.get(i).name().equalsIgnoreCase(name)) {
+                        positions.add(i);
+                        columnIds.add(columns.get(i).id());
+                    }
+                }
+            }
+            if (positions.size() != index.columns().size()) {
+                continue;
+            }
+            // One sketch per prefix: equalities on an index's first k columns are priced by its k-column tuples.
+            for (int k = 1; k <= positions.size(); k++) {
+                request.addColumnGroups(ColumnGroup.newBuilder().addAllColumns(positions.subList(0, k)));
+            }
+            indexes.add(new StatisticsBuilder.AnalyzedIndex(index.id(), index.name(), columnIds));
+        }
+        var responses = transaction.analyze(request.build().toByteArray(), Keys.recordPrefix(table.id()),
+                Keys.recordEnd(table.id()));
         Timestamp timestamp = Timestamp.fromPacked(transaction.startTs());
         TableStatistics statistics = StatisticsBuilder.build(table.id(), transaction.startTs(),
-                timestamp.physicalInstant().toString(), columns, types, responses);
+                timestamp.physicalInstant().toString(), columns, types, indexes, responses);
         cache.store(statistics);
         LOG.info("analyzed table {} ({}): {} rows in {} ms", table.name(), table.id(), statistics.rowCount(),
                 (System.nanoTime() - started) / 1_000_000);

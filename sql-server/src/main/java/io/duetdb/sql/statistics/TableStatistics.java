@@ -11,10 +11,28 @@ import java.util.Optional;
  * {@code modifyCount} counts rows this server wrote since (for automatic re-analysis).
  */
 public record TableStatistics(long tableId, long rowCount, long analyzedTs, String analyzedAt,
-        List<ColumnStatistics> columns) {
+        List<ColumnStatistics> columns, List<IndexStatistics> indexes) {
     public TableStatistics {
         requireNonNull(analyzedAt, "analyzedAt is null");
         columns = List.copyOf(columns);
+        // Statistics stored before indexes were analyzed have none.
+        indexes = indexes == null ? List.of() : List.copyOf(indexes);
+    }
+
+    /**
+     * An index's distinct value tuples: {@code prefixDistinctCounts.get(k - 1)} of its first k columns
+     * ({@code columnIds}), NULLs counting as values as the index holds them.
+     */
+    public record IndexStatistics(long indexId, String name, List<Integer> columnIds, List<Long> prefixDistinctCounts) {
+        public IndexStatistics {
+            requireNonNull(name, "name is null");
+            columnIds = List.copyOf(columnIds);
+            prefixDistinctCounts = List.copyOf(prefixDistinctCounts);
+            if (prefixDistinctCounts.size() != columnIds.size()) {
+                throw new IllegalArgumentException("one distinct count per index prefix: " + columnIds + ", "
+                        + prefixDistinctCounts);
+            }
+        }
     }
 
     /** One histogram bucket: values in (previous upper, upper], {@code count} rows up to and including it. */

@@ -19,10 +19,14 @@ import io.duetdb.proto.coprocessor.ColumnSketch;
 
 /**
  * What ANALYZE gathers from one region's rows in one pass: the row count, and per column the NULL count, a
- * distinct-value sketch and the bytes of its values; and a uniform sample of rows (reservoir sampling with a
+ * distinct-value sketch and the bytes of its values; per column group (an index's first columns) a sketch of its
+ * distinct tuples; and a uniform sample of rows (reservoir sampling with a
  * seeded generator, so a run is repeatable).
  */
 public final class AnalyzeCollector {
+    /** What a NULL adds to a tuple's hash: a NULL is one value of the tuple, as an index holds it. */
+    private static final long NULL_HASH = 0x5bd1e9955bd1e995L;
+    private static final long GROUP_SEED = 0x9e3779b97f4a7c15L;
     private final int columns;
     private final int sampleSize;
     private final SplittableRandom random;
@@ -30,9 +34,31 @@ public final class AnalyzeCollector {
     private final long[] totalBytes;
     private final HyperLogLog[] sketches;
     private final List<Object[]> sample = new ArrayList<>();
+    private final List<int[]> groups;
+    private final HyperLogLog[] groupSketches;
+    private final long[] rowHashes;
     private long rows;
 
     public AnalyzeCollector(int columns, int sampleSize, long seed) {
+        this(columns, sampleSize, seed, List.of());
+    }
+
+    /** Also sketches the distinct tuples of each of {@code groups} (column positions, as an index's first columns). */
+    public AnalyzeCollector(int columns, int sampleSize, long seed, List<int[]> groups) {
+        this.groups = List.copyOf(groups);
+        for (int[] group : this.groups) {
+            for (int column : group) {
+                if (column < 0 || column >= columns) {
+                    throw new IllegalArgumentException("column group position " + column + " outside " + columns
+                            + " columns");
+                }
+            }
+        }
+        this.groupSketches = new HyperLogLog[this.groups.size()];
+        for (int i = 0; i < groupSketches.length; i++) {
+            groupSketches[i] = new HyperLogLog();
+        }
+        this.rowHashes = new long[columns];
         this.columns = columns;
         this.sampleSize = sampleSize;
         this.random = new SplittableRandom(seed);
@@ -60,10 +86,20 @@ public final class AnalyzeCollector {
                 }
                 if (value == null) {
                     nullCounts[column]++;
+                    rowHashes[column] = NULL_HASH;
                 } else {
-                    sketches[column].add(hash(value));
+                    long hash = hash(value);
+                    rowHashes[column] = hash;
+                    sketches[column].add(hash);
                     totalBytes[column] += width(value);
                 }
+            }
+            for (int g = 0; g < groupSketches.length; g++) {
+                long combined = GROUP_SEED;
+                for (int column : groups.get(g)) {
+                    combined = HyperLogLog.mix(combined * 31 + rowHashes[column]);
+                }
+                groupSketches[g].add(combined);
             }
             if (values != null) {
                 if (slot == sample.size()) {
@@ -89,6 +125,9 @@ public final class AnalyzeCollector {
             result.addColumns(ColumnSketch.newBuilder().setNullCount(nullCounts[column])
                     .setDistinctRegisters(ByteString.copyFrom(sketches[column].registers()))
                     .setTotalBytes(totalBytes[column]));
+        }
+        for (HyperLogLog sketch : groupSketches) {
+            result.addGroupDistinctRegisters(ByteString.copyFrom(sketch.registers()));
         }
         return result.build();
     }

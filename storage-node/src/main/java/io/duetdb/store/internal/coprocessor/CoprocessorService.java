@@ -192,8 +192,16 @@ public final class CoprocessorService {
     private void analyze(CoprocessorRequest request, AnalyzeRequest analyze, List<byte[][]> ranges,
             io.duetdb.store.engine.EngineSnapshot snapshot, ResponseSink sink, long started) {
         int columns = analyze.getTableScan().getColumnsCount();
-        AnalyzeCollector collector = new AnalyzeCollector(columns, analyze.getSampleSize(),
-                analyze.getSeed() ^ request.getContext().getRegionId());
+        List<int[]> groups = analyze.getColumnGroupsList().stream()
+                .map(group -> group.getColumnsList().stream().mapToInt(Integer::intValue).toArray()).toList();
+        AnalyzeCollector collector;
+        try {
+            collector = new AnalyzeCollector(columns, analyze.getSampleSize(),
+                    analyze.getSeed() ^ request.getContext().getRegionId(), groups);
+        } catch (IllegalArgumentException e) {
+            fail(sink, "invalid analyze plan: " + e.getMessage(), null);
+            return;
+        }
         try (BufferAllocator requestAllocator = allocator.newChildAllocator("analyze-" + request.getContext().getRegionId(),
                 0, allocator.getLimit());
                 RowScanOperator scan = new RowScanOperator(snapshot, analyze.getTableScan(), ranges, request.getStartTs(),
