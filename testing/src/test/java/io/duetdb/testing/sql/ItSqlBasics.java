@@ -238,6 +238,33 @@ class ItSqlBasics {
     }
 
     @Test
+    void columnsMayBeNamedWithMySqlsNonReservedKeywords() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            // Reserved in Calcite's grammar, not in MySQL's: everyday column names.
+            statement.execute("CREATE TABLE events (id INT PRIMARY KEY, date DATE, time TIME, timestamp DATETIME,"
+                    + " count INT, position INT, start INT, end INT, value INT, language VARCHAR(5), result INT,"
+                    + " global INT, local INT)");
+            statement.executeUpdate("INSERT INTO events (id, date, time, timestamp, count, position, start, end, value,"
+                    + " language, result, global, local) VALUES (1, '2026-11-22', '10:30:00', '2026-11-22 10:30:00', 3, 2,"
+                    + " 5, 9, 7, 'en', 0, 1, 2), (2, '2026-11-23', '11:00:00', '2026-11-23 11:00:00', 4, 1, 6, 8, 11,"
+                    + " 'fr', 1, 0, 3)");
+            assertThat(rows(statement, "SELECT date, time, timestamp, count, position, start, end, value, language, result,"
+                    + " global, local FROM events WHERE count = 3 AND end > start ORDER BY position"))
+                    .containsExactly("2026-11-22|10:30:00|2026-11-22 10:30:00|3|2|5|9|7|en|0|1|2");
+            // A bare VALUE opening a function's argument starts Calcite's VALUE row constructor: qualify or quote it.
+            assertThat(rows(statement, "SELECT e.value + e.count, SUM(e.value), SUM(`value`), COUNT(*), MAX(date) FROM events e"
+                    + " GROUP BY e.value + e.count ORDER BY 1")).containsExactly("10|7|7|1|2026-11-22", "15|11|11|1|2026-11-23");
+            statement.executeUpdate("UPDATE events SET count = count + 1, end = start WHERE language = 'fr'");
+            assertThat(rows(statement, "SELECT count, end FROM events WHERE id = 2")).containsExactly("5|6");
+            // The same words keep their meaning where MySQL gives them one.
+            assertThat(rows(statement, "SELECT DATE '2026-01-31' + INTERVAL '1' DAY, TIMESTAMP '2026-01-01 00:00:00',"
+                    + " CAST('2026-02-03' AS DATE), COUNT(*), CASE WHEN id = 1 THEN 'one' ELSE 'other' END,"
+                    + " EXTRACT(YEAR FROM date) FROM events WHERE date < DATE '2026-11-23' GROUP BY id, date"))
+                    .containsExactly("2026-02-01|2026-01-01 00:00:00|2026-02-03|1|one|2026");
+        }
+    }
+
+    @Test
     void secondaryIndexRangesAnswerAsFullScansDo() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE ranged (id INT PRIMARY KEY, a INT, b DECIMAL(4,1), name VARCHAR(8), day DATE,"
