@@ -649,8 +649,36 @@ public final class ExpressionCompiler {
                     Object b = operands.get(1).evaluate(row);
                     return a != null && b != null && Values.compare(a, b) == 0 ? null : a;
                 };
+            case "CONCAT_WS":
+                // NULL separator gives NULL; NULL values are skipped.
+                return row -> {
+                    Object separator = operands.get(0).evaluate(row);
+                    if (separator == null) {
+                        return null;
+                    }
+                    java.util.StringJoiner joined = new java.util.StringJoiner(Values.toText(separator));
+                    for (RowExpression operand : operands.subList(1, operands.size())) {
+                        Object value = operand.evaluate(row);
+                        if (value != null) {
+                            joined.add(Values.toText(value));
+                        }
+                    }
+                    return joined.toString();
+                };
+            case "RAND":
+                if (operands.isEmpty()) {
+                    return row -> java.util.concurrent.ThreadLocalRandom.current().nextDouble();
+                }
+                break;
             default:
-                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "function " + name + " is not supported yet");
+                nullSafe = MySqlFunctions.of(name, session);
+                if (nullSafe == null) {
+                    throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "function " + name + " is not supported yet");
+                }
+                break;
+        }
+        if (nullSafe == null) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "function " + name + " is not supported yet");
         }
         java.util.function.Function<Object[], Object> body = nullSafe;
         return row -> {

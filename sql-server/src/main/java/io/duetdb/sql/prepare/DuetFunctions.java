@@ -18,7 +18,8 @@ import org.apache.calcite.sql.util.SqlOperatorTables;
 
 /**
  * MySQL functions Calcite lacks: the session's (evaluated by DuetDB's executor from the session's state), MySQL's
- * division, LENGTH, and DATE_ADD with its kin.
+ * division, LENGTH, DATE_ADD with its kin, and string and date functions MySQL applications use; and some Calcite
+ * defines only for other dialects. The executor evaluates them all (`ExpressionCompiler`, `MySqlFunctions`).
  */
 public final class DuetFunctions {
     private static final SqlReturnTypeInference NULLABLE_VARCHAR = ReturnTypes.explicit(SqlTypeName.VARCHAR)
@@ -80,9 +81,41 @@ public final class DuetFunctions {
     public static final SqlFunction ADDDATE = dateArithmetic("ADDDATE", true);
     public static final SqlFunction SUBDATE = dateArithmetic("SUBDATE", true);
 
+    private static final SqlReturnTypeInference NULLABLE_BIGINT = ReturnTypes.BIGINT.andThen(SqlTypeTransforms.FORCE_NULLABLE);
+    private static final SqlOperandTypeChecker DATE_LIKE = OperandTypes.or(OperandTypes.family(SqlTypeFamily.DATE),
+            OperandTypes.family(SqlTypeFamily.TIMESTAMP), OperandTypes.family(SqlTypeFamily.CHARACTER));
+
+    /** LOCATE(substring, string [, position]): the 1-based position of the substring, 0 when absent. */
+    public static final SqlFunction LOCATE = pure("LOCATE", NULLABLE_BIGINT, OperandTypes.or(OperandTypes.STRING_STRING,
+            OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER)));
+    /** DATEDIFF(a, b): the days from b to a, times ignored. */
+    public static final SqlFunction DATEDIFF = pure("DATEDIFF", NULLABLE_BIGINT, OperandTypes.or(
+            OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME),
+            OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER),
+            OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
+            OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME)));
+    public static final SqlFunction DATE_FORMAT = pure("DATE_FORMAT", NULLABLE_VARCHAR, OperandTypes.or(
+            OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
+            OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)));
+    public static final SqlFunction DAY = pure("DAY", NULLABLE_BIGINT, DATE_LIKE);
+    public static final SqlFunction CURDATE = function("CURDATE", ReturnTypes.explicit(SqlTypeName.DATE),
+            OperandTypes.NILADIC);
+    public static final SqlFunction UNIX_TIMESTAMP = function("UNIX_TIMESTAMP", NULLABLE_BIGINT,
+            OperandTypes.or(OperandTypes.NILADIC, DATE_LIKE));
+    public static final SqlFunction FROM_UNIXTIME = pure("FROM_UNIXTIME", ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 0)
+            .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.NUMERIC);
+
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, DATABASE,
             SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE,
-            LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE);
+            LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, DAY, CURDATE,
+            UNIX_TIMESTAMP, FROM_UNIXTIME,
+            // MySQL functions Calcite defines for other dialects, with the types MySQL gives them.
+            org.apache.calcite.sql.fun.SqlLibraryOperators.IF, org.apache.calcite.sql.fun.SqlLibraryOperators.IFNULL,
+            org.apache.calcite.sql.fun.SqlLibraryOperators.GREATEST, org.apache.calcite.sql.fun.SqlLibraryOperators.LEAST,
+            org.apache.calcite.sql.fun.SqlLibraryOperators.LPAD, org.apache.calcite.sql.fun.SqlLibraryOperators.RPAD,
+            org.apache.calcite.sql.fun.SqlLibraryOperators.LTRIM, org.apache.calcite.sql.fun.SqlLibraryOperators.RTRIM,
+            org.apache.calcite.sql.fun.SqlLibraryOperators.SUBSTRING_INDEX,
+            org.apache.calcite.sql.fun.SqlLibraryOperators.POW);
 
     private DuetFunctions() {
     }
@@ -121,6 +154,11 @@ public final class DuetFunctions {
         };
         return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands,
                 SqlFunctionCategory.TIMEDATE);
+    }
+
+    /** A function of its arguments alone. */
+    private static SqlFunction pure(String name, SqlReturnTypeInference returnType, SqlOperandTypeChecker operands) {
+        return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands, SqlFunctionCategory.SYSTEM);
     }
 
     private static SqlFunction function(String name, SqlReturnTypeInference returnType,

@@ -265,6 +265,44 @@ class ItSqlBasics {
     }
 
     @Test
+    void everydayMySqlFunctionsAnswerAsMySqlDoes() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            // Each expected value is MySQL 8.0's answer.
+            String[][] cases = {
+                {"IFNULL(NULL, 'x')", "x"}, {"IF(2 > 1, 'yes', 'no')", "yes"}, {"GREATEST(3, 7, 5)", "7"},
+                {"LEAST('b', 'a', 'c')", "a"}, {"GREATEST(1, NULL, 3)", "null"}, {"CONCAT_WS('-', 'a', NULL, 'b')", "a-b"},
+                {"CONCAT_WS(NULL, 'a')", "null"}, {"LEFT('duetdb', 4)", "duet"}, {"RIGHT('duetdb', 2)", "db"},
+                {"LPAD('7', 3, '0')", "007"}, {"RPAD('ab', 5, 'xy')", "abxyx"}, {"LPAD('abc', 2, '0')", "ab"},
+                {"LTRIM('  a ')", "a "}, {"RTRIM(' a  ')", " a"}, {"REPEAT('ab', 3)", "ababab"}, {"SPACE(2)", "  "},
+                {"REPLACE('a.b.c', '.', '::')", "a::b::c"}, {"REVERSE('abc')", "cba"},
+                {"SUBSTRING_INDEX('www.mysql.com', '.', 2)", "www.mysql"},
+                {"SUBSTRING_INDEX('www.mysql.com', '.', -2)", "mysql.com"}, {"LOCATE('b', 'abcb')", "2"},
+                {"LOCATE('b', 'abcb', 3)", "4"}, {"INSTR('foobar', 'bar')", "4"}, {"LOCATE('z', 'abc')", "0"},
+                {"STRCMP('a', 'b')", "-1"}, {"MD5('duet')", "afb5b5e637056767a633f49e71a79873"},
+                {"SHA1('abc')", "a9993e364706816aba3e25717850c26c9cd0d89d"}, {"CHAR(77)", "M"},
+                {"SQRT(16)", "4.0"}, {"POW(2, 10)", "1024.0"}, {"POWER(2, 3)", "8.0"}, {"EXP(0)", "1.0"},
+                {"LN(1)", "0.0"}, {"LOG10(1000)", "3.0"}, {"LOG(2, 8)", "3.0"}, {"LN(0)", "null"},
+                {"SIGN(-4)", "-1"}, {"TRUNCATE(1.999, 1)", "1.9"}, {"TRUNCATE(-1.999, 0)", "-1"},
+                {"ROUND(PI(), 4)", "3.1416"}, {"DEGREES(PI())", "180.0"},
+                {"DATEDIFF('2026-11-22', '2026-11-01')", "21"}, {"DATEDIFF(DATE '2026-01-01', DATE '2026-11-22')", "-325"},
+                {"DATE_FORMAT('2026-11-22 09:05:03', '%Y/%m/%d %H:%i:%s %W %b %D %p')",
+                    "2026/11/22 09:05:03 Sunday Nov 22nd AM"},
+                {"DAY(DATE '2026-11-22')", "22"},
+                {"FROM_UNIXTIME(UNIX_TIMESTAMP('2026-11-22 10:30:00'))", "2026-11-22 10:30:00"},
+                {"CURDATE() = CURRENT_DATE", "1"}};
+            for (String[] test : cases) {
+                assertThat(rows(statement, "SELECT " + test[0])).as(test[0]).containsExactly(test[1]);
+            }
+            statement.execute("CREATE TABLE people (id INT PRIMARY KEY, first VARCHAR(10), last VARCHAR(10), born DATE)");
+            statement.executeUpdate("INSERT INTO people VALUES (1, 'Ada', 'Lovelace', '1815-12-10'),"
+                    + " (2, 'Alan', NULL, '1912-06-23')");
+            assertThat(rows(statement, "SELECT CONCAT_WS(' ', first, last), IFNULL(last, '?'), DATE_FORMAT(born, '%d %M %Y'),"
+                    + " DATEDIFF(born, '1800-01-01') > 0 FROM people ORDER BY id"))
+                    .containsExactly("Ada Lovelace|Lovelace|10 December 1815|1", "Alan|?|23 June 1912|1");
+        }
+    }
+
+    @Test
     void secondaryIndexRangesAnswerAsFullScansDo() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE ranged (id INT PRIMARY KEY, a INT, b DECIMAL(4,1), name VARCHAR(8), day DATE,"

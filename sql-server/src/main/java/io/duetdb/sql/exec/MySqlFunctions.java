@@ -1,0 +1,269 @@
+package io.duetdb.sql.exec;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.TextStyle;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * MySQL's string, math and date functions whose arguments are all non-NULL (a NULL argument makes the result
+ * NULL, except where noted by the caller): each answers the function's body over evaluated arguments, or null
+ * when it is not one of them.
+ */
+final class MySqlFunctions {
+    private MySqlFunctions() {
+    }
+
+    /** The body of function {@code name} over non-NULL arguments, or null when it is not one of these. */
+    static Function<Object[], Object> of(String name, SessionFunctions session) {
+        return switch (name) {
+            case "LEFT" -> args -> {
+                String text = Values.toText(args[0]);
+                return text.substring(0, characters(text, Values.toLong(args[1])));
+            };
+            case "RIGHT" -> args -> {
+                String text = Values.toText(args[0]);
+                int keep = text.codePointCount(0, text.length()) - (int) Math.max(0, Math.min(Integer.MAX_VALUE,
+                        Values.toLong(args[1])));
+                return text.substring(characters(text, keep));
+            };
+            case "REPEAT" -> args -> Values.toText(args[0]).repeat((int) Math.max(0, Math.min(1 << 20, Values.toLong(args[1]))));
+            case "SPACE" -> args -> " ".repeat((int) Math.max(0, Math.min(1 << 20, Values.toLong(args[0]))));
+            case "REPLACE" -> args -> {
+                String from = Values.toText(args[1]);
+                return from.isEmpty() ? Values.toText(args[0]) : Values.toText(args[0]).replace(from, Values.toText(args[2]));
+            };
+            case "REVERSE" -> args -> new StringBuilder(Values.toText(args[0])).reverse().toString();
+            case "LTRIM" -> args -> Values.toText(args[0]).replaceFirst("^ +", "");
+            case "RTRIM" -> args -> Values.toText(args[0]).replaceFirst(" +$", "");
+            case "LPAD", "RPAD" -> args -> pad(Values.toText(args[0]), Values.toLong(args[1]), Values.toText(args[2]),
+                    name.equals("LPAD"));
+            case "SUBSTRING_INDEX" -> args -> substringIndex(Values.toText(args[0]), Values.toText(args[1]),
+                    Values.toLong(args[2]));
+            // Calcite turns INSTR(s, t) into POSITION(t IN s); LOCATE(t, s[, from]) is the same search.
+            case "POSITION", "LOCATE" -> args -> locate(Values.toText(args[0]), Values.toText(args[1]),
+                    args.length > 2 ? Values.toLong(args[2]) : 1);
+            case "STRCMP" -> args -> (long) Integer.signum(Values.compare(args[0], args[1]));
+            case "MD5" -> args -> digest("MD5", args[0]);
+            case "SHA1", "SHA" -> args -> digest("SHA-1", args[0]);
+            case "CHAR" -> args -> {
+                StringBuilder text = new StringBuilder();
+                for (Object arg : args) {
+                    text.append((char) (Values.toLong(arg) & 0xFF));
+                }
+                return text.toString();
+            };
+            case "EXP" -> args -> finite(Math.exp(Values.toDouble(args[0])));
+            case "LN" -> args -> positive(args[0]) ? Math.log(Values.toDouble(args[0])) : null;
+            case "LOG10" -> args -> positive(args[0]) ? Math.log10(Values.toDouble(args[0])) : null;
+            case "LOG2" -> args -> positive(args[0]) ? Math.log(Values.toDouble(args[0])) / Math.log(2) : null;
+            // LOG(x) is the natural logarithm, LOG(b, x) the logarithm of x in base b.
+            case "LOG" -> args -> args.length == 1 ? (positive(args[0]) ? Math.log(Values.toDouble(args[0])) : null)
+                    : positive(args[0]) && positive(args[1]) && Values.toDouble(args[0]) != 1
+                            ? Math.log(Values.toDouble(args[1])) / Math.log(Values.toDouble(args[0])) : null;
+            case "POWER", "POW" -> args -> finite(Math.pow(Values.toDouble(args[0]), Values.toDouble(args[1])));
+            case "SQRT" -> args -> Values.toDouble(args[0]) < 0 ? null : Math.sqrt(Values.toDouble(args[0]));
+            case "PI" -> args -> Math.PI;
+            case "SIN" -> args -> Math.sin(Values.toDouble(args[0]));
+            case "COS" -> args -> Math.cos(Values.toDouble(args[0]));
+            case "TAN" -> args -> Math.tan(Values.toDouble(args[0]));
+            case "COT" -> args -> Math.tan(Values.toDouble(args[0])) == 0 ? null : 1 / Math.tan(Values.toDouble(args[0]));
+            case "ASIN" -> args -> finite(Math.asin(Values.toDouble(args[0])));
+            case "ACOS" -> args -> finite(Math.acos(Values.toDouble(args[0])));
+            case "ATAN" -> args -> args.length == 1 ? Math.atan(Values.toDouble(args[0]))
+                    : Math.atan2(Values.toDouble(args[0]), Values.toDouble(args[1]));
+            case "ATAN2" -> args -> Math.atan2(Values.toDouble(args[0]), Values.toDouble(args[1]));
+            case "RADIANS" -> args -> Math.toRadians(Values.toDouble(args[0]));
+            case "DEGREES" -> args -> Math.toDegrees(Values.toDouble(args[0]));
+            case "SIGN" -> args -> {
+                int sign = args[0] instanceof Double number ? (int) Math.signum(number) : Values.toDecimal(args[0]).signum();
+                return args[0] instanceof Double ? (Object) (double) sign : args[0] instanceof BigDecimal
+                        ? (Object) BigDecimal.valueOf(sign) : (Object) (long) sign;
+            };
+            case "TRUNCATE" -> args -> truncate(args[0], (int) Math.max(-65, Math.min(30, Values.toLong(args[1]))));
+            case "GREATEST", "LEAST" -> args -> {
+                Object best = args[0];
+                for (Object arg : args) {
+                    int order = Values.compare(arg, best);
+                    if (name.equals("GREATEST") ? order > 0 : order < 0) {
+                        best = arg;
+                    }
+                }
+                return best;
+            };
+            case "CURDATE" -> args -> session.statementTime().toLocalDate();
+            case "DAY", "DAYOFMONTH" -> args -> (long) Values.toDateTime(args[0]).getDayOfMonth();
+            case "DATEDIFF" -> args -> ChronoUnit.DAYS.between(Values.toDateTime(args[1]).toLocalDate(),
+                    Values.toDateTime(args[0]).toLocalDate());
+            case "DATE_FORMAT" -> args -> dateFormat(Values.toDateTime(args[0]), Values.toText(args[1]));
+            case "UNIX_TIMESTAMP" -> args -> (args.length == 0 ? session.statementTime() : Values.toDateTime(args[0]))
+                    .atZone(ZoneId.systemDefault()).toEpochSecond();
+            case "FROM_UNIXTIME" -> args -> LocalDateTime.ofEpochSecond(Values.toLong(args[0]), 0,
+                    ZoneId.systemDefault().getRules().getOffset(java.time.Instant.ofEpochSecond(Values.toLong(args[0]))));
+            case "DAYNAME" -> args -> Values.toDateTime(args[0]).getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH);
+            case "MONTHNAME" -> args -> Values.toDateTime(args[0]).getMonth().getDisplayName(TextStyle.FULL, Locale.ENGLISH);
+            case "LAST_DAY" -> args -> {
+                LocalDate date = Values.toDateTime(args[0]).toLocalDate();
+                return date.withDayOfMonth(date.lengthOfMonth());
+            };
+            default -> null;
+        };
+    }
+
+    /** The offset in {@code text} of its first {@code count} characters (code points), clamped to the text. */
+    private static int characters(String text, long count) {
+        int total = text.codePointCount(0, text.length());
+        return text.offsetByCodePoints(0, (int) Math.max(0, Math.min(total, count)));
+    }
+
+    private static String pad(String text, long length, String padding, boolean left) {
+        int total = text.codePointCount(0, text.length());
+        if (length < 0) {
+            return null;
+        }
+        if (length <= total) {
+            return text.substring(0, characters(text, length));
+        }
+        if (padding.isEmpty()) {
+            return null;
+        }
+        StringBuilder fill = new StringBuilder();
+        int needed = (int) Math.min(1 << 20, length - total);
+        while (fill.codePointCount(0, fill.length()) < needed) {
+            fill.append(padding);
+        }
+        String cut = fill.substring(0, fill.offsetByCodePoints(0, needed));
+        return left ? cut + text : text + cut;
+    }
+
+    private static String substringIndex(String text, String delimiter, long count) {
+        if (delimiter.isEmpty() || count == 0) {
+            return "";
+        }
+        if (count > 0) {
+            int position = -delimiter.length();
+            for (long i = 0; i < count; i++) {
+                position = text.indexOf(delimiter, position + delimiter.length());
+                if (position < 0) {
+                    return text;
+                }
+            }
+            return text.substring(0, position);
+        }
+        int position = text.length();
+        for (long i = 0; i < -count; i++) {
+            position = position - delimiter.length() < 0 ? -1 : text.lastIndexOf(delimiter, position - delimiter.length());
+            if (position < 0) {
+                return text;
+            }
+        }
+        return text.substring(position + delimiter.length());
+    }
+
+    /** MySQL's DATE_FORMAT specifiers (those of the C locale); an unknown one stands for its letter. */
+    static String dateFormat(LocalDateTime value, String format) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < format.length(); i++) {
+            char c = format.charAt(i);
+            if (c != '%' || i + 1 == format.length()) {
+                text.append(c);
+                continue;
+            }
+            char specifier = format.charAt(++i);
+            int hour12 = value.getHour() % 12 == 0 ? 12 : value.getHour() % 12;
+            switch (specifier) {
+                case 'Y' -> text.append(String.format(Locale.ROOT, "%04d", value.getYear()));
+                case 'y' -> text.append(String.format(Locale.ROOT, "%02d", value.getYear() % 100));
+                case 'm' -> text.append(String.format(Locale.ROOT, "%02d", value.getMonthValue()));
+                case 'c' -> text.append(value.getMonthValue());
+                case 'd' -> text.append(String.format(Locale.ROOT, "%02d", value.getDayOfMonth()));
+                case 'e' -> text.append(value.getDayOfMonth());
+                case 'D' -> text.append(value.getDayOfMonth()).append(ordinalSuffix(value.getDayOfMonth()));
+                case 'H' -> text.append(String.format(Locale.ROOT, "%02d", value.getHour()));
+                case 'k' -> text.append(value.getHour());
+                case 'h', 'I' -> text.append(String.format(Locale.ROOT, "%02d", hour12));
+                case 'l' -> text.append(hour12);
+                case 'i' -> text.append(String.format(Locale.ROOT, "%02d", value.getMinute()));
+                case 's', 'S' -> text.append(String.format(Locale.ROOT, "%02d", value.getSecond()));
+                case 'f' -> text.append(String.format(Locale.ROOT, "%06d", value.getNano() / 1000));
+                case 'p' -> text.append(value.getHour() < 12 ? "AM" : "PM");
+                case 'T' -> text.append(String.format(Locale.ROOT, "%02d:%02d:%02d", value.getHour(), value.getMinute(),
+                        value.getSecond()));
+                case 'r' -> text.append(String.format(Locale.ROOT, "%02d:%02d:%02d %s", hour12, value.getMinute(),
+                        value.getSecond(), value.getHour() < 12 ? "AM" : "PM"));
+                case 'M' -> text.append(value.getMonth().getDisplayName(TextStyle.FULL, Locale.ENGLISH));
+                case 'b' -> text.append(value.getMonth().getDisplayName(TextStyle.SHORT, Locale.ENGLISH));
+                case 'W' -> text.append(value.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH));
+                case 'a' -> text.append(value.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ENGLISH));
+                case 'w' -> text.append(value.getDayOfWeek().getValue() % 7);
+                case 'j' -> text.append(String.format(Locale.ROOT, "%03d", value.getDayOfYear()));
+                default -> text.append(specifier);
+            }
+        }
+        return text.toString();
+    }
+
+    private static String ordinalSuffix(int day) {
+        if (day >= 11 && day <= 13) {
+            return "th";
+        }
+        return switch (day % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+    }
+
+    /**
+     * MySQL's LOCATE: the 1-based character position of {@code needle} in {@code text} from {@code from}, 0 if
+     * absent; compared byte-wise, as DuetDB's strings are.
+     */
+    private static long locate(String needle, String text, long from) {
+        int total = text.codePointCount(0, text.length());
+        if (from < 1 || from > total + 1) {
+            return 0;
+        }
+        int start = text.offsetByCodePoints(0, (int) from - 1);
+        int found = text.indexOf(needle, start);
+        return found < 0 ? 0 : text.codePointCount(0, found) + 1;
+    }
+
+    private static String digest(String algorithm, Object value) {
+        byte[] bytes = value instanceof byte[] raw ? raw : Values.toText(value).getBytes(StandardCharsets.UTF_8);
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(algorithm + " is missing from the JDK", e);
+        }
+    }
+
+    private static boolean positive(Object value) {
+        return Values.toDouble(value) > 0;
+    }
+
+    /** MySQL gives NULL where the result is not a finite number. */
+    private static Double finite(double value) {
+        return Double.isFinite(value) ? value : null;
+    }
+
+    private static Object truncate(Object value, int digits) {
+        if (value instanceof Double number) {
+            return BigDecimal.valueOf(number).setScale(digits, RoundingMode.DOWN).doubleValue();
+        }
+        BigDecimal truncated = Values.toDecimal(value).setScale(digits, RoundingMode.DOWN);
+        if (value instanceof Long) {
+            return truncated.setScale(0, RoundingMode.DOWN).longValue();
+        }
+        return digits < 0 ? truncated.setScale(0, RoundingMode.DOWN) : truncated;
+    }
+}
