@@ -15,6 +15,8 @@ import io.duetdb.common.error.ErrorCode;
 
 /** The state of one aggregate function over one group. */
 abstract class Accumulator {
+    /** MySQL's default group_concat_max_len. */
+    private static final int GROUP_CONCAT_MAX_LENGTH = 1024;
     private final int[] arguments;
     private final int filter;
     private final Set<GroupKey> distinctSeen;
@@ -126,6 +128,57 @@ abstract class Accumulator {
                     return value;
                 }
             };
+            // MySQL's GROUP_CONCAT([DISTINCT] x [ORDER BY ...] [SEPARATOR s]), which Calcite reads as LISTAGG.
+            case "LISTAGG", "GROUP_CONCAT" -> new Accumulator(call) {
+                private final List<org.apache.calcite.rel.RelFieldCollation> order = call.getCollation().getFieldCollations();
+                private final java.util.ArrayList<Object[]> items = new java.util.ArrayList<>();
+
+                @Override
+                void accept(Object[] values) {
+                    throw new IllegalStateException("GROUP_CONCAT takes the whole row");
+                }
+
+                @Override
+                void accept(Object[] values, Object[] row) {
+                    Object[] item = new Object[order.size() + 2];
+                    for (int i = 0; i < order.size(); i++) {
+                        item[i] = row[order.get(i).getFieldIndex()];
+                    }
+                    item[order.size()] = Values.toText(values[0]);
+                    item[order.size() + 1] = values.length > 1 ? Values.toText(values[1]) : ",";
+                    items.add(item);
+                }
+
+                @Override
+                Object result() {
+                    if (items.isEmpty()) {
+                        return null;
+                    }
+                    if (!order.isEmpty()) {
+                        items.sort((a, b) -> {
+                            for (int i = 0; i < order.size(); i++) {
+                                int compared = a[i] == null ? (b[i] == null ? 0 : -1) : b[i] == null ? 1 : Values.compare(a[i], b[i]);
+                                if (compared != 0) {
+                                    return order.get(i).getDirection().isDescending() ? -compared : compared;
+                                }
+                            }
+                            return 0;
+                        });
+                    }
+                    StringBuilder text = new StringBuilder();
+                    for (Object[] item : items) {
+                        if (text.length() > 0) {
+                            text.append((String) item[order.size() + 1]);
+                        }
+                        text.append((String) item[order.size()]);
+                        if (text.length() >= GROUP_CONCAT_MAX_LENGTH) {
+                            break;
+                        }
+                    }
+                    // MySQL cuts the result at group_concat_max_len (1024 by default).
+                    return text.length() > GROUP_CONCAT_MAX_LENGTH ? text.substring(0, GROUP_CONCAT_MAX_LENGTH) : text.toString();
+                }
+            };
             // Calcite's marker that a group exists (NOT IN and other sub-query rewrites): its literal, always.
             case "LITERAL_AGG" -> new Accumulator(call) {
                 private final Object value = ExpressionCompiler.literalValue((RexLiteral) call.rexList.get(0));
@@ -162,10 +215,15 @@ abstract class Accumulator {
         if (distinctSeen != null && !distinctSeen.add(new GroupKey(values))) {
             return;
         }
-        accept(values);
+        accept(values, row);
     }
 
     abstract void accept(Object[] values);
+
+    /** Adds a row's argument values; functions that also read other columns of the row (ORDER BY) override it. */
+    void accept(Object[] values, Object[] row) {
+        accept(values);
+    }
 
     abstract Object result();
 }

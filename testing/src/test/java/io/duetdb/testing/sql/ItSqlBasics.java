@@ -293,12 +293,18 @@ class ItSqlBasics {
             for (String[] test : cases) {
                 assertThat(rows(statement, "SELECT " + test[0])).as(test[0]).containsExactly(test[1]);
             }
-            statement.execute("CREATE TABLE people (id INT PRIMARY KEY, first VARCHAR(10), last VARCHAR(10), born DATE)");
-            statement.executeUpdate("INSERT INTO people VALUES (1, 'Ada', 'Lovelace', '1815-12-10'),"
-                    + " (2, 'Alan', NULL, '1912-06-23')");
+            statement.execute("CREATE TABLE pioneers (id INT PRIMARY KEY, first VARCHAR(10), last VARCHAR(10), born DATE)");
+            statement.executeUpdate("INSERT INTO pioneers VALUES (1, 'Ada', 'Lovelace', '1815-12-10'),"
+                    + " (2, 'Alan', NULL, '1912-06-23'), (3, 'Grace', 'Hopper', '1906-12-09')");
             assertThat(rows(statement, "SELECT CONCAT_WS(' ', first, last), IFNULL(last, '?'), DATE_FORMAT(born, '%d %M %Y'),"
-                    + " DATEDIFF(born, '1800-01-01') > 0 FROM people ORDER BY id"))
+                    + " DATEDIFF(born, '1800-01-01') > 0 FROM pioneers WHERE id < 3 ORDER BY id"))
                     .containsExactly("Ada Lovelace|Lovelace|10 December 1815|1", "Alan|?|23 June 1912|1");
+            // GROUP_CONCAT: NULLs skipped, DISTINCT, ORDER BY and SEPARATOR.
+            assertThat(rows(statement, "SELECT GROUP_CONCAT(last), GROUP_CONCAT(first ORDER BY born DESC SEPARATOR ' / '),"
+                    + " GROUP_CONCAT(DISTINCT MONTH(born) ORDER BY MONTH(born)) FROM pioneers"))
+                    .containsExactly("Lovelace,Hopper|Alan / Grace / Ada|6,12");
+            assertThat(rows(statement, "SELECT YEAR(born) > 1900, GROUP_CONCAT(first ORDER BY first) FROM pioneers"
+                    + " GROUP BY YEAR(born) > 1900 ORDER BY 1")).containsExactly("0|Ada", "1|Alan,Grace");
         }
     }
 
