@@ -53,7 +53,7 @@ public final class PartialAggregationOperator implements BatchOperator {
     private final List<Call> calls;
     private final BufferAllocator allocator;
     private final int batchRows;
-    private final List<FieldType> types = new ArrayList<>();
+    private final List<FieldType> types;
     private List<Object[]> results;
     private int emitted;
     private VectorSchemaRoot output;
@@ -65,8 +65,15 @@ public final class PartialAggregationOperator implements BatchOperator {
         this.calls = List.copyOf(calls);
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.batchRows = batchRows;
-        this.groupBy.forEach(expression -> types.add(expression.type()));
-        this.calls.forEach(call -> types.add(call.type()));
+        this.types = outputTypes(this.groupBy, this.calls);
+    }
+
+    /** A partial aggregation's output: the group-by values, then one partial result per call. */
+    static List<FieldType> outputTypes(List<VectorExpression> groupBy, List<Call> calls) {
+        List<FieldType> types = new ArrayList<>();
+        groupBy.forEach(expression -> types.add(expression.type()));
+        calls.forEach(call -> types.add(call.type()));
+        return List.copyOf(types);
     }
 
     @Override

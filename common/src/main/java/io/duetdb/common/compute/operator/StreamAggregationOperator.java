@@ -27,7 +27,7 @@ public final class StreamAggregationOperator implements BatchOperator {
     private final List<VectorExpression> groupBy;
     private final List<PartialAggregationOperator.Call> calls;
     private final BufferAllocator allocator;
-    private final List<FieldType> types = new ArrayList<>();
+    private final List<FieldType> types;
     private final KeyEncoder encoder = new KeyEncoder();
     private byte[] previous = new byte[64];
     private VectorSchemaRoot output;
@@ -42,8 +42,7 @@ public final class StreamAggregationOperator implements BatchOperator {
             // A global aggregate gives one row even for no input: that is the hash aggregation's job.
             throw new UnsupportedExpressionException("a stream aggregation needs group-by keys");
         }
-        this.groupBy.forEach(expression -> types.add(expression.type()));
-        this.calls.forEach(call -> types.add(call.type()));
+        this.types = PartialAggregationOperator.outputTypes(this.groupBy, this.calls);
     }
 
     @Override
