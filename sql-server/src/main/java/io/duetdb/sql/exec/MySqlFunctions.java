@@ -101,6 +101,16 @@ final class MySqlFunctions {
                 return best;
             };
             case "CURDATE" -> args -> session.statementTime().toLocalDate();
+            case "UUID" -> args -> java.util.UUID.randomUUID().toString();
+            case "HEX" -> args -> hex(args[0]);
+            case "FORMAT" -> args -> {
+                int decimals = (int) Math.max(0, Math.min(30, Values.toLong(args[1])));
+                BigDecimal rounded = Values.toDecimal(args[0]).setScale(decimals, RoundingMode.HALF_UP);
+                java.text.DecimalFormat format = new java.text.DecimalFormat(decimals == 0 ? "#,##0"
+                        : "#,##0." + "0".repeat(decimals), java.text.DecimalFormatSymbols.getInstance(Locale.US));
+                return format.format(rounded);
+            };
+            case "DATE" -> args -> Values.toDateTime(args[0]).toLocalDate();
             case "DAY", "DAYOFMONTH" -> args -> (long) Values.toDateTime(args[0]).getDayOfMonth();
             case "DATEDIFF" -> args -> ChronoUnit.DAYS.between(Values.toDateTime(args[1]).toLocalDate(),
                     Values.toDateTime(args[0]).toLocalDate());
@@ -245,6 +255,19 @@ final class MySqlFunctions {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(algorithm + " is missing from the JDK", e);
         }
+    }
+
+    /** MySQL's HEX: a number as its 64-bit two's complement integer in base 16, else the UTF-8 bytes. */
+    private static String hex(Object value) {
+        if (value instanceof byte[] bytes) {
+            return HexFormat.of().withUpperCase().formatHex(bytes);
+        }
+        if (value instanceof String text) {
+            return HexFormat.of().withUpperCase().formatHex(text.getBytes(StandardCharsets.UTF_8));
+        }
+        long number = value instanceof Long whole ? whole
+                : Values.toDecimal(value).setScale(0, RoundingMode.HALF_UP).longValue();
+        return Long.toHexString(number).toUpperCase(Locale.ROOT);
     }
 
     private static boolean positive(Object value) {

@@ -98,6 +98,20 @@ public final class DuetFunctions {
             OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.CHARACTER),
             OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)));
     public static final SqlFunction DAY = pure("DAY", NULLABLE_BIGINT, DATE_LIKE);
+    /**
+     * DATE(expression): the date part of a date, datetime or date text. The parser reads {@code DATE(...)} as a
+     * date-time constructor call, whose lookup is among TIMEDATE functions.
+     */
+    public static final SqlFunction DATE = new SqlFunction("DATE", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.explicit(SqlTypeName.DATE).andThen(SqlTypeTransforms.FORCE_NULLABLE), null, DATE_LIKE,
+            SqlFunctionCategory.TIMEDATE);
+    /** HEX(number or string): an integer's digits in base 16, or a string's UTF-8 bytes, in upper case. */
+    public static final SqlFunction HEX = pure("HEX", NULLABLE_VARCHAR, OperandTypes.or(OperandTypes.NUMERIC,
+            OperandTypes.STRING, OperandTypes.BINARY));
+    /** FORMAT(number, decimals): the number rounded, with thousands separators, as MySQL's en_US locale writes it. */
+    public static final SqlFunction FORMAT = pure("FORMAT", NULLABLE_VARCHAR, OperandTypes.NUMERIC_INTEGER);
+    public static final SqlFunction UUID = function("UUID", ReturnTypes.explicit(SqlTypeName.VARCHAR, 36),
+            OperandTypes.NILADIC);
     public static final SqlFunction CURDATE = function("CURDATE", ReturnTypes.explicit(SqlTypeName.DATE),
             OperandTypes.NILADIC);
     public static final SqlFunction UNIX_TIMESTAMP = function("UNIX_TIMESTAMP", NULLABLE_BIGINT,
@@ -107,7 +121,7 @@ public final class DuetFunctions {
 
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, DATABASE,
             SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE,
-            LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, DAY, CURDATE,
+            LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
             UNIX_TIMESTAMP, FROM_UNIXTIME,
             // MySQL functions Calcite defines for other dialects, with the types MySQL gives them.
             org.apache.calcite.sql.fun.SqlLibraryOperators.IF, org.apache.calcite.sql.fun.SqlLibraryOperators.IFNULL,

@@ -23,4 +23,21 @@ class QueryPlannerTest {
         assertThat(planned.rowType().getFieldList().get(1).getType().getScale()).isEqualTo(5);
         assertThat(planned.rowType().getFieldList().get(2).getType().getSqlTypeName()).isEqualTo(SqlTypeName.DOUBLE);
     }
+
+    @Test
+    void dateOfAnExpressionIsADate() {
+        QueryPlanner.PlannedQuery planned = planner.plan(StatementParser.parse(
+                "SELECT DATE('2026-11-22 10:30:00'), DATE(TIMESTAMP '2026-11-22 10:30:00'), DATE '2026-11-22'"));
+        for (int i = 0; i < 3; i++) {
+            assertThat(planned.rowType().getFieldList().get(i).getType().getSqlTypeName())
+                    .as(RelOptUtil.toString(planned.plan())).isEqualTo(SqlTypeName.DATE);
+        }
+    }
+
+    @Test
+    void aColumnNamedValueIsAColumnEvenWhereAQueryMayStart() {
+        QueryPlanner.PlannedQuery planned = planner.plan(StatementParser.parse(
+                "SELECT SUM(value), MAX(value) FROM (SELECT 1 AS value) t"));
+        assertThat(planned.rowType().getFieldCount()).isEqualTo(2);
+    }
 }

@@ -634,7 +634,7 @@ class ItAnalyticalQueries {
         double total = 0;
         for (int i = 0; i < cluster.storeCount(); i++) {
             total += cluster.store(i).map(store -> SqlTesting.metric(String.valueOf(store.statusAddress()),
-                    "duet_store_coprocessor_requests_total", "outcome=\"ok\"")).orElse(0.0);
+                    "duet_store_coprocessor_requests_total", "plan=\"dag\"", "outcome=\"ok\"")).orElse(0.0);
         }
         return total;
     }

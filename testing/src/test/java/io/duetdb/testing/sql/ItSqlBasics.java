@@ -243,7 +243,7 @@ class ItSqlBasics {
             // Reserved in Calcite's grammar, not in MySQL's: everyday column names.
             statement.execute("CREATE TABLE events (id INT PRIMARY KEY, date DATE, time TIME, timestamp DATETIME,"
                     + " count INT, position INT, start INT, end INT, value INT, language VARCHAR(5), result INT,"
-                    + " global INT, local INT)");
+                    + " global INT, local INT, uuid VARCHAR(36))");
             statement.executeUpdate("INSERT INTO events (id, date, time, timestamp, count, position, start, end, value,"
                     + " language, result, global, local) VALUES (1, '2026-11-22', '10:30:00', '2026-11-22 10:30:00', 3, 2,"
                     + " 5, 9, 7, 'en', 0, 1, 2), (2, '2026-11-23', '11:00:00', '2026-11-23 11:00:00', 4, 1, 6, 8, 11,"
@@ -251,9 +251,11 @@ class ItSqlBasics {
             assertThat(rows(statement, "SELECT date, time, timestamp, count, position, start, end, value, language, result,"
                     + " global, local FROM events WHERE count = 3 AND end > start ORDER BY position"))
                     .containsExactly("2026-11-22|10:30:00|2026-11-22 10:30:00|3|2|5|9|7|en|0|1|2");
-            // A bare VALUE opening a function's argument starts Calcite's VALUE row constructor: qualify or quote it.
-            assertThat(rows(statement, "SELECT e.value + e.count, SUM(e.value), SUM(`value`), COUNT(*), MAX(date) FROM events e"
+            assertThat(rows(statement, "SELECT e.value + e.count, SUM(value), SUM(`value`), COUNT(*), MAX(date) FROM events e"
                     + " GROUP BY e.value + e.count ORDER BY 1")).containsExactly("10|7|7|1|2026-11-22", "15|11|11|1|2026-11-23");
+            // MySQL's VALUE (...) row list still reads as one.
+            statement.executeUpdate("INSERT INTO events (id, value) VALUE (3, 1)");
+            assertThat(rows(statement, "SELECT value FROM events WHERE id = 3")).containsExactly("1");
             statement.executeUpdate("UPDATE events SET count = count + 1, end = start WHERE language = 'fr'");
             assertThat(rows(statement, "SELECT count, end FROM events WHERE id = 2")).containsExactly("5|6");
             // The same words keep their meaning where MySQL gives them one.
@@ -287,8 +289,11 @@ class ItSqlBasics {
                 {"DATEDIFF('2026-11-22', '2026-11-01')", "21"}, {"DATEDIFF(DATE '2026-01-01', DATE '2026-11-22')", "-325"},
                 {"DATE_FORMAT('2026-11-22 09:05:03', '%Y/%m/%d %H:%i:%s %W %b %D %p')",
                     "2026/11/22 09:05:03 Sunday Nov 22nd AM"},
-                {"DAY(DATE '2026-11-22')", "22"},
+                {"DAY(DATE '2026-11-22')", "22"}, {"DATE('2026-11-22 10:30:00')", "2026-11-22"},
+                {"DATE(TIMESTAMP '2026-11-22 23:59:59') = DATE '2026-11-22'", "1"},
                 {"FROM_UNIXTIME(UNIX_TIMESTAMP('2026-11-22 10:30:00'))", "2026-11-22 10:30:00"},
+                {"HEX(255)", "FF"}, {"HEX('abc')", "616263"}, {"HEX(-1)", "FFFFFFFFFFFFFFFF"},
+                {"FORMAT(1234567.891, 2)", "1,234,567.89"}, {"FORMAT(0.5, 0)", "1"}, {"LENGTH(UUID())", "36"},
                 {"CURDATE() = CURRENT_DATE", "1"}};
             for (String[] test : cases) {
                 assertThat(rows(statement, "SELECT " + test[0])).as(test[0]).containsExactly(test[1]);

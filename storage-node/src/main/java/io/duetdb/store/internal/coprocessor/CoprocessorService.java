@@ -89,7 +89,7 @@ public final class CoprocessorService {
                 throw new UnsupportedExpressionException("plan type " + request.getPlanType() + " is not supported");
             }
         } catch (InvalidProtocolBufferException | UnsupportedExpressionException e) {
-            fail(sink, "invalid coprocessor plan: " + e.getMessage(), null);
+            fail(request, sink, "invalid coprocessor plan: " + e.getMessage(), null);
             return;
         }
         List<byte[][]> ranges = new ArrayList<>(request.getRangesCount());
@@ -98,23 +98,23 @@ public final class CoprocessorService {
         }
         txn.snapshotRead(request.getContext(), ranges, request.getStartTs()).whenCompleteAsync((read, failure) -> {
             if (failure != null) {
-                fail(sink, "snapshot read failed: " + failure.getMessage(), null);
+                fail(request, sink, "snapshot read failed: " + failure.getMessage(), null);
                 return;
             }
             if (read.regionError() != null) {
-                metrics.coprocessorRequests.labelValues("region_error").inc();
+                metrics.coprocessorRequests.labelValues(plan(request), "region_error").inc();
                 sink.send(CoprocessorResponse.newBuilder().setRegionError(read.regionError()).build());
                 sink.complete();
                 return;
             }
             if (read.error() != null) {
-                metrics.coprocessorRequests.labelValues("locked").inc();
+                metrics.coprocessorRequests.labelValues(plan(request), "locked").inc();
                 sink.send(CoprocessorResponse.newBuilder().setLocked(read.error()).build());
                 sink.complete();
                 return;
             }
             if (read.invalid() != null) {
-                fail(sink, read.invalid(), null);
+                fail(request, sink, read.invalid(), null);
                 return;
             }
             try (var snapshot = read.snapshot()) {
@@ -163,19 +163,19 @@ public final class CoprocessorService {
                 sink.send(arrowResponse(batch));
             }
         } catch (DuetException e) {
-            fail(sink, e.getMessage(), e.code().name());
+            fail(request, sink, e.getMessage(), e.code().name());
             return;
         } catch (UnsupportedExpressionException e) {
-            fail(sink, "invalid coprocessor plan: " + e.getMessage(), null);
+            fail(request, sink, "invalid coprocessor plan: " + e.getMessage(), null);
             return;
         } catch (RuntimeException e) {
             LOG.warn("coprocessor request on region {} failed", request.getContext().getRegionId(), e);
-            fail(sink, "coprocessor failed: " + e, null);
+            fail(request, sink, "coprocessor failed: " + e, null);
             return;
         }
         long elapsed = System.nanoTime() - started;
         long scanned = scannedRows[0].getAsLong();
-        metrics.coprocessorRequests.labelValues("ok").inc();
+        metrics.coprocessorRequests.labelValues(plan(request), "ok").inc();
         metrics.coprocessorRows.labelValues("scanned").inc(scanned);
         metrics.coprocessorRows.labelValues("returned").inc(outputRows);
         metrics.coprocessorSeconds.observe(elapsed / 1e9);
@@ -199,7 +199,7 @@ public final class CoprocessorService {
             collector = new AnalyzeCollector(columns, analyze.getSampleSize(),
                     analyze.getSeed() ^ request.getContext().getRegionId(), groups);
         } catch (IllegalArgumentException e) {
-            fail(sink, "invalid analyze plan: " + e.getMessage(), null);
+            fail(request, sink, "invalid analyze plan: " + e.getMessage(), null);
             return;
         }
         try (BufferAllocator requestAllocator = allocator.newChildAllocator("analyze-" + request.getContext().getRegionId(),
@@ -228,11 +228,11 @@ public final class CoprocessorService {
             }
         } catch (RuntimeException e) {
             LOG.warn("analyze request on region {} failed", request.getContext().getRegionId(), e);
-            fail(sink, "analyze failed: " + e, null);
+            fail(request, sink, "analyze failed: " + e, null);
             return;
         }
         long elapsed = System.nanoTime() - started;
-        metrics.coprocessorRequests.labelValues("ok").inc();
+        metrics.coprocessorRequests.labelValues(plan(request), "ok").inc();
         metrics.coprocessorRows.labelValues("scanned").inc(collector.rows());
         LOG.info("analyzed region {}: {} rows, {} sampled in {} ms", request.getContext().getRegionId(), collector.rows(),
                 collector.sample().size(), elapsed / 1_000_000);
@@ -246,8 +246,13 @@ public final class CoprocessorService {
         return CoprocessorResponse.newBuilder().setArrowIpc(UnsafeByteOperations.unsafeWrap(ArrowIpc.write(batch))).build();
     }
 
-    private void fail(ResponseSink sink, String message, String errorCode) {
-        metrics.coprocessorRequests.labelValues("error").inc();
+    /** The plan-type label of a request's metrics. */
+    private static String plan(CoprocessorRequest request) {
+        return request.getPlanType() == PlanType.ANALYZE ? "analyze" : "dag";
+    }
+
+    private void fail(CoprocessorRequest request, ResponseSink sink, String message, String errorCode) {
+        metrics.coprocessorRequests.labelValues(plan(request), "error").inc();
         CoprocessorResponse.Builder response = CoprocessorResponse.newBuilder().setError(message);
         if (errorCode != null) {
             response.setErrorCode(errorCode);

@@ -51,7 +51,8 @@ public final class StoreMetrics {
         batchCommands = Counter.builder().name("duet_store_batch_commands_total")
                 .help("Requests received in BatchCommands stream messages").register(registry);
         coprocessorRequests = Counter.builder().name("duet_store_coprocessor_requests_total")
-                .help("Coprocessor requests by outcome (ok, region_error, locked, error)").labelNames("outcome")
+                .help("Coprocessor requests by plan type (dag, analyze) and outcome (ok, region_error, locked, error)")
+                .labelNames("plan", "outcome")
                 .register(registry);
         coprocessorRows = Counter.builder().name("duet_store_coprocessor_rows_total")
                 .help("Rows read and returned by coprocessor requests").labelNames("stage").register(registry);
