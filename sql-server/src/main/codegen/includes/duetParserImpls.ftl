@@ -661,6 +661,18 @@ SqlNode DuetCurrentUserFunction() :
     }
 }
 
+/** MySQL's integer division {@code a DIV b}, with the precedence of "/". */
+void DuetIntegerDivide(List<Object> list, ExprContext exprContext, Span s) :
+{
+}
+{
+    <DIV> {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
 /** MySQL's NULL-safe equality {@code a <=> b}: IS NOT DISTINCT FROM, with the precedence of "=". */
 void DuetNullSafeEqual(List<Object> list, ExprContext exprContext, Span s) :
 {

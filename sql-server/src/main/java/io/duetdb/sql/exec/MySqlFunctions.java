@@ -101,6 +101,10 @@ final class MySqlFunctions {
                 return best;
             };
             case "CURDATE" -> args -> session.statementTime().toLocalDate();
+            case "DIV" -> args -> {
+                BigDecimal divisor = Values.toDecimal(args[1]);
+                return divisor.signum() == 0 ? null : Values.toDecimal(args[0]).divideToIntegralValue(divisor).longValueExact();
+            };
             case "UUID" -> args -> java.util.UUID.randomUUID().toString();
             case "HEX" -> args -> hex(args[0]);
             case "FORMAT" -> args -> {

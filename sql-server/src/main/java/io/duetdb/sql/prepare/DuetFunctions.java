@@ -122,7 +122,7 @@ public final class DuetFunctions {
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, DATABASE,
             SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE,
             LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
-            UNIX_TIMESTAMP, FROM_UNIXTIME,
+            UNIX_TIMESTAMP, FROM_UNIXTIME, io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE,
             // MySQL functions Calcite defines for other dialects, with the types MySQL gives them.
             org.apache.calcite.sql.fun.SqlLibraryOperators.IF, org.apache.calcite.sql.fun.SqlLibraryOperators.IFNULL,
             org.apache.calcite.sql.fun.SqlLibraryOperators.GREATEST, org.apache.calcite.sql.fun.SqlLibraryOperators.LEAST,

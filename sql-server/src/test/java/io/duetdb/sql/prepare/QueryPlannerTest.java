@@ -40,4 +40,11 @@ class QueryPlannerTest {
                 "SELECT SUM(value), MAX(value) FROM (SELECT 1 AS value) t"));
         assertThat(planned.rowType().getFieldCount()).isEqualTo(2);
     }
+
+    @Test
+    void integerDivisionBindsAsTightlyAsMultiplication() {
+        QueryPlanner.PlannedQuery planned = planner.plan(StatementParser.parse("SELECT 1 + 7 DIV 2 * 2"));
+        assertThat(RelOptUtil.toString(planned.plan())).contains("+(1, *(DIV(7, 2), 2))");
+        assertThat(planned.rowType().getFieldList().get(0).getType().getSqlTypeName()).isEqualTo(SqlTypeName.BIGINT);
+    }
 }

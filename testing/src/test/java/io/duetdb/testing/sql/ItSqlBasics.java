@@ -292,6 +292,7 @@ class ItSqlBasics {
                 {"DAY(DATE '2026-11-22')", "22"}, {"DATE('2026-11-22 10:30:00')", "2026-11-22"},
                 {"DATE(TIMESTAMP '2026-11-22 23:59:59') = DATE '2026-11-22'", "1"},
                 {"FROM_UNIXTIME(UNIX_TIMESTAMP('2026-11-22 10:30:00'))", "2026-11-22 10:30:00"},
+                {"7 DIV 2", "3"}, {"-7 DIV 2", "-3"}, {"7.9 DIV 2", "3"}, {"7 DIV 0", "null"}, {"1 + 7 DIV 2 * 2", "7"},
                 {"HEX(255)", "FF"}, {"HEX('abc')", "616263"}, {"HEX(-1)", "FFFFFFFFFFFFFFFF"},
                 {"FORMAT(1234567.891, 2)", "1,234,567.89"}, {"FORMAT(0.5, 0)", "1"}, {"LENGTH(UUID())", "36"},
                 {"CURDATE() = CURRENT_DATE", "1"}};
