@@ -118,6 +118,7 @@ final class MySqlFunctions {
             case "DAY", "DAYOFMONTH" -> args -> (long) Values.toDateTime(args[0]).getDayOfMonth();
             case "DATEDIFF" -> args -> ChronoUnit.DAYS.between(Values.toDateTime(args[1]).toLocalDate(),
                     Values.toDateTime(args[0]).toLocalDate());
+            case "STR_TO_DATE" -> args -> parseDate(Values.toText(args[0]), Values.toText(args[1]));
             case "DATE_FORMAT" -> args -> dateFormat(Values.toDateTime(args[0]), Values.toText(args[1]));
             case "UNIX_TIMESTAMP" -> args -> (args.length == 0 ? session.statementTime() : Values.toDateTime(args[0]))
                     .atZone(ZoneId.systemDefault()).toEpochSecond();
@@ -224,6 +225,137 @@ final class MySqlFunctions {
             }
         }
         return text.toString();
+    }
+
+    /**
+     * MySQL's STR_TO_DATE: the text read by the format's specifiers (the same as DATE_FORMAT's numeric ones, and
+     * month names); a DATE unless the format reads a time. Null when the text does not match or is no valid date.
+     */
+    static Object parseDate(String text, String format) {
+        int[] at = {0};
+        int year = 0;
+        int month = 0;
+        int day = 0;
+        int hour = 0;
+        int minute = 0;
+        int second = 0;
+        int micros = 0;
+        boolean time = false;
+        boolean pm = false;
+        boolean twelveHour = false;
+        for (int i = 0; i < format.length(); i++) {
+            char c = format.charAt(i);
+            if (c != '%' || i + 1 == format.length()) {
+                if (at[0] >= text.length() || text.charAt(at[0]) != c) {
+                    if (Character.isWhitespace(c)) {
+                        continue;
+                    }
+                    return null;
+                }
+                at[0]++;
+                continue;
+            }
+            char specifier = format.charAt(++i);
+            Integer value;
+            switch (specifier) {
+                case 'Y' -> value = year = orMinus(number(text, at, 4));
+                case 'y' -> {
+                    value = number(text, at, 2);
+                    year = value == null ? -1 : value < 70 ? 2000 + value : 1900 + value;
+                }
+                case 'm', 'c' -> value = month = orMinus(number(text, at, 2));
+                case 'd', 'e' -> value = day = orMinus(number(text, at, 2));
+                case 'H', 'k' -> {
+                    value = hour = orMinus(number(text, at, 2));
+                    time = true;
+                }
+                case 'h', 'I', 'l' -> {
+                    value = hour = orMinus(number(text, at, 2));
+                    time = true;
+                    twelveHour = true;
+                }
+                case 'i' -> {
+                    value = minute = orMinus(number(text, at, 2));
+                    time = true;
+                }
+                case 's', 'S' -> {
+                    value = second = orMinus(number(text, at, 2));
+                    time = true;
+                }
+                case 'f' -> {
+                    int start = at[0];
+                    value = number(text, at, 6);
+                    micros = value == null ? 0 : value * (int) Math.pow(10, 6 - (at[0] - start));
+                    time = true;
+                }
+                case 'p' -> {
+                    String marker = text.length() >= at[0] + 2 ? text.substring(at[0], at[0] + 2).toUpperCase(Locale.ROOT) : "";
+                    value = marker.equals("AM") || marker.equals("PM") ? 0 : null;
+                    pm = marker.equals("PM");
+                    at[0] += 2;
+                    time = true;
+                }
+                case 'M', 'b' -> {
+                    value = null;
+                    for (java.time.Month candidate : java.time.Month.values()) {
+                        String name = candidate.getDisplayName(specifier == 'M' ? TextStyle.FULL : TextStyle.SHORT,
+                                Locale.ENGLISH);
+                        if (text.regionMatches(true, at[0], name, 0, name.length())) {
+                            month = candidate.getValue();
+                            value = month;
+                            at[0] += name.length();
+                            break;
+                        }
+                    }
+                }
+                case 'T' -> {
+                    Object parsed = parseDate(text.substring(at[0]), "%H:%i:%s");
+                    if (!(parsed instanceof LocalDateTime clock)) {
+                        return null;
+                    }
+                    hour = clock.getHour();
+                    minute = clock.getMinute();
+                    second = clock.getSecond();
+                    at[0] = text.length();
+                    value = 0;
+                    time = true;
+                }
+                case '%' -> {
+                    value = at[0] < text.length() && text.charAt(at[0]) == '%' ? 0 : null;
+                    at[0]++;
+                }
+                default -> value = null;
+            }
+            if (value == null || value < 0) {
+                return null;
+            }
+        }
+        if (twelveHour) {
+            if (hour < 1 || hour > 12) {
+                return null;
+            }
+            hour = hour % 12 + (pm ? 12 : 0);
+        }
+        try {
+            LocalDate date = LocalDate.of(year, month, day);
+            return time ? date.atTime(hour, minute, second, micros * 1000) : date;
+        } catch (java.time.DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** Up to {@code digits} digits at {@code at}, or null when there is none. */
+    private static Integer number(String text, int[] at, int digits) {
+        int start = at[0];
+        int value = 0;
+        while (at[0] < text.length() && at[0] - start < digits && Character.isDigit(text.charAt(at[0]))) {
+            value = value * 10 + (text.charAt(at[0]++) - '0');
+        }
+        return at[0] == start ? null : value;
+    }
+
+    private static int orMinus(Integer value) {
+        return value == null ? -1 : value;
     }
 
     private static String ordinalSuffix(int day) {

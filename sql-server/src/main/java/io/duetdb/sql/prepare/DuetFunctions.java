@@ -112,6 +112,17 @@ public final class DuetFunctions {
     public static final SqlFunction FORMAT = pure("FORMAT", NULLABLE_VARCHAR, OperandTypes.NUMERIC_INTEGER);
     public static final SqlFunction UUID = function("UUID", ReturnTypes.explicit(SqlTypeName.VARCHAR, 36),
             OperandTypes.NILADIC);
+    /**
+     * STR_TO_DATE(text, format): a DATETIME when the format (a constant) has time parts, else a DATE; NULL when the
+     * text does not match.
+     */
+    public static final SqlFunction STR_TO_DATE = pure("STR_TO_DATE", binding -> {
+        RelDataTypeFactory factory = binding.getTypeFactory();
+        String format = binding.isOperandLiteral(1, false) ? binding.getOperandLiteralValue(1, String.class) : null;
+        boolean time = format == null || format.matches("(?s).*%[HkhIlisSfTrp].*");
+        return factory.createTypeWithNullability(time ? factory.createSqlType(SqlTypeName.TIMESTAMP, 0)
+                : factory.createSqlType(SqlTypeName.DATE), true);
+    }, OperandTypes.STRING_STRING);
     public static final SqlFunction CURDATE = function("CURDATE", ReturnTypes.explicit(SqlTypeName.DATE),
             OperandTypes.NILADIC);
     public static final SqlFunction UNIX_TIMESTAMP = function("UNIX_TIMESTAMP", NULLABLE_BIGINT,
@@ -121,7 +132,7 @@ public final class DuetFunctions {
 
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, DATABASE,
             SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE,
-            LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
+            LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, STR_TO_DATE, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
             UNIX_TIMESTAMP, FROM_UNIXTIME, io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE,
             // MySQL functions Calcite defines for other dialects, with the types MySQL gives them.
             org.apache.calcite.sql.fun.SqlLibraryOperators.IF, org.apache.calcite.sql.fun.SqlLibraryOperators.IFNULL,

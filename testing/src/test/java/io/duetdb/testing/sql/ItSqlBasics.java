@@ -293,6 +293,9 @@ class ItSqlBasics {
                 {"DATE(TIMESTAMP '2026-11-22 23:59:59') = DATE '2026-11-22'", "1"},
                 {"FROM_UNIXTIME(UNIX_TIMESTAMP('2026-11-22 10:30:00'))", "2026-11-22 10:30:00"},
                 {"7 DIV 2", "3"}, {"-7 DIV 2", "-3"}, {"7.9 DIV 2", "3"}, {"7 DIV 0", "null"}, {"1 + 7 DIV 2 * 2", "7"},
+                {"STR_TO_DATE('22/11/2026', '%d/%m/%Y')", "2026-11-22"},
+                {"STR_TO_DATE('Nov 5, 2026 7:08:09 PM', '%b %e, %Y %l:%i:%s %p')", "2026-11-05 19:08:09"},
+                {"STR_TO_DATE('2026-02-30', '%Y-%m-%d')", "null"}, {"STR_TO_DATE('x2026', '%Y')", "null"},
                 {"HEX(255)", "FF"}, {"HEX('abc')", "616263"}, {"HEX(-1)", "FFFFFFFFFFFFFFFF"},
                 {"FORMAT(1234567.891, 2)", "1,234,567.89"}, {"FORMAT(0.5, 0)", "1"}, {"LENGTH(UUID())", "36"},
                 {"CURDATE() = CURRENT_DATE", "1"}};
