@@ -43,8 +43,8 @@ final class MySqlFunctions {
                 return from.isEmpty() ? Values.toText(args[0]) : Values.toText(args[0]).replace(from, Values.toText(args[2]));
             };
             case "REVERSE" -> args -> new StringBuilder(Values.toText(args[0])).reverse().toString();
-            case "LTRIM" -> args -> Values.toText(args[0]).replaceFirst("^ +", "");
-            case "RTRIM" -> args -> Values.toText(args[0]).replaceFirst(" +$", "");
+            case "LTRIM" -> args -> trimSpaces(Values.toText(args[0]), true);
+            case "RTRIM" -> args -> trimSpaces(Values.toText(args[0]), false);
             case "LPAD", "RPAD" -> args -> pad(Values.toText(args[0]), Values.toLong(args[1]), Values.toText(args[2]),
                     name.equals("LPAD"));
             case "SUBSTRING_INDEX" -> args -> substringIndex(Values.toText(args[0]), Values.toText(args[1]),
@@ -132,6 +132,22 @@ final class MySqlFunctions {
             };
             default -> null;
         };
+    }
+
+    /** MySQL's LTRIM and RTRIM remove spaces only, not other white space. */
+    private static String trimSpaces(String text, boolean leading) {
+        int start = 0;
+        int end = text.length();
+        if (leading) {
+            while (start < end && text.charAt(start) == ' ') {
+                start++;
+            }
+        } else {
+            while (end > start && text.charAt(end - 1) == ' ') {
+                end--;
+            }
+        }
+        return text.substring(start, end);
     }
 
     /** The offset in {@code text} of its first {@code count} characters (code points), clamped to the text. */

@@ -219,12 +219,8 @@ class ItAnalyticalQueries {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE readings (id BIGINT PRIMARY KEY, sensor INT, day INT, reading INT,"
                     + " KEY by_sensor_day (sensor, day))");
-            StringBuilder insert = new StringBuilder("INSERT INTO readings VALUES ");
-            for (int i = 1; i <= 3_000; i++) {
-                insert.append(i > 1 ? "," : "").append('(').append(i).append(',').append(i % 5).append(',')
-                        .append(i % 7 == 0 ? "NULL" : String.valueOf(i % 9)).append(',').append(i % 100).append(')');
-            }
-            statement.execute(insert.toString());
+            SqlTesting.insertRows(statement, "readings", 1, 3_000,
+                    i -> i + "," + i % 5 + "," + (i % 7 == 0 ? "NULL" : String.valueOf(i % 9)) + "," + i % 100);
             // The index range scan gives (sensor, day) in order: the stores find groups by comparing neighbours.
             String byIndex = "SELECT sensor, day, COUNT(*), MAX(id), MIN(id) FROM readings WHERE sensor = 3"
                     + " GROUP BY day, sensor ORDER BY day";
@@ -265,18 +261,11 @@ class ItAnalyticalQueries {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE accounts (id BIGINT PRIMARY KEY, owner VARCHAR(20), opened INT)");
             statement.execute("CREATE TABLE balances (account BIGINT PRIMARY KEY, amount DECIMAL(12, 2), note VARCHAR(10))");
-            StringBuilder accounts = new StringBuilder("INSERT INTO accounts VALUES ");
-            StringBuilder balances = new StringBuilder("INSERT INTO balances VALUES ");
-            for (int i = 1; i <= 2_000; i++) {
-                accounts.append(i > 1 ? "," : "").append('(').append(i).append(",'owner").append(i % 37).append("',")
-                        .append(i % 5 == 0 ? "NULL" : String.valueOf(2000 + i % 20)).append(')');
-                // Every third account has no balance, and balances exist for ids no account has.
-                int account = i % 3 == 0 ? 5_000 + i : i;
-                balances.append(i > 1 ? "," : "").append('(').append(account).append(',').append(i * 7 % 1000).append(".25,")
-                        .append(i % 4 == 0 ? "NULL" : "'n" + i % 4 + "'").append(')');
-            }
-            statement.execute(accounts.toString());
-            statement.execute(balances.toString());
+            SqlTesting.insertRows(statement, "accounts", 1, 2_000,
+                    i -> i + ",'owner" + i % 37 + "'," + (i % 5 == 0 ? "NULL" : String.valueOf(2000 + i % 20)));
+            // Every third account has no balance, and balances exist for ids no account has.
+            SqlTesting.insertRows(statement, "balances", 1, 2_000, i -> (i % 3 == 0 ? 5_000 + i : i) + ","
+                    + i * 7 % 1000 + ".25," + (i % 4 == 0 ? "NULL" : "'n" + i % 4 + "'"));
             statement.execute("SET duet_index_join_max_outer_rows = 0");
             List<String> queries = List.of(
                     "SELECT a.id, a.owner, b.amount FROM accounts a JOIN balances b ON a.id = b.account ORDER BY a.id",
@@ -413,12 +402,8 @@ class ItAnalyticalQueries {
             // A zip code determines its city: the columns are correlated, not independent.
             statement.execute("CREATE TABLE addresses (id INT PRIMARY KEY, city INT, zip INT, street VARCHAR(20),"
                     + " KEY by_city_zip (city, zip))");
-            StringBuilder insert = new StringBuilder("INSERT INTO addresses VALUES ");
-            for (int i = 1; i <= 2_000; i++) {
-                insert.append(i > 1 ? "," : "").append('(').append(i).append(',').append(i % 10).append(',')
-                        .append(i % 100).append(",'street ").append(i % 7).append("')");
-            }
-            statement.execute(insert.toString());
+            SqlTesting.insertRows(statement, "addresses", 1, 2_000, i -> i + "," + i % 10 + "," + i % 100 + ",'street "
+                    + i % 7 + "'");
             statement.execute("ANALYZE TABLE addresses");
             List<String> histograms = SqlTesting.rows(statement, "SHOW STATS_HISTOGRAMS");
             String[] index = histograms.stream().map(row -> row.split("\\|", -1))

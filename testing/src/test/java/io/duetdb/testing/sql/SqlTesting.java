@@ -74,6 +74,16 @@ final class SqlTesting {
         return total;
     }
 
+    /** One multi-row INSERT of rows {@code first} to {@code last}, each row's values written by {@code values}. */
+    static void insertRows(Statement statement, String table, int first, int last,
+            java.util.function.IntFunction<String> values) throws SQLException {
+        StringBuilder insert = new StringBuilder("INSERT INTO ").append(table).append(" VALUES ");
+        for (int i = first; i <= last; i++) {
+            insert.append(i > first ? "," : "").append('(').append(values.apply(i)).append(')');
+        }
+        statement.execute(insert.toString());
+    }
+
     /** Each row of a query as its columns' text joined by '|'. */
     static List<String> rows(Statement statement, String sql) throws SQLException {
         List<String> rows = new ArrayList<>();
