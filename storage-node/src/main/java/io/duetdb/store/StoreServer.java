@@ -213,6 +213,7 @@ public final class StoreServer implements AutoCloseable {
         try {
             grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.address().host(), config.address().port()))
                     .executor(rpcExecutor)
+                    .callExecutor(KvGrpcEndpoint.INLINE_CALLS)
                     .maxInboundMessageSize(64 << 20)
                     .addService(new KvGrpcEndpoint(kv, txn, metrics, rpcExecutor))
                     .addService(new CoprocessorGrpcEndpoint(coprocessor))

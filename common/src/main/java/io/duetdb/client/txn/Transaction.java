@@ -57,6 +57,9 @@ public final class Transaction implements AutoCloseable {
 
     private enum State { ACTIVE, COMMITTED, ROLLED_BACK }
 
+    /** The read timestamp of {@link TxnClient#beginLatestRead()}: above every commit timestamp placement gives. */
+    static final long LATEST = Long.MAX_VALUE;
+
     private final TxnClient client;
     private final long startTs;
     private final TxnMode mode;
@@ -96,6 +99,11 @@ public final class Transaction implements AutoCloseable {
     }
 
     // ---- reads ----
+
+    /** True for a read of the newest committed versions ({@link TxnClient#beginLatestRead()}), which cannot write. */
+    public boolean readsLatest() {
+        return startTs == LATEST;
+    }
 
     private long readTs() {
         return isolation == Isolation.READ_COMMITTED ? client.placement().getTimestamp().packed() : startTs;
@@ -424,6 +432,9 @@ public final class Transaction implements AutoCloseable {
     }
 
     private void buffer(Mutation mutation) {
+        if (readsLatest()) {
+            throw new IllegalStateException("a read of the newest versions cannot write");
+        }
         Mutation previous = writes.put(mutation.getKey(), mutation);
         writtenBytes += mutation.getKey().size() + mutation.getValue().size()
                 - (previous == null ? 0 : previous.getKey().size() + previous.getValue().size());

@@ -66,6 +66,17 @@ public final class TxnClient implements AutoCloseable {
         return new Transaction(this, startTs, mode, isolation);
     }
 
+    /**
+     * A read-only transaction that reads the newest committed version of a key without taking a timestamp from
+     * placement (TiDB's MaxTS point get of an autocommit statement). A lock on the key is resolved or waited for as
+     * any reader's would be, so the answer is the value of the last acknowledged commit: linearizable for one key.
+     * Keys read one after another are not one snapshot, so it serves single-key statements only. It does not hold
+     * back the GC safe point, since the newest version is never collected.
+     */
+    public Transaction beginLatestRead() {
+        return new Transaction(this, Transaction.LATEST, TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+    }
+
     public Transaction begin() {
         return begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
     }

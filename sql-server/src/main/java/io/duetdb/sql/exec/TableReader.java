@@ -127,7 +127,7 @@ public final class TableReader {
         if (handleColumn != null) {
             for (int i = 0; i < publicColumns.size(); i++) {
                 if (publicColumns.get(i).name().equalsIgnoreCase(handleColumn)) {
-                    List<Object> values = fixed.containsKey(i) ? List.of(fixed.get(i)) : handleChoices;
+                    List<Object> values = fixed.containsKey(i) ? java.util.Collections.singletonList(fixed.get(i)) : handleChoices;
                     if (values != null) {
                         List<Long> handles = handles(values, publicColumns.get(i));
                         if (handles != null) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -23,26 +24,30 @@ import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.TableAccess;
 
 /**
- * TiDB's point-get and batch-point-get plans for statement text: {@code SELECT columns | * FROM table WHERE
- * pk = integer} or {@code pk IN (integers)} on a table whose primary key is its clustered integer handle reads
- * those rows without Calcite. Anything else — other
- * shapes, unknown names, a value that is not an exact integer — is left to the planner, which gives the errors.
+ * TiDB's point-get and batch-point-get plans: {@code SELECT columns | * FROM table WHERE pk = integer} (or
+ * {@code pk = ?} in a prepared statement) or {@code pk IN (integers)} on a table whose primary key is its clustered
+ * integer handle reads those rows without Calcite. Anything else — other shapes, unknown names, a value that is not
+ * an exact integer, a placeholder bound to anything but an integer — is left to the planner, which gives the errors
+ * and MySQL's conversions.
  */
 final class PointGetFastPath {
     private final TableInfo table;
     private final String databaseName;
     private final List<Integer> columnIndexes;
     private final List<String> labels;
-    /** Distinct, ascending: the order a scan of the table would give. */
+    /** Distinct, ascending: the order a scan of the table would give. Empty when the key is a placeholder. */
     private final List<Long> handles;
+    /** The placeholder that gives the key, or -1. */
+    private final int parameterIndex;
 
     private PointGetFastPath(TableInfo table, String databaseName, List<Integer> columnIndexes, List<String> labels,
-            List<Long> handles) {
+            List<Long> handles, int parameterIndex) {
         this.table = table;
         this.databaseName = databaseName;
         this.columnIndexes = columnIndexes;
         this.labels = labels;
         this.handles = handles;
+        this.parameterIndex = parameterIndex;
     }
 
     String databaseName() {
@@ -74,17 +79,23 @@ final class PointGetFastPath {
         TableInfo table = found.get();
         SqlNode left = where.operand(0);
         SqlNode right = where.operand(1);
-        SqlNode key = left instanceof SqlNumericLiteral ? right : left;
+        boolean valueFirst = left instanceof SqlNumericLiteral || left instanceof SqlDynamicParam;
+        SqlNode key = valueFirst ? right : left;
         List<SqlNode> values = where.getKind() == SqlKind.IN
                 ? right instanceof SqlNodeList list ? list.getList() : List.of()
-                : List.of(left instanceof SqlNumericLiteral ? left : right);
+                : List.of(valueFirst ? left : right);
         Optional<ColumnInfo> keyColumn = column(table, key, from);
         if (keyColumn.isEmpty() || !keyColumn.get().name().equalsIgnoreCase(table.handleColumn()) || values.isEmpty()
-                || where.getKind() == SqlKind.IN && left instanceof SqlNumericLiteral) {
+                || where.getKind() == SqlKind.IN && valueFirst) {
             return Optional.empty();
         }
+        int parameterIndex = -1;
         java.util.TreeSet<Long> handles = new java.util.TreeSet<>();
         for (SqlNode value : values) {
+            if (value instanceof SqlDynamicParam parameter && where.getKind() == SqlKind.EQUALS) {
+                parameterIndex = parameter.getIndex();
+                continue;
+            }
             if (!(value instanceof SqlNumericLiteral number) || !number.isExact()) {
                 return Optional.empty();
             }
@@ -114,7 +125,8 @@ final class PointGetFastPath {
             indexes.add(table.columns().indexOf(column.get()));
             labels.add(((SqlIdentifier) item).names.get(((SqlIdentifier) item).names.size() - 1));
         }
-        return Optional.of(new PointGetFastPath(table, database.get().name(), indexes, labels, List.copyOf(handles)));
+        return Optional.of(new PointGetFastPath(table, database.get().name(), indexes, labels, List.copyOf(handles),
+                parameterIndex));
     }
 
     /** A public column named by a plain or table-qualified identifier. */
@@ -132,8 +144,30 @@ final class PointGetFastPath {
                 && identifier.names.get(0).equalsIgnoreCase(from.names.get(from.names.size() - 1));
     }
 
-    QueryResult run(Transaction transaction) {
+    /**
+     * The handles to read with these placeholder values; empty when a placeholder holds something other than an
+     * integer the key can take (the planner then converts it as MySQL does).
+     */
+    Optional<List<Long>> handles(List<Object> parameters) {
+        if (parameterIndex < 0) {
+            return Optional.of(handles);
+        }
+        Object value = parameterIndex < parameters.size() ? parameters.get(parameterIndex) : null;
+        if (!(value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte)) {
+            return Optional.empty();
+        }
+        long handle = ((Number) value).longValue();
+        ColumnInfo keyColumn = table.publicColumns().stream()
+                .filter(column -> column.name().equalsIgnoreCase(table.handleColumn())).findFirst().orElseThrow();
+        if (handle < 0 && keyColumn.type().unsigned()) {
+            return Optional.empty();
+        }
+        return Optional.of(List.of(handle));
+    }
+
+    QueryResult run(Transaction transaction, List<Long> handles) {
         requireNonNull(transaction, "transaction is null");
+        requireNonNull(handles, "handles is null");
         TableAccess access = new TableAccess(table);
         List<ResultColumn> columns = new ArrayList<>();
         for (int i = 0; i < columnIndexes.size(); i++) {

@@ -146,6 +146,8 @@ public final class Session implements SessionFunctions {
         /** The statement as parsed at prepare time, never given to the validator (which may rewrite it). */
         final SqlNode parsed;
         QueryPlanner.PlannedQuery plan;
+        /** Set when the query is a point get by its clustered key, which runs without the plan. */
+        PointGetFastPath pointGet;
         List<ResultColumn> planColumns;
         long planSchemaVersion = -1;
 
@@ -196,11 +198,14 @@ public final class Session implements SessionFunctions {
             InfoSchema schema = manager.catalog().current();
             QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database).plan(query);
             entry.plan = planned;
+            // The validator rewrites the tree it plans, so the point get is matched on the untouched parse.
+            entry.pointGet = PointGetFastPath.match(entry.parsed, schema, database).orElse(null);
             entry.planColumns = resultColumns(planned, labels);
             entry.planSchemaVersion = schema.version();
             return true;
         } catch (RuntimeException e) {
             entry.plan = null;
+            entry.pointGet = null;
             entry.planSchemaVersion = -1;
             return false;
         }
@@ -244,6 +249,11 @@ public final class Session implements SessionFunctions {
                 long version = manager.catalog().current().version();
                 if (statement.planSchemaVersion != version) {
                     planPrepared(statement);
+                }
+                java.util.Optional<List<Long>> handles = statement.pointGet == null ? java.util.Optional.empty()
+                        : statement.pointGet.handles(parameters);
+                if (handles.isPresent()) {
+                    return measured("select", () -> pointGet(statement.pointGet, handles.get()));
                 }
                 if (statement.plan != null) {
                     QueryPlanner.PlannedQuery plan = statement.plan;
@@ -788,8 +798,7 @@ public final class Session implements SessionFunctions {
             java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, manager.catalog().current(),
                     database);
             if (pointGet.isPresent()) {
-                require(Privilege.SELECT, pointGet.get().databaseName(), pointGet.get().table().name());
-                return inTransaction(transaction -> pointGet.get().run(transaction));
+                return pointGet(pointGet.get(), pointGet.get().handles(List.of()).orElseThrow());
             }
             return inTransaction(transaction -> query(transaction, statement, false, rewritten));
         }
@@ -800,8 +809,24 @@ public final class Session implements SessionFunctions {
         StatementResult run(Transaction transaction);
     }
 
-    /** Runs a statement in the open transaction, or in one of its own that commits when the statement succeeds. */
+    /**
+     * A point get outside an explicit transaction reads one key's newest committed version without a timestamp
+     * from placement, as TiDB does; several keys are read in one snapshot at a start timestamp.
+     */
+    private StatementResult pointGet(PointGetFastPath pointGet, List<Long> handles) {
+        require(Privilege.SELECT, pointGet.databaseName(), pointGet.table().name());
+        return inTransaction(transaction -> pointGet.run(transaction, handles), handles.size() == 1);
+    }
+
     private StatementResult inTransaction(TransactionWork work) {
+        return inTransaction(work, false);
+    }
+
+    /**
+     * Runs a statement in the open transaction, or in one of its own that commits when the statement succeeds
+     * (with {@code singleKeyRead}, a read of the newest versions: the statement reads one key and writes nothing).
+     */
+    private StatementResult inTransaction(TransactionWork work, boolean singleKeyRead) {
         if (transaction == null && !autocommit()) {
             transaction = beginTransaction();
             explicitTransaction = true;
@@ -826,7 +851,8 @@ public final class Session implements SessionFunctions {
         // An autocommit statement is its own transaction: it runs optimistically (no lock round trips) and is
         // retried from the start on a write conflict, as TiDB does (pessimistic-auto-commit = false).
         for (int attempt = 1; ; attempt++) {
-            Transaction own = manager.client().begin(TxnMode.OPTIMISTIC, isolation());
+            Transaction own = singleKeyRead ? manager.client().beginLatestRead()
+                    : manager.client().begin(TxnMode.OPTIMISTIC, isolation());
             tablesWritten.clear();
             try {
                 StatementResult result = interruptibly(() -> work.run(own));

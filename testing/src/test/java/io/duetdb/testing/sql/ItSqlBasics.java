@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -188,6 +189,52 @@ class ItSqlBasics {
             }
             assertThat(rows(statement, "SELECT label FROM typed ORDER BY id"))
                     .containsExactly("ünïcode 1", "big", "big");
+        }
+    }
+
+    @Test
+    void preparedPointSelectsSeeTheLastCommitAndConvertOtherValuesAsMySqlDoes() throws SQLException {
+        String prepared = url + "&useServerPrepStmts=true&cachePrepStmts=true";
+        try (Connection connection = DriverManager.getConnection(prepared); Statement statement = connection.createStatement();
+                Connection other = DriverManager.getConnection(url); Statement writer = other.createStatement()) {
+            statement.execute("CREATE TABLE latest_points (id INT UNSIGNED PRIMARY KEY, v VARCHAR(10))");
+            statement.execute("INSERT INTO latest_points VALUES (1, 'one'), (2, 'two')");
+            try (PreparedStatement byKey = connection.prepareStatement("SELECT v FROM latest_points WHERE id = ?");
+                    PreparedStatement keyLast = connection.prepareStatement("SELECT id, v FROM latest_points WHERE ? = id")) {
+                List<String> seen = new ArrayList<>();
+                for (Object value : new Object[] {1, 2L, "2", "1", new java.math.BigDecimal("2.0"),
+                        new java.math.BigDecimal("2.5"), 3, -1, null}) {
+                    byKey.setObject(1, value);
+                    try (ResultSet result = byKey.executeQuery()) {
+                        seen.add(result.next() ? result.getString(1) : "none");
+                    }
+                }
+                assertThat(seen).containsExactly("one", "two", "two", "one", "two", "none", "none", "none", "none");
+                for (int round = 0; round < 20; round++) {
+                    writer.executeUpdate("UPDATE latest_points SET v = 'v" + round + "' WHERE id = 2");
+                    keyLast.setInt(1, 2);
+                    try (ResultSet result = keyLast.executeQuery()) {
+                        assertThat(result.next()).isTrue();
+                        assertThat(result.getString(2)).isEqualTo("v" + round);
+                    }
+                }
+                // Inside a transaction the point get reads the transaction's snapshot, not the newest commit.
+                statement.execute("BEGIN");
+                keyLast.setInt(1, 2);
+                try (ResultSet result = keyLast.executeQuery()) {
+                    assertThat(result.next()).isTrue();
+                }
+                writer.executeUpdate("UPDATE latest_points SET v = 'later' WHERE id = 2");
+                try (ResultSet result = keyLast.executeQuery()) {
+                    assertThat(result.next()).isTrue();
+                    assertThat(result.getString(2)).isEqualTo("v19");
+                }
+                statement.execute("COMMIT");
+                try (ResultSet result = keyLast.executeQuery()) {
+                    assertThat(result.next()).isTrue();
+                    assertThat(result.getString(2)).isEqualTo("later");
+                }
+            }
         }
     }
 

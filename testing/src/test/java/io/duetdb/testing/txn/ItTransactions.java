@@ -368,6 +368,37 @@ class ItTransactions {
         }
     }
 
+    @Test
+    void latestReadsSeeTheLastCommitAndResolveLocksWithoutATimestamp() {
+        try (Transaction writer = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            writer.put(bytes("lr-a"), bytes("1"));
+            writer.commit();
+        }
+        try (Transaction latest = client.beginLatestRead()) {
+            assertThat(latest.readsLatest()).isTrue();
+            assertThat(latest.get(bytes("lr-a")).map(ItTransactions::text)).hasValue("1");
+            assertThat(latest.get(bytes("lr-none"))).isEmpty();
+            assertThatThrownBy(() -> latest.put(bytes("lr-a"), bytes("2"))).isInstanceOf(IllegalStateException.class);
+            latest.commit();
+        }
+        try (RegionRequestSender raw = new RegionRequestSender(new RegionCache(placement), Duration.ofSeconds(10),
+                ReplicaRead.LEADER)) {
+            // Committed primary, secondary still locked: the newest version is the committed one, rolled forward.
+            long halfway = placement.getTimestamp().packed();
+            prewrite(raw, halfway, "lr-primary", List.of("lr-primary", "lr-secondary"), 500);
+            assertThat(commit(raw, halfway, "lr-primary", placement.getTimestamp().packed()).hasError()).isFalse();
+            try (Transaction latest = client.beginLatestRead()) {
+                assertThat(latest.get(bytes("lr-secondary")).map(ItTransactions::text)).hasValue("lr-secondary");
+            }
+            // An abandoned prewrite is rolled back once its TTL passes, and the read sees the older value.
+            long abandoned = placement.getTimestamp().packed();
+            prewrite(raw, abandoned, "lr-a", List.of("lr-a"), 500);
+            try (Transaction latest = client.beginLatestRead()) {
+                assertThat(latest.get(bytes("lr-a")).map(ItTransactions::text)).hasValue("1");
+            }
+        }
+    }
+
     private static void prewrite(RegionRequestSender raw, long startTs, String primary, List<String> keys, long ttl) {
         for (String key : keys) {
             PrewriteResponse response = raw.call(bytes(key), false, (context, stub) -> stub.kvPrewrite(PrewriteRequest

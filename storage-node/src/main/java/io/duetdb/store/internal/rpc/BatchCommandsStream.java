@@ -38,10 +38,16 @@ final class BatchCommandsStream implements StreamObserver<BatchCommandsRequest> 
     public void onNext(BatchCommandsRequest message) {
         metrics.batchMessages.inc();
         metrics.batchCommands.inc(message.getCommandsCount());
-        // gRPC delivers one stream's messages one at a time; each command is served on its own, as a unary call would be,
-        // so that one client's commands run in parallel.
+        // gRPC delivers one stream's messages one at a time, on its transport thread (KvGrpcEndpoint.INLINE_CALLS).
+        // Single-key reads never block and are served here; every other command runs on its own in the pool, as a
+        // unary call would, so that one client's commands run in parallel and a slow one holds up nothing.
         for (BatchCommandsRequest.Command command : message.getCommandsList()) {
-            executor.execute(() -> serve(command));
+            if (command.getRequestCase() == BatchCommandsRequest.Command.RequestCase.GET
+                    || command.getRequestCase() == BatchCommandsRequest.Command.RequestCase.RAW_GET) {
+                serve(command);
+            } else {
+                executor.execute(() -> serve(command));
+            }
         }
     }
 

@@ -57,12 +57,29 @@ import io.duetdb.proto.kv.ScanLockResponse;
 import io.duetdb.store.internal.KvService;
 import io.duetdb.store.internal.TxnService;
 import io.duetdb.store.internal.metrics.StoreMetrics;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 
 /** The gRPC face of {@link KvService}; region errors travel in responses, failures as gRPC statuses. */
 public final class KvGrpcEndpoint extends KvGrpc.KvImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(KvGrpcEndpoint.class);
+
+    /**
+     * Serves the messages of a BatchCommands stream on the transport thread that read them rather than handing
+     * each to the RPC pool first (the stream's first message still goes through the pool while gRPC looks the
+     * method up). The stream only dispatches, and serves single-key gets in place: a get never blocks (its read
+     * barrier and in-flight waits are futures), and on two cores each thread hand-off costs more than the read.
+     */
+    public static final ServerCallExecutorSupplier INLINE_CALLS = new ServerCallExecutorSupplier() {
+        @Override
+        public <RequestT, ResponseT> Executor getExecutor(ServerCall<RequestT, ResponseT> call, Metadata metadata) {
+            return call.getMethodDescriptor().getFullMethodName().equals(KvGrpc.getBatchCommandsMethod().getFullMethodName())
+                    ? Runnable::run : null;
+        }
+    };
 
     private final KvService service;
     private final TxnService txn;
