@@ -61,7 +61,7 @@ public final class StoreConfig {
     private DataSize maxBatchBytes = DataSize.ofMebibytes(4);
     private DataSize coprocessorMemory = DataSize.ofMebibytes(1024);
     /** Raft entries a region leader may have in flight. */
-    private int maxInflightProposals = 2;
+    private int maxInflightProposals = 1;
     /** Ratis' shared server thread pool; 0 for a cached pool. */
     private int raftServerThreads = 0;
 

@@ -35,7 +35,7 @@ class StoreConfigTest {
         assertThat(config.maxBatchCommands()).isEqualTo(512);
         assertThat(config.maxBatchBytes()).isEqualTo(DataSize.ofMebibytes(4));
         assertThat(config.coprocessorMemory()).isEqualTo(DataSize.ofMebibytes(1024));
-        assertThat(config.maxInflightProposals()).isEqualTo(2);
+        assertThat(config.maxInflightProposals()).isEqualTo(1);
         assertThat(config.raftServerThreads()).isZero();
         assertThat(config.gcRunInterval()).isEqualTo(Duration.ofMinutes(1));
         assertThat(config.latchSlots()).isEqualTo(2048);

@@ -70,7 +70,7 @@ public final class TxnBenchmark implements Callable<Integer> {
             description = "region leaders keep pessimistic locks in memory (default: ${DEFAULT-VALUE})")
     boolean inMemoryLocks;
 
-    @Option(names = "--inflight", defaultValue = "2", description = "Raft entries a region leader keeps in flight")
+    @Option(names = "--inflight", defaultValue = "1", description = "Raft entries a region leader keeps in flight")
     int inflight;
 
     record Result(String workload, TxnMode mode, int hot, double committedPerSecond, double abortedPerSecond, long p50,

@@ -19,6 +19,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -52,11 +55,14 @@ public final class MySqlProtocolServer implements AutoCloseable {
     }
 
     public void start() {
-        bossGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        workerGroup = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        // The native epoll transport where Linux offers it: fewer system calls per packet than NIO's selector, which
+        // matters when tens of connections each send small statements.
+        boolean epoll = Epoll.isAvailable();
+        bossGroup = new MultiThreadIoEventLoopGroup(1, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        workerGroup = new MultiThreadIoEventLoopGroup(2, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
-                .channel(NioServerSocketChannel.class)
+                .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -77,7 +83,7 @@ public final class MySqlProtocolServer implements AutoCloseable {
             throw new DuetException(ErrorCode.ADDRESS_IN_USE, "cannot listen for MySQL clients on " + address + ": "
                     + e.getMessage(), e);
         }
-        LOG.info("MySQL protocol listening on {}", boundAddress());
+        LOG.info("MySQL protocol listening on {} ({} transport)", boundAddress(), epoll ? "epoll" : "NIO");
     }
 
     public HostAndPort boundAddress() {

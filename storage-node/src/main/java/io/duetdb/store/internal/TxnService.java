@@ -390,23 +390,40 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
      */
     private <T> CompletableFuture<T> latched(RegionPeer peer, List<ByteString> keys, Function<MvccReader, Step<T>> step) {
         CompletableFuture<T> reply = new CompletableFuture<>();
-        latches.acquire(keys, guard -> executor.execute(() -> {
-            Step<T> outcome;
-            try {
-                outcome = step.apply(new MvccReader(node.engine(), memoryLocks(peer)));
-            } catch (RuntimeException e) {
-                outcome = Step.of(CompletableFuture.failedFuture(e));
+        Thread caller = Thread.currentThread();
+        boolean[] acquiring = {true};
+        latches.acquire(keys, guard -> {
+            Runnable run = () -> runLatched(peer, guard, step, reply);
+            // Latches that were free are taken within acquire, on the caller's thread: a few keys' checks then run
+            // right there, without a hand-off. A command that waited is woken by a release and moves to the pool.
+            if (acquiring[0] && Thread.currentThread() == caller && keys.size() <= MAX_INLINE_KEYS) {
+                run.run();
+            } else {
+                executor.execute(run);
             }
-            outcome.done().whenComplete((ignored, error) -> guard.release());
-            outcome.reply().whenComplete((value, error) -> {
-                if (error != null) {
-                    reply.completeExceptionally(error);
-                } else {
-                    reply.complete(value);
-                }
-            });
-        }));
+        });
+        acquiring[0] = false;
         return reply;
+    }
+
+    private static final int MAX_INLINE_KEYS = 64;
+
+    private <T> void runLatched(RegionPeer peer, Latches.Guard guard, Function<MvccReader, Step<T>> step,
+            CompletableFuture<T> reply) {
+        Step<T> outcome;
+        try {
+            outcome = step.apply(new MvccReader(node.engine(), memoryLocks(peer)));
+        } catch (RuntimeException e) {
+            outcome = Step.of(CompletableFuture.failedFuture(e));
+        }
+        outcome.done().whenComplete((ignored, error) -> guard.release());
+        outcome.reply().whenComplete((value, error) -> {
+            if (error != null) {
+                reply.completeExceptionally(error);
+            } else {
+                reply.complete(value);
+            }
+        });
     }
 
     /** The leader's in-memory lock table as of its current term and region version (emptied when either moved on). */

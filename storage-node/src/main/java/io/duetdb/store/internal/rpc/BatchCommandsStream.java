@@ -39,16 +39,37 @@ final class BatchCommandsStream implements StreamObserver<BatchCommandsRequest> 
         metrics.batchMessages.inc();
         metrics.batchCommands.inc(message.getCommandsCount());
         // gRPC delivers one stream's messages one at a time, on its transport thread (KvGrpcEndpoint.INLINE_CALLS).
-        // Single-key reads never block and are served here; every other command runs on its own in the pool, as a
-        // unary call would, so that one client's commands run in parallel and a slow one holds up nothing.
+        // A small command is started here: reads of one key never block, and writes only check their input before
+        // they wait for latches, timestamps and Raft through futures. Anything that may read or check a lot runs on
+        // its own in the pool, as a unary call would, so that nothing holds up the stream.
         for (BatchCommandsRequest.Command command : message.getCommandsList()) {
-            if (command.getRequestCase() == BatchCommandsRequest.Command.RequestCase.GET
-                    || command.getRequestCase() == BatchCommandsRequest.Command.RequestCase.RAW_GET) {
+            if (startsInline(command)) {
                 serve(command);
             } else {
                 executor.execute(() -> serve(command));
             }
         }
+    }
+
+    private static final int MAX_INLINE_KEYS = 64;
+
+    private static boolean startsInline(BatchCommandsRequest.Command command) {
+        return switch (command.getRequestCase()) {
+            case GET, RAW_GET, COMMIT, PREWRITE, PESSIMISTIC_LOCK, PESSIMISTIC_ROLLBACK, BATCH_ROLLBACK, TXN_HEART_BEAT,
+                    CHECK_TXN_STATUS, RAW_PUT, RAW_DELETE -> keyCount(command) <= MAX_INLINE_KEYS;
+            default -> false;
+        };
+    }
+
+    private static int keyCount(BatchCommandsRequest.Command command) {
+        return switch (command.getRequestCase()) {
+            case COMMIT -> command.getCommit().getKeysCount();
+            case PREWRITE -> command.getPrewrite().getMutationsCount();
+            case PESSIMISTIC_LOCK -> command.getPessimisticLock().getKeysCount();
+            case PESSIMISTIC_ROLLBACK -> command.getPessimisticRollback().getKeysCount();
+            case BATCH_ROLLBACK -> command.getBatchRollback().getKeysCount();
+            default -> 1;
+        };
     }
 
     private void serve(BatchCommandsRequest.Command command) {
