@@ -20,6 +20,8 @@ public final class SqlMetrics {
     /** Logins, by plugin, method (native, fast, full, empty) and outcome (ok, denied). */
     public final Counter authentications;
     public final Counter droppedTablesDestroyed;
+    /** COM_STMT_PREPARE answered from the session's plan cache (hit) or planned afresh (miss). */
+    public final Counter planCache;
 
     public SqlMetrics() {
         JvmMetrics.builder().register(registry);
@@ -35,6 +37,9 @@ public final class SqlMetrics {
                 .register(registry);
         droppedTablesDestroyed = Counter.builder().name("duet_sql_dropped_tables_destroyed_total")
                 .help("Dropped or truncated tables whose data was destroyed after the GC safe point").register(registry);
+        planCache = Counter.builder().name("duet_sql_plan_cache_total")
+                .help("Prepared statements whose plan came from the session's plan cache (hit) or was made (miss)")
+                .labelNames("outcome").register(registry);
         authentications = Counter.builder().name("duet_sql_authentications_total")
                 .help("Client logins, by authentication plugin, method and outcome")
                 .labelNames("plugin", "method", "outcome").register(registry);

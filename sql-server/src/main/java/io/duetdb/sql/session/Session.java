@@ -162,6 +162,19 @@ public final class Session implements SessionFunctions {
     }
 
     private final Map<Integer, Prepared> prepared = new HashMap<>();
+
+    private record PlanCacheKey(String sql, String database, String sqlMode) {
+    }
+
+    private static final int PLAN_CACHE_ENTRIES = 100;
+
+    /** Prepared statements by text, least recently prepared first out (TiDB's tidb_prepared_plan_cache_size). */
+    private final Map<PlanCacheKey, Prepared> planCache = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PlanCacheKey, Prepared> eldest) {
+            return size() > PLAN_CACHE_ENTRIES;
+        }
+    };
     /** The definitions of the tables the open transaction wrote, as it wrote them (checked at commit). */
     private final Map<Long, TableInfo> tablesWritten = new HashMap<>();
     private int nextPreparedId = 1;
@@ -170,17 +183,29 @@ public final class Session implements SessionFunctions {
         statementLock.lock();
         try {
             String text = SqlText.rewriteSystemVariables(SqlText.trim(sql));
-            SqlNode statement = StatementParser.parse(text);
-            int parameterCount = ParameterBinder.count(statement);
-            boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
-            Prepared entry = new Prepared(text, statement, parameterCount, isQuery, statement instanceof SqlQueryWithLocking);
+            // TiDB's prepared plan cache: the same parameterized text, in the same database and sql_mode, reuses
+            // what an earlier PREPARE in this session planned while the schema version stays (checked at execute).
+            PlanCacheKey key = new PlanCacheKey(text, database, variable("sql_mode"));
+            Prepared entry = planCache.get(key);
             List<ResultColumn> columns = List.of();
-            if (isQuery) {
-                columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
+            if (entry != null && (!entry.query || entry.plan != null
+                    && entry.planSchemaVersion == manager.catalog().current().version())) {
+                manager.metrics().planCache.labelValues("hit").inc();
+                columns = entry.query ? entry.planColumns : List.of();
+            } else {
+                manager.metrics().planCache.labelValues("miss").inc();
+                SqlNode statement = StatementParser.parse(text);
+                int parameterCount = ParameterBinder.count(statement);
+                boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
+                entry = new Prepared(text, statement, parameterCount, isQuery, statement instanceof SqlQueryWithLocking);
+                if (isQuery) {
+                    columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
+                }
+                planCache.put(key, entry);
             }
             int id = nextPreparedId++;
             prepared.put(id, entry);
-            return new PreparedStatementInfo(id, parameterCount, columns);
+            return new PreparedStatementInfo(id, entry.parameterCount, columns);
         } finally {
             statementLock.unlock();
         }

@@ -239,6 +239,44 @@ class ItSqlBasics {
     }
 
     @Test
+    void preparingTheSameTextAgainReusesItsPlanUntilTheSchemaChanges() throws SQLException {
+        // Without cachePrepStmts Connector/J sends COM_STMT_PREPARE for every prepareStatement.
+        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true");
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE cached_plans (id INT PRIMARY KEY, v INT)");
+            statement.execute("INSERT INTO cached_plans VALUES (1, 10), (2, 20)");
+            String sql = "SELECT * FROM cached_plans WHERE v > ? ORDER BY id";
+            double hits = SqlTesting.metric(server, "duet_sql_plan_cache_total", "outcome=\"hit\"");
+            List<String> answers = new ArrayList<>();
+            for (int round = 0; round < 3; round++) {
+                if (round == 2) {
+                    statement.execute("ALTER TABLE cached_plans ADD COLUMN w INT DEFAULT 7");
+                }
+                try (PreparedStatement select = connection.prepareStatement(sql)) {
+                    select.setInt(1, 15);
+                    try (ResultSet result = select.executeQuery()) {
+                        assertThat(result.next()).isTrue();
+                        answers.add(result.getMetaData().getColumnCount() + ":" + result.getString(2));
+                        assertThat(result.next()).isFalse();
+                    }
+                }
+            }
+            assertThat(answers).containsExactly("2:20", "2:20", "3:20");
+            // The second PREPARE reused the first one's plan; after ALTER TABLE the plan was made again.
+            assertThat(SqlTesting.metric(server, "duet_sql_plan_cache_total", "outcome=\"hit\"") - hits).isEqualTo(1);
+            // Another database's statement of the same text is not the cached one.
+            statement.execute("CREATE DATABASE IF NOT EXISTS plans_elsewhere");
+            statement.execute("USE plans_elsewhere");
+            assertThat(errorOf(() -> {
+                try (PreparedStatement select = connection.prepareStatement(sql)) {
+                    select.setInt(1, 15);
+                    select.executeQuery().close();
+                }
+            })).isEqualTo(1146);
+        }
+    }
+
+    @Test
     void nonStrictSqlModeAndInsertIgnoreClampCutAndWarn() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE lenient (id INT PRIMARY KEY, a TINYINT, b VARCHAR(3), c DECIMAL(4,1), d INT)");
