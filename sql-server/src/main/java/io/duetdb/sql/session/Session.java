@@ -248,6 +248,14 @@ public final class Session implements SessionFunctions {
             QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(manager.catalog().current()),
                     database).plan(query);
             return resultColumns(planned, labels(query, text));
+        } catch (DuetException e) {
+            // MySQL refuses to prepare a statement over names that do not exist; other planning failures (a
+            // placeholder whose type nothing determines) leave the columns unknown until execution.
+            if (e.code() == ErrorCode.UNKNOWN_DATABASE || e.code() == ErrorCode.UNKNOWN_TABLE
+                    || e.code() == ErrorCode.UNKNOWN_COLUMN) {
+                throw e;
+            }
+            return List.of();
         } catch (RuntimeException e) {
             return List.of();
         }

@@ -274,6 +274,13 @@ class ItSqlBasics {
                 }
             })).isEqualTo(1146);
         }
+        // As in MySQL, PREPARE itself refuses unknown names (Connector/J would otherwise emulate the statement).
+        try (Connection strict = DriverManager.getConnection(url + "&useServerPrepStmts=true&emulateUnsupportedPstmts=false")) {
+            assertThat(errorOf(() -> strict.prepareStatement("SELECT * FROM no_such_table WHERE id = ?").close()))
+                    .isEqualTo(1146);
+            assertThat(errorOf(() -> strict.prepareStatement("SELECT nothing FROM cached_plans WHERE id = ?").close()))
+                    .isEqualTo(1054);
+        }
     }
 
     @Test
