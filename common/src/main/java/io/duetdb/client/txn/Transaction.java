@@ -471,8 +471,13 @@ public final class Transaction implements AutoCloseable {
                 + client.config().lockWaitTimeout().toNanos();
         Map<ByteString, byte[]> values = new HashMap<>();
         List<ByteString> pending = needed;
+        // The transaction's first lock uses its start timestamp as for_update_ts, which saves a timestamp round
+        // trip: no commit after the snapshot means the snapshot's value is the newest. A newer commit answers with
+        // a conflict, and the retry below locks at a fresh timestamp, as every later lock does.
+        boolean firstLock = forUpdateTs == 0;
         while (!pending.isEmpty()) {
-            long lockTs = client.placement().getTimestamp().packed();
+            long lockTs = firstLock ? startTs : client.placement().getTimestamp().packed();
+            firstLock = false;
             forUpdateTs = Math.max(forUpdateTs, lockTs);
             List<KeyError> errors = new ArrayList<>();
             List<ByteString> retry = new ArrayList<>();
