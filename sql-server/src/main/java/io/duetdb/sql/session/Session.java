@@ -396,8 +396,10 @@ public final class Session implements SessionFunctions {
     /** KILL [CONNECTION]: the running statement stops, the connection closes and its transaction rolls back. */
     void killConnection() {
         closed = true;
-        killQuery();
+        // The close goes to the channel before the statement is interrupted, so the interrupted statement's own
+        // answer (SLEEP's 1, say) is queued behind it and never reaches the client, which sees the connection end.
         disconnect.run();
+        killQuery();
     }
 
     @Override
