@@ -39,15 +39,17 @@ final class PointGetFastPath {
     private final List<Long> handles;
     /** The placeholder that gives the key, or -1. */
     private final int parameterIndex;
+    private final boolean unsignedKey;
 
     private PointGetFastPath(TableInfo table, String databaseName, List<Integer> columnIndexes, List<String> labels,
-            List<Long> handles, int parameterIndex) {
+            List<Long> handles, int parameterIndex, boolean unsignedKey) {
         this.table = table;
         this.databaseName = databaseName;
         this.columnIndexes = columnIndexes;
         this.labels = labels;
         this.handles = handles;
         this.parameterIndex = parameterIndex;
+        this.unsignedKey = unsignedKey;
     }
 
     String databaseName() {
@@ -126,7 +128,7 @@ final class PointGetFastPath {
             labels.add(((SqlIdentifier) item).names.get(((SqlIdentifier) item).names.size() - 1));
         }
         return Optional.of(new PointGetFastPath(table, database.get().name(), indexes, labels, List.copyOf(handles),
-                parameterIndex));
+                parameterIndex, keyColumn.get().type().unsigned()));
     }
 
     /** A public column named by a plain or table-qualified identifier. */
@@ -157,9 +159,7 @@ final class PointGetFastPath {
             return Optional.empty();
         }
         long handle = ((Number) value).longValue();
-        ColumnInfo keyColumn = table.publicColumns().stream()
-                .filter(column -> column.name().equalsIgnoreCase(table.handleColumn())).findFirst().orElseThrow();
-        if (handle < 0 && keyColumn.type().unsigned()) {
+        if (handle < 0 && unsignedKey) {
             return Optional.empty();
         }
         return Optional.of(List.of(handle));
