@@ -54,7 +54,9 @@ public final class TxnBenchmark implements Callable<Integer> {
     @Option(names = "--keys", defaultValue = "100000")
     int keys;
 
-    @Option(names = "--regions", defaultValue = "3", description = "regions the key space is split into")
+    @Option(names = "--regions", defaultValue = "1", description = "regions the key space is split into (default: "
+            + "${DEFAULT-VALUE}, the layout a fresh cluster gives a key space this small; more splits a running cluster's"
+            + " region too)")
     int regions;
 
     @Option(names = "--hot-keys", split = ",", defaultValue = "1,16", description = "hot key counts for the contention runs")
@@ -74,8 +76,11 @@ public final class TxnBenchmark implements Callable<Integer> {
     int inflight;
 
     record Result(String workload, TxnMode mode, int hot, double committedPerSecond, double abortedPerSecond, long p50,
-            long p99, double raftEntriesPerSecond) {
+            long p99, double raftEntriesPerSecond, long[] stepMedians) {
     }
+
+    /** The steps of a transaction whose latencies are reported separately (medians of committed transactions). */
+    private static final String[] STEPS = {"begin", "read", "write", "commit"};
 
     /** Raft entries proposed so far by the in-process stores (0 against a remote cluster). */
     private java.util.function.LongSupplier raftEntries = () -> 0;
@@ -145,13 +150,15 @@ public final class TxnBenchmark implements Callable<Integer> {
             System.out.println();
             System.out.printf("Transaction benchmark: 3 stores x 3 replicas, %d clients, %d keys in %d regions, %d s per run%n",
                     load.clients, keys, regions, load.seconds);
-            System.out.printf("%-6s %-12s %5s %14s %12s %8s %10s %10s %10s%n", "run", "mode", "hot", "committed/s", "aborted/s",
-                    "abort %", "p50 us", "p99 us", "entries/s");
+            System.out.printf("%-6s %-12s %5s %14s %12s %8s %10s %10s %10s   %s%n", "run", "mode", "hot", "committed/s",
+                    "aborted/s", "abort %", "p50 us", "p99 us", "entries/s", "p50 us of " + String.join(" / ", STEPS));
             for (Result r : results) {
                 double abortRate = 100 * r.abortedPerSecond() / Math.max(1e-9, r.committedPerSecond() + r.abortedPerSecond());
-                System.out.printf("%-6s %-12s %5s %,14.0f %,12.0f %8.1f %10d %10d %,10.0f%n", r.workload(), r.mode(),
+                System.out.printf("%-6s %-12s %5s %,14.0f %,12.0f %8.1f %10d %10d %,10.0f   %s%n", r.workload(), r.mode(),
                         r.hot() == 0 ? "-" : Integer.toString(r.hot()), r.committedPerSecond(), r.abortedPerSecond(),
-                        abortRate, r.p50(), r.p99(), r.raftEntriesPerSecond());
+                        abortRate, r.p50(), r.p99(), r.raftEntriesPerSecond(),
+                        java.util.Arrays.stream(r.stepMedians()).mapToObj(Long::toString)
+                                .collect(java.util.stream.Collectors.joining(" / ")));
             }
             System.out.println("small: each transaction reads one random key and writes another; hot: each increments one of"
                     + " the hot keys (read for update, write); latency of committed transactions; entries/s: Raft entries"
@@ -176,6 +183,10 @@ public final class TxnBenchmark implements Callable<Integer> {
         LongAdder committed = new LongAdder();
         LongAdder aborted = new LongAdder();
         Recorder latency = new Recorder(3);
+        Recorder[] steps = new Recorder[STEPS.length];
+        for (int i = 0; i < steps.length; i++) {
+            steps[i] = new Recorder(3);
+        }
         ExecutorService pool = Executors.newFixedThreadPool(load.clients);
         List<Future<?>> futures = new ArrayList<>();
         for (int c = 0; c < load.clients; c++) {
@@ -183,18 +194,28 @@ public final class TxnBenchmark implements Callable<Integer> {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 while (!stop.get()) {
                     long start = System.nanoTime();
+                    long[] marks = new long[STEPS.length + 1];
+                    marks[0] = start;
                     try (Transaction txn = client.begin(mode, Isolation.REPEATABLE_READ)) {
+                        marks[1] = System.nanoTime();
                         if (workload.equals("small")) {
                             txn.get(key(random.nextInt(keys)));
+                            marks[2] = System.nanoTime();
                             txn.put(key(random.nextInt(keys)), counter(random.nextLong()));
                         } else {
                             byte[] key = key(random.nextInt(hot));
                             long value = ByteBuffer.wrap(txn.getForUpdate(key).orElseThrow()).getLong();
+                            marks[2] = System.nanoTime();
                             txn.put(key, counter(value + 1));
                         }
+                        marks[3] = System.nanoTime();
                         txn.commit();
+                        marks[4] = System.nanoTime();
                         committed.increment();
-                        latency.recordValue((System.nanoTime() - start) / 1000);
+                        latency.recordValue((marks[4] - start) / 1000);
+                        for (int i = 0; i < steps.length; i++) {
+                            steps[i].recordValue((marks[i + 1] - marks[i]) / 1000);
+                        }
                     } catch (DuetException e) {
                         aborted.increment();
                     }
@@ -209,8 +230,12 @@ public final class TxnBenchmark implements Callable<Integer> {
         }
         pool.shutdown();
         Histogram histogram = latency.getIntervalHistogram();
+        long[] stepMedians = new long[steps.length];
+        for (int i = 0; i < steps.length; i++) {
+            stepMedians[i] = steps[i].getIntervalHistogram().getValueAtPercentile(50);
+        }
         return new Result(workload, mode, hot, committed.sum() / (double) durationSeconds,
                 aborted.sum() / (double) durationSeconds, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
-                (raftEntries.getAsLong() - entriesBefore) / (double) durationSeconds);
+                (raftEntries.getAsLong() - entriesBefore) / (double) durationSeconds, stepMedians);
     }
 }
