@@ -191,7 +191,22 @@ class VectorExpressionsTest {
                 .containsExactly(null, null, null);
         assertThat(evaluate(call(ScalarFunction.MOD, DOUBLE, column(1), constant(1.5, DOUBLE))))
                 .containsExactly(1.0, null, -0.0);
-        // Integer division is not MySQL's /, and a remainder of decimals is typed by its divisor in Calcite: refused.
+        // Remainders of exact numbers are decimals at the larger scale, with the dividend's sign.
+        assertThat(evaluate(call(ScalarFunction.MOD, DECIMAL, column(2), column(0))))
+                .containsExactly(new BigDecimal("0.50"), null, new BigDecimal("0.00"));
+        assertThat(evaluate(call(ScalarFunction.MOD, ValueTypes.decimal(10, 3), column(2),
+                constant(new BigDecimal("3.125"), ValueTypes.decimal(5, 3)))))
+                .containsExactly(new BigDecimal("1.125"), null, new BigDecimal("0.000"));
+        assertThat(evaluate(call(ScalarFunction.MOD, ValueTypes.decimal(5, 1), column(0),
+                constant(new BigDecimal("-2.5"), ValueTypes.decimal(5, 1)))))
+                .containsExactly(new BigDecimal("0.0"), null, new BigDecimal("-0.5"));
+        assertThat(evaluate(call(ScalarFunction.MOD, DECIMAL, column(2), constant(BigDecimal.ZERO, ValueTypes.decimal(5, 0)))))
+                .containsExactly(null, null, null);
+        // Past a long at the result's scale: BigDecimal.
+        assertThat(evaluate(call(ScalarFunction.MOD, ValueTypes.decimal(30, 2), constant(Long.MAX_VALUE, INT64),
+                constant(new BigDecimal("0.13"), ValueTypes.decimal(5, 2)))))
+                .containsExactly(new BigDecimal("0.11"), new BigDecimal("0.11"), new BigDecimal("0.11"));
+        // Integer division is not MySQL's /, and an integer remainder of decimals is not what Calcite types: refused.
         assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.DIVIDE, INT64, column(0), column(0)), TYPES))
                 .isInstanceOf(UnsupportedExpressionException.class);
         assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.MOD, INT64, column(2), column(0)), TYPES))

@@ -1,7 +1,6 @@
 package io.duetdb.sql.exec;
 
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -328,7 +327,9 @@ public final class ExpressionCompiler {
                 case TIMES -> x.multiply(y);
                 case DIVIDE -> y.signum() == 0 ? null
                         : x.divide(y, Math.min(30, Math.max(x.scale(), 0) + 4), RoundingMode.HALF_UP);
-                default -> y.signum() == 0 ? null : x.remainder(y, MathContext.DECIMAL128);
+                // MySQL's remainder has the larger operand scale: 0 % 1.5 is 0.0.
+                default -> y.signum() == 0 ? null
+                        : x.remainder(y).setScale(Math.max(0, Math.max(x.scale(), y.scale())), RoundingMode.HALF_UP);
             };
         };
     }

@@ -128,6 +128,11 @@ class ItAnalyticalQueries {
             "SELECT flag, SUM(price / qty), SUM(id % 5), MAX(weight / ratio), COUNT(qty / 0) FROM items WHERE price / 2 > 10"
                     + " GROUP BY flag ORDER BY flag",
             "SELECT id FROM items WHERE MOD(id, 9) = 4 AND qty / 4 < 1.5 ORDER BY id",
+            // Remainders of decimals: the larger scale, the dividend's sign, NULL for a zero divisor.
+            "SELECT id, price % qty, price % discount, qty % discount, price % 0.7, MOD(-id, 2.5), 0 % discount FROM items"
+                    + " ORDER BY id",
+            "SELECT flag, SUM(price % 3), SUM(MOD(qty, 1.5)), COUNT(*) FROM items WHERE price % discount > 0.01 GROUP BY flag"
+                    + " ORDER BY flag",
             "SELECT CASE WHEN qty > 5 THEN name WHEN qty IS NULL THEN flag ELSE 'few' END AS kind, COUNT(*) FROM items"
                     + " GROUP BY kind ORDER BY kind",
             "SELECT MIN(CASE flag WHEN 'A' THEN name ELSE 'x' END), MAX(CASE WHEN qty > 3 THEN flag END) FROM items");
@@ -167,6 +172,31 @@ class ItAnalyticalQueries {
                 }
             }
             assertThat(codes.get(0)).isNotZero().isEqualTo(codes.get(1));
+        }
+    }
+
+    @Test
+    void remaindersOfDecimalsHaveTheLargerScaleAndTheDividendsSignInTheStoresAndTheSqlLayer() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE remainders (id INT PRIMARY KEY, a DECIMAL(10,2), b DECIMAL(5,3), c INT)");
+            statement.execute("INSERT INTO remainders VALUES (1, 10.50, 3.125, 7), (2, -7.25, 2.000, -3), (3, NULL, 1.5, 0),"
+                    + " (4, 99999999.99, 0.007, 2147483647)");
+            String query = "SELECT id, a % b, MOD(a, b), a % c, c % b, MOD(c, 2.5), a % 0 FROM remainders"
+                    + " WHERE a % b > -5 OR a IS NULL ORDER BY id";
+            for (String mode : List.of("ON", "OFF")) {
+                statement.execute("SET duet_coprocessor_push_down = " + mode);
+                // What MySQL 8.0 answers for the same rows.
+                assertThat(SqlTesting.rows(statement, query)).as(mode).containsExactly(
+                        "1|1.125|1.125|3.50|0.750|2.0|null",
+                        "2|-1.250|-1.250|-1.25|-1.000|-0.5|null",
+                        "3|null|null|null|0.000|0.0|null",
+                        "4|0.002|0.002|99999999.99|0.006|2.0|null");
+                assertThat(SqlTesting.rows(statement, "SELECT 0 % 1.5, 10.5 % 3, MOD(-7.25, 2), 7 % 2.5, 7 % -2"))
+                        .containsExactly("0.0|1.5|-1.25|2.0|1");
+            }
+            statement.execute("SET duet_coprocessor_push_down = ON");
+            assertThat(explain(statement, "SELECT id FROM remainders WHERE a % b > 1"))
+                    .contains("  └─Selection|cop[row]||(cast(mod(a, b)) > 1.000)");
         }
     }
 

@@ -26,8 +26,8 @@ import io.duetdb.proto.coprocessor.ValueType;
 /**
  * MySQL's / and %: NULL when an operand is NULL or the divisor is zero. Exact operands divide into a DECIMAL
  * rounded half away from zero at the planned scale (the dividend's scale plus div_precision_increment, which the
- * SQL layer plans); approximate ones into a DOUBLE. The remainder takes the dividend's sign, of integers as BIGINT
- * and of approximate numbers as DOUBLE (fmod).
+ * SQL layer plans); approximate ones into a DOUBLE. The remainder takes the dividend's sign, of integers as BIGINT,
+ * of other exact numbers as a DECIMAL at the larger operand scale and of approximate numbers as DOUBLE (fmod).
  */
 public final class DivisionExpression extends ValueExpression {
     private final ScalarFunction function;
@@ -43,9 +43,12 @@ public final class DivisionExpression extends ValueExpression {
         boolean exact = isExact(dividend) && isExact(divisor);
         boolean fits = switch (function) {
             case DIVIDE -> exact ? result == ValueType.DECIMAL : result == ValueType.FLOAT64 && isNumeric(dividend, divisor);
-            // A remainder of decimals is typed by Calcite after its divisor alone: that goes only where types agree.
-            case MOD -> result == ValueType.INT64 ? isInteger(dividend) && isInteger(divisor)
-                    : result == ValueType.FLOAT64 && !exact && isNumeric(dividend, divisor);
+            case MOD -> switch (result) {
+                case INT64 -> isInteger(dividend) && isInteger(divisor);
+                case DECIMAL -> exact;
+                case FLOAT64 -> !exact && isNumeric(dividend, divisor);
+                default -> false;
+            };
             default -> throw new UnsupportedExpressionException(function + " is not a division");
         };
         if (!fits) {
@@ -75,7 +78,13 @@ public final class DivisionExpression extends ValueExpression {
             switch (type().getType()) {
                 case INT64 -> remainders(a, b, (BigIntVector) out, rows);
                 case FLOAT64, FLOAT32 -> doubles(a, b, out, rows);
-                default -> quotients(a, b, out, rows);
+                default -> {
+                    if (function == ScalarFunction.MOD) {
+                        decimalRemainders(a, b, out, rows);
+                    } else {
+                        quotients(a, b, out, rows);
+                    }
+                }
             }
         }
     }
@@ -104,6 +113,40 @@ public final class DivisionExpression extends ValueExpression {
             } else {
                 ((Float4Vector) out).set(row, (float) value);
             }
+        }
+    }
+
+    /**
+     * MySQL's remainder of exact numbers: the sign of the dividend, at the result's scale (the larger operand
+     * scale), NULL for a zero divisor. On unscaled longs when both operands rescale into one.
+     */
+    private void decimalRemainders(Operand a, Operand b, FieldVector out, int rows) {
+        int scale = type().getScale();
+        boolean exactLongs = a.scale() != Operand.NO_SCALE && b.scale() != Operand.NO_SCALE
+                && a.scale() <= scale && b.scale() <= scale;
+        for (int row = 0; row < rows; row++) {
+            if (a.isNull(row) || b.isNull(row)) {
+                out.setNull(row);
+                continue;
+            }
+            long x = exactLongs ? UnscaledLongs.scaleUp(a.unscaled(row), scale - a.scale()) : Operand.NOT_A_LONG;
+            long y = exactLongs ? UnscaledLongs.scaleUp(b.unscaled(row), scale - b.scale()) : Operand.NOT_A_LONG;
+            if (x != Operand.NOT_A_LONG && y != Operand.NOT_A_LONG) {
+                if (y == 0) {
+                    out.setNull(row);
+                } else if (out instanceof DecimalVector decimals) {
+                    decimals.set(row, x % y);
+                } else {
+                    ((Decimal256Vector) out).set(row, x % y);
+                }
+                continue;
+            }
+            BigDecimal divisorValue = b.getDecimal(row);
+            if (divisorValue.signum() == 0) {
+                out.setNull(row);
+                continue;
+            }
+            VectorValues.set(out, row, a.getDecimal(row).remainder(divisorValue).setScale(scale, RoundingMode.HALF_UP));
         }
     }
 
