@@ -239,8 +239,7 @@ final class CoprocessorReader {
         while (responses.hasNext()) {
             CoprocessorResponse response = responses.next();
             if (response.hasSummary()) {
-                summary = new CoprocessorSummary(1, response.getSummary().getScannedRows(),
-                        response.getSummary().getOutputRows(), response.getSummary().getElapsedNanos());
+                summary = CoprocessorSummary.of(response.getSummary());
             }
             if (response.hasRegionError()) {
                 regionError = response.getRegionError();

@@ -72,27 +72,39 @@ final class CoprocessorPushDown {
      */
     record Pushed(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
             java.util.function.UnaryOperator<RowStream> finish, String table, String accessNote,
-            List<String> pushedConditions, List<String> residualConditions) {
+            List<String> pushedConditions, List<String> residualConditions, List<String> pushedProjections) {
         Pushed {
             pushedConditions = List.copyOf(pushedConditions);
             residualConditions = List.copyOf(residualConditions);
+            pushedProjections = List.copyOf(pushedProjections);
         }
 
         /** The same plan with {@code next} applied to each batch of its finished rows. */
         Pushed then(java.util.function.UnaryOperator<List<Object[]>> next) {
             return new Pushed(dag, shape, outputTypes, rows -> finish.apply(rows).map(next), table, accessNote,
-                    pushedConditions, residualConditions);
+                    pushedConditions, residualConditions, pushedProjections);
         }
 
         /** The same plan, with why the costs chose a scan of the records (for EXPLAIN). */
         Pushed withAccessNote(String note) {
             return new Pushed(dag, shape, outputTypes, finish, table, requireNonNull(note, "note is null"), pushedConditions,
-                    residualConditions);
+                    residualConditions, pushedProjections);
         }
 
         /** The same plan, with the conditions the stores evaluate and those left to the SQL layer (for EXPLAIN). */
         Pushed withConditions(List<String> pushed, List<String> residual) {
-            return new Pushed(dag, shape, outputTypes, finish, table, accessNote, pushed, residual);
+            return new Pushed(dag, shape, outputTypes, finish, table, accessNote, pushed, residual, pushedProjections);
+        }
+
+        /** The same plan, with the expressions its projection in the stores computes (for EXPLAIN). */
+        Pushed withProjections(List<String> projections) {
+            return new Pushed(dag, shape, outputTypes, finish, table, accessNote, pushedConditions, residualConditions,
+                    projections);
+        }
+
+        /** Whether the stores compute the rows' final columns (the SQL layer adds no projection of its own). */
+        boolean projectsInTheStores() {
+            return !pushedProjections.isEmpty();
         }
     }
 
@@ -147,7 +159,7 @@ final class CoprocessorPushDown {
         } catch (UnsupportedExpressionException e) {
             return null;
         }
-        return new Pushed(dag, shape, outputTypes, finish, access.table().name(), "", List.of(), List.of());
+        return new Pushed(dag, shape, outputTypes, finish, access.table().name(), "", List.of(), List.of(), List.of());
     }
 
     /**
@@ -301,7 +313,39 @@ final class CoprocessorPushDown {
         Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used, chain.anyColumn());
         Pushed scan = planScan(chain.access(), chain.range(), chain.index(),
                 chain.condition() == null ? null : pruning.remap(chain.condition()), pruning);
-        return scan == null ? null : chain.noted(scan.then(projection(chain.projects(), pruning)));
+        if (scan == null) {
+            return null;
+        }
+        Pushed projected = projectedInTheStores(scan, chain.projects(), pruning, chain.access());
+        return chain.noted(projected != null ? projected : scan.then(projection(chain.projects(), pruning)));
+    }
+
+    /**
+     * {@code scan} with a projection executor that computes {@code projects} in the stores, so that only the
+     * results travel; null when a projection computes nothing (column references are pruning's job), a condition
+     * stays in the SQL layer (it needs the columns), or an expression cannot be evaluated there.
+     */
+    private Pushed projectedInTheStores(Pushed scan, List<RexNode> projects, Pruning pruning, TableAccess access) {
+        if (!scan.residualConditions().isEmpty() || projects.stream().allMatch(project -> project instanceof RexInputRef)) {
+            return null;
+        }
+        io.duetdb.proto.coprocessor.Projection.Builder projection = io.duetdb.proto.coprocessor.Projection.newBuilder();
+        List<FieldType> types = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        java.util.function.IntFunction<String> names = columnNames(access, pruning);
+        for (RexNode project : projects) {
+            RexNode remapped = pruning.remap(project);
+            Expression expression = translate(remapped, scan.shape().types());
+            if (expression == null || sqlType(project.getType()) == null) {
+                return null;
+            }
+            projection.addExpressions(expression);
+            types.add(expression.getType());
+            texts.add(PlanExplainer.describe(remapped, names));
+        }
+        DagRequest dag = scan.dag().toBuilder().addExecutors(Executor.newBuilder().setProjection(projection)).build();
+        Pushed plan = checked(dag, scan.shape(), types, rows -> rows, access);
+        return plan == null ? null : plan.withConditions(scan.pushedConditions(), List.of()).withProjections(texts);
     }
 
     /**

@@ -215,6 +215,10 @@ public final class PlanExplainer {
             }
         } else if (node instanceof Project project) {
             pushed = pushDown.planProject(project);
+            if (pushed != null && pushed.projectsInTheStores()) {
+                reader(pushed, node, prefix, indent);
+                return true;
+            }
             name = "Projection";
             info = projections(project.getProjects(), project.getInput().getRowType());
         } else if (node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan) {
@@ -309,20 +313,37 @@ public final class PlanExplainer {
                                 "index entries the stores' scans read");
                     }
                 }
-                case SELECTION -> add(line, "Selection", null, COPROCESSOR, "", pushed.pushedConditions().isEmpty()
+                case SELECTION -> executorLine(line, "Selection", pushed.pushedConditions().isEmpty()
                         ? executor.getSelection().getConditionsCount() + " condition(s)"
-                        : String.join(" and ", pushed.pushedConditions()));
-                case AGGREGATION -> add(line, executor.getAggregation().getStreamed() ? "StreamAgg" : "HashAgg", null,
-                        COPROCESSOR, "", (executor.getAggregation().getStreamed() ? "in scan order, " : "") + "partial: "
+                        : String.join(" and ", pushed.pushedConditions()), summary, i);
+                case AGGREGATION -> executorLine(line, executor.getAggregation().getStreamed() ? "StreamAgg" : "HashAgg",
+                        (executor.getAggregation().getStreamed() ? "in scan order, " : "") + "partial: "
                         + executor.getAggregation().getGroupByCount() + " group key(s), "
                         + executor.getAggregation().getCallsList().stream().map(call -> call.getFunction().name())
-                                .toList());
-                case TOP_N -> add(line, "TopN", null, COPROCESSOR, "", "limit " + executor.getTopN().getLimit() + " per region");
-                case LIMIT -> add(line, "Limit", null, COPROCESSOR, "", "limit " + executor.getLimit().getLimit() + " per region");
+                                .toList(), summary, i);
+                case TOP_N -> executorLine(line, "TopN", "limit " + executor.getTopN().getLimit() + " per region", summary, i);
+                case PROJECTION -> executorLine(line, "Projection", String.join(", ", pushed.pushedProjections()), summary, i);
+                case LIMIT -> executorLine(line, "Limit", "limit " + executor.getLimit().getLimit() + " per region", summary, i);
                 default -> add(line, executor.getKindCase().name(), null, COPROCESSOR, "", "");
             }
             current = current + "  ";
         }
+    }
+
+    /**
+     * A coprocessor executor's line; under EXPLAIN ANALYZE with the rows it output in all regions and the time the
+     * stores spent in it (its inputs included, regions added up).
+     */
+    private void executorLine(String prefix, String name, String info, io.duetdb.client.txn.CoprocessorSummary summary,
+            int executor) {
+        if (run == null) {
+            add(prefix, name, null, COPROCESSOR, "", info);
+            return;
+        }
+        long rows = summary == null ? 0 : Math.max(0, summary.executorRows(executor));
+        long nanos = summary == null ? 0 : Math.max(0, summary.executorNanos(executor));
+        addReported(prefix, name, null, COPROCESSOR, "", info, String.valueOf(rows),
+                String.format(Locale.ROOT, "store time: %.3f ms", nanos / 1e6));
     }
 
     /** A scan the SQL layer does itself: point gets, index lookups, or a scan with push-down off. */

@@ -350,6 +350,23 @@ class ItAnalyticalQueries {
             String[] selection = rows.get(rows.size() - 2).split("\\|", -1);
             assertThat(selection[0]).endsWith("Selection");
             assertThat(selection[6]).isEqualTo("(qty > 3)");
+            // Every executor in the stores reports its rows: the selection's are the matching rows of all regions,
+            // the partial aggregation's the groups the reader received.
+            assertThat(selection[2]).isEqualTo(SqlTesting.rows(statement, "SELECT COUNT(*) FROM items WHERE qty > 3").get(0));
+            assertThat(selection[5]).startsWith("store time: ");
+            String[] partial = rows.get(rows.size() - 3).split("\\|", -1);
+            assertThat(partial[0]).endsWith("HashAgg");
+            assertThat(partial[3]).isEqualTo("cop[row]");
+            assertThat(partial[2]).isEqualTo(reader[2]);
+
+            // A projection computed in the stores: its rows are the rows that came back.
+            List<String> projected = SqlTesting.rows(statement,
+                    "EXPLAIN ANALYZE SELECT id, price * (1 - discount) FROM items WHERE qty > 3");
+            assertThat(projected.get(0)).startsWith("TableReader|");
+            String[] projection = projected.get(1).split("\\|", -1);
+            assertThat(projection[0]).isEqualTo("└─Projection");
+            assertThat(projection[2]).isEqualTo(selection[2]);
+            assertThat(projection[6]).isEqualTo("id, (price * (1 - discount))");
         }
     }
 

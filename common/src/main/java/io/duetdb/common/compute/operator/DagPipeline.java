@@ -70,7 +70,17 @@ public final class DagPipeline {
     }
 
     public static BatchOperator build(DagRequest request, ScanSource scans, BufferAllocator allocator) {
+        return build(request, scans, allocator, null);
+    }
+
+    /** The pipeline, counting each executor's output rows and time into {@code statistics} when it is not null. */
+    public static BatchOperator build(DagRequest request, ScanSource scans, BufferAllocator allocator,
+            ExecutorStatistics statistics) {
         List<Executor> executors = request.getExecutorsList();
+        if (statistics != null && statistics.executors() != executors.size()) {
+            throw new IllegalArgumentException("statistics for " + statistics.executors() + " executors, the plan has "
+                    + executors.size());
+        }
         List<FieldType> types = firstScanTypes(executors);
         int batchRows = batchRows(request);
         checkScanOnce(executors);
@@ -82,8 +92,14 @@ public final class DagPipeline {
                 throw new UnsupportedExpressionException("the scan's output types " + operator.outputTypes()
                         + " differ from the plan's " + types);
             }
-            for (Executor executor : executors.subList(1, executors.size())) {
-                operator = next(operator, executor, allocator, batchRows);
+            if (statistics != null) {
+                operator = statistics.counting(operator, 0);
+            }
+            for (int i = 1; i < executors.size(); i++) {
+                operator = next(operator, executors.get(i), allocator, batchRows);
+                if (statistics != null) {
+                    operator = statistics.counting(operator, i);
+                }
             }
             return operator;
         } catch (RuntimeException e) {

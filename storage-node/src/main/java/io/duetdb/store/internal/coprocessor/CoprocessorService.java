@@ -21,11 +21,13 @@ import io.duetdb.common.compute.operator.Batches;
 import io.duetdb.common.compute.statistics.AnalyzeCollector;
 import io.duetdb.proto.coprocessor.AnalyzeRequest;
 import io.duetdb.common.compute.operator.DagPipeline;
+import io.duetdb.common.compute.operator.ExecutorStatistics;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.proto.coprocessor.CoprocessorRequest;
 import io.duetdb.proto.coprocessor.CoprocessorResponse;
 import io.duetdb.proto.coprocessor.DagRequest;
 import io.duetdb.proto.coprocessor.ExecutionSummary;
+import io.duetdb.proto.coprocessor.ExecutorSummary;
 import io.duetdb.proto.coprocessor.KeyRange;
 import io.duetdb.proto.coprocessor.PlanType;
 import io.duetdb.store.internal.TxnService;
@@ -132,6 +134,7 @@ public final class CoprocessorService {
         long outputRows = 0;
         long batches = 0;
         java.util.function.LongSupplier[] scannedRows = {() -> 0};
+        ExecutorStatistics statistics = new ExecutorStatistics(dag.getExecutorsCount());
         try (BufferAllocator requestAllocator = allocator.newChildAllocator("coprocessor-" + request.getContext().getRegionId(),
                 0, allocator.getLimit());
                 BatchOperator pipeline = DagPipeline.build(dag, new DagPipeline.ScanSource() {
@@ -150,7 +153,7 @@ public final class CoprocessorService {
                         scannedRows[0] = scan::scannedRows;
                         return scan;
                     }
-                }, requestAllocator)) {
+                }, requestAllocator, statistics)) {
             VectorSchemaRoot batch;
             while ((batch = pipeline.next()) != null) {
                 if (!sink.awaitReady()) {
@@ -183,8 +186,13 @@ public final class CoprocessorService {
             LOG.info("slow coprocessor request on region {}: {} rows scanned, {} returned in {} ms",
                     request.getContext().getRegionId(), scanned, outputRows, elapsed / 1_000_000);
         }
-        sink.send(CoprocessorResponse.newBuilder().setSummary(ExecutionSummary.newBuilder().setScannedRows(scanned)
-                .setOutputRows(outputRows).setOutputBatches(batches).setElapsedNanos(elapsed)).build());
+        ExecutionSummary.Builder summary = ExecutionSummary.newBuilder().setScannedRows(scanned)
+                .setOutputRows(outputRows).setOutputBatches(batches).setElapsedNanos(elapsed);
+        for (int i = 0; i < statistics.executors(); i++) {
+            summary.addExecutors(ExecutorSummary.newBuilder().setOutputRows(statistics.outputRows(i))
+                    .setElapsedNanos(statistics.elapsedNanos(i)));
+        }
+        sink.send(CoprocessorResponse.newBuilder().setSummary(summary).build());
         sink.complete();
     }
 
