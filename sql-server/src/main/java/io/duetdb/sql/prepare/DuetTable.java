@@ -43,6 +43,15 @@ public final class DuetTable extends AbstractTable {
             return java.util.OptionalLong.empty();
         }
 
+        /**
+         * The fraction of the rows whose columns hold these values ({@code values} by column id), when the columns
+         * are an analyzed index's first columns: a frequent tuple's own count, else the rows the frequent tuples
+         * leave spread over the other distinct tuples; empty otherwise.
+         */
+        default java.util.OptionalDouble indexPrefixEquality(long tableId, java.util.Map<Integer, Object> values) {
+            return java.util.OptionalDouble.empty();
+        }
+
         /** The column's average width in bytes over the sampled rows. */
         default java.util.OptionalDouble averageWidth(long tableId, int columnId) {
             return java.util.OptionalDouble.empty();

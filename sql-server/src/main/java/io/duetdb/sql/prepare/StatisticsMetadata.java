@@ -199,8 +199,18 @@ public final class StatisticsMetadata {
         double product = 1;
         java.util.Set<Integer> covered = largestIndexPrefix(table, equalities.keySet());
         if (covered.size() >= 2) {
-            long distinct = table.statistics().indexPrefixDistinctCount(table.table().id(), covered).orElseThrow();
-            product = 1.0 / distinct;
+            // A frequent tuple (ANALYZE's top tuples of the prefix) by its own count, else the tuples' distinct count.
+            java.util.Map<Integer, Object> values = new java.util.HashMap<>();
+            for (Integer columnId : covered) {
+                Object value = equalityValue(equalities.get(columnId));
+                if (value != null) {
+                    values.put(columnId, value);
+                }
+            }
+            OptionalDouble tuple = values.size() == covered.size()
+                    ? table.statistics().indexPrefixEquality(table.table().id(), values) : OptionalDouble.empty();
+            product = tuple.isPresent() ? tuple.getAsDouble()
+                    : 1.0 / table.statistics().indexPrefixDistinctCount(table.table().id(), covered).orElseThrow();
             covered.forEach(columnId -> rest.remove(equalities.get(columnId)));
         }
         for (RexNode conjunct : rest) {
@@ -221,6 +231,14 @@ public final class StatisticsMetadata {
                 : right instanceof RexInputRef r && left instanceof RexLiteral ? r : null;
         List<ColumnInfo> columns = table.table().publicColumns();
         return reference == null || reference.getIndex() >= columns.size() ? null : columns.get(reference.getIndex()).id();
+    }
+
+    /** The literal of {@code column = literal} as the executor's value, or null. */
+    private static Object equalityValue(RexNode equality) {
+        RexNode left = RexUtil.removeCast(((RexCall) equality).getOperands().get(0));
+        RexNode right = RexUtil.removeCast(((RexCall) equality).getOperands().get(1));
+        RexLiteral literal = right instanceof RexLiteral r ? r : left instanceof RexLiteral l ? l : null;
+        return literal == null ? null : literalValue(literal);
     }
 
     /** The largest set among {@code columnIds} that is an analyzed index's first columns; empty when none is. */

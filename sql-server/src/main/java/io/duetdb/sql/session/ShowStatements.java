@@ -32,6 +32,8 @@ final class ShowStatements {
             "(?is)(?:(global|session|local)\\s+)?variables(?:\\s+like\\s+'([^']*)'|\\s+where\\s+.*)?");
     private static final Pattern STATS_META = Pattern.compile("(?is)stats_meta");
     private static final Pattern STATS_HISTOGRAMS = Pattern.compile("(?is)stats_histograms");
+    private static final Pattern STATS_BUCKETS = Pattern.compile("(?is)stats_buckets");
+    private static final Pattern STATS_TOPN = Pattern.compile("(?is)stats_topn");
     private static final Pattern STATUS = Pattern.compile("(?is)(?:(global|session)\\s+)?status(?:\\s+like\\s+'([^']*)')?");
 
     private ShowStatements() {
@@ -153,6 +155,38 @@ final class ShowStatements {
             return result(List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Update_time",
                     "Distinct_count", "Null_count", "Avg_col_size", "Correlation"), rows);
         }
+        if (STATS_BUCKETS.matcher(text).matches() || STATS_TOPN.matcher(text).matches()) {
+            boolean buckets = STATS_BUCKETS.matcher(text).matches();
+            List<Object[]> rows = new ArrayList<>();
+            for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
+                TableInfo table = schema.table(statistics.tableId()).orElse(null);
+                if (table == null) {
+                    continue;
+                }
+                String database = schema.database(table.databaseId()).map(DatabaseInfo::name).orElse("");
+                for (io.duetdb.sql.statistics.TableStatistics.ColumnStatistics column : statistics.columns()) {
+                    if (buckets) {
+                        addBuckets(rows, database, table.name(), column.name(), 0L, column.histogram());
+                    } else {
+                        column.topValues().forEach(top -> rows.add(new Object[] {database, table.name(), "", column.name(),
+                                0L, top.value(), top.count()}));
+                    }
+                }
+                for (io.duetdb.sql.statistics.TableStatistics.IndexStatistics index : statistics.indexes()) {
+                    if (buckets) {
+                        addBuckets(rows, database, table.name(), index.name(), 1L, index.histogram());
+                    } else if (!index.prefixTopTuples().isEmpty()) {
+                        index.prefixTopTuples().get(index.prefixTopTuples().size() - 1).forEach(top -> rows.add(
+                                new Object[] {database, table.name(), "", index.name(), 1L,
+                                        io.duetdb.sql.statistics.TableStatistics.tupleText(top.values()), top.count()}));
+                    }
+                }
+            }
+            return result(buckets
+                    ? List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Bucket_id", "Count",
+                            "Repeats", "Lower_Bound", "Upper_Bound")
+                    : List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Value", "Count"), rows);
+        }
         if ((matcher = STATUS.matcher(text)).matches()) {
             List<Object[]> rows = new ArrayList<>();
             rows.add(new Object[] {"Threads_connected", String.valueOf(session.manager().sessionCount())});
@@ -243,6 +277,15 @@ final class ShowStatements {
             }
         }
         return kept;
+    }
+
+    private static void addBuckets(List<Object[]> rows, String database, String table, String column, long isIndex,
+            List<io.duetdb.sql.statistics.TableStatistics.Bucket> histogram) {
+        for (int i = 0; i < histogram.size(); i++) {
+            io.duetdb.sql.statistics.TableStatistics.Bucket bucket = histogram.get(i);
+            rows.add(new Object[] {database, table, "", column, isIndex, (long) i, bucket.count(), bucket.repeats(),
+                    bucket.lower(), bucket.upper()});
+        }
     }
 
     private static QueryResult result(List<String> labels, List<Object[]> rows) {

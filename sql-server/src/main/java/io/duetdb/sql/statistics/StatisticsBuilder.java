@@ -35,6 +35,10 @@ final class StatisticsBuilder {
     private record Weighted(Object value, double weight) {
     }
 
+    /** A sampled row (public columns) and the rows of its region it stands for. */
+    private record WeightedRow(Object[] values, double weight) {
+    }
+
     /** An index whose first columns ANALYZE sketched, one column group per prefix, in the request's order. */
     record AnalyzedIndex(long indexId, String name, List<Integer> columnIds) {
     }
@@ -55,6 +59,7 @@ final class StatisticsBuilder {
         }
         List<List<Weighted>> samples = new ArrayList<>();
         columns.forEach(column -> samples.add(new ArrayList<>()));
+        List<WeightedRow> sampleRows = new ArrayList<>();
         double weight = 1;
         try (BufferAllocator allocator = new RootAllocator()) {
             for (CoprocessorResponse response : responses) {
@@ -76,6 +81,9 @@ final class StatisticsBuilder {
                 ArrowIpc.read(response.getArrowIpc().toByteArray(), allocator, batch -> {
                     for (int row = 0; row < batch.getRowCount(); row++) {
                         Object[] values = Batches.row(batch, row);
+                        if (!indexes.isEmpty()) {
+                            sampleRows.add(new WeightedRow(values, rowWeight));
+                        }
                         for (int i = 0; i < values.length; i++) {
                             if (values[i] != null) {
                                 samples.get(i).add(new Weighted(values[i], rowWeight));
@@ -104,10 +112,81 @@ final class StatisticsBuilder {
                 previous = Math.min(Math.max(1, rows), Math.max(previous, groupSketches[group++].estimate()));
                 prefixes.add(rows == 0 ? 0 : previous);
             }
+            int[] positions = new int[index.columnIds().size()];
+            for (int k = 0; k < positions.length; k++) {
+                positions[k] = position(columns, index.columnIds().get(k));
+            }
+            List<List<TableStatistics.TopTuple>> topTuples = new ArrayList<>();
+            for (int k = 1; k <= positions.length; k++) {
+                topTuples.add(topTuples(sampleRows, java.util.Arrays.copyOf(positions, k), types));
+            }
             indexStatistics.add(new TableStatistics.IndexStatistics(index.indexId(), index.name(), index.columnIds(),
-                    prefixes));
+                    prefixes, topTuples, tupleHistogram(sampleRows, positions, types)));
         }
         return new TableStatistics(tableId, rows, analyzedTs, analyzedAt, statistics, indexStatistics);
+    }
+
+    private static int position(List<ColumnInfo> columns, int columnId) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).id() == columnId) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("column " + columnId + " is not one of the analyzed columns");
+    }
+
+    /** The tuple of a sampled row's values at {@code positions}, NULLs kept (an index holds them). */
+    private static Object[] tuple(WeightedRow row, int[] positions) {
+        Object[] tuple = new Object[positions.length];
+        for (int k = 0; k < positions.length; k++) {
+            tuple[k] = row.values()[positions[k]];
+        }
+        return tuple;
+    }
+
+    private static List<String> tupleTexts(Object[] tuple, int[] positions, List<FieldType> types) {
+        List<String> texts = new ArrayList<>(tuple.length);
+        for (int k = 0; k < tuple.length; k++) {
+            texts.add(tuple[k] == null ? null : text(tuple[k], types.get(positions[k])));
+        }
+        return texts;
+    }
+
+    private static List<TableStatistics.TopTuple> topTuples(List<WeightedRow> sample, int[] positions,
+            List<FieldType> types) {
+        Map<List<String>, Double> counts = new HashMap<>();
+        Map<List<String>, Integer> occurrences = new HashMap<>();
+        for (WeightedRow row : sample) {
+            List<String> key = tupleTexts(tuple(row, positions), positions, types);
+            counts.merge(key, row.weight(), Double::sum);
+            occurrences.merge(key, 1, Integer::sum);
+        }
+        return counts.entrySet().stream()
+                .filter(entry -> occurrences.get(entry.getKey()) > 1)
+                .sorted(Map.Entry.<List<String>, Double>comparingByValue().reversed()
+                        .thenComparing(entry -> TableStatistics.tupleText(entry.getKey())))
+                .limit(TOP_VALUES)
+                .map(entry -> new TableStatistics.TopTuple(entry.getKey(), Math.round(entry.getValue())))
+                .toList();
+    }
+
+    /** The equi-depth histogram of an index's whole tuples, in the index's order (NULLs first, column by column). */
+    private static List<TableStatistics.Bucket> tupleHistogram(List<WeightedRow> sample, int[] positions,
+            List<FieldType> types) {
+        Comparator<Object[]> order = (a, b) -> {
+            for (int k = 0; k < positions.length; k++) {
+                int compared = a[k] == null ? (b[k] == null ? 0 : -1) : b[k] == null ? 1
+                        : ValueOrdering.compare(a[k], b[k], types.get(positions[k]).getType());
+                if (compared != 0) {
+                    return compared;
+                }
+            }
+            return 0;
+        };
+        List<Weighted> tuples = new ArrayList<>(sample.size());
+        sample.forEach(row -> tuples.add(new Weighted(tuple(row, positions), row.weight())));
+        return histogram(tuples, (a, b) -> order.compare((Object[]) a, (Object[]) b),
+                value -> TableStatistics.tupleText(tupleTexts((Object[]) value, positions, types)));
     }
 
     private static String text(Object value, FieldType type) {
@@ -115,11 +194,16 @@ final class StatisticsBuilder {
     }
 
     private static List<TableStatistics.Bucket> histogram(List<Weighted> sample, FieldType type) {
+        return histogram(sample, (a, b) -> ValueOrdering.compare(a, b, type.getType()), value -> text(value, type));
+    }
+
+    private static List<TableStatistics.Bucket> histogram(List<Weighted> sample, Comparator<Object> order,
+            java.util.function.Function<Object, String> text) {
         if (sample.isEmpty()) {
             return List.of();
         }
         List<Weighted> sorted = new ArrayList<>(sample);
-        sorted.sort(Comparator.comparing(Weighted::value, (a, b) -> ValueOrdering.compare(a, b, type.getType())));
+        sorted.sort(Comparator.comparing(Weighted::value, order));
         double total = sorted.stream().mapToDouble(Weighted::weight).sum();
         double perBucket = total / BUCKETS;
         List<TableStatistics.Bucket> buckets = new ArrayList<>();
@@ -130,13 +214,13 @@ final class StatisticsBuilder {
         while (i < sorted.size()) {
             Object value = sorted.get(i).value();
             double repeats = 0;
-            while (i < sorted.size() && ValueOrdering.compare(sorted.get(i).value(), value, type.getType()) == 0) {
+            while (i < sorted.size() && order.compare(sorted.get(i).value(), value) == 0) {
                 repeats += sorted.get(i).weight();
                 i++;
             }
             cumulative += repeats;
             if (cumulative - bucketStart >= perBucket || i == sorted.size()) {
-                buckets.add(new TableStatistics.Bucket(text(lower, type), text(value, type), Math.round(cumulative),
+                buckets.add(new TableStatistics.Bucket(text.apply(lower), text.apply(value), Math.round(cumulative),
                         Math.round(repeats)));
                 bucketStart = cumulative;
                 if (i < sorted.size()) {

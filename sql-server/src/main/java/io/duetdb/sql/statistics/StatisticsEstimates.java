@@ -1,5 +1,6 @@
 package io.duetdb.sql.statistics;
 
+import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.function.LongFunction;
@@ -45,6 +46,48 @@ final class StatisticsEstimates implements DuetTable.StatisticsSource {
             }
         }
         return OptionalLong.empty();
+    }
+
+    @Override
+    public OptionalDouble indexPrefixEquality(long tableId, java.util.Map<Integer, Object> values) {
+        TableStatistics table = tables.apply(tableId).orElse(null);
+        if (table == null || table.rowCount() == 0 || values.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        double rows = table.rowCount();
+        int k = values.size();
+        for (TableStatistics.IndexStatistics index : table.indexes()) {
+            List<Integer> prefix = k <= index.columnIds().size() ? index.columnIds().subList(0, k) : null;
+            if (prefix == null || !values.keySet().equals(java.util.Set.copyOf(prefix))) {
+                continue;
+            }
+            try {
+                long frequentRows = 0;
+                List<TableStatistics.TopTuple> frequent = index.prefixTopTuples().get(k - 1);
+                for (TableStatistics.TopTuple top : frequent) {
+                    if (matches(top, prefix, values)) {
+                        return OptionalDouble.of(Math.min(1, top.count() / rows));
+                    }
+                    frequentRows += top.count();
+                }
+                long others = Math.max(1, index.prefixDistinctCounts().get(k - 1) - frequent.size());
+                return OptionalDouble.of(Math.max(0, rows - frequentRows) / others / rows);
+            } catch (RuntimeException e) {
+                // A value that does not compare with the statistics' text.
+                return OptionalDouble.empty();
+            }
+        }
+        return OptionalDouble.empty();
+    }
+
+    private static boolean matches(TableStatistics.TopTuple top, List<Integer> columnIds, java.util.Map<Integer, Object> values) {
+        for (int j = 0; j < columnIds.size(); j++) {
+            String text = top.values().get(j);
+            if (text == null || Values.compare(values.get(columnIds.get(j)), text) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

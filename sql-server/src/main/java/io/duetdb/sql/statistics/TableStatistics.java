@@ -20,10 +20,12 @@ public record TableStatistics(long tableId, long rowCount, long analyzedTs, Stri
     }
 
     /**
-     * An index's distinct value tuples: {@code prefixDistinctCounts.get(k - 1)} of its first k columns
-     * ({@code columnIds}), NULLs counting as values as the index holds them.
+     * An index's value tuples, NULLs counting as values as the index holds them: {@code prefixDistinctCounts.get(k - 1)}
+     * distinct tuples of its first k columns ({@code columnIds}), {@code prefixTopTuples.get(k - 1)} the most frequent
+     * of them, and an equi-depth histogram of its whole tuples (bounds written as MySQL writes a row constructor).
      */
-    public record IndexStatistics(long indexId, String name, List<Integer> columnIds, List<Long> prefixDistinctCounts) {
+    public record IndexStatistics(long indexId, String name, List<Integer> columnIds, List<Long> prefixDistinctCounts,
+            List<List<TopTuple>> prefixTopTuples, List<Bucket> histogram) {
         public IndexStatistics {
             requireNonNull(name, "name is null");
             columnIds = List.copyOf(columnIds);
@@ -32,6 +34,20 @@ public record TableStatistics(long tableId, long rowCount, long analyzedTs, Stri
                 throw new IllegalArgumentException("one distinct count per index prefix: " + columnIds + ", "
                         + prefixDistinctCounts);
             }
+            // Statistics stored before index tuples had histograms have none.
+            prefixTopTuples = prefixTopTuples == null ? java.util.Collections.nCopies(columnIds.size(), List.of())
+                    : prefixTopTuples.stream().map(List::copyOf).toList();
+            histogram = histogram == null ? List.of() : List.copyOf(histogram);
+            if (prefixTopTuples.size() != columnIds.size()) {
+                throw new IllegalArgumentException("one list of frequent tuples per index prefix: " + columnIds);
+            }
+        }
+    }
+
+    /** A frequent tuple of an index prefix (values as MySQL text, null for NULL) and its estimated number of rows. */
+    public record TopTuple(List<String> values, long count) {
+        public TopTuple {
+            values = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(requireNonNull(values, "values is null")));
         }
     }
 
@@ -50,6 +66,15 @@ public record TableStatistics(long tableId, long rowCount, long analyzedTs, Stri
             histogram = List.copyOf(histogram);
             topValues = List.copyOf(topValues);
         }
+    }
+
+    /** A tuple as MySQL writes a row constructor: (1, a, NULL). */
+    public static String tupleText(List<String> values) {
+        StringBuilder text = new StringBuilder("(");
+        for (int k = 0; k < values.size(); k++) {
+            text.append(k == 0 ? "" : ", ").append(values.get(k) == null ? "NULL" : values.get(k));
+        }
+        return text.append(')').toString();
     }
 
     public Optional<ColumnStatistics> column(int columnId) {

@@ -475,6 +475,39 @@ class ItAnalyticalQueries {
     }
 
     @Test
+    void frequentIndexTuplesArePricedByTheirOwnCounts() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            // Half of the deliveries go to region 1's depot 1; the rest spread over 100 (region, depot) pairs.
+            statement.execute("CREATE TABLE deliveries (id INT PRIMARY KEY, region INT, depot INT, KEY by_depot (region, depot))");
+            SqlTesting.insertRows(statement, "deliveries", 1, 3_000, i -> i <= 1_500 ? i + ",1,1" : i + "," + i % 10 + "," + i % 100);
+            statement.execute("ANALYZE TABLE deliveries");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM deliveries WHERE region = 1 AND depot = 1"))
+                    .containsExactly("1515");
+            // Priced by the tuples' distinct count alone, every pair would be 3000 / 100 = 30 rows.
+            assertThat(estimatedRows(statement, "SELECT id FROM deliveries WHERE region = 1 AND depot = 1"))
+                    .isBetween(1_400.0, 1_600.0);
+            assertThat(estimatedRows(statement, "SELECT id FROM deliveries WHERE region = 2 AND depot = 2"))
+                    .isBetween(12.0, 18.0);
+            assertThat(SqlTesting.rows(statement, "SHOW STATS_TOPN"))
+                    .anyMatch(row -> row.startsWith("test|deliveries||by_depot|1|(1, 1)|1515"))
+                    .anyMatch(row -> row.startsWith("test|deliveries||depot|0|1|"));
+            List<String[]> buckets = SqlTesting.rows(statement, "SHOW STATS_BUCKETS").stream().map(row -> row.split("\\|", -1))
+                    .filter(row -> row[1].equals("deliveries") && row[3].equals("by_depot")).toList();
+            assertThat(buckets).isNotEmpty();
+            assertThat(buckets.get(0)[4]).isEqualTo("1");
+            assertThat(buckets.get(0)[8]).isEqualTo("(0, 0)");
+            // The (1, 1) tuples fill a bucket of their own; the last bucket counts every row.
+            assertThat(buckets).anyMatch(row -> row[9].equals("(1, 1)") && Long.parseLong(row[7]) == 1_515);
+            assertThat(buckets.get(buckets.size() - 1)[6]).isEqualTo("3000");
+            assertThat(buckets.get(buckets.size() - 1)[9]).isEqualTo("(9, 99)");
+        }
+    }
+
+    private static double estimatedRows(Statement statement, String query) throws SQLException {
+        return Double.parseDouble(SqlTesting.rows(statement, "EXPLAIN " + query).get(0).split("\\|")[1]);
+    }
+
+    @Test
     void tablesAreAnalyzedAutomaticallyAfterEnoughWrites() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE written (id INT PRIMARY KEY, value INT)");
