@@ -59,7 +59,7 @@ public final class PlanExecutor {
     /** Null when this plan reads everything itself (locking reads, or push-down switched off). */
     private final CoprocessorPushDown pushDown;
     /** Joins whose inner side was read by handle lookups (for EXPLAIN ANALYZE). */
-    private final Set<Join> lookupJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final Map<Join, HandleLookup> lookupJoins = new java.util.IdentityHashMap<>();
     /** Joins that ran as merge joins, for EXPLAIN ANALYZE. */
     private final Set<Join> mergeJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** The most bytes each blocking operator held (for EXPLAIN ANALYZE). */
@@ -88,7 +88,13 @@ public final class PlanExecutor {
 
     /** Whether {@code join}'s inner side was read by lookups of the outer side's keys. */
     public boolean readByLookup(Join join) {
-        return lookupJoins.contains(join);
+        return lookupJoins.containsKey(join);
+    }
+
+    /** The secondary index a join's inner rows were read through, or null (clustered-key lookups, or none). */
+    public io.duetdb.sql.catalog.IndexInfo lookupIndex(Join join) {
+        HandleLookup lookup = lookupJoins.get(join);
+        return lookup == null ? null : lookup.index();
     }
 
     public Map<RelNode, OperatorStatistics> statistics() {
@@ -629,8 +635,10 @@ public final class PlanExecutor {
      */
     public boolean plansMergeJoin(Join join) {
         JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        boolean lookups = keys != null && transaction != null && !locking && HandleLookup.maxOuterRows(session) > 0
-                && HandleLookup.of(join, keys) != null;
+        HandleLookup lookup = keys == null || transaction == null || locking || HandleLookup.maxOuterRows(session) <= 0
+                ? null : HandleLookup.of(join, keys);
+        // Lookups through a secondary index depend on how many keys the outer side holds: a merge join stays planned.
+        boolean lookups = lookup != null && lookup.byClusteredKey();
         return !lookups && mergeKeys(join, keys) != null;
     }
 
@@ -805,13 +813,15 @@ public final class PlanExecutor {
                 while (!leftDone && leftRows.size() <= maxOuterRows) {
                     leftDone = pull(left, leftRows);
                 }
-                if (leftDone && leftRows.size() <= maxOuterRows) {
+                List<Object> keyValues = leftDone && leftRows.size() <= maxOuterRows
+                        ? lookup.keyValues(leftRows, compiler) : null;
+                if (keyValues != null && lookup.worthIt(keyValues.size())) {
                     right.close();
                     long started = System.nanoTime();
-                    rightRows = lookup.read(transaction, leftRows, compiler);
+                    rightRows = lookup.read(transaction, keyValues, compiler);
                     session.checkNotKilled();
                     rightDone = true;
-                    lookupJoins.add(join);
+                    lookupJoins.put(join, lookup);
                     if (statistics != null) {
                         statistics.put(join.getRight(), new OperatorStatistics(rightRows.size(),
                                 System.nanoTime() - started, MemoryTracker.estimate(rightRows)));

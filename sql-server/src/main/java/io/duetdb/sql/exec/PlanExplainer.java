@@ -68,6 +68,10 @@ public final class PlanExplainer {
         return run != null && run.readByLookup(join);
     }
 
+    private io.duetdb.sql.catalog.IndexInfo lookupIndex(Join join) {
+        return run == null ? null : run.lookupIndex(join);
+    }
+
     /** Whether the join ran (EXPLAIN ANALYZE) or would run (EXPLAIN) as a merge join. */
     private boolean mergeJoin(Join join) {
         if (run != null) {
@@ -137,7 +141,9 @@ public final class PlanExplainer {
         } else if (node instanceof Join join) {
             name = readByLookup(join) ? "IndexJoin" : mergeJoin(join) ? "MergeJoin" : "Join";
             info = join.getJoinType().lowerName + " join, condition: " + describe(join.getCondition(), join.getLeft().getRowType(),
-                    join.getRight().getRowType()) + (readByLookup(join) ? "; inner rows by clustered key lookups" : "");
+                    join.getRight().getRowType()) + (!readByLookup(join) ? "" : lookupIndex(join) == null
+                            ? "; inner rows by clustered key lookups"
+                            : "; inner rows through index " + lookupIndex(join).name() + " lookups");
         } else if (node instanceof Sort sort) {
             name = sort.fetch != null && !sort.getCollation().getFieldCollations().isEmpty() ? "TopN"
                     : sort.fetch != null ? "Limit" : "Sort";
@@ -161,8 +167,14 @@ public final class PlanExplainer {
         add(prefix, name, node, ROOT, "", info);
         if (node instanceof Join join && readByLookup(join)) {
             visit(join.getLeft(), childIndent + "├─", childIndent + "│ ");
-            add(childIndent + "└─", "PointGet", join.getRight(), ROOT, "table:" + lookedUpTable(join.getRight()),
-                    "batch gets of the outer side's keys");
+            if (lookupIndex(join) == null) {
+                add(childIndent + "└─", "PointGet", join.getRight(), ROOT, "table:" + lookedUpTable(join.getRight()),
+                        "batch gets of the outer side's keys");
+            } else {
+                add(childIndent + "└─", "IndexLookUp", join.getRight(), ROOT, "table:" + lookedUpTable(join.getRight())
+                        + ", index:" + lookupIndex(join).name(), "index entries of the outer side's keys, then batch"
+                        + " gets of their rows");
+            }
             return;
         }
         children(node.getInputs(), childIndent);

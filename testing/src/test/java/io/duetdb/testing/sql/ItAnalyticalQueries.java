@@ -653,6 +653,51 @@ class ItAnalyticalQueries {
     }
 
     @Test
+    void aSmallOuterSideReadsTheInnerTableThroughASecondaryIndex() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE shipments (id INT PRIMARY KEY, code VARCHAR(10), region INT, KEY by_code (code))");
+            // Each code has three shipments; every 500th shipment has none.
+            SqlTesting.insertRows(statement, "shipments", 1, 3_000,
+                    i -> i + "," + (i % 500 == 0 ? "NULL" : "'c" + i % 1_000 + "'") + "," + i % 7);
+            statement.execute("CREATE TABLE wanted (id INT PRIMARY KEY, code VARCHAR(10))");
+            statement.execute("INSERT INTO wanted VALUES (1, 'c7'), (2, 'c250'), (3, 'nope'), (4, NULL), (5, 'c7')");
+            List<String> queries = List.of(
+                    "SELECT w.id, s.id, s.region FROM wanted w JOIN shipments s ON s.code = w.code ORDER BY w.id, s.id",
+                    "SELECT w.id, s.id FROM wanted w LEFT JOIN shipments s ON s.code = w.code AND s.region > 2"
+                            + " ORDER BY w.id, s.id",
+                    "SELECT id FROM wanted WHERE code IN (SELECT code FROM shipments WHERE region < 2) ORDER BY id");
+            // 3,000 rows stand against 3 keys: worth a lookup each (analyzed now, so that the automatic analysis
+            // of the new table cannot change the figures in the middle of the test).
+            statement.execute("ANALYZE TABLE shipments");
+            statement.execute("ANALYZE TABLE wanted");
+            List<List<String>> byLookups = new ArrayList<>();
+            for (String query : queries) {
+                byLookups.add(SqlTesting.rows(statement, query));
+            }
+            List<String> explained = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(0));
+            assertThat(explained).anySatisfy(line -> assertThat(line)
+                    .contains("IndexJoin|").contains("inner rows through index by_code lookups"));
+            // Three distinct keys reach six shipments (c7's three and c250's three): the table was not scanned.
+            assertThat(explained).anySatisfy(line -> assertThat(line).contains("IndexLookUp|")
+                    .contains("|6|root|table:test.shipments, index:by_code|"));
+            statement.execute("SET duet_index_join_max_outer_rows = 0");
+            for (int i = 0; i < queries.size(); i++) {
+                assertThat(SqlTesting.rows(statement, queries.get(i))).as(queries.get(i)).isEqualTo(byLookups.get(i));
+            }
+            statement.execute("SET duet_index_join_max_outer_rows = DEFAULT");
+            assertThat(byLookups.get(0)).containsExactly("1|7|0", "1|1007|6", "1|2007|5", "2|250|5", "2|1250|4",
+                    "2|2250|3", "5|7|0", "5|1007|6", "5|2007|5");
+            assertThat(byLookups.get(1)).hasSize(9);
+            // Hundreds of keys against 3,000 rows: reading the table whole is cheaper than a lookup per key.
+            assertThat(SqlTesting.rows(statement, "EXPLAIN ANALYZE SELECT COUNT(*) FROM (SELECT * FROM shipments"
+                    + " WHERE id <= 400) a JOIN shipments s ON s.code = a.code"))
+                    .noneSatisfy(line -> assertThat(line).contains("IndexLookUp"));
+            statement.execute("DROP TABLE shipments");
+            statement.execute("DROP TABLE wanted");
+        }
+    }
+
+    @Test
     void windowFunctionsForTheCommonFrames() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             // flag is 'A' + id % 4: ids 1..8 are B C D A B C D A.
