@@ -16,6 +16,7 @@ import java.util.Map;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -71,7 +72,7 @@ final class CoprocessorPushDown {
      * conditions, projections, the merge of partial aggregates), and the table it reads.
      */
     record Pushed(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
-            java.util.function.UnaryOperator<RowStream> finish, String table, String accessNote,
+            java.util.function.Function<Answers, RowStream> finish, String table, String accessNote,
             List<String> pushedConditions, List<String> residualConditions, List<String> pushedProjections) {
         Pushed {
             pushedConditions = List.copyOf(pushedConditions);
@@ -153,7 +154,7 @@ final class CoprocessorPushDown {
 
     /** A plan over a scan's shape, or null when the stores would refuse it. */
     private static Pushed checked(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
-            java.util.function.UnaryOperator<RowStream> finish, TableAccess access) {
+            java.util.function.Function<Answers, RowStream> finish, TableAccess access) {
         try {
             DagPipeline.check(dag);
         } catch (UnsupportedExpressionException e) {
@@ -653,47 +654,60 @@ final class CoprocessorPushDown {
         return partialTypes.size() - 1;
     }
 
-    private List<Object[]> merge(Aggregate aggregate, RowStream partials, int keyCount, List<int[]> slots) {
+    /**
+     * The final merge of the regions' partial groups, over the Arrow batches they arrive in: the partial columns are
+     * aggregated again by the group keys (counts and sums add up, minimums and maximums stay) with the stores' own
+     * hash aggregation, and only the merged groups become rows.
+     */
+    private List<Object[]> merge(Aggregate aggregate, Answers partials, int keyCount, List<int[]> slots) {
         List<AggregateCall> calls = aggregate.getAggCallList();
-        Map<GroupKey, Object[]> groups = new LinkedHashMap<>();
-        String[] functions = null;
+        List<FieldType> types = partials.types();
+        List<io.duetdb.common.compute.expression.VectorExpression> keys = new ArrayList<>();
+        for (int k = 0; k < keyCount; k++) {
+            keys.add(new io.duetdb.common.compute.expression.ColumnReference(k, types.get(k)));
+        }
+        List<String> functions = new ArrayList<>();
+        List<io.duetdb.common.compute.operator.PartialAggregationOperator.Call> merges = new ArrayList<>();
+        for (int position = keyCount; position < types.size(); position++) {
+            String function = partialFunction(calls, slots, position);
+            FieldType type = types.get(position);
+            var column = new io.duetdb.common.compute.expression.ColumnReference(position, type);
+            functions.add(function);
+            merges.add(new io.duetdb.common.compute.operator.PartialAggregationOperator.Call(switch (function) {
+                case "COUNT", "SUM" -> AggregateFunction.SUM;
+                case "MIN" -> AggregateFunction.MIN;
+                case "MAX" -> AggregateFunction.MAX;
+                default -> throw new IllegalStateException("no merge for " + function);
+            }, column, function.equals("COUNT") ? ValueTypes.decimal(PARTIAL_SUM_PRECISION, 0) : type));
+        }
+        io.duetdb.common.compute.operator.HashAggregation groups =
+                new io.duetdb.common.compute.operator.HashAggregation(keys, merges);
         long held = 0;
-        try (partials) {
-            for (List<Object[]> batch = partials.next(); batch != null; batch = partials.next()) {
-                compiler.session().checkNotKilled();
-                for (Object[] partial : batch) {
-                    if (functions == null) {
-                        functions = new String[partial.length];
-                        for (int i = keyCount; i < partial.length; i++) {
-                            functions[i] = partialFunction(calls, slots, i);
-                        }
-                    }
-                    Object[] key = java.util.Arrays.copyOf(partial, keyCount);
-                    Object[] state = groups.get(new GroupKey(key));
-                    if (state == null) {
-                        state = new Object[partial.length];
-                        System.arraycopy(key, 0, state, 0, keyCount);
-                        groups.put(new GroupKey(key), state);
-                        if (groups.size() % MEMORY_CHECK_INTERVAL == 0) {
-                            // The groups are the merge's state: counted as they grow, given back once it is done.
-                            long now = MemoryTracker.estimateRow(state) * 2 * groups.size();
-                            memory.take(now - held, "HashAgg(final)");
-                            held = now;
-                        }
-                    }
-                    for (int i = keyCount; i < partial.length; i++) {
-                        state[i] = combine(state[i], partial[i], functions[i]);
-                    }
+        long nextCheck = MEMORY_CHECK_INTERVAL;
+        List<Object[]> merged;
+        try (partials; BufferAllocator allocator = new RootAllocator()) {
+            while (partials.nextBatches(allocator, batch -> groups.add(batch, allocator))) {
+                if (groups.groupCount() >= nextCheck) {
+                    // The groups are the merge's state: counted as they grow, given back once it is done.
+                    long now = groups.estimatedBytes();
+                    memory.take(now - held, "HashAgg(final)");
+                    held = now;
+                    nextCheck = groups.groupCount() + MEMORY_CHECK_INTERVAL;
                 }
             }
+            merged = groups.results();
         } finally {
             memory.release(held);
         }
-        if (groups.isEmpty() && keyCount == 0) {
-            groups.put(new GroupKey(new Object[0]), new Object[slots.stream().mapToInt(s -> s.length).sum()]);
-        }
-        List<Object[]> rows = new ArrayList<>(groups.size());
-        for (Object[] state : groups.values()) {
+        List<Object[]> rows = new ArrayList<>(merged.size());
+        for (Object[] group : merged) {
+            Object[] state = new Object[group.length];
+            for (int i = 0; i < group.length; i++) {
+                Object value = group[i];
+                state[i] = i >= keyCount && functions.get(i - keyCount).equals("COUNT")
+                        ? (value == null ? null : (Object) ((BigDecimal) value).longValueExact())
+                        : ComputeValues.toSql(value, types.get(i));
+            }
             Object[] row = new Object[keyCount + calls.size()];
             System.arraycopy(state, 0, row, 0, keyCount);
             for (int c = 0; c < calls.size(); c++) {
@@ -905,43 +919,73 @@ final class CoprocessorPushDown {
     }
 
     /** The stores' answers as rows, one batch per answer, converted as the consumer pulls them. */
-    private RowStream run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
-        if (java.util.Arrays.equals(shape.start(), shape.end())) {
-            return RowStream.empty();
+    private Answers run(DagRequest dag, ScanShape shape, List<FieldType> outputTypes,
+            java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
+        io.duetdb.client.txn.CoprocessorStream answers = java.util.Arrays.equals(shape.start(), shape.end()) ? null
+                : transaction.coprocessorStream(dag.toByteArray(), shape.start(), shape.end(), memory.quota(),
+                        READ_AHEAD_REGIONS);
+        return new Answers(answers, outputTypes, reported);
+    }
+
+    /**
+     * The stores' answers to one plan: as rows (a batch per answer, converted as the consumer pulls them), or as
+     * the Arrow batches they arrived in, for an operator that works on columns.
+     */
+    final class Answers implements RowStream {
+        private final io.duetdb.client.txn.CoprocessorStream answers;
+        private final List<FieldType> types;
+        private final java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported;
+        private boolean reportedOnce;
+
+        private Answers(io.duetdb.client.txn.CoprocessorStream answers, List<FieldType> types,
+                java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
+            this.answers = answers;
+            this.types = types;
+            this.reported = reported;
         }
-        io.duetdb.client.txn.CoprocessorStream answers = transaction.coprocessorStream(dag.toByteArray(), shape.start(),
-                shape.end(), memory.quota(), READ_AHEAD_REGIONS);
-        return new RowStream() {
-            private boolean reportedOnce;
 
-            @Override
-            public List<Object[]> next() {
-                compiler.session().checkNotKilled();
-                byte[] answer = answers.next();
-                if (answer == null) {
-                    report();
-                    return null;
-                }
-                List<Object[]> rows = new ArrayList<>();
-                try (BufferAllocator allocator = new RootAllocator()) {
-                    ArrowIpc.read(answer, allocator, batch -> ArrowRows.addRows(batch, outputTypes, rows));
-                }
-                return rows;
+        /** The answers' column types. */
+        List<FieldType> types() {
+            return types;
+        }
+
+        @Override
+        public List<Object[]> next() {
+            List<Object[]> rows = new ArrayList<>();
+            try (BufferAllocator allocator = new RootAllocator()) {
+                return nextBatches(allocator, batch -> ArrowRows.addRows(batch, types, rows)) ? rows : null;
             }
+        }
 
-            private void report() {
-                if (!reportedOnce) {
-                    reportedOnce = true;
-                    reported.accept(answers.summary());
-                }
-            }
-
-            @Override
-            public void close() {
+        /**
+         * Hands the next answer's batches to {@code each} (valid only during the call, in {@code allocator});
+         * false when there are no more answers.
+         */
+        boolean nextBatches(BufferAllocator allocator, java.util.function.Consumer<VectorSchemaRoot> each) {
+            compiler.session().checkNotKilled();
+            byte[] answer = answers == null ? null : answers.next();
+            if (answer == null) {
                 report();
+                return false;
+            }
+            ArrowIpc.read(answer, allocator, each);
+            return true;
+        }
+
+        private void report() {
+            if (!reportedOnce && answers != null) {
+                reportedOnce = true;
+                reported.accept(answers.summary());
+            }
+        }
+
+        @Override
+        public void close() {
+            report();
+            if (answers != null) {
                 answers.close();
             }
-        };
+        }
     }
 
     private static boolean isBooleanCondition(Expression expression, List<FieldType> types) {

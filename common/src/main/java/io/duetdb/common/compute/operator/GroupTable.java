@@ -34,6 +34,11 @@ final class GroupTable {
         return keyValues.size();
     }
 
+    /** The bytes of the groups' encoded keys. */
+    long keyBytes() {
+        return keyBytesUsed;
+    }
+
     /** The group-by values of a group, as {@link VectorValues} Java values. */
     Object[] keyValues(int group) {
         return keyValues.get(group);

@@ -100,54 +100,12 @@ public final class PartialAggregationOperator implements BatchOperator {
     }
 
     private List<Object[]> aggregate() {
-        int keyCount = groupBy.size();
-        GroupTable groups = new GroupTable();
-        List<Accumulator> accumulators = calls.stream().map(Accumulator::of).toList();
-        int[] groupOfRow = new int[0];
+        HashAggregation aggregation = new HashAggregation(groupBy, calls);
         VectorSchemaRoot batch;
         while ((batch = input.next()) != null) {
-            int rows = batch.getRowCount();
-            if (groupOfRow.length < rows) {
-                groupOfRow = new int[rows];
-            }
-            List<FieldVector> keys = new ArrayList<>(keyCount);
-            List<FieldVector> arguments = new ArrayList<>(calls.size());
-            try {
-                for (VectorExpression expression : groupBy) {
-                    keys.add(expression.evaluate(batch, allocator));
-                }
-                for (Call call : calls) {
-                    arguments.add(call.argument() == null ? null : call.argument().evaluate(batch, allocator));
-                }
-                int groupCount = 1;
-                if (keyCount > 0) {
-                    groups.assign(keys, rows, groupOfRow);
-                    groupCount = groups.groupCount();
-                }
-                for (int c = 0; c < calls.size(); c++) {
-                    accumulators.get(c).ensureGroups(groupCount);
-                    accumulators.get(c).add(arguments.get(c), groupOfRow, rows);
-                }
-            } finally {
-                keys.forEach(FieldVector::close);
-                arguments.stream().filter(java.util.Objects::nonNull).forEach(FieldVector::close);
-            }
+            aggregation.add(batch, allocator);
         }
-        // Without group-by there is one group, even for no rows: SQL's global aggregates give one row.
-        int groupCount = keyCount == 0 ? 1 : groups.groupCount();
-        List<Object[]> rows = new ArrayList<>(groupCount);
-        for (int group = 0; group < groupCount; group++) {
-            Object[] row = new Object[keyCount + calls.size()];
-            if (keyCount > 0) {
-                System.arraycopy(groups.keyValues(group), 0, row, 0, keyCount);
-            }
-            for (int c = 0; c < calls.size(); c++) {
-                accumulators.get(c).ensureGroups(groupCount);
-                row[keyCount + c] = accumulators.get(c).result(group);
-            }
-            rows.add(row);
-        }
-        return rows;
+        return aggregation.results();
     }
 
     @Override
