@@ -90,9 +90,19 @@ class ItGarbageCollection {
             Thread.sleep(2_000);
             assertThat(storeMetric(cluster, "duet_store_gc_region_scans_total")).as("scans of unchanged regions")
                     .isEqualTo(scans);
-            write(client, key, "v9");
-            LocalCluster.await("a region with a new write scanned again", Duration.ofSeconds(30),
-                    () -> storeMetric(cluster, "duet_store_gc_region_scans_total") > scans);
+            // A new write makes its key's older version garbage once the point passes it: the next rounds check the
+            // keys written since instead of scanning the region again.
+            double collectedBefore = gcKeys(cluster);
+            long ninth = write(client, key, "v9");
+            LocalCluster.await("the safe point to pass the new write", Duration.ofSeconds(30),
+                    () -> placement.getGcSafePoint().getSafePoint() > ninth);
+            LocalCluster.await("v8 collected by checking the written key", Duration.ofSeconds(30),
+                    () -> gcKeys(cluster) > collectedBefore);
+            assertThat(storeMetric(cluster, "duet_store_gc_key_rounds_total")).isPositive();
+            assertThat(storeMetric(cluster, "duet_store_gc_region_scans_total")).as("regions scanned").isEqualTo(scans);
+            try (Transaction reader = client.begin()) {
+                assertThat(text(reader.get(key).orElseThrow())).isEqualTo("v9");
+            }
         }
     }
 

@@ -24,6 +24,7 @@ public final class StoreMetrics {
     public final Counter operatorSteps;
     public final Counter gcKeys;
     public final Counter gcRegionScans;
+    public final Counter gcKeyRounds;
     public final Counter keyErrors;
     public final Counter batchMessages;
     public final Counter pessimisticLocks;
@@ -39,6 +40,9 @@ public final class StoreMetrics {
                 .help("Keys whose old MVCC versions were garbage-collected").register(registry);
         gcRegionScans = Counter.builder().name("duet_store_gc_region_scans_total")
                 .help("Regions whose write records garbage collection scanned").register(registry);
+        gcKeyRounds = Counter.builder().name("duet_store_gc_key_rounds_total")
+                .help("Garbage collection rounds over a region that checked only the keys written since the last")
+                .register(registry);
         keyErrors = Counter.builder().name("duet_store_txn_key_errors_total")
                 .help("Transactional key errors answered, by kind").labelNames("kind").register(registry);
         pessimisticLocks = Counter.builder().name("duet_store_pessimistic_locks_total")

@@ -2,9 +2,12 @@ package io.duetdb.store.internal.region;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.google.protobuf.ByteString;
 
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.Region;
@@ -140,6 +143,14 @@ public final class RegionPeer {
             case PREWRITE -> command.getPrewrite().getOnePcCommitTs();
             default -> 0;
         };
+        if (writeTs > 0) {
+            switch (command.getCommandCase()) {
+                case COMMIT -> writtenKeys.record(command.getCommit().getKeysList(), writeTs);
+                case ROLLBACK -> writtenKeys.record(command.getRollback().getKeysList(), writeTs);
+                default -> writtenKeys.record(command.getPrewrite().getMutationsList().stream()
+                        .map(mutation -> mutation.getKey()).toList(), writeTs);
+            }
+        }
         if (writeTs > lastWriteTs) {
             lastWriteTs = writeTs;
         }
@@ -152,6 +163,25 @@ public final class RegionPeer {
     }
 
     private volatile long lastWriteTs;
+    private final WrittenKeys writtenKeys = new WrittenKeys();
+
+    /** The keys of write records proposed through this replica since garbage collection last took them. */
+    public WrittenKeys writtenKeys() {
+        return writtenKeys;
+    }
+
+    /**
+     * Notes a write record found in the region (by a garbage collection scan) whose versions are not all below the
+     * safe point yet, as if proposed here: the next rounds check its key until they are.
+     */
+    public void noteExistingWrite(ByteString key, long ts) {
+        writtenKeys.record(List.of(key), ts);
+        synchronized (writtenKeys) {
+            if (ts > lastWriteTs) {
+                lastWriteTs = ts;
+            }
+        }
+    }
 
     public Proposer proposer() {
         return proposer;

@@ -27,6 +27,7 @@ import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.engine.EngineSnapshot;
 import io.duetdb.store.internal.metrics.StoreMetrics;
 import io.duetdb.store.internal.region.RegionPeer;
+import io.duetdb.store.internal.region.WrittenKeys;
 import io.duetdb.store.txn.MvccReader;
 import io.duetdb.store.txn.TxnActions;
 
@@ -77,26 +78,79 @@ public final class GarbageCollector {
             }
             Round last = collected.get(region.getId());
             long term = peer.currentTerm();
-            if (last != null && last.term() == term && last.epoch().equals(region.getEpoch())
-                    && (last.safePoint() >= point || peer.lastWriteTs() <= last.safePoint())) {
+            boolean sameLeader = last != null && last.term() == term && last.epoch().equals(region.getEpoch());
+            if (sameLeader && (last.safePoint() >= point || peer.lastWriteTs() <= last.safePoint())) {
                 // Nothing became garbage since: every write record this leader proposed is older than the point
                 // the last round collected below, so that round already removed what those records supersede.
                 continue;
             }
+            WrittenKeys.Taken written = peer.writtenKeys().take();
+            // The written keys are enough when this leader recorded every write record since its last round (that
+            // round kept the keys whose newest record was not below its point); otherwise the region is scanned.
+            boolean keysOnly = sameLeader && written.complete();
             long started = System.nanoTime();
-            metrics.gcRegionScans.inc();
-            long keys = collectRegion(peer, region, point);
-            if (keys >= 0) {
-                collected.put(region.getId(), new Round(point, term, region.getEpoch()));
-                if (keys > 0) {
-                    LOG.info("region {}: collected old versions of {} keys below safe point {} in {} ms", region.getId(),
-                            keys, Timestamp.fromPacked(point), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-                }
+            long keys;
+            if (keysOnly) {
+                metrics.gcKeyRounds.inc();
+                keys = collectKeys(peer, region, point, written.keys().keySet());
+            } else {
+                metrics.gcRegionScans.inc();
+                keys = collectRegion(peer, region, point);
+            }
+            if (keys < 0) {
+                // Stopped early: nothing is known to be collected, so the next round scans.
+                collected.remove(region.getId());
+                continue;
+            }
+            // A scan recorded the keys whose newest record is not below the point; checked keys keep theirs.
+            if (keysOnly) {
+                peer.writtenKeys().keepFrom(written.keys(), point);
+            }
+            collected.put(region.getId(), new Round(point, term, region.getEpoch()));
+            if (keys > 0) {
+                LOG.info("region {}: collected old versions of {} keys below safe point {} in {} ms ({})", region.getId(),
+                        keys, Timestamp.fromPacked(point), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                        keysOnly ? written.keys().size() + " written keys checked" : "region scanned");
             }
         }
     }
 
+    /** The last round over a region: its safe point, and the leader's term and the region's epoch then. */
     private record Round(long safePoint, long term, io.duetdb.proto.meta.RegionEpoch epoch) {
+    }
+
+    /** Keys collected among {@code candidates}, or -1 when the round stopped early. */
+    private long collectKeys(RegionPeer peer, Region region, long point, java.util.Set<ByteString> candidates) {
+        List<ByteString> batch = new ArrayList<>();
+        long total = 0;
+        byte[] start = region.getStartKey().toByteArray();
+        byte[] end = region.getEndKey().toByteArray();
+        try (EngineSnapshot snapshot = engine.snapshot()) {
+            MvccReader reader = new MvccReader(snapshot);
+            for (ByteString key : candidates) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return -1;
+                }
+                byte[] userKey = key.toByteArray();
+                if (KeyRanges.contains(start, end, userKey) && TxnActions.hasGarbage(reader, userKey, point)) {
+                    batch.add(key);
+                }
+                if (batch.size() >= KEYS_PER_COMMAND) {
+                    if (!propose(peer, batch, point)) {
+                        return -1;
+                    }
+                    total += batch.size();
+                    batch.clear();
+                }
+            }
+        }
+        if (!batch.isEmpty()) {
+            if (!propose(peer, batch, point)) {
+                return -1;
+            }
+            total += batch.size();
+        }
+        return total;
     }
 
     /** Keys collected, or -1 when the round stopped early (leadership or region changed). */
@@ -116,6 +170,11 @@ public final class GarbageCollector {
                 }
                 byte[] dataKey = Keys.dataKeyOfVersion(writes.key());
                 byte[] userKey = Keys.userKeyOf(dataKey);
+                long newest = Keys.timestampOf(writes.key());
+                if (newest >= point) {
+                    // Its newer versions are not below the point yet: a later round checks the key again.
+                    peer.noteExistingWrite(ByteString.copyFrom(userKey), newest);
+                }
                 if (TxnActions.hasGarbage(reader, userKey, point)) {
                     batch.add(ByteString.copyFrom(userKey));
                 }
