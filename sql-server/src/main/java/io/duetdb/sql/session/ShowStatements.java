@@ -132,14 +132,9 @@ final class ShowStatements {
             return result(List.of("Db_name", "Table_name", "Partition_name", "Update_time", "Modify_count", "Row_count"),
                     rows);
         }
-        if ((matcher = STATS_HISTOGRAMS.matcher(text)).matches()) {
+        if (STATS_HISTOGRAMS.matcher(text).matches()) {
             List<Object[]> rows = new ArrayList<>();
-            for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
-                TableInfo table = schema.table(statistics.tableId()).orElse(null);
-                if (table == null) {
-                    continue;
-                }
-                String database = schema.database(table.databaseId()).map(DatabaseInfo::name).orElse("");
+            forEachAnalyzedTable(session, (database, table, statistics) -> {
                 for (io.duetdb.sql.statistics.TableStatistics.ColumnStatistics column : statistics.columns()) {
                     rows.add(new Object[] {database, table.name(), "", column.name(), 0L, statistics.analyzedAt(),
                             column.distinctCount(), column.nullCount(),
@@ -150,7 +145,7 @@ final class ShowStatements {
                     rows.add(new Object[] {database, table.name(), "", index.name(), 1L, statistics.analyzedAt(),
                             prefixes.isEmpty() ? 0L : prefixes.get(prefixes.size() - 1), 0L, "0", "0"});
                 }
-            }
+            });
             rows.sort((a, b) -> (a[0] + "." + a[1] + "." + a[3]).compareTo(b[0] + "." + b[1] + "." + b[3]));
             return result(List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Update_time",
                     "Distinct_count", "Null_count", "Avg_col_size", "Correlation"), rows);
@@ -158,12 +153,7 @@ final class ShowStatements {
         if (STATS_BUCKETS.matcher(text).matches() || STATS_TOPN.matcher(text).matches()) {
             boolean buckets = STATS_BUCKETS.matcher(text).matches();
             List<Object[]> rows = new ArrayList<>();
-            for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
-                TableInfo table = schema.table(statistics.tableId()).orElse(null);
-                if (table == null) {
-                    continue;
-                }
-                String database = schema.database(table.databaseId()).map(DatabaseInfo::name).orElse("");
+            forEachAnalyzedTable(session, (database, table, statistics) -> {
                 for (io.duetdb.sql.statistics.TableStatistics.ColumnStatistics column : statistics.columns()) {
                     if (buckets) {
                         addBuckets(rows, database, table.name(), column.name(), 0L, column.histogram());
@@ -181,7 +171,7 @@ final class ShowStatements {
                                         io.duetdb.sql.statistics.TableStatistics.tupleText(top.values()), top.count()}));
                     }
                 }
-            }
+            });
             return result(buckets
                     ? List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Bucket_id", "Count",
                             "Repeats", "Lower_Bound", "Upper_Bound")
@@ -277,6 +267,21 @@ final class ShowStatements {
             }
         }
         return kept;
+    }
+
+    /** What SHOW STATS_* lists for one analyzed table that still exists. */
+    private interface AnalyzedTable {
+        void accept(String database, TableInfo table, io.duetdb.sql.statistics.TableStatistics statistics);
+    }
+
+    private static void forEachAnalyzedTable(Session session, AnalyzedTable each) {
+        InfoSchema schema = session.manager().latestInfoSchema();
+        for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
+            TableInfo table = schema.table(statistics.tableId()).orElse(null);
+            if (table != null) {
+                each.accept(schema.database(table.databaseId()).map(DatabaseInfo::name).orElse(""), table, statistics);
+            }
+        }
     }
 
     private static void addBuckets(List<Object[]> rows, String database, String table, String column, long isIndex,

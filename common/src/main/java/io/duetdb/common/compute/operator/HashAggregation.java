@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.expression.VectorExpression;
@@ -36,27 +35,16 @@ public final class HashAggregation {
         if (groupOfRow.length < rows) {
             groupOfRow = new int[rows];
         }
-        List<FieldVector> keys = new ArrayList<>(groupBy.size());
-        List<FieldVector> arguments = new ArrayList<>(calls.size());
-        try {
-            for (VectorExpression expression : groupBy) {
-                keys.add(expression.evaluate(batch, allocator));
-            }
-            for (PartialAggregationOperator.Call call : calls) {
-                arguments.add(call.argument() == null ? null : call.argument().evaluate(batch, allocator));
-            }
+        try (AggregateInputs inputs = AggregateInputs.evaluate(groupBy, calls, batch, allocator)) {
             int groupCount = 1;
             if (!groupBy.isEmpty()) {
-                groups.assign(keys, rows, groupOfRow);
+                groups.assign(inputs.keys(), rows, groupOfRow);
                 groupCount = groups.groupCount();
             }
             for (int c = 0; c < calls.size(); c++) {
                 accumulators.get(c).ensureGroups(groupCount);
-                accumulators.get(c).add(arguments.get(c), groupOfRow, rows);
+                accumulators.get(c).add(inputs.arguments().get(c), groupOfRow, rows);
             }
-        } finally {
-            keys.forEach(FieldVector::close);
-            arguments.stream().filter(java.util.Objects::nonNull).forEach(FieldVector::close);
         }
     }
 

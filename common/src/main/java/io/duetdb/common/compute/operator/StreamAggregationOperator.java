@@ -69,15 +69,9 @@ public final class StreamAggregationOperator implements BatchOperator {
     private List<Object[]> aggregate(VectorSchemaRoot batch) {
         int rows = batch.getRowCount();
         int keyCount = groupBy.size();
-        List<FieldVector> keys = new ArrayList<>(keyCount);
-        List<FieldVector> arguments = new ArrayList<>(calls.size());
-        try {
-            for (VectorExpression expression : groupBy) {
-                keys.add(expression.evaluate(batch, allocator));
-            }
-            for (PartialAggregationOperator.Call call : calls) {
-                arguments.add(call.argument() == null ? null : call.argument().evaluate(batch, allocator));
-            }
+        try (AggregateInputs inputs = AggregateInputs.evaluate(groupBy, calls, batch, allocator)) {
+            List<FieldVector> keys = inputs.keys();
+            List<FieldVector> arguments = inputs.arguments();
             int[] groupOfRow = new int[rows];
             List<Object[]> keyValues = new ArrayList<>();
             int previousLength = -1;
@@ -113,9 +107,6 @@ public final class StreamAggregationOperator implements BatchOperator {
                 }
             }
             return results;
-        } finally {
-            keys.forEach(FieldVector::close);
-            arguments.stream().filter(java.util.Objects::nonNull).forEach(FieldVector::close);
         }
     }
 
