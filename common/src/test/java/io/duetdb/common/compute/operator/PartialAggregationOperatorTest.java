@@ -154,6 +154,52 @@ class PartialAggregationOperatorTest {
         assertThat(aggregate(List.of(), new int[] {0}, 500)).isEmpty();
     }
 
+    /**
+     * Three regions' partial results merged by a {@link HashAggregation} over their batches, as the SQL layer's
+     * final merge does: counts and sums add up, minimums and maximums stay; the same as aggregating all rows at once.
+     */
+    @Test
+    void partialResultsOfSeveralRegionsMergeIntoTheWholeAggregation() {
+        List<Object[]> rows = rows(6000);
+        int[] keys = {0, 1};
+        List<FieldType> partialTypes = new ArrayList<>(List.of(STRING, INT64));
+        calls().forEach(call -> partialTypes.add(call.type()));
+        List<VectorExpression> groupBy = List.of(new ColumnReference(0, STRING), new ColumnReference(1, INT64));
+        List<PartialAggregationOperator.Call> merges = new ArrayList<>();
+        for (int c = 0; c < calls().size(); c++) {
+            PartialAggregationOperator.Call call = calls().get(c);
+            ColumnReference partial = new ColumnReference(keys.length + c, call.type());
+            merges.add(switch (call.function()) {
+                case COUNT -> new PartialAggregationOperator.Call(AggregateFunction.SUM, partial, ValueTypes.decimal(65, 0));
+                case SUM, MIN, MAX -> new PartialAggregationOperator.Call(call.function(), partial, call.type());
+                default -> throw new IllegalStateException(call.function().name());
+            });
+        }
+        HashAggregation merged = new HashAggregation(groupBy, merges);
+        for (int region = 0; region < 3; region++) {
+            List<Object[]> regionRows = rows.subList(region * 2000, (region + 1) * 2000);
+            try (PartialAggregationOperator operator = new PartialAggregationOperator(new RowBatches(regionRows, 300),
+                    groupBy, calls(), allocator, 128)) {
+                VectorSchemaRoot batch;
+                while ((batch = operator.next()) != null) {
+                    merged.add(batch, allocator);
+                }
+            }
+        }
+        List<List<Object>> result = new ArrayList<>();
+        for (Object[] group : merged.results()) {
+            List<Object> row = new ArrayList<>(Arrays.asList(group));
+            for (int c = 0; c < 2; c++) {
+                // The counts were summed as decimals; the SQL layer turns them back into longs.
+                row.set(keys.length + c, ((BigDecimal) row.get(keys.length + c)).longValueExact());
+            }
+            result.add(roundDoubles(row));
+        }
+        assertThat(result).containsExactlyInAnyOrderElementsOf(reference(rows, keys).stream()
+                .map(PartialAggregationOperatorTest::roundDoubles).toList());
+        assertThat(merged.estimatedBytes()).isPositive();
+    }
+
     /** Stream aggregation's partial rows, merged by key as the SQL layer merges partial results. */
     private List<List<Object>> streamAggregate(List<Object[]> rows, int[] keys, int batchRows, int[] partialRows) {
         List<VectorExpression> groupBy = Arrays.stream(keys).mapToObj(k -> (VectorExpression) new ColumnReference(k,
