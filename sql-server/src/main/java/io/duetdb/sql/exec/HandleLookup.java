@@ -199,21 +199,9 @@ public final class HandleLookup {
         List<io.duetdb.common.types.ColumnType> types = access.indexTypes(index).subList(0, 1);
         Set<Long> handles = new LinkedHashSet<>();
         for (Object value : values) {
-            byte[] from = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), index.id(), types, List.of(value));
-            byte[] end = io.duetdb.common.keys.Keys.indexValuesEnd(from);
-            while (true) {
-                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(from, end, SCAN_PAGE);
-                for (Map.Entry<ByteString, byte[]> entry : page) {
-                    byte[] entryValue = entry.getValue();
-                    handles.add(entryValue.length == 8 ? TableAccess.handleOfValue(entryValue)
-                            : io.duetdb.common.keys.Keys.handleOfIndexEntry(entry.getKey().toByteArray()));
-                }
-                if (page.size() < SCAN_PAGE) {
-                    break;
-                }
-                byte[] last = page.get(page.size() - 1).getKey().toByteArray();
-                from = java.util.Arrays.copyOf(last, last.length + 1);
-            }
+            byte[] prefix = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), index.id(), types, List.of(value));
+            TableAccess.forEachIndexPage(transaction, prefix, io.duetdb.common.keys.Keys.indexValuesEnd(prefix), SCAN_PAGE,
+                    handles::addAll);
         }
         return handles;
     }

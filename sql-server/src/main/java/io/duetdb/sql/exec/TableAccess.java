@@ -162,6 +162,29 @@ public final class TableAccess {
         return ByteBuffer.wrap(value).getLong();
     }
 
+    /**
+     * The handles of the index entries in [start, end), in index order, handed to {@code page} a page of
+     * {@code pageSize} entries at a time: a unique index's entry holds its handle as the value, others in the key.
+     */
+    static void forEachIndexPage(io.duetdb.client.txn.Transaction transaction, byte[] start, byte[] end, int pageSize,
+            java.util.function.Consumer<List<Long>> page) {
+        byte[] from = start;
+        while (true) {
+            List<java.util.Map.Entry<com.google.protobuf.ByteString, byte[]>> entries = transaction.scan(from, end, pageSize);
+            List<Long> handles = new ArrayList<>(entries.size());
+            for (java.util.Map.Entry<com.google.protobuf.ByteString, byte[]> entry : entries) {
+                byte[] value = entry.getValue();
+                handles.add(value.length == 8 ? handleOfValue(value) : Keys.handleOfIndexEntry(entry.getKey().toByteArray()));
+            }
+            page.accept(handles);
+            if (entries.size() < pageSize) {
+                return;
+            }
+            byte[] last = entries.get(entries.size() - 1).getKey().toByteArray();
+            from = Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
     public int columnIndex(String columnName) {
         for (int i = 0; i < table.columns().size(); i++) {
             if (table.columns().get(i).name().equalsIgnoreCase(columnName)) {

@@ -584,22 +584,8 @@ public final class TableReader {
             return rows;
         }
         if (rangeIndex != null) {
-            byte[] from = rangeStart;
-            while (true) {
-                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(from, rangeEnd, SCAN_PAGE);
-                List<Long> handles = new ArrayList<>(page.size());
-                for (Map.Entry<ByteString, byte[]> entry : page) {
-                    byte[] value = entry.getValue();
-                    handles.add(value.length == 8 ? TableAccess.handleOfValue(value)
-                            : io.duetdb.common.keys.Keys.handleOfIndexEntry(entry.getKey().toByteArray()));
-                }
-                readHandles(handles, rows);
-                if (page.size() < SCAN_PAGE) {
-                    return rows;
-                }
-                byte[] last = page.get(page.size() - 1).getKey().toByteArray();
-                from = Arrays.copyOf(last, last.length + 1);
-            }
+            TableAccess.forEachIndexPage(transaction, rangeStart, rangeEnd, SCAN_PAGE, handles -> readHandles(handles, rows));
+            return rows;
         }
         if (handleLow > handleHigh) {
             return rows;

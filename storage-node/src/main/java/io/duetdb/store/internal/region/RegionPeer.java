@@ -176,10 +176,8 @@ public final class RegionPeer {
      */
     public void noteExistingWrite(ByteString key, long ts) {
         writtenKeys.record(List.of(key), ts);
-        synchronized (writtenKeys) {
-            if (ts > lastWriteTs) {
-                lastWriteTs = ts;
-            }
+        if (ts > lastWriteTs) {
+            lastWriteTs = ts;
         }
     }
 
