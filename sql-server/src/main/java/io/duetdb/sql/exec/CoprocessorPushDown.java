@@ -37,6 +37,7 @@ import io.duetdb.common.compute.Literals;
 import io.duetdb.common.compute.UnsupportedExpressionException;
 import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.compute.expression.VectorExpressions;
+import io.duetdb.common.compute.operator.BatchOperator;
 import io.duetdb.common.compute.operator.DagPipeline;
 import io.duetdb.proto.coprocessor.AggregateFunction;
 import io.duetdb.proto.coprocessor.Call;
@@ -303,6 +304,19 @@ final class CoprocessorPushDown {
     }
 
     Pushed planProject(Project project) {
+        ProjectPlan plan = projectPlan(project);
+        if (plan == null) {
+            return null;
+        }
+        return plan.chain().noted(plan.projected() != null ? plan.projected()
+                : plan.scan().then(projection(plan.chain().projects(), plan.pruning())));
+    }
+
+    /** A projection over a scan chain: the scan of the columns it uses, and the same with the projection in the stores. */
+    private record ProjectPlan(ScanChain chain, Pruning pruning, Pushed scan, Pushed projected) {
+    }
+
+    private ProjectPlan projectPlan(Project project) {
         ScanChain chain = chain(project);
         if (chain == null) {
             return null;
@@ -317,8 +331,111 @@ final class CoprocessorPushDown {
         if (scan == null) {
             return null;
         }
-        Pushed projected = projectedInTheStores(scan, chain.projects(), pruning, chain.access());
-        return chain.noted(projected != null ? projected : scan.then(projection(chain.projects(), pruning)));
+        return new ProjectPlan(chain, pruning, scan, projectedInTheStores(scan, chain.projects(), pruning, chain.access()));
+    }
+
+    /**
+     * A scan chain read as the stores' Arrow batches: the plan, whose answers are the rows with nothing left to do
+     * but {@code projects} (over its outputs; null when there are none).
+     */
+    record BatchScan(Pushed pushed, List<RexNode> projects) {
+        BatchScan {
+            requireNonNull(pushed, "pushed is null");
+        }
+    }
+
+    /**
+     * (A projection over) (a filter over) a table scan as batches, or null when the stores cannot evaluate all of
+     * its condition.
+     */
+    BatchScan planBatchScan(RelNode node) {
+        if (node instanceof Project project) {
+            ProjectPlan plan = projectPlan(project);
+            if (plan == null || !plan.scan().residualConditions().isEmpty()) {
+                return null;
+            }
+            if (plan.projected() != null) {
+                return new BatchScan(plan.chain().noted(plan.projected()), null);
+            }
+            return new BatchScan(plan.chain().noted(plan.scan()),
+                    plan.chain().projects().stream().map(plan.pruning()::remap).toList());
+        }
+        if (!(node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan)) {
+            return null;
+        }
+        ScanChain chain = chain(node);
+        if (chain == null) {
+            return null;
+        }
+        Pushed scan = planScan(chain.access(), chain.range(), chain.index(), chain.condition(), null);
+        return scan == null || !scan.residualConditions().isEmpty() ? null : new BatchScan(chain.noted(scan), null);
+    }
+
+    /**
+     * The answers of a plan whose finish does nothing, as the Arrow batches they arrive in (owned by
+     * {@code allocator}); the stores are asked once the first batch is.
+     */
+    BatchOperator openBatches(Pushed pushed, java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported,
+            BufferAllocator allocator) {
+        requireNonNull(pushed, "pushed is null");
+        return new BatchOperator() {
+            private final java.util.ArrayDeque<VectorSchemaRoot> arrived = new java.util.ArrayDeque<>();
+            private Answers answers;
+            private VectorSchemaRoot current;
+            private boolean ended;
+
+            @Override
+            public List<FieldType> outputTypes() {
+                return pushed.outputTypes();
+            }
+
+            @Override
+            public VectorSchemaRoot next() {
+                closeCurrent();
+                while (arrived.isEmpty() && !ended) {
+                    if (answers == null) {
+                        answers = run(pushed.dag(), pushed.shape(), pushed.outputTypes(), reported);
+                    }
+                    ended = !answers.nextBatches(allocator, batch -> {
+                        if (batch.getRowCount() > 0) {
+                            arrived.add(owned(batch, allocator));
+                        }
+                    });
+                }
+                current = arrived.poll();
+                return current;
+            }
+
+            private void closeCurrent() {
+                if (current != null) {
+                    current.close();
+                    current = null;
+                }
+            }
+
+            @Override
+            public void close() {
+                closeCurrent();
+                arrived.forEach(VectorSchemaRoot::close);
+                arrived.clear();
+                if (answers != null) {
+                    answers.close();
+                }
+            }
+        };
+    }
+
+    /** A batch whose buffers now belong to a new root in {@code allocator}; the old one is left empty. */
+    private static VectorSchemaRoot owned(VectorSchemaRoot batch, BufferAllocator allocator) {
+        List<org.apache.arrow.vector.FieldVector> vectors = new ArrayList<>();
+        for (org.apache.arrow.vector.FieldVector vector : batch.getFieldVectors()) {
+            org.apache.arrow.vector.util.TransferPair transfer = vector.getTransferPair(allocator);
+            transfer.transfer();
+            vectors.add((org.apache.arrow.vector.FieldVector) transfer.getTo());
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+        root.setRowCount(batch.getRowCount());
+        return root;
     }
 
     /**
@@ -585,7 +702,7 @@ final class CoprocessorPushDown {
     }
 
     /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */
-    private int[] partialCalls(AggregateCall call, List<Expression> inputs, io.duetdb.proto.coprocessor.Aggregation.Builder partial,
+    int[] partialCalls(AggregateCall call, List<Expression> inputs, io.duetdb.proto.coprocessor.Aggregation.Builder partial,
             List<FieldType> partialTypes) {
         if (call.isDistinct() || call.filterArg >= 0 || call.getArgList().size() > 1 || call.isApproximate()) {
             return null;
@@ -814,7 +931,7 @@ final class CoprocessorPushDown {
         };
     }
 
-    private static Object result(AggregateCall call, Object[] state, int[] slots) {
+    static Object result(AggregateCall call, Object[] state, int[] slots) {
         String name = call.getAggregation().getName().toUpperCase(Locale.ROOT);
         Object first = state[slots[0]];
         boolean approximate = isApproximate(call.getType());
@@ -997,7 +1114,7 @@ final class CoprocessorPushDown {
     }
 
     /** The coprocessor form of an expression over the scan's columns, or null when it has none. */
-    private Expression translate(RexNode node, List<FieldType> columns) {
+    Expression translate(RexNode node, List<FieldType> columns) {
         if (node instanceof RexInputRef reference) {
             int index = reference.getIndex();
             return index < columns.size()
@@ -1142,7 +1259,7 @@ final class CoprocessorPushDown {
     }
 
     /** The coprocessor type of a Calcite type, or null when values of it are not evaluated there. */
-    private static FieldType sqlType(RelDataType type) {
+    static FieldType sqlType(RelDataType type) {
         return switch (type.getSqlTypeName()) {
             case TINYINT, SMALLINT, INTEGER, BIGINT -> ValueTypes.of(ValueType.INT64);
             case DECIMAL -> type.getPrecision() > ValueTypes.MAX_DECIMAL_PRECISION ? null

@@ -44,6 +44,8 @@ public final class PlanExecutor {
     private static final long GROUP_OVERHEAD = 64;
     /** Largest LIMIT (plus offset) kept in a bounded heap as the input streams by; above it the input is sorted. */
     private static final long TOP_N_MAX_ROWS = 100_000;
+    /** A join that may read its inner side by lookups runs on rows unless its outer side is estimated this many times larger. */
+    private static final double LOOKUP_ESTIMATE_MARGIN = 4;
     private static final Set<JoinRelType> SUPPORTED_JOINS = Set.of(JoinRelType.INNER,
             JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
 
@@ -58,6 +60,8 @@ public final class PlanExecutor {
     private Map<RelNode, SharedResult> shared;
     /** Null when this plan reads everything itself (locking reads, or push-down switched off). */
     private final CoprocessorPushDown pushDown;
+    /** Null when every operator takes rows (push-down or vectorized execution switched off). */
+    private final VectorizedPlans vectorized;
     /** Joins whose inner side was read by handle lookups (for EXPLAIN ANALYZE). */
     private final Map<Join, HandleLookup> lookupJoins = new java.util.IdentityHashMap<>();
     /** Joins that ran as merge joins, for EXPLAIN ANALYZE. */
@@ -74,6 +78,41 @@ public final class PlanExecutor {
         this.memory = new MemoryTracker(memoryQuota(session));
         this.pushDown = transaction != null && !locking && CoprocessorPushDown.enabled(session)
                 ? new CoprocessorPushDown(transaction, compiler, memory) : null;
+        this.vectorized = pushDown != null && VectorizedPlans.enabled(session)
+                ? new VectorizedPlans(pushDown, compiler, memory, new VectorizedContext()) : null;
+    }
+
+    /** What the vectorized part of a plan asks of this executor. */
+    private final class VectorizedContext implements VectorizedPlans.Context {
+        @Override
+        public boolean shared(RelNode node) {
+            return shared != null && shared.containsKey(node);
+        }
+
+        @Override
+        public boolean joinsOtherwise(Join join) {
+            return PlanExecutor.this.joinsOtherwise(join);
+        }
+
+        @Override
+        public java.util.function.Consumer<CoprocessorSummary> reportTo(RelNode node) {
+            return PlanExecutor.this.reportTo(node);
+        }
+
+        @Override
+        public boolean recording() {
+            return statistics != null;
+        }
+
+        @Override
+        public void record(RelNode node, long rows, long nanos, long bytes) {
+            statistics.put(node, new OperatorStatistics(rows, nanos, bytes));
+        }
+    }
+
+    /** Whether the node ran over Arrow batches rather than rows. */
+    public boolean ranVectorized(RelNode node) {
+        return vectorized != null && vectorized.ranVectorized(node);
     }
 
     /** What one operator did, for EXPLAIN ANALYZE: rows out, time including its inputs', estimated bytes held. */
@@ -313,6 +352,10 @@ public final class PlanExecutor {
             if (filter.getInput() instanceof TableScan scan) {
                 return scan(node, scan, filter.getCondition());
             }
+            RowStream batches = vectorized == null ? null : vectorized.rows(filter);
+            if (batches != null) {
+                return batches;
+            }
             RowExpression condition = compiler.compile(filter.getCondition());
             return stream(filter.getInput()).map(batch -> {
                 session.checkNotKilled();
@@ -330,6 +373,10 @@ public final class PlanExecutor {
             if (pushed != null) {
                 return pushed;
             }
+            RowStream batches = vectorized == null ? null : vectorized.rows(project);
+            if (batches != null) {
+                return batches;
+            }
             Projection projection = Projection.of(project.getProjects(), project.getInput().getRowType().getFieldCount(),
                     compiler);
             return stream(project.getInput()).map(batch -> {
@@ -342,10 +389,15 @@ public final class PlanExecutor {
         }
         if (node instanceof Aggregate aggregate) {
             RowStream pushed = pushDown == null ? null : pushDown.aggregate(aggregate, reportTo(aggregate));
-            return pushed != null ? pushed : RowStream.of(aggregate(aggregate));
+            if (pushed != null) {
+                return pushed;
+            }
+            List<Object[]> rows = vectorized == null ? null : vectorized.aggregate(aggregate);
+            return RowStream.of(rows != null ? rows : aggregate(aggregate));
         }
         if (node instanceof Join join) {
-            return join(join);
+            RowStream batches = vectorized == null ? null : vectorized.rows(join);
+            return batches != null ? batches : join(join);
         }
         if (node instanceof Values values) {
             List<Object[]> rows = new ArrayList<>();
@@ -640,6 +692,24 @@ public final class PlanExecutor {
         // Lookups through a secondary index depend on how many keys the outer side holds: a merge join stays planned.
         boolean lookups = lookup != null && lookup.byClusteredKey();
         return !lookups && mergeKeys(join, keys) != null;
+    }
+
+    /**
+     * Whether the join runs as a merge join, or may read its inner side by lookups: the outer side is estimated at
+     * no more than a few times the rows lookups serve, and only its actual rows tell.
+     */
+    private boolean joinsOtherwise(Join join) {
+        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
+        if (keys == null || mergeKeys(join, keys) != null) {
+            return true;
+        }
+        long maxOuterRows = HandleLookup.maxOuterRows(session);
+        HandleLookup lookup = transaction == null || locking || maxOuterRows <= 0 ? null : HandleLookup.of(join, keys);
+        if (lookup == null) {
+            return false;
+        }
+        Double outerRows = join.getCluster().getMetadataQuery().getRowCount(join.getLeft());
+        return outerRows == null || outerRows <= LOOKUP_ESTIMATE_MARGIN * maxOuterRows;
     }
 
     /** The left and right fields a merge join walks, or null when the inputs' order does not allow one. */

@@ -164,6 +164,9 @@ public final class PlanExplainer {
             name = node.getRelTypeName();
             info = "";
         }
+        if (run != null && run.ranVectorized(node)) {
+            info = info.isEmpty() ? "vectorized" : info + "; vectorized";
+        }
         add(prefix, name, node, ROOT, "", info);
         if (node instanceof Join join && readByLookup(join)) {
             visit(join.getLeft(), childIndent + "├─", childIndent + "│ ");

@@ -69,6 +69,7 @@ public final class SystemVariables {
         DEFAULTS.put("lock_wait_timeout", "31536000");
         DEFAULTS.put("tidb_txn_mode", "pessimistic");
         DEFAULTS.put("duet_coprocessor_push_down", "ON");
+        DEFAULTS.put("duet_vectorized_execution", "ON");
         DEFAULTS.put("tidb_mem_quota_query", "1073741824");
         DEFAULTS.put(ScanCostModel.SCAN_FACTOR_VARIABLE, plain(ScanCostModel.DEFAULT.scanFactor()));
         DEFAULTS.put(ScanCostModel.SEEK_FACTOR_VARIABLE, plain(ScanCostModel.DEFAULT.seekFactor()));

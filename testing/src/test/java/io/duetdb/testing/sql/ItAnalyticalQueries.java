@@ -697,6 +697,82 @@ class ItAnalyticalQueries {
         }
     }
 
+    private static final List<String> JOIN_QUERIES = List.of(
+            "SELECT p.id, i.name, p.amount * i.price FROM parts p JOIN items i ON p.item_id = i.qty WHERE i.id < 40"
+                    + " ORDER BY p.id, i.name",
+            "SELECT p.id, i.id, i.price FROM parts p LEFT JOIN items i ON p.item_id = i.qty AND i.price > p.amount * 10"
+                    + " AND i.id < 30 ORDER BY p.id, i.id",
+            "SELECT p.id, i.id FROM items i RIGHT JOIN parts p ON p.note = i.name ORDER BY p.id, i.id",
+            "SELECT p.id, i.id FROM parts p JOIN items i ON p.item_id = i.qty AND p.flag = i.flag WHERE p.id > 100"
+                    + " ORDER BY p.id, i.id",
+            "SELECT i.id FROM items i WHERE EXISTS (SELECT 1 FROM parts p WHERE p.note = i.name AND p.amount > 3)"
+                    + " ORDER BY i.id",
+            "SELECT i.id FROM items i WHERE NOT EXISTS (SELECT 1 FROM parts p WHERE p.note = i.name AND p.amount > 3)"
+                    + " ORDER BY i.id",
+            "SELECT i.id FROM items i WHERE i.qty NOT IN (SELECT item_id FROM parts WHERE amount > 4) ORDER BY i.id",
+            "SELECT i.id FROM items i WHERE i.qty IN (SELECT item_id FROM parts WHERE amount > 4) ORDER BY i.id",
+            "SELECT i.flag, COUNT(*), SUM(p.amount), AVG(i.price), MIN(i.ship), MAX(p.note), SUM(p.amount * i.qty)"
+                    + " FROM parts p JOIN items i ON p.item_id = i.qty GROUP BY i.flag ORDER BY i.flag",
+            "SELECT COUNT(*), SUM(i.price), MAX(i.at) FROM parts p JOIN items i ON p.note = i.name WHERE p.amount > 1000",
+            "SELECT p.flag, i.ship, COUNT(*) FROM parts p JOIN items i ON p.item_id = i.qty"
+                    + " WHERE i.ship < DATE '2024-02-01' GROUP BY p.flag, i.ship ORDER BY p.flag, i.ship",
+            // Keys of different types (DECIMAL(6,1) and DECIMAL(10,2)): one is cast to the other's type first.
+            "SELECT p.id, i.id FROM parts p JOIN items i ON p.amount = i.price ORDER BY p.id, i.id",
+            "SELECT a.id, b.id, c.id FROM parts a JOIN parts b ON a.item_id = b.item_id JOIN items c ON b.flag = c.flag"
+                    + " WHERE a.id < 20 AND c.id < 20 ORDER BY a.id, b.id, c.id",
+            "SELECT x.flag, x.n, i.name FROM (SELECT flag, COUNT(*) AS n FROM parts GROUP BY flag) x"
+                    + " JOIN items i ON x.flag = i.flag WHERE i.id < 12 ORDER BY x.flag, i.name");
+
+    @Test
+    void joinsAndAggregationsOverBatchesMatchTheRowExecutor() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE parts (id BIGINT PRIMARY KEY, item_id INT, flag CHAR(1), amount DECIMAL(6,1),"
+                    + " note VARCHAR(20))");
+            StringBuilder insert = new StringBuilder("INSERT INTO parts VALUES ");
+            for (int i = 1; i <= 400; i++) {
+                insert.append(i > 1 ? "," : "").append('(').append(i).append(',')
+                        .append(i % 9 == 0 ? "NULL" : String.valueOf(i % 13)).append(',')
+                        .append(i % 7 == 0 ? "NULL" : "'" + (char) ('A' + i % 5) + "'").append(',')
+                        .append(i % 11 == 0 ? "NULL" : String.valueOf(i % 60 / 10.0)).append(',')
+                        .append(i % 6 == 0 ? "NULL" : "'item" + (i * 3 % 350) + "'").append(')');
+            }
+            statement.execute(insert.toString());
+            // Lookups of the outer side's keys would take these joins: off, so that they hash.
+            statement.execute("SET duet_index_join_max_outer_rows = 0");
+            List<List<String>> results = new ArrayList<>();
+            for (String[] modes : new String[][] {{"ON", "ON"}, {"ON", "OFF"}, {"OFF", "ON"}}) {
+                statement.execute("SET duet_coprocessor_push_down = " + modes[0]);
+                statement.execute("SET duet_vectorized_execution = " + modes[1]);
+                for (String query : JOIN_QUERIES) {
+                    results.add(SqlTesting.rows(statement, query));
+                }
+            }
+            int count = JOIN_QUERIES.size();
+            for (int i = 0; i < count; i++) {
+                assertThat(results.get(i)).as("vectorized: " + JOIN_QUERIES.get(i)).isEqualTo(results.get(count + i));
+                assertThat(results.get(i)).as("push-down off: " + JOIN_QUERIES.get(i)).isEqualTo(results.get(2 * count + i));
+            }
+            assertThat(results.get(0)).isNotEmpty();
+
+            statement.execute("SET duet_coprocessor_push_down = ON");
+            statement.execute("SET duet_vectorized_execution = ON");
+            List<String> plan = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(8));
+            String aggregate = plan.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow();
+            String join = plan.stream().filter(line -> line.contains("Join")).findFirst().orElseThrow();
+            assertThat(aggregate).as(String.join("\n", plan)).contains("vectorized");
+            assertThat(join).as(String.join("\n", plan)).contains("vectorized");
+            String[] joinColumns = join.split("\\|", -1);
+            assertThat(Long.parseLong(joinColumns[2])).isEqualTo(Long.parseLong(SqlTesting.rows(statement,
+                    "SELECT COUNT(*) FROM parts p JOIN items i ON p.item_id = i.qty").get(0)));
+            statement.execute("SET duet_vectorized_execution = OFF");
+            assertThat(SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(8)))
+                    .noneMatch(line -> line.contains("vectorized"));
+            statement.execute("SET duet_vectorized_execution = ON");
+            statement.execute("SET duet_index_join_max_outer_rows = DEFAULT");
+            statement.execute("DROP TABLE parts");
+        }
+    }
+
     @Test
     void windowFunctionsForTheCommonFrames() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {

@@ -57,6 +57,12 @@ class ItChBenchmarkReference {
         compareWithReference(endpoints.url());
     }
 
+    /** Without lookups of small outer sides, the joins hash over the stores' Arrow batches. */
+    @Test
+    void queriesReturnTheReferenceResultsWithHashJoinsOverBatches() {
+        compareWithReference(endpoints.url() + "&sessionVariables=duet_index_join_max_outer_rows=0");
+    }
+
     /** The same queries evaluated entirely in the SQL layer: push-down must not change any result. */
     @Test
     void queriesReturnTheReferenceResultsWithoutPushDown() {

@@ -24,14 +24,25 @@ final class GroupTable {
 
     private final List<Object[]> keyValues = new ArrayList<>();
     private final KeyEncoder encoder = new KeyEncoder();
+    /** Whether each group's key values are kept as Java values (a join's build side needs only the numbers). */
+    private final boolean keepValues;
+    private int groupCount;
     private byte[] keyBytes = new byte[1024];
     private int keyBytesUsed;
     private int[] keyOffsets = new int[16];
     private int[] keyHashes = new int[16];
     private int[] slots = newSlots(64);
 
+    GroupTable() {
+        this(true);
+    }
+
+    GroupTable(boolean keepValues) {
+        this.keepValues = keepValues;
+    }
+
     int groupCount() {
-        return keyValues.size();
+        return groupCount;
     }
 
     /** The bytes of the groups' encoded keys. */
@@ -49,6 +60,29 @@ final class GroupTable {
         for (int row = 0; row < rows; row++) {
             int length = encoder.encode(keys, row);
             groups[row] = find(keys, row, length);
+        }
+    }
+
+    /** The group of the row's key, numbered anew when the key is new. */
+    int groupOf(List<FieldVector> keys, int row) {
+        return find(keys, row, encoder.encode(keys, row));
+    }
+
+    /** The group of the row's key, or -1 when no row seen so far had that key. */
+    int lookup(List<FieldVector> keys, int row) {
+        int length = encoder.encode(keys, row);
+        byte[] scratch = encoder.bytes();
+        int hash = hash(scratch, length);
+        int mask = slots.length - 1;
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+            int group = slots[slot];
+            if (group == EMPTY) {
+                return -1;
+            }
+            if (keyHashes[group] == hash && Arrays.equals(keyBytes, keyOffsets[group], keyOffsets[group + 1], scratch, 0,
+                    length)) {
+                return group;
+            }
         }
     }
 
@@ -88,11 +122,14 @@ final class GroupTable {
         keyBytesUsed += length;
         keyOffsets[group + 1] = keyBytesUsed;
         keyHashes[group] = hash;
-        Object[] values = new Object[keys.size()];
-        for (int k = 0; k < values.length; k++) {
-            values[k] = VectorValues.get(keys.get(k), row);
+        if (keepValues) {
+            Object[] values = new Object[keys.size()];
+            for (int k = 0; k < values.length; k++) {
+                values[k] = VectorValues.get(keys.get(k), row);
+            }
+            keyValues.add(values);
         }
-        keyValues.add(values);
+        groupCount++;
         return group;
     }
 

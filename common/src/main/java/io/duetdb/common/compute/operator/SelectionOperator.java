@@ -4,11 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -85,45 +82,10 @@ public final class SelectionOperator implements BatchOperator {
                 }
             }
             for (int column = 0; column < outputTypes().size(); column++) {
-                copyRows(batch.getVector(column), output.getVector(column), keptRows);
+                Gather.rows(batch.getVector(column), keptRows, kept, output.getVector(column));
             }
             output.setRowCount(kept);
             return output;
-        }
-    }
-
-    /** Copies the given rows of {@code from} to the first positions of the empty vector {@code to}. */
-    private static void copyRows(FieldVector from, FieldVector to, int[] rows) {
-        if (!(from instanceof BaseFixedWidthVector source) || !(to instanceof BaseFixedWidthVector destination)
-                || from instanceof BitVector || destination.getTypeWidth() != source.getTypeWidth()) {
-            for (int target = 0; target < rows.length; target++) {
-                to.copyFromSafe(rows[target], target, from);
-            }
-            return;
-        }
-        while (destination.getValueCapacity() < rows.length) {
-            destination.reAlloc();
-        }
-        int width = source.getTypeWidth();
-        ArrowBuf values = source.getDataBuffer();
-        ArrowBuf targetValues = destination.getDataBuffer();
-        ArrowBuf targetValidity = destination.getValidityBuffer();
-        for (int target = 0; target < rows.length; target++) {
-            int row = rows[target];
-            if (source.isNull(row)) {
-                // An empty vector's validity bits are clear: the position stays NULL.
-                continue;
-            }
-            BitVectorHelper.setBit(targetValidity, target);
-            long sourceOffset = (long) row * width;
-            long targetOffset = (long) target * width;
-            if (width == Long.BYTES) {
-                targetValues.setLong(targetOffset, values.getLong(sourceOffset));
-            } else if (width == Integer.BYTES) {
-                targetValues.setInt(targetOffset, values.getInt(sourceOffset));
-            } else {
-                targetValues.setBytes(targetOffset, values, sourceOffset, width);
-            }
         }
     }
 

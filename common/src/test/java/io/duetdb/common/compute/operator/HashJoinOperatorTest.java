@@ -1,0 +1,215 @@
+package io.duetdb.common.compute.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.ValueTypes;
+import io.duetdb.common.compute.expression.ColumnReference;
+import io.duetdb.common.compute.expression.ComparisonExpression;
+import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.ScalarFunction;
+import io.duetdb.proto.coprocessor.ValueType;
+
+/** Every kind of hash join over batches, built on either side, against a nested loop over Java values. */
+class HashJoinOperatorTest {
+    private static final FieldType INT64 = ValueTypes.of(ValueType.INT64);
+    private static final FieldType STRING = ValueTypes.of(ValueType.STRING);
+    /** Both sides: a key, a string key, a value. */
+    private static final List<FieldType> TYPES = List.of(INT64, STRING, INT64);
+
+    private final BufferAllocator allocator = new RootAllocator();
+    private final Random random = new Random(11);
+
+    @AfterEach
+    void close() {
+        allocator.close();
+    }
+
+    private List<Object[]> rows(int count, int keys) {
+        String[] names = {"a", "b", "", "é"};
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            rows.add(new Object[] {random.nextInt(10) == 0 ? null : (long) random.nextInt(keys),
+                random.nextInt(8) == 0 ? null : names[random.nextInt(names.length)], (long) random.nextInt(100)});
+        }
+        return rows;
+    }
+
+    @Test
+    void everyKindOfJoinMatchesANestedLoopWhicheverSideIsBuilt() {
+        for (HashJoinOperator.Kind kind : HashJoinOperator.Kind.values()) {
+            for (boolean smallLeft : new boolean[] {true, false}) {
+                for (boolean withCondition : new boolean[] {false, true}) {
+                    for (boolean nullSafeName : new boolean[] {false, true}) {
+                        List<Object[]> left = rows(smallLeft ? 300 : 5_000, 200);
+                        List<Object[]> right = rows(smallLeft ? 5_000 : 300, 200);
+                        AtomicLong held = new AtomicLong();
+                        List<HashJoinOperator.Key> keys = List.of(
+                                new HashJoinOperator.Key(new ColumnReference(0, INT64), new ColumnReference(0, INT64), false),
+                                new HashJoinOperator.Key(new ColumnReference(1, STRING), new ColumnReference(1, STRING),
+                                        nullSafeName));
+                        // left.value < right.value, over the pair's columns.
+                        var condition = withCondition ? new ComparisonExpression(ScalarFunction.LESS,
+                                new ColumnReference(2, INT64), new ColumnReference(5, INT64)) : null;
+                        List<String> actual = new ArrayList<>();
+                        try (HashJoinOperator join = new HashJoinOperator(new RowBatches(left, 128),
+                                new RowBatches(right, 128), kind, keys, condition, allocator, held::addAndGet)) {
+                            for (VectorSchemaRoot batch = join.next(); batch != null; batch = join.next()) {
+                                assertThat(batch.getRowCount()).isPositive();
+                                for (int row = 0; row < batch.getRowCount(); row++) {
+                                    actual.add(Arrays.toString(Batches.row(batch, row)));
+                                }
+                            }
+                            assertThat(join.builtOnLeft()).as("the smaller input is built").isEqualTo(smallLeft);
+                            assertThat(held.get()).isPositive();
+                        }
+                        assertThat(held.get()).as("everything held is given back").isZero();
+                        List<String> expected = nestedLoop(kind, left, right, withCondition, nullSafeName);
+                        actual.sort(null);
+                        expected.sort(null);
+                        assertThat(actual).as(kind + " small left " + smallLeft + " condition " + withCondition
+                                + " null-safe " + nullSafeName).isEqualTo(expected);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void keysOfDifferentTypesAreRefused() {
+        assertThatThrownBy(() -> new HashJoinOperator.Key(new ColumnReference(0, INT64),
+                new ColumnReference(0, ValueTypes.decimal(10, 2)), false))
+                .isInstanceOf(UnsupportedExpressionException.class);
+    }
+
+    @Test
+    void anEmptyInputJoinsAsSqlSays() {
+        List<Object[]> left = rows(50, 10);
+        for (HashJoinOperator.Kind kind : HashJoinOperator.Kind.values()) {
+            List<String> actual = new ArrayList<>();
+            List<HashJoinOperator.Key> keys = List.of(
+                    new HashJoinOperator.Key(new ColumnReference(0, INT64), new ColumnReference(0, INT64), false));
+            try (HashJoinOperator join = new HashJoinOperator(new RowBatches(left, 16), new RowBatches(List.of(), 16), kind,
+                    keys, null, allocator, bytes -> { })) {
+                for (VectorSchemaRoot batch = join.next(); batch != null; batch = join.next()) {
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        actual.add(Arrays.toString(Batches.row(batch, row)));
+                    }
+                }
+            }
+            List<String> expected = nestedLoop(kind, left, List.of(), false, false);
+            actual.sort(null);
+            expected.sort(null);
+            assertThat(actual).as(kind.toString()).isEqualTo(expected);
+        }
+    }
+
+    private static List<String> nestedLoop(HashJoinOperator.Kind kind, List<Object[]> left, List<Object[]> right,
+            boolean withCondition, boolean nullSafeName) {
+        List<String> rows = new ArrayList<>();
+        boolean[] rightMatched = new boolean[right.size()];
+        for (Object[] l : left) {
+            boolean matched = false;
+            for (int r = 0; r < right.size(); r++) {
+                Object[] candidate = right.get(r);
+                boolean keysEqual = l[0] != null && l[0].equals(candidate[0])
+                        && (nullSafeName ? Objects.equals(l[1], candidate[1]) : l[1] != null && l[1].equals(candidate[1]));
+                if (!keysEqual || withCondition && (Long) l[2] >= (Long) candidate[2]) {
+                    continue;
+                }
+                matched = true;
+                rightMatched[r] = true;
+                if (kind != HashJoinOperator.Kind.SEMI && kind != HashJoinOperator.Kind.ANTI) {
+                    rows.add(Arrays.toString(concat(l, candidate)));
+                }
+            }
+            switch (kind) {
+                case SEMI -> {
+                    if (matched) {
+                        rows.add(Arrays.toString(l));
+                    }
+                }
+                case ANTI -> {
+                    if (!matched) {
+                        rows.add(Arrays.toString(l));
+                    }
+                }
+                case LEFT, FULL -> {
+                    if (!matched) {
+                        rows.add(Arrays.toString(concat(l, null)));
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        if (kind == HashJoinOperator.Kind.RIGHT || kind == HashJoinOperator.Kind.FULL) {
+            for (int r = 0; r < right.size(); r++) {
+                if (!rightMatched[r]) {
+                    rows.add(Arrays.toString(concat(null, right.get(r))));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static Object[] concat(Object[] left, Object[] right) {
+        Object[] pair = new Object[6];
+        if (left != null) {
+            System.arraycopy(left, 0, pair, 0, 3);
+        }
+        if (right != null) {
+            System.arraycopy(right, 0, pair, 3, 3);
+        }
+        return pair;
+    }
+
+    /** Rows as batches of a given size. */
+    private final class RowBatches implements BatchOperator {
+        private final Iterator<List<Object[]>> parts;
+        private VectorSchemaRoot current;
+
+        RowBatches(List<Object[]> rows, int batchRows) {
+            List<List<Object[]>> split = new ArrayList<>();
+            for (int from = 0; from < rows.size(); from += batchRows) {
+                split.add(rows.subList(from, Math.min(rows.size(), from + batchRows)));
+            }
+            this.parts = split.iterator();
+        }
+
+        @Override
+        public List<FieldType> outputTypes() {
+            return TYPES;
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            close();
+            current = parts.hasNext() ? Batches.ofRows(TYPES, parts.next(), allocator) : null;
+            return current;
+        }
+
+        @Override
+        public void close() {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+        }
+    }
+}

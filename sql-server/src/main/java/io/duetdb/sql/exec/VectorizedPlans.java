@@ -1,0 +1,416 @@
+package io.duetdb.sql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.client.txn.CoprocessorSummary;
+import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.expression.ColumnReference;
+import io.duetdb.common.compute.expression.VectorExpression;
+import io.duetdb.common.compute.expression.VectorExpressions;
+import io.duetdb.common.compute.operator.BatchOperator;
+import io.duetdb.common.compute.operator.HashAggregation;
+import io.duetdb.common.compute.operator.HashJoinOperator;
+import io.duetdb.common.compute.operator.PartialAggregationOperator;
+import io.duetdb.common.compute.operator.ProjectionOperator;
+import io.duetdb.common.compute.operator.SelectionOperator;
+import io.duetdb.proto.coprocessor.Expression;
+import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.ValueType;
+
+/**
+ * The part of a plan that runs over Arrow batches rather than rows: from the stores' answers (scans whose whole
+ * condition they evaluate) through filters, projections and hash joins, up to a hash aggregation or to the first
+ * operator that takes rows. Expressions are the coprocessor's, translated as for push-down and evaluated by the
+ * evaluator shared with the stores, so they mean the same in both places; an operator whose expressions do not
+ * all translate, or whose input does not run on batches, runs on rows. Batches become rows once, at the top.
+ */
+final class VectorizedPlans {
+    static final String SWITCH_VARIABLE = "duet_vectorized_execution";
+    private static final Logger LOG = LoggerFactory.getLogger(VectorizedPlans.class);
+    private static final int MEMORY_CHECK_GROUPS = 16_384;
+    private static final Set<JoinRelType> JOINS = Set.of(JoinRelType.INNER, JoinRelType.LEFT, JoinRelType.RIGHT,
+            JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
+
+    /** What the plan executor decides and records for the operators it runs. */
+    interface Context {
+        /** Whether several operators read the node's rows: they are computed once and kept as rows. */
+        boolean shared(RelNode node);
+
+        /** Whether the join runs another way: a merge join, or lookups of a small outer side's keys. */
+        boolean joinsOtherwise(Join join);
+
+        Consumer<CoprocessorSummary> reportTo(RelNode node);
+
+        /** Whether operators' statistics are recorded (EXPLAIN ANALYZE). */
+        boolean recording();
+
+        /** What an operator did so far: rows out, time including its inputs', bytes held. */
+        void record(RelNode node, long rows, long nanos, long bytes);
+    }
+
+    private final CoprocessorPushDown pushDown;
+    private final ExpressionCompiler compiler;
+    private final MemoryTracker memory;
+    private final Context context;
+    private final Set<RelNode> ran = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The most bytes each join held, for EXPLAIN ANALYZE. */
+    private final java.util.Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
+
+    VectorizedPlans(CoprocessorPushDown pushDown, ExpressionCompiler compiler, MemoryTracker memory, Context context) {
+        this.pushDown = requireNonNull(pushDown, "pushDown is null");
+        this.compiler = requireNonNull(compiler, "compiler is null");
+        this.memory = requireNonNull(memory, "memory is null");
+        this.context = requireNonNull(context, "context is null");
+    }
+
+    static boolean enabled(SessionFunctions session) {
+        Object value = session.systemVariable("", SWITCH_VARIABLE);
+        String text = value == null ? "ON" : String.valueOf(value).toUpperCase(Locale.ROOT);
+        return !(text.equals("OFF") || text.equals("0") || text.equals("FALSE"));
+    }
+
+    /** Whether the node ran on batches (for EXPLAIN ANALYZE). */
+    boolean ranVectorized(RelNode node) {
+        return ran.contains(node);
+    }
+
+    /** The node's rows computed over batches, or null when it does not run on them. */
+    RowStream rows(RelNode node) {
+        BufferAllocator allocator = new RootAllocator();
+        BatchOperator operator;
+        try {
+            operator = open(node, allocator);
+        } catch (RuntimeException e) {
+            close(allocator);
+            throw e;
+        }
+        if (operator == null) {
+            close(allocator);
+            return null;
+        }
+        List<FieldType> types = operator.outputTypes();
+        return new RowStream() {
+            @Override
+            public List<Object[]> next() {
+                VectorSchemaRoot batch = operator.next();
+                if (batch == null) {
+                    return null;
+                }
+                List<Object[]> rows = new ArrayList<>(batch.getRowCount());
+                ArrowRows.addRows(batch, types, rows);
+                return rows;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    operator.close();
+                } finally {
+                    VectorizedPlans.close(allocator);
+                }
+            }
+        };
+    }
+
+    /**
+     * The rows of an aggregation (group-by keys, then each call's result) computed over its input's batches, or
+     * null when the input does not run on batches or a call is one the batch aggregation lacks (DISTINCT).
+     */
+    List<Object[]> aggregate(Aggregate aggregate) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+            return null;
+        }
+        try (BufferAllocator allocator = new RootAllocator()) {
+            BatchOperator input = open(aggregate.getInput(), allocator);
+            if (input == null) {
+                return null;
+            }
+            try (input) {
+                return aggregate(aggregate, input, allocator);
+            }
+        }
+    }
+
+    private List<Object[]> aggregate(Aggregate aggregate, BatchOperator input, BufferAllocator allocator) {
+        List<FieldType> types = input.outputTypes();
+        List<Expression> columns = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) {
+            columns.add(Expression.newBuilder().setType(types.get(i)).setColumn(i).build());
+        }
+        List<VectorExpression> keys = new ArrayList<>();
+        List<FieldType> keyTypes = new ArrayList<>();
+        for (int key : aggregate.getGroupSet()) {
+            FieldType type = types.get(key);
+            if (type.getType() == ValueType.FLOAT32 || type.getType() == ValueType.FLOAT64) {
+                // 0.0 and -0.0 are one group with other bytes.
+                return null;
+            }
+            keys.add(new ColumnReference(key, type));
+            keyTypes.add(type);
+        }
+        io.duetdb.proto.coprocessor.Aggregation.Builder partial = io.duetdb.proto.coprocessor.Aggregation.newBuilder();
+        List<FieldType> stateTypes = new ArrayList<>(keyTypes);
+        List<int[]> slots = new ArrayList<>();
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            int[] callSlots = pushDown.partialCalls(call, columns, partial, stateTypes);
+            if (callSlots == null) {
+                return null;
+            }
+            slots.add(callSlots);
+        }
+        List<PartialAggregationOperator.Call> calls = new ArrayList<>();
+        for (io.duetdb.proto.coprocessor.AggregateCall call : partial.getCallsList()) {
+            VectorExpression argument = call.hasArgument() ? VectorExpressions.build(call.getArgument(), types) : null;
+            calls.add(new PartialAggregationOperator.Call(call.getFunction(), argument, call.getType()));
+        }
+        HashAggregation groups = new HashAggregation(keys, calls);
+        ran.add(aggregate);
+        long held = 0;
+        long nextCheck = MEMORY_CHECK_GROUPS;
+        long started = System.nanoTime();
+        List<Object[]> states;
+        try {
+            for (VectorSchemaRoot batch = input.next(); batch != null; batch = input.next()) {
+                compiler.session().checkNotKilled();
+                groups.add(batch, allocator);
+                if (groups.groupCount() >= nextCheck) {
+                    long now = groups.estimatedBytes();
+                    memory.take(now - held, "HashAgg");
+                    held = now;
+                    nextCheck = groups.groupCount() + MEMORY_CHECK_GROUPS;
+                }
+            }
+            states = groups.results();
+        } finally {
+            memory.release(held);
+        }
+        List<Object[]> rows = new ArrayList<>(states.size());
+        int keyCount = keys.size();
+        List<AggregateCall> aggregateCalls = aggregate.getAggCallList();
+        for (Object[] state : states) {
+            for (int i = 0; i < state.length; i++) {
+                state[i] = ComputeValues.toSql(state[i], stateTypes.get(i));
+            }
+            Object[] row = new Object[keyCount + aggregateCalls.size()];
+            System.arraycopy(state, 0, row, 0, keyCount);
+            for (int c = 0; c < aggregateCalls.size(); c++) {
+                row[keyCount + c] = CoprocessorPushDown.result(aggregateCalls.get(c), state, slots.get(c));
+            }
+            rows.add(row);
+        }
+        if (context.recording()) {
+            context.record(aggregate, rows.size(), System.nanoTime() - started, Math.max(held, groups.estimatedBytes()));
+        }
+        return rows;
+    }
+
+    /** The node's batches, or null when it or an input does not run on them; nothing is read until they are asked for. */
+    private BatchOperator open(RelNode node, BufferAllocator allocator) {
+        if (context.shared(node)) {
+            return null;
+        }
+        BatchOperator operator;
+        try {
+            operator = build(node, allocator);
+        } catch (UnsupportedExpressionException e) {
+            LOG.debug("{} runs on rows: {}", node.getRelTypeName(), e.getMessage());
+            return null;
+        }
+        return operator == null ? null : new Recorded(node, operator);
+    }
+
+    private BatchOperator build(RelNode node, BufferAllocator allocator) {
+        CoprocessorPushDown.BatchScan scan = pushDown.planBatchScan(node);
+        if (scan != null) {
+            BatchOperator answers = pushDown.openBatches(scan.pushed(), context.reportTo(node), allocator);
+            return scan.projects() == null ? answers : projection(answers, scan.projects(), allocator);
+        }
+        if (node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan) {
+            return null;
+        }
+        if (node instanceof Filter filter) {
+            BatchOperator input = open(filter.getInput(), allocator);
+            if (input == null) {
+                return null;
+            }
+            List<VectorExpression> conditions = new ArrayList<>();
+            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
+                    filter.getCondition()))) {
+                VectorExpression condition = expression(conjunct, input.outputTypes());
+                if (condition == null || !VectorExpressions.isBoolean(condition)) {
+                    input.close();
+                    return null;
+                }
+                conditions.add(condition);
+            }
+            return new SelectionOperator(input, conditions, allocator);
+        }
+        if (node instanceof Project project) {
+            BatchOperator input = open(project.getInput(), allocator);
+            return input == null ? null : projection(input, project.getProjects(), allocator);
+        }
+        if (node instanceof Join join) {
+            return join(join, allocator);
+        }
+        return null;
+    }
+
+    private BatchOperator projection(BatchOperator input, List<RexNode> projects, BufferAllocator allocator) {
+        List<VectorExpression> expressions = new ArrayList<>();
+        for (RexNode project : projects) {
+            VectorExpression expression = expression(project, input.outputTypes());
+            if (expression == null) {
+                input.close();
+                return null;
+            }
+            expressions.add(expression);
+        }
+        return new ProjectionOperator(input, expressions, allocator);
+    }
+
+    private BatchOperator join(Join join, BufferAllocator allocator) {
+        if (!JOINS.contains(join.getJoinType())) {
+            return null;
+        }
+        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
+        if (keys == null || context.joinsOtherwise(join)) {
+            return null;
+        }
+        BatchOperator left = open(join.getLeft(), allocator);
+        if (left == null) {
+            return null;
+        }
+        BatchOperator right = open(join.getRight(), allocator);
+        if (right == null) {
+            left.close();
+            return null;
+        }
+        List<HashJoinOperator.Key> hashKeys = new ArrayList<>();
+        VectorExpression remaining = null;
+        boolean translated = true;
+        for (int i = 0; i < keys.leftKeys().size() && translated; i++) {
+            VectorExpression leftKey = expression(keys.leftKeys().get(i), left.outputTypes());
+            VectorExpression rightKey = expression(keys.rightKeys().get(i), right.outputTypes());
+            translated = leftKey != null && rightKey != null && HashJoinOperator.sameBytes(leftKey.type(), rightKey.type());
+            if (translated) {
+                hashKeys.add(new HashJoinOperator.Key(leftKey, rightKey, keys.nullSafe().get(i)));
+            }
+        }
+        if (translated && !keys.remaining().isAlwaysTrue()) {
+            List<FieldType> pairTypes = new ArrayList<>(left.outputTypes());
+            pairTypes.addAll(right.outputTypes());
+            remaining = expression(keys.remaining(), pairTypes);
+            translated = remaining != null && VectorExpressions.isBoolean(remaining);
+        }
+        if (!translated) {
+            left.close();
+            right.close();
+            return null;
+        }
+        Held held = new Held(join);
+        return new HashJoinOperator(left, right, HashJoinOperator.Kind.valueOf(join.getJoinType().name()), hashKeys,
+                remaining, allocator, held::change);
+    }
+
+    /** The evaluator of an expression over columns of the given types, or null when it does not translate. */
+    private VectorExpression expression(RexNode node, List<FieldType> types) {
+        Expression expression = pushDown.translate(node, types);
+        return expression == null ? null : VectorExpressions.build(expression, types);
+    }
+
+    private static void close(BufferAllocator allocator) {
+        try {
+            allocator.close();
+        } catch (IllegalStateException e) {
+            // Buffers still allocated: a bug to fix, but the statement's result is already complete.
+            LOG.warn("vectorized operators left Arrow buffers allocated: {}", e.getMessage());
+        }
+    }
+
+    /** The bytes a join holds, taken from the statement's quota as they grow and given back as they go. */
+    private final class Held {
+        private final RelNode node;
+        private long bytes;
+        private long most;
+
+        Held(RelNode node) {
+            this.node = node;
+        }
+
+        void change(long delta) {
+            if (delta > 0) {
+                memory.take(delta, "HashJoin");
+            } else {
+                memory.release(-delta);
+            }
+            bytes += delta;
+            most = Math.max(most, bytes);
+            if (context.recording()) {
+                heldBytes.merge(node, most, Math::max);
+            }
+        }
+    }
+
+    /** An operator's batches, checked against a kill and counted for EXPLAIN ANALYZE as they go by. */
+    private final class Recorded implements BatchOperator {
+        private final RelNode node;
+        private final BatchOperator operator;
+        private long rows;
+        private long nanos;
+
+        Recorded(RelNode node, BatchOperator operator) {
+            this.node = node;
+            this.operator = operator;
+        }
+
+        @Override
+        public List<FieldType> outputTypes() {
+            return operator.outputTypes();
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            compiler.session().checkNotKilled();
+            ran.add(node);
+            if (!context.recording()) {
+                return operator.next();
+            }
+            long started = System.nanoTime();
+            VectorSchemaRoot batch = operator.next();
+            nanos += System.nanoTime() - started;
+            if (batch != null) {
+                rows += batch.getRowCount();
+            }
+            context.record(node, rows, nanos, heldBytes.getOrDefault(node, 0L));
+            return batch;
+        }
+
+        @Override
+        public void close() {
+            operator.close();
+        }
+    }
+}
