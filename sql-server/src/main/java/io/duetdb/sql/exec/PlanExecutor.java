@@ -100,6 +100,11 @@ public final class PlanExecutor {
         }
 
         @Override
+        public RowStream rows(RelNode node) {
+            return stream(node);
+        }
+
+        @Override
         public boolean recording() {
             return statistics != null;
         }

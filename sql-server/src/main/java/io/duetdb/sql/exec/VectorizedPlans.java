@@ -64,6 +64,9 @@ final class VectorizedPlans {
 
         Consumer<CoprocessorSummary> reportTo(RelNode node);
 
+        /** The node's rows as the executor computes them. */
+        RowStream rows(RelNode node);
+
         /** Whether operators' statistics are recorded (EXPLAIN ANALYZE). */
         boolean recording();
 
@@ -231,6 +234,10 @@ final class VectorizedPlans {
     private BatchOperator open(RelNode node, BufferAllocator allocator) {
         if (context.shared(node)) {
             return null;
+        }
+        if (node instanceof Aggregate) {
+            // Few rows out of many: computed as rows, then turned into a batch for the operators above.
+            return RowBatches.of(node, context, allocator);
         }
         BatchOperator operator;
         try {

@@ -764,6 +764,12 @@ class ItAnalyticalQueries {
             String[] joinColumns = join.split("\\|", -1);
             assertThat(Long.parseLong(joinColumns[2])).isEqualTo(Long.parseLong(SqlTesting.rows(statement,
                     "SELECT COUNT(*) FROM parts p JOIN items i ON p.item_id = i.qty").get(0)));
+            // An aggregation's rows become a batch for the join above it; the aggregation itself merged partial rows.
+            List<String> overAggregate = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(JOIN_QUERIES.size() - 1));
+            assertThat(overAggregate.stream().filter(line -> line.contains("Join")).findFirst().orElseThrow())
+                    .as(String.join("\n", overAggregate)).contains("vectorized");
+            assertThat(overAggregate.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow())
+                    .as(String.join("\n", overAggregate)).doesNotContain("vectorized");
             statement.execute("SET duet_vectorized_execution = OFF");
             assertThat(SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(8)))
                     .noneMatch(line -> line.contains("vectorized"));
