@@ -20,6 +20,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.slf4j.Logger;
@@ -282,7 +283,54 @@ final class VectorizedPlans {
         if (node instanceof Join join) {
             return join(join, allocator);
         }
+        if (node instanceof Union union && union.all) {
+            return concatenation(union, allocator);
+        }
         return null;
+    }
+
+    /** UNION ALL: each input's batches in turn, when all of them run on batches of the same types. */
+    private BatchOperator concatenation(Union union, BufferAllocator allocator) {
+        List<BatchOperator> inputs = new ArrayList<>();
+        for (RelNode input : union.getInputs()) {
+            BatchOperator opened = open(input, allocator);
+            if (opened == null || !inputs.isEmpty() && !opened.outputTypes().equals(inputs.get(0).outputTypes())) {
+                if (opened != null) {
+                    opened.close();
+                }
+                inputs.forEach(BatchOperator::close);
+                return null;
+            }
+            inputs.add(opened);
+        }
+        return new BatchOperator() {
+            private int current;
+
+            @Override
+            public List<FieldType> outputTypes() {
+                return inputs.get(0).outputTypes();
+            }
+
+            @Override
+            public VectorSchemaRoot next() {
+                for (; current < inputs.size(); current++) {
+                    VectorSchemaRoot batch = inputs.get(current).next();
+                    if (batch != null) {
+                        return batch;
+                    }
+                    // Done with: its buffers go back now rather than at the end of the statement.
+                    inputs.get(current).close();
+                }
+                return null;
+            }
+
+            @Override
+            public void close() {
+                for (int i = current; i < inputs.size(); i++) {
+                    inputs.get(i).close();
+                }
+            }
+        };
     }
 
     private BatchOperator projection(BatchOperator input, List<RexNode> projects, BufferAllocator allocator) {

@@ -720,6 +720,8 @@ class ItAnalyticalQueries {
             "SELECT p.id, i.id FROM parts p JOIN items i ON p.amount = i.price ORDER BY p.id, i.id",
             "SELECT a.id, b.id, c.id FROM parts a JOIN parts b ON a.item_id = b.item_id JOIN items c ON b.flag = c.flag"
                     + " WHERE a.id < 20 AND c.id < 20 ORDER BY a.id, b.id, c.id",
+            "SELECT u.k, COUNT(*), SUM(u.v) FROM (SELECT qty AS k, price AS v FROM items WHERE id < 50 UNION ALL"
+                    + " SELECT item_id, amount FROM parts WHERE id < 50) u GROUP BY u.k ORDER BY u.k",
             "SELECT x.flag, x.n, i.name FROM (SELECT flag, COUNT(*) AS n FROM parts GROUP BY flag) x"
                     + " JOIN items i ON x.flag = i.flag WHERE i.id < 12 ORDER BY x.flag, i.name");
 
@@ -764,6 +766,9 @@ class ItAnalyticalQueries {
             String[] joinColumns = join.split("\\|", -1);
             assertThat(Long.parseLong(joinColumns[2])).isEqualTo(Long.parseLong(SqlTesting.rows(statement,
                     "SELECT COUNT(*) FROM parts p JOIN items i ON p.item_id = i.qty").get(0)));
+            List<String> overUnion = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(JOIN_QUERIES.size() - 2));
+            assertThat(overUnion.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow())
+                    .as(String.join("\n", overUnion)).contains("vectorized");
             // An aggregation's rows become a batch for the join above it; the aggregation itself merged partial rows.
             List<String> overAggregate = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(JOIN_QUERIES.size() - 1));
             assertThat(overAggregate.stream().filter(line -> line.contains("Join")).findFirst().orElseThrow())
