@@ -159,6 +159,79 @@ final class VectorizedPlans {
     }
 
     private List<Object[]> aggregate(Aggregate aggregate, BatchOperator input, BufferAllocator allocator) {
+        int[] groupFields = aggregate.getGroupSet().toArray();
+        List<AggregateCall> calls = aggregate.getAggCallList();
+        if (calls.stream().noneMatch(AggregateCall::isDistinct)) {
+            return aggregate(aggregate, groupFields, calls, input, allocator);
+        }
+        // COUNT(DISTINCT x), SUM(DISTINCT x), MIN(x), MAX(x): the distinct (keys, x) first, then the calls over them.
+        Integer argument = distinctArgument(calls);
+        if (argument == null) {
+            return null;
+        }
+        List<FieldType> types = input.outputTypes();
+        List<VectorExpression> keys = new ArrayList<>();
+        List<FieldType> keyTypes = new ArrayList<>();
+        int[] distinctFields = java.util.Arrays.copyOf(groupFields, groupFields.length + 1);
+        distinctFields[groupFields.length] = argument;
+        for (int field : distinctFields) {
+            if (!groupable(types.get(field))) {
+                return null;
+            }
+            keys.add(new ColumnReference(field, types.get(field)));
+            keyTypes.add(types.get(field));
+        }
+        List<Object[]> distinct = groups(aggregate, new HashAggregation(keys, List.of()), input, allocator);
+        int[] stageKeys = java.util.stream.IntStream.range(0, groupFields.length).toArray();
+        List<AggregateCall> stageCalls = calls.stream()
+                .map(call -> call.withDistinct(false).withArgList(List.of(groupFields.length))).toList();
+        VectorSchemaRoot batch = io.duetdb.common.compute.operator.Batches.ofRows(keyTypes, distinct, allocator);
+        try (BatchOperator values = new BatchOperator() {
+            private boolean given;
+
+            @Override
+            public List<FieldType> outputTypes() {
+                return keyTypes;
+            }
+
+            @Override
+            public VectorSchemaRoot next() {
+                boolean first = !given;
+                given = true;
+                return first && batch.getRowCount() > 0 ? batch : null;
+            }
+
+            @Override
+            public void close() {
+                batch.close();
+            }
+        }) {
+            return aggregate(aggregate, stageKeys, stageCalls, values, allocator);
+        }
+    }
+
+    /** The one argument of calls that are DISTINCT, or MIN or MAX, of the same column; null when they are not. */
+    private static Integer distinctArgument(List<AggregateCall> calls) {
+        Integer argument = null;
+        for (AggregateCall call : calls) {
+            String name = call.getAggregation().getName().toUpperCase(Locale.ROOT);
+            boolean distinctInsensitive = name.equals("MIN") || name.equals("MAX");
+            if (call.getArgList().size() != 1 || call.filterArg >= 0 || !call.isDistinct() && !distinctInsensitive
+                    || argument != null && !argument.equals(call.getArgList().get(0))) {
+                return null;
+            }
+            argument = call.getArgList().get(0);
+        }
+        return argument;
+    }
+
+    /** Whether equal values of the type have equal bytes: floating point ones do not (0.0 and -0.0). */
+    private static boolean groupable(FieldType type) {
+        return type.getType() != ValueType.FLOAT32 && type.getType() != ValueType.FLOAT64;
+    }
+
+    private List<Object[]> aggregate(Aggregate aggregate, int[] groupFields, List<AggregateCall> aggregateCalls,
+            BatchOperator input, BufferAllocator allocator) {
         List<FieldType> types = input.outputTypes();
         List<Expression> columns = new ArrayList<>();
         for (int i = 0; i < types.size(); i++) {
@@ -166,10 +239,9 @@ final class VectorizedPlans {
         }
         List<VectorExpression> keys = new ArrayList<>();
         List<FieldType> keyTypes = new ArrayList<>();
-        for (int key : aggregate.getGroupSet()) {
+        for (int key : groupFields) {
             FieldType type = types.get(key);
-            if (type.getType() == ValueType.FLOAT32 || type.getType() == ValueType.FLOAT64) {
-                // 0.0 and -0.0 are one group with other bytes.
+            if (!groupable(type)) {
                 return null;
             }
             keys.add(new ColumnReference(key, type));
@@ -178,7 +250,7 @@ final class VectorizedPlans {
         io.duetdb.proto.coprocessor.Aggregation.Builder partial = io.duetdb.proto.coprocessor.Aggregation.newBuilder();
         List<FieldType> stateTypes = new ArrayList<>(keyTypes);
         List<int[]> slots = new ArrayList<>();
-        for (AggregateCall call : aggregate.getAggCallList()) {
+        for (AggregateCall call : aggregateCalls) {
             int[] callSlots = pushDown.partialCalls(call, columns, partial, stateTypes);
             if (callSlots == null) {
                 return null;
@@ -190,30 +262,11 @@ final class VectorizedPlans {
             VectorExpression argument = call.hasArgument() ? VectorExpressions.build(call.getArgument(), types) : null;
             calls.add(new PartialAggregationOperator.Call(call.getFunction(), argument, call.getType()));
         }
-        HashAggregation groups = new HashAggregation(keys, calls);
-        ran.add(aggregate);
-        long held = 0;
-        long nextCheck = MEMORY_CHECK_GROUPS;
         long started = System.nanoTime();
-        List<Object[]> states;
-        try {
-            for (VectorSchemaRoot batch = input.next(); batch != null; batch = input.next()) {
-                compiler.session().checkNotKilled();
-                groups.add(batch, allocator);
-                if (groups.groupCount() >= nextCheck) {
-                    long now = groups.estimatedBytes();
-                    memory.take(now - held, "HashAgg");
-                    held = now;
-                    nextCheck = groups.groupCount() + MEMORY_CHECK_GROUPS;
-                }
-            }
-            states = groups.results();
-        } finally {
-            memory.release(held);
-        }
+        HashAggregation groups = new HashAggregation(keys, calls);
+        List<Object[]> states = groups(aggregate, groups, input, allocator);
         List<Object[]> rows = new ArrayList<>(states.size());
         int keyCount = keys.size();
-        List<AggregateCall> aggregateCalls = aggregate.getAggCallList();
         for (Object[] state : states) {
             for (int i = 0; i < state.length; i++) {
                 state[i] = ComputeValues.toSql(state[i], stateTypes.get(i));
@@ -226,9 +279,32 @@ final class VectorizedPlans {
             rows.add(row);
         }
         if (context.recording()) {
-            context.record(aggregate, rows.size(), System.nanoTime() - started, Math.max(held, groups.estimatedBytes()));
+            context.record(aggregate, rows.size(), System.nanoTime() - started, groups.estimatedBytes());
         }
         return rows;
+    }
+
+    /** Every batch of the input added to the groups, which count against the quota while they grow; their results. */
+    private List<Object[]> groups(Aggregate aggregate, HashAggregation groups, BatchOperator input,
+            BufferAllocator allocator) {
+        ran.add(aggregate);
+        long held = 0;
+        long nextCheck = MEMORY_CHECK_GROUPS;
+        try {
+            for (VectorSchemaRoot batch = input.next(); batch != null; batch = input.next()) {
+                compiler.session().checkNotKilled();
+                groups.add(batch, allocator);
+                if (groups.groupCount() >= nextCheck) {
+                    long now = groups.estimatedBytes();
+                    memory.take(now - held, "HashAgg");
+                    held = now;
+                    nextCheck = groups.groupCount() + MEMORY_CHECK_GROUPS;
+                }
+            }
+            return groups.results();
+        } finally {
+            memory.release(held);
+        }
     }
 
     /** The node's batches, or null when it or an input does not run on them; nothing is read until they are asked for. */

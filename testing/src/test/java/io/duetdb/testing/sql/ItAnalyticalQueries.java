@@ -720,6 +720,12 @@ class ItAnalyticalQueries {
             "SELECT p.id, i.id FROM parts p JOIN items i ON p.amount = i.price ORDER BY p.id, i.id",
             "SELECT a.id, b.id, c.id FROM parts a JOIN parts b ON a.item_id = b.item_id JOIN items c ON b.flag = c.flag"
                     + " WHERE a.id < 20 AND c.id < 20 ORDER BY a.id, b.id, c.id",
+            "SELECT i.flag, COUNT(DISTINCT p.note), MIN(p.note), MAX(p.note) FROM parts p"
+                    + " JOIN items i ON p.item_id = i.qty GROUP BY i.flag ORDER BY i.flag",
+            // Distinct calls of different columns aggregate on rows.
+            "SELECT COUNT(DISTINCT i.ship), COUNT(DISTINCT p.flag), SUM(DISTINCT p.item_id) FROM parts p"
+                    + " JOIN items i ON p.item_id = i.qty",
+            "SELECT COUNT(DISTINCT i.ship) FROM parts p JOIN items i ON p.item_id = i.qty WHERE p.amount > 1000",
             "SELECT u.k, COUNT(*), SUM(u.v) FROM (SELECT qty AS k, price AS v FROM items WHERE id < 50 UNION ALL"
                     + " SELECT item_id, amount FROM parts WHERE id < 50) u GROUP BY u.k ORDER BY u.k",
             "SELECT x.flag, x.n, i.name FROM (SELECT flag, COUNT(*) AS n FROM parts GROUP BY flag) x"
@@ -766,6 +772,9 @@ class ItAnalyticalQueries {
             String[] joinColumns = join.split("\\|", -1);
             assertThat(Long.parseLong(joinColumns[2])).isEqualTo(Long.parseLong(SqlTesting.rows(statement,
                     "SELECT COUNT(*) FROM parts p JOIN items i ON p.item_id = i.qty").get(0)));
+            List<String> distinct = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(JOIN_QUERIES.size() - 5));
+            assertThat(distinct.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow())
+                    .as(String.join("\n", distinct)).contains("vectorized");
             List<String> overUnion = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(JOIN_QUERIES.size() - 2));
             assertThat(overUnion.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow())
                     .as(String.join("\n", overUnion)).contains("vectorized");
