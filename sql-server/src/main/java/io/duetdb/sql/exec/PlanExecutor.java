@@ -111,7 +111,8 @@ public final class PlanExecutor {
 
         @Override
         public void record(RelNode node, long rows, long nanos, long bytes) {
-            statistics.put(node, new OperatorStatistics(rows, nanos, bytes));
+            noteHeld(node, bytes);
+            statistics.put(node, new OperatorStatistics(rows, nanos, heldBytes.getOrDefault(node, 0L)));
         }
     }
 

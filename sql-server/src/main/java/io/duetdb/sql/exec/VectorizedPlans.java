@@ -21,6 +21,7 @@ import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.slf4j.Logger;
@@ -326,6 +327,36 @@ final class VectorizedPlans {
         return operator == null ? null : new Recorded(node, operator);
     }
 
+    /** The node's rows as batches, or null unless they hold only values read from tables or aggregated. */
+    private BatchOperator adapted(RelNode node, BufferAllocator allocator) {
+        return valuesOnlyMoved(node) ? RowBatches.of(node, context, allocator) : null;
+    }
+
+    /**
+     * Whether every value of the node's rows was read from a table (of a column whose type travels to the stores)
+     * or computed by an aggregation, and only moved since: by filters, joins, sorts, unions and projections of
+     * columns. Rows computed otherwise may carry values of another form than their column type (a scale).
+     */
+    private static boolean valuesOnlyMoved(RelNode node) {
+        if (node instanceof Aggregate) {
+            return true;
+        }
+        if (node instanceof TableScan scan) {
+            io.duetdb.sql.prepare.DuetTable table = scan.getTable().unwrap(io.duetdb.sql.prepare.DuetTable.class);
+            return table != null && table.table().publicColumns().stream()
+                    .allMatch(column -> ComputeValues.columnType(column) != null);
+        }
+        if (node instanceof Project project
+                && !project.getProjects().stream().allMatch(expression -> expression instanceof RexInputRef)) {
+            return false;
+        }
+        if (!(node instanceof Project || node instanceof Filter || node instanceof Join
+                || node instanceof org.apache.calcite.rel.core.Sort || node instanceof Union)) {
+            return false;
+        }
+        return node.getInputs().stream().allMatch(VectorizedPlans::valuesOnlyMoved);
+    }
+
     private BatchOperator build(RelNode node, BufferAllocator allocator) {
         CoprocessorPushDown.BatchScan scan = pushDown.planBatchScan(node);
         if (scan != null) {
@@ -431,12 +462,21 @@ final class VectorizedPlans {
             return null;
         }
         BatchOperator left = open(join.getLeft(), allocator);
-        if (left == null) {
-            return null;
-        }
         BatchOperator right = open(join.getRight(), allocator);
-        if (right == null) {
-            left.close();
+        // One side on batches is enough: the other's rows become batches when they hold only values read (or
+        // aggregated), which their column types hold exactly.
+        if (left != null && right == null) {
+            right = adapted(join.getRight(), allocator);
+        } else if (left == null && right != null) {
+            left = adapted(join.getLeft(), allocator);
+        }
+        if (left == null || right == null) {
+            if (left != null) {
+                left.close();
+            }
+            if (right != null) {
+                right.close();
+            }
             return null;
         }
         List<HashJoinOperator.Key> hashKeys = new ArrayList<>();
@@ -453,7 +493,7 @@ final class VectorizedPlans {
         if (translated && !keys.remaining().isAlwaysTrue()) {
             List<FieldType> pairTypes = new ArrayList<>(left.outputTypes());
             pairTypes.addAll(right.outputTypes());
-            remaining = expression(keys.remaining(), pairTypes);
+            remaining = expression(RexUtil.expandSearch(compiler.rexBuilder(), null, keys.remaining()), pairTypes);
             translated = remaining != null && VectorExpressions.isBoolean(remaining);
         }
         if (!translated) {
