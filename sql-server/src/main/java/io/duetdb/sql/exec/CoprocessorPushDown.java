@@ -126,9 +126,7 @@ final class CoprocessorPushDown {
     }
 
     static boolean enabled(SessionFunctions session) {
-        Object value = session.systemVariable("", SWITCH_VARIABLE);
-        String text = value == null ? "ON" : String.valueOf(value).toUpperCase(Locale.ROOT);
-        return !(text.equals("OFF") || text.equals("0") || text.equals("FALSE"));
+        return session.switchedOn(SWITCH_VARIABLE);
     }
 
     /** The rows (public columns) of a record scan with {@code condition}, or null when the scan cannot go. */
@@ -357,8 +355,13 @@ final class CoprocessorPushDown {
             if (plan.projected() != null) {
                 return new BatchScan(plan.chain().noted(plan.projected()), null);
             }
-            return new BatchScan(plan.chain().noted(plan.scan()),
-                    plan.chain().projects().stream().map(plan.pruning()::remap).toList());
+            List<RexNode> projects = plan.chain().projects().stream().map(plan.pruning()::remap).toList();
+            boolean identity = projects.size() == plan.scan().outputTypes().size();
+            for (int i = 0; identity && i < projects.size(); i++) {
+                identity = projects.get(i) instanceof RexInputRef reference && reference.getIndex() == i;
+            }
+            // The scan's columns as they are (pruning already chose them): nothing is left to do.
+            return new BatchScan(plan.chain().noted(plan.scan()), identity ? null : projects);
         }
         if (!(node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan)) {
             return null;

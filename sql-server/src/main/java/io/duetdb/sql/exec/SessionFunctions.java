@@ -20,6 +20,13 @@ public interface SessionFunctions {
     /** A system variable's value in the given scope ("session", "global" or "" for MySQL's default). */
     Object systemVariable(String scope, String name);
 
+    /** Whether a switch variable is on: anything but OFF, 0 or FALSE; on when unset. */
+    default boolean switchedOn(String name) {
+        Object value = systemVariable("", name);
+        String text = value == null ? "ON" : String.valueOf(value).toUpperCase(java.util.Locale.ROOT);
+        return !(text.equals("OFF") || text.equals("0") || text.equals("FALSE"));
+    }
+
     /** Fails with 1317 when KILL QUERY stopped the statement; long loops call it as they go. */
     void checkNotKilled();
 

@@ -92,9 +92,7 @@ final class VectorizedPlans {
     }
 
     static boolean enabled(SessionFunctions session) {
-        Object value = session.systemVariable("", SWITCH_VARIABLE);
-        String text = value == null ? "ON" : String.valueOf(value).toUpperCase(Locale.ROOT);
-        return !(text.equals("OFF") || text.equals("0") || text.equals("FALSE"));
+        return session.switchedOn(SWITCH_VARIABLE);
     }
 
     /** Whether the node ran on batches (for EXPLAIN ANALYZE). */

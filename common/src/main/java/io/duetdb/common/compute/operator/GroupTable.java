@@ -70,29 +70,24 @@ final class GroupTable {
 
     /** The group of the row's key, or -1 when no row seen so far had that key. */
     int lookup(List<FieldVector> keys, int row) {
-        int length = encoder.encode(keys, row);
-        byte[] scratch = encoder.bytes();
-        int hash = hash(scratch, length);
-        int mask = slots.length - 1;
-        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-            int group = slots[slot];
-            if (group == EMPTY) {
-                return -1;
-            }
-            if (keyHashes[group] == hash && Arrays.equals(keyBytes, keyOffsets[group], keyOffsets[group + 1], scratch, 0,
-                    length)) {
-                return group;
-            }
-        }
+        return find(keys, row, encoder.encode(keys, row), false);
     }
 
     private int find(List<FieldVector> keys, int row, int length) {
+        return find(keys, row, length, true);
+    }
+
+    /** The group of the key encoded in the scratch buffer; a new one when {@code add}, or else -1. */
+    private int find(List<FieldVector> keys, int row, int length, boolean add) {
         byte[] scratch = encoder.bytes();
         int hash = hash(scratch, length);
         int mask = slots.length - 1;
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
             int group = slots[slot];
             if (group == EMPTY) {
+                if (!add) {
+                    return -1;
+                }
                 group = add(keys, row, length, hash);
                 slots[slot] = group;
                 if (groupCount() * 2 > slots.length) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
@@ -67,8 +66,8 @@ class HashJoinOperatorTest {
                         var condition = withCondition ? new ComparisonExpression(ScalarFunction.LESS,
                                 new ColumnReference(2, INT64), new ColumnReference(5, INT64)) : null;
                         List<String> actual = new ArrayList<>();
-                        try (HashJoinOperator join = new HashJoinOperator(new RowBatches(left, 128),
-                                new RowBatches(right, 128), kind, keys, condition, allocator, held::addAndGet)) {
+                        try (HashJoinOperator join = new HashJoinOperator(RowListOperator.of(TYPES, left, 128, allocator),
+                                RowListOperator.of(TYPES, right, 128, allocator), kind, keys, condition, allocator, held::addAndGet)) {
                             for (VectorSchemaRoot batch = join.next(); batch != null; batch = join.next()) {
                                 assertThat(batch.getRowCount()).isPositive();
                                 for (int row = 0; row < batch.getRowCount(); row++) {
@@ -104,7 +103,7 @@ class HashJoinOperatorTest {
             List<String> actual = new ArrayList<>();
             List<HashJoinOperator.Key> keys = List.of(
                     new HashJoinOperator.Key(new ColumnReference(0, INT64), new ColumnReference(0, INT64), false));
-            try (HashJoinOperator join = new HashJoinOperator(new RowBatches(left, 16), new RowBatches(List.of(), 16), kind,
+            try (HashJoinOperator join = new HashJoinOperator(RowListOperator.of(TYPES, left, 16, allocator), RowListOperator.of(TYPES, List.of(), 16, allocator), kind,
                     keys, null, allocator, bytes -> { })) {
                 for (VectorSchemaRoot batch = join.next(); batch != null; batch = join.next()) {
                     for (int row = 0; row < batch.getRowCount(); row++) {
@@ -177,39 +176,5 @@ class HashJoinOperatorTest {
             System.arraycopy(right, 0, pair, 3, 3);
         }
         return pair;
-    }
-
-    /** Rows as batches of a given size. */
-    private final class RowBatches implements BatchOperator {
-        private final Iterator<List<Object[]>> parts;
-        private VectorSchemaRoot current;
-
-        RowBatches(List<Object[]> rows, int batchRows) {
-            List<List<Object[]>> split = new ArrayList<>();
-            for (int from = 0; from < rows.size(); from += batchRows) {
-                split.add(rows.subList(from, Math.min(rows.size(), from + batchRows)));
-            }
-            this.parts = split.iterator();
-        }
-
-        @Override
-        public List<FieldType> outputTypes() {
-            return TYPES;
-        }
-
-        @Override
-        public VectorSchemaRoot next() {
-            close();
-            current = parts.hasNext() ? Batches.ofRows(TYPES, parts.next(), allocator) : null;
-            return current;
-        }
-
-        @Override
-        public void close() {
-            if (current != null) {
-                current.close();
-                current = null;
-            }
-        }
     }
 }

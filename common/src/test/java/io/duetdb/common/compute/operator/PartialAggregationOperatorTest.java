@@ -6,7 +6,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +118,7 @@ class PartialAggregationOperatorTest {
         List<VectorExpression> groupBy = Arrays.stream(keys).mapToObj(k -> (VectorExpression) new ColumnReference(k,
                 TYPES.get(k))).toList();
         List<List<Object>> result = new ArrayList<>();
-        try (PartialAggregationOperator operator = new PartialAggregationOperator(new RowBatches(rows, batchRows),
+        try (PartialAggregationOperator operator = new PartialAggregationOperator(RowListOperator.of(TYPES, rows, batchRows, allocator),
                 groupBy, calls(), allocator, 1024)) {
             VectorSchemaRoot batch;
             while ((batch = operator.next()) != null) {
@@ -178,7 +177,7 @@ class PartialAggregationOperatorTest {
         HashAggregation merged = new HashAggregation(groupBy, merges);
         for (int region = 0; region < 3; region++) {
             List<Object[]> regionRows = rows.subList(region * 2000, (region + 1) * 2000);
-            try (PartialAggregationOperator operator = new PartialAggregationOperator(new RowBatches(regionRows, 300),
+            try (PartialAggregationOperator operator = new PartialAggregationOperator(RowListOperator.of(TYPES, regionRows, 300, allocator),
                     groupBy, calls(), allocator, 128)) {
                 VectorSchemaRoot batch;
                 while ((batch = operator.next()) != null) {
@@ -205,7 +204,7 @@ class PartialAggregationOperatorTest {
         List<VectorExpression> groupBy = Arrays.stream(keys).mapToObj(k -> (VectorExpression) new ColumnReference(k,
                 TYPES.get(k))).toList();
         Map<List<Object>, List<Object>> merged = new LinkedHashMap<>();
-        try (StreamAggregationOperator operator = new StreamAggregationOperator(new RowBatches(rows, batchRows), groupBy,
+        try (StreamAggregationOperator operator = new StreamAggregationOperator(RowListOperator.of(TYPES, rows, batchRows, allocator), groupBy,
                 calls(), allocator)) {
             VectorSchemaRoot batch;
             while ((batch = operator.next()) != null) {
@@ -274,41 +273,7 @@ class PartialAggregationOperatorTest {
 
     @Test
     void streamAggregationNeedsGroupByKeys() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new StreamAggregationOperator(new RowBatches(List.of(), 10),
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new StreamAggregationOperator(RowListOperator.of(TYPES, List.of(), 10, allocator),
                 List.of(), calls(), allocator)).isInstanceOf(io.duetdb.common.compute.UnsupportedExpressionException.class);
-    }
-
-    /** Batches of the given rows, {@code batchRows} at a time. */
-    private final class RowBatches implements BatchOperator {
-        private final Iterator<List<Object[]>> parts;
-        private VectorSchemaRoot current;
-
-        RowBatches(List<Object[]> rows, int batchRows) {
-            List<List<Object[]>> split = new ArrayList<>();
-            for (int from = 0; from < rows.size(); from += batchRows) {
-                split.add(rows.subList(from, Math.min(rows.size(), from + batchRows)));
-            }
-            this.parts = split.iterator();
-        }
-
-        @Override
-        public List<FieldType> outputTypes() {
-            return TYPES;
-        }
-
-        @Override
-        public VectorSchemaRoot next() {
-            close();
-            current = parts.hasNext() ? Batches.ofRows(TYPES, parts.next(), allocator) : null;
-            return current;
-        }
-
-        @Override
-        public void close() {
-            if (current != null) {
-                current.close();
-                current = null;
-            }
-        }
     }
 }

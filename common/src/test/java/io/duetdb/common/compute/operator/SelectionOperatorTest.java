@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 
@@ -64,7 +63,7 @@ class SelectionOperatorTest {
             }
         }
         List<List<Object>> actual = new ArrayList<>();
-        try (SelectionOperator selection = new SelectionOperator(new Batched(batches.iterator()),
+        try (SelectionOperator selection = new SelectionOperator(new RowListOperator(TYPES, batches.iterator(), allocator),
                 List.of(new ColumnReference(0, BOOLEAN)), allocator)) {
             VectorSchemaRoot batch;
             while ((batch = selection.next()) != null) {
@@ -77,35 +76,6 @@ class SelectionOperatorTest {
         assertThat(actual).hasSameSizeAs(expected);
         for (int i = 0; i < expected.size(); i++) {
             assertThat(actual.get(i).toString()).isEqualTo(expected.get(i).toString());
-        }
-    }
-
-    private final class Batched implements BatchOperator {
-        private final Iterator<List<Object[]>> parts;
-        private VectorSchemaRoot current;
-
-        Batched(Iterator<List<Object[]>> parts) {
-            this.parts = parts;
-        }
-
-        @Override
-        public List<FieldType> outputTypes() {
-            return TYPES;
-        }
-
-        @Override
-        public VectorSchemaRoot next() {
-            close();
-            current = parts.hasNext() ? Batches.ofRows(TYPES, parts.next(), allocator) : null;
-            return current;
-        }
-
-        @Override
-        public void close() {
-            if (current != null) {
-                current.close();
-                current = null;
-            }
         }
     }
 }
