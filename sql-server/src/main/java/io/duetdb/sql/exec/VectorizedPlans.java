@@ -500,8 +500,9 @@ final class VectorizedPlans {
             return null;
         }
         Held held = new Held(join);
+        java.util.BitSet remainingColumns = RelOptUtil.InputFinder.bits(keys.remaining()).toBitSet();
         return new HashJoinOperator(left, right, HashJoinOperator.Kind.valueOf(join.getJoinType().name()), hashKeys,
-                remaining, allocator, held::change);
+                remaining, remainingColumns, allocator, held::change);
     }
 
     /** The evaluator of an expression over columns of the given types, or null when it does not translate. */

@@ -2,6 +2,7 @@ package io.duetdb.common.compute.operator;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
@@ -19,6 +20,10 @@ final class Gather {
         if (from instanceof BaseFixedWidthVector source && to instanceof BaseFixedWidthVector destination
                 && !(from instanceof BitVector) && destination.getTypeWidth() == source.getTypeWidth()) {
             fixedWidth(source, rows, count, destination);
+        } else if (from instanceof BaseVariableWidthVector source && to instanceof BaseVariableWidthVector destination
+                && from.getClass() == to.getClass()) {
+            variableWidth(source, rows, count, destination);
+            return;
         } else {
             for (int target = 0; target < count; target++) {
                 int row = rows[target];
@@ -33,6 +38,37 @@ final class Gather {
             }
         }
         to.setValueCount(count);
+    }
+
+    /** Strings and bytes: the values' total length first, then one allocation and a copy per value. */
+    private static void variableWidth(BaseVariableWidthVector source, int[] rows, int count,
+            BaseVariableWidthVector destination) {
+        long total = 0;
+        for (int target = 0; target < count; target++) {
+            int row = rows[target];
+            if (row >= 0 && !source.isNull(row)) {
+                total += source.getValueLength(row);
+            }
+        }
+        destination.allocateNew(Math.max(1, total), Math.max(1, count));
+        ArrowBuf data = source.getDataBuffer();
+        ArrowBuf targetData = destination.getDataBuffer();
+        ArrowBuf targetOffsets = destination.getOffsetBuffer();
+        ArrowBuf targetValidity = destination.getValidityBuffer();
+        int position = 0;
+        targetOffsets.setInt(0, 0);
+        for (int target = 0; target < count; target++) {
+            int row = rows[target];
+            if (row >= 0 && !source.isNull(row)) {
+                int length = source.getValueLength(row);
+                targetData.setBytes(position, data, source.getStartOffset(row), length);
+                BitVectorHelper.setBit(targetValidity, target);
+                position += length;
+            }
+            targetOffsets.setInt((long) (target + 1) * BaseVariableWidthVector.OFFSET_WIDTH, position);
+        }
+        destination.setLastSet(count - 1);
+        destination.setValueCount(count);
     }
 
     private static void fixedWidth(BaseFixedWidthVector source, int[] rows, int count, BaseFixedWidthVector destination) {

@@ -65,6 +65,7 @@ public final class HashJoinOperator implements BatchOperator {
     private final Kind kind;
     private final List<Key> keys;
     private final VectorExpression remaining;
+    private final java.util.BitSet remainingColumns;
     private final BufferAllocator allocator;
     private final LongConsumer memory;
     private final List<FieldType> outputTypes;
@@ -94,11 +95,22 @@ public final class HashJoinOperator implements BatchOperator {
      */
     public HashJoinOperator(BatchOperator left, BatchOperator right, Kind kind, List<Key> keys,
             VectorExpression remaining, BufferAllocator allocator, LongConsumer memory) {
+        this(left, right, kind, keys, remaining, null, allocator, memory);
+    }
+
+    /**
+     * @param remainingColumns the pair columns (left then right) the remaining condition reads, or null for all:
+     *     only those are gathered for the candidate pairs
+     */
+    public HashJoinOperator(BatchOperator left, BatchOperator right, Kind kind, List<Key> keys,
+            VectorExpression remaining, java.util.BitSet remainingColumns, BufferAllocator allocator,
+            LongConsumer memory) {
         this.left = requireNonNull(left, "left is null");
         this.right = requireNonNull(right, "right is null");
         this.kind = requireNonNull(kind, "kind is null");
         this.keys = List.copyOf(keys);
         this.remaining = remaining;
+        this.remainingColumns = remainingColumns == null ? null : (java.util.BitSet) remainingColumns.clone();
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.memory = requireNonNull(memory, "memory is null");
         if (this.keys.isEmpty()) {
@@ -318,8 +330,9 @@ public final class HashJoinOperator implements BatchOperator {
     private int passing(VectorSchemaRoot batch, int pairs) {
         int[] probeRows = Arrays.copyOf(pairProbe, pairs);
         int[] buildRows = Arrays.copyOf(pairBuild, pairs);
-        try (VectorSchemaRoot candidates = buildLeft ? gather(pairTypes, build, buildRows, batch, probeRows, pairs)
-                : gather(pairTypes, batch, probeRows, build, buildRows, pairs);
+        try (VectorSchemaRoot candidates = buildLeft
+                ? gather(pairTypes, build, buildRows, batch, probeRows, pairs, remainingColumns)
+                : gather(pairTypes, batch, probeRows, build, buildRows, pairs, remainingColumns);
                 FieldVector result = remaining.evaluate(candidates, allocator)) {
             BitVector truth = (BitVector) result;
             int kept = 0;
@@ -395,6 +408,12 @@ public final class HashJoinOperator implements BatchOperator {
      */
     private VectorSchemaRoot gather(List<FieldType> types, VectorSchemaRoot leftBatch, int[] leftRows,
             VectorSchemaRoot rightBatch, int[] rightRows, int count) {
+        return gather(types, leftBatch, leftRows, rightBatch, rightRows, count, null);
+    }
+
+    /** The same, with only {@code columns} (all when null) filled and the others NULL. */
+    private VectorSchemaRoot gather(List<FieldType> types, VectorSchemaRoot leftBatch, int[] leftRows,
+            VectorSchemaRoot rightBatch, int[] rightRows, int count, java.util.BitSet columns) {
         VectorSchemaRoot gathered = Batches.empty(types, allocator);
         try {
             for (int column = 0; column < types.size(); column++) {
@@ -403,7 +422,10 @@ public final class HashJoinOperator implements BatchOperator {
                 FieldVector target = gathered.getVector(column);
                 target.setInitialCapacity(count);
                 target.allocateNew();
-                if (source == null) {
+                if (columns != null && !columns.get(column)) {
+                    // Validity bits of a new vector are clear: every value is NULL.
+                    target.setValueCount(count);
+                } else if (source == null) {
                     for (int row = 0; row < count; row++) {
                         target.setNull(row);
                     }

@@ -66,8 +66,13 @@ class HashJoinOperatorTest {
                         var condition = withCondition ? new ComparisonExpression(ScalarFunction.LESS,
                                 new ColumnReference(2, INT64), new ColumnReference(5, INT64)) : null;
                         List<String> actual = new ArrayList<>();
+                        // Only the columns the condition reads are gathered for candidate pairs.
+                        java.util.BitSet conditionColumns = new java.util.BitSet();
+                        conditionColumns.set(2);
+                        conditionColumns.set(5);
                         try (HashJoinOperator join = new HashJoinOperator(RowListOperator.of(TYPES, left, 128, allocator),
-                                RowListOperator.of(TYPES, right, 128, allocator), kind, keys, condition, allocator, held::addAndGet)) {
+                                RowListOperator.of(TYPES, right, 128, allocator), kind, keys, condition,
+                                nullSafeName ? conditionColumns : null, allocator, held::addAndGet)) {
                             for (VectorSchemaRoot batch = join.next(); batch != null; batch = join.next()) {
                                 assertThat(batch.getRowCount()).isPositive();
                                 for (int row = 0; row < batch.getRowCount(); row++) {
