@@ -488,10 +488,43 @@ final class VectorizedPlans {
                 hashKeys.add(new HashJoinOperator.Key(leftKey, rightKey, keys.nullSafe().get(i)));
             }
         }
-        if (translated && !keys.remaining().isAlwaysTrue()) {
+        RexNode rest = keys.remaining();
+        if (translated && !rest.isAlwaysTrue()) {
+            // Conjuncts of one side that decide alone whether its rows can match filter that side's input first,
+            // where the join type allows: fewer candidate pairs to gather and test.
+            int leftWidth = join.getLeft().getRowType().getFieldCount();
+            JoinRelType type = join.getJoinType();
+            boolean leftFilters = type == JoinRelType.INNER || type == JoinRelType.SEMI || type == JoinRelType.RIGHT;
+            boolean rightFilters = type == JoinRelType.INNER || type == JoinRelType.SEMI || type == JoinRelType.ANTI
+                    || type == JoinRelType.LEFT;
+            List<VectorExpression> leftConditions = new ArrayList<>();
+            List<VectorExpression> rightConditions = new ArrayList<>();
+            List<RexNode> kept = new ArrayList<>();
+            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, rest))) {
+                org.apache.calcite.util.ImmutableBitSet fields = RelOptUtil.InputFinder.bits(conjunct);
+                if (!fields.isEmpty() && leftFilters && fields.nextSetBit(leftWidth) < 0) {
+                    VectorExpression filter = expression(conjunct, left.outputTypes());
+                    if (filter != null && VectorExpressions.isBoolean(filter)) {
+                        leftConditions.add(filter);
+                        continue;
+                    }
+                } else if (!fields.isEmpty() && rightFilters && fields.nth(0) >= leftWidth) {
+                    VectorExpression filter = expression(RexUtil.shift(conjunct, -leftWidth), right.outputTypes());
+                    if (filter != null && VectorExpressions.isBoolean(filter)) {
+                        rightConditions.add(filter);
+                        continue;
+                    }
+                }
+                kept.add(conjunct);
+            }
+            left = leftConditions.isEmpty() ? left : new SelectionOperator(left, leftConditions, allocator);
+            right = rightConditions.isEmpty() ? right : new SelectionOperator(right, rightConditions, allocator);
+            rest = RexUtil.composeConjunction(compiler.rexBuilder(), kept);
+        }
+        if (translated && !rest.isAlwaysTrue()) {
             List<FieldType> pairTypes = new ArrayList<>(left.outputTypes());
             pairTypes.addAll(right.outputTypes());
-            remaining = expression(RexUtil.expandSearch(compiler.rexBuilder(), null, keys.remaining()), pairTypes);
+            remaining = expression(rest, pairTypes);
             translated = remaining != null && VectorExpressions.isBoolean(remaining);
         }
         if (!translated) {
@@ -500,7 +533,7 @@ final class VectorizedPlans {
             return null;
         }
         Held held = new Held(join);
-        java.util.BitSet remainingColumns = RelOptUtil.InputFinder.bits(keys.remaining()).toBitSet();
+        java.util.BitSet remainingColumns = RelOptUtil.InputFinder.bits(rest).toBitSet();
         return new HashJoinOperator(left, right, HashJoinOperator.Kind.valueOf(join.getJoinType().name()), hashKeys,
                 remaining, remainingColumns, allocator, held::change);
     }

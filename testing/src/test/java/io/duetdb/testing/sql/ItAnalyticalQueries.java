@@ -703,6 +703,13 @@ class ItAnalyticalQueries {
             "SELECT p.id, i.id, i.price FROM parts p LEFT JOIN items i ON p.item_id = i.qty AND i.price > p.amount * 10"
                     + " AND i.id < 30 ORDER BY p.id, i.id",
             "SELECT p.id, i.id FROM items i RIGHT JOIN parts p ON p.note = i.name ORDER BY p.id, i.id",
+            // Conditions of one side filter that side first where the join type allows it (not a preserved side).
+            "SELECT p.id, i.id FROM items i RIGHT JOIN parts p ON p.note = i.name AND i.qty > 5 AND p.amount > 2"
+                    + " ORDER BY p.id, i.id",
+            "SELECT p.id, i.id FROM parts p LEFT JOIN items i ON p.item_id = i.qty AND p.amount > 2 AND i.flag = 'A'"
+                    + " ORDER BY p.id, i.id",
+            "SELECT p.id, i.id FROM parts p JOIN items i ON p.item_id = i.qty AND p.note IS NOT NULL"
+                    + " AND ((p.flag = 'A' AND i.price > 10) OR (p.flag = 'B' AND i.price < 50)) ORDER BY p.id, i.id",
             "SELECT p.id, i.id FROM parts p JOIN items i ON p.item_id = i.qty AND p.flag = i.flag WHERE p.id > 100"
                     + " ORDER BY p.id, i.id",
             "SELECT i.id FROM items i WHERE EXISTS (SELECT 1 FROM parts p WHERE p.note = i.name AND p.amount > 3)"
@@ -767,7 +774,7 @@ class ItAnalyticalQueries {
 
             statement.execute("SET duet_coprocessor_push_down = ON");
             statement.execute("SET duet_vectorized_execution = ON");
-            List<String> plan = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(8));
+            List<String> plan = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(11));
             String aggregate = plan.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow();
             String join = plan.stream().filter(line -> line.contains("Join")).findFirst().orElseThrow();
             assertThat(aggregate).as(String.join("\n", plan)).contains("vectorized");
@@ -791,7 +798,7 @@ class ItAnalyticalQueries {
             assertThat(overAggregate.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow())
                     .as(String.join("\n", overAggregate)).doesNotContain("vectorized");
             statement.execute("SET duet_vectorized_execution = OFF");
-            assertThat(SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(8)))
+            assertThat(SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(11)))
                     .noneMatch(line -> line.contains("vectorized"));
             statement.execute("SET duet_vectorized_execution = ON");
             statement.execute("SET duet_index_join_max_outer_rows = DEFAULT");
