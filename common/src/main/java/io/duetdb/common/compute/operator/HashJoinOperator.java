@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -78,6 +79,7 @@ public final class HashJoinOperator implements BatchOperator {
     private VectorSchemaRoot probeHeld;
     private BatchOperator probeInput;
     private GroupTable table;
+    private LongGroupTable longKeys;
     private int[] chainHeads = new int[0];
     private int[] chainNext;
     private boolean[] buildMatched;
@@ -219,17 +221,24 @@ public final class HashJoinOperator implements BatchOperator {
     /** Chains the build rows of each key: chainHeads[group] is a key's last row, chainNext[row] the one before. */
     private void index() {
         int rows = build.getRowCount();
-        table = new GroupTable(false);
         chainNext = new int[rows];
         List<FieldVector> keyVectors = evaluate(build, buildLeft);
         try {
+            // One whole-number key that NULLs do not match: a table of longs, with no bytes to encode per row.
+            BigIntVector longs = keys.size() == 1 && !keys.get(0).nullSafe()
+                    && keyVectors.get(0) instanceof BigIntVector vector ? vector : null;
+            if (longs != null) {
+                longKeys = new LongGroupTable();
+            } else {
+                table = new GroupTable(false);
+            }
             for (int row = 0; row < rows; row++) {
                 if (blocked(keyVectors, row)) {
                     chainNext[row] = -1;
                     continue;
                 }
-                int groups = table.groupCount();
-                int group = table.groupOf(keyVectors, row);
+                int groups = longs != null ? longKeys.groupCount() : table.groupCount();
+                int group = longs != null ? longKeys.groupOf(longs.get(row)) : table.groupOf(keyVectors, row);
                 if (group >= chainHeads.length) {
                     chainHeads = Arrays.copyOf(chainHeads, Math.max(16, chainHeads.length * 2));
                 }
@@ -242,7 +251,7 @@ public final class HashJoinOperator implements BatchOperator {
         } finally {
             keyVectors.forEach(FieldVector::close);
         }
-        take(8L * rows + 4L * chainHeads.length + 3 * table.keyBytes());
+        take(8L * rows + 4L * chainHeads.length + (longKeys != null ? longKeys.bytes() : 3 * table.keyBytes()));
     }
 
     private VectorSchemaRoot probe(VectorSchemaRoot batch) {
@@ -256,7 +265,8 @@ public final class HashJoinOperator implements BatchOperator {
                 if (blocked(keyVectors, row)) {
                     continue;
                 }
-                int group = table.lookup(keyVectors, row);
+                int group = longKeys != null ? longKeys.lookup(((BigIntVector) keyVectors.get(0)).get(row))
+                        : table.lookup(keyVectors, row);
                 for (int candidate = group < 0 ? -1 : chainHeads[group]; candidate >= 0;
                         candidate = chainNext[candidate]) {
                     if (emitsBuildRowsOnly && buildMatched[candidate]) {
