@@ -146,7 +146,8 @@ final class VectorizedPlans {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
             return null;
         }
-        try (BufferAllocator allocator = new RootAllocator()) {
+        BufferAllocator allocator = new RootAllocator();
+        try {
             BatchOperator input = open(aggregate.getInput(), allocator);
             if (input == null) {
                 return null;
@@ -154,6 +155,8 @@ final class VectorizedPlans {
             try (input) {
                 return aggregate(aggregate, input, allocator);
             }
+        } finally {
+            close(allocator);
         }
     }
 
