@@ -391,7 +391,7 @@ public final class PlanExecutor {
             });
         }
         if (node instanceof Sort sort) {
-            return RowStream.of(sort(sort));
+            return sort(sort);
         }
         if (node instanceof Aggregate aggregate) {
             RowStream pushed = pushDown == null ? null : pushDown.aggregate(aggregate, reportTo(aggregate));
@@ -531,33 +531,38 @@ public final class PlanExecutor {
         return RowStream.of(rows);
     }
 
-    private List<Object[]> sort(Sort sort) {
-        int offset = sort.offset == null ? 0 : (int) io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.offset)
-                .evaluate(new Object[0]));
-        long fetch = sort.fetch == null ? Long.MAX_VALUE : io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.fetch)
-                .evaluate(new Object[0]));
-        List<Object[]> pushed = pushDown == null || fetch == Long.MAX_VALUE ? null
-                : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), offset + fetch,
+    private RowStream sort(Sort sort) {
+        SortWindow window = SortWindow.of(sort, compiler);
+        long offset = window.offset();
+        long fetch = window.fetch();
+        List<Object[]> pushed = pushDown == null || !window.limited() ? null
+                : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), window.kept(),
                         reportTo(sort));
+        if (pushed == null && vectorized != null) {
+            RowStream batches = vectorized.rows(sort);
+            if (batches != null) {
+                return batches;
+            }
+        }
         List<RelFieldCollation> collations = sort.getCollation().getFieldCollations();
         List<Object[]> rows;
         if (pushed != null) {
             rows = new ArrayList<>(pushed);
             rows.sort(comparator(collations));
-        } else if (fetch == Long.MAX_VALUE || offset + fetch > TOP_N_MAX_ROWS) {
+        } else if (!window.limited() || window.kept() > TOP_N_MAX_ROWS) {
             rows = holdingInput(sort, sort.getInput(), input -> {
                 List<Object[]> sorted = new ArrayList<>(input);
                 sorted.sort(comparator(collations));
                 return sorted;
             });
         } else {
-            rows = topN(sort.getInput(), collations, (int) (offset + fetch));
+            rows = topN(sort.getInput(), collations, (int) window.kept());
         }
         if (offset >= rows.size()) {
-            return List.of();
+            return RowStream.of(List.of());
         }
         int end = (int) Math.min(rows.size(), offset + Math.min(fetch, Integer.MAX_VALUE));
-        return rows.subList(offset, end);
+        return RowStream.of(rows.subList((int) offset, end));
     }
 
     /** The first {@code count} rows of the input in the given order, keeping no more than that many at a time. */

@@ -12,6 +12,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -19,6 +20,7 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rex.RexInputRef;
@@ -38,6 +40,7 @@ import io.duetdb.common.compute.operator.HashJoinOperator;
 import io.duetdb.common.compute.operator.PartialAggregationOperator;
 import io.duetdb.common.compute.operator.ProjectionOperator;
 import io.duetdb.common.compute.operator.SelectionOperator;
+import io.duetdb.common.compute.operator.SortOperator;
 import io.duetdb.proto.coprocessor.Expression;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
@@ -53,6 +56,7 @@ final class VectorizedPlans {
     static final String SWITCH_VARIABLE = "duet_vectorized_execution";
     private static final Logger LOG = LoggerFactory.getLogger(VectorizedPlans.class);
     private static final int MEMORY_CHECK_GROUPS = 16_384;
+    private static final int SORT_BATCH_ROWS = 4_096;
     private static final Set<JoinRelType> JOINS = Set.of(JoinRelType.INNER, JoinRelType.LEFT, JoinRelType.RIGHT,
             JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
 
@@ -81,7 +85,7 @@ final class VectorizedPlans {
     private final MemoryTracker memory;
     private final Context context;
     private final Set<RelNode> ran = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    /** The most bytes each join held, for EXPLAIN ANALYZE. */
+    /** The most bytes each join and sort held, for EXPLAIN ANALYZE. */
     private final java.util.Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
 
     VectorizedPlans(CoprocessorPushDown pushDown, ExpressionCompiler compiler, MemoryTracker memory, Context context) {
@@ -352,7 +356,7 @@ final class VectorizedPlans {
             return false;
         }
         if (!(node instanceof Project || node instanceof Filter || node instanceof Join
-                || node instanceof org.apache.calcite.rel.core.Sort || node instanceof Union)) {
+                || node instanceof Sort || node instanceof Union)) {
             return false;
         }
         return node.getInputs().stream().allMatch(VectorizedPlans::valuesOnlyMoved);
@@ -394,7 +398,31 @@ final class VectorizedPlans {
         if (node instanceof Union union && union.all) {
             return concatenation(union, allocator);
         }
+        if (node instanceof Sort sort) {
+            return sort(sort, allocator);
+        }
         return null;
+    }
+
+    /**
+     * A sort or top N of an input on batches. Not of an aggregation's rows: turning them into batches costs what
+     * sorting them does.
+     */
+    private BatchOperator sort(Sort sort, BufferAllocator allocator) {
+        if (sort.getInput() instanceof Aggregate) {
+            return null;
+        }
+        List<SortOperator.Key> keys = new ArrayList<>();
+        for (RelFieldCollation collation : sort.getCollation().getFieldCollations()) {
+            keys.add(new SortOperator.Key(collation.getFieldIndex(), collation.getDirection().isDescending()));
+        }
+        BatchOperator input = open(sort.getInput(), allocator);
+        if (input == null) {
+            return null;
+        }
+        SortWindow window = SortWindow.of(sort, compiler);
+        Held held = new Held(sort, "Sort");
+        return new SortOperator(input, keys, window.offset(), window.fetch(), allocator, SORT_BATCH_ROWS, held::change);
     }
 
     /** UNION ALL: each input's batches in turn, when all of them run on batches of the same types. */
@@ -535,7 +563,7 @@ final class VectorizedPlans {
             right.close();
             return null;
         }
-        Held held = new Held(join);
+        Held held = new Held(join, "HashJoin");
         java.util.BitSet remainingColumns = RelOptUtil.InputFinder.bits(rest).toBitSet();
         return new HashJoinOperator(left, right, HashJoinOperator.Kind.valueOf(join.getJoinType().name()), hashKeys,
                 remaining, remainingColumns, allocator, held::change);
@@ -556,19 +584,21 @@ final class VectorizedPlans {
         }
     }
 
-    /** The bytes a join holds, taken from the statement's quota as they grow and given back as they go. */
+    /** The bytes an operator holds, taken from the statement's quota as they grow and given back as they go. */
     private final class Held {
         private final RelNode node;
+        private final String operator;
         private long bytes;
         private long most;
 
-        Held(RelNode node) {
+        Held(RelNode node, String operator) {
             this.node = node;
+            this.operator = operator;
         }
 
         void change(long delta) {
             if (delta > 0) {
-                memory.take(delta, "HashJoin");
+                memory.take(delta, operator);
             } else {
                 memory.release(-delta);
             }

@@ -697,6 +697,9 @@ class ItAnalyticalQueries {
         }
     }
 
+    /** A top N with an offset over a join: sorted over batches. */
+    private static final String TOP_N_OVER_JOIN = "SELECT p.id, i.id, i.name, p.amount FROM parts p"
+            + " JOIN items i ON p.item_id = i.qty ORDER BY i.name DESC, p.amount, p.id, i.id LIMIT 25 OFFSET 10";
     private static final List<String> JOIN_QUERIES = List.of(
             "SELECT p.id, i.name, p.amount * i.price FROM parts p JOIN items i ON p.item_id = i.qty WHERE i.id < 40"
                     + " ORDER BY p.id, i.name",
@@ -725,6 +728,12 @@ class ItAnalyticalQueries {
                     + " WHERE i.ship < DATE '2024-02-01' GROUP BY p.flag, i.ship ORDER BY p.flag, i.ship",
             // Keys of different types (DECIMAL(6,1) and DECIMAL(10,2)): one is cast to the other's type first.
             "SELECT p.id, i.id FROM parts p JOIN items i ON p.amount = i.price ORDER BY p.id, i.id",
+            TOP_N_OVER_JOIN,
+            "SELECT i.id, p.id, i.weight, i.at FROM items i JOIN parts p ON p.note = i.name"
+                    + " ORDER BY i.weight DESC, i.at, i.id, p.id",
+            "SELECT id, price, ship, ratio FROM items WHERE qty > 3 ORDER BY ship DESC, ratio, price DESC, id",
+            "SELECT id, name FROM items WHERE price > 50 ORDER BY name DESC, id LIMIT 7 OFFSET 3",
+            "SELECT x.id FROM (SELECT p.id FROM parts p JOIN items i ON p.item_id = i.qty LIMIT 0) x",
             "SELECT a.id, b.id, c.id FROM parts a JOIN parts b ON a.item_id = b.item_id JOIN items c ON b.flag = c.flag"
                     + " WHERE a.id < 20 AND c.id < 20 ORDER BY a.id, b.id, c.id",
             "SELECT i.flag, COUNT(DISTINCT p.note), MIN(p.note), MAX(p.note) FROM parts p"
@@ -782,6 +791,9 @@ class ItAnalyticalQueries {
             String[] joinColumns = join.split("\\|", -1);
             assertThat(Long.parseLong(joinColumns[2])).isEqualTo(Long.parseLong(SqlTesting.rows(statement,
                     "SELECT COUNT(*) FROM parts p JOIN items i ON p.item_id = i.qty").get(0)));
+            List<String> topN = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + TOP_N_OVER_JOIN);
+            assertThat(topN.stream().filter(line -> line.contains("TopN")).findFirst().orElseThrow())
+                    .as(String.join("\n", topN)).contains("vectorized");
             List<String> distinct = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(JOIN_QUERIES.size() - 6));
             assertThat(distinct.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow())
                     .as(String.join("\n", distinct)).contains("vectorized");

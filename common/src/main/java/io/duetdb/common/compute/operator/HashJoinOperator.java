@@ -163,7 +163,7 @@ public final class HashJoinOperator implements BatchOperator {
             }
             output = probe(batch);
             if (batch == probeHeld) {
-                long bytes = bytes(probeHeld);
+                long bytes = AppendedBatch.bytes(probeHeld);
                 probeHeld.close();
                 probeHeld = null;
                 release(bytes);
@@ -180,8 +180,8 @@ public final class HashJoinOperator implements BatchOperator {
     }
 
     private void start() {
-        try (BatchBuffer leftRows = new BatchBuffer(left.outputTypes()); BatchBuffer rightRows =
-                new BatchBuffer(right.outputTypes())) {
+        try (AppendedBatch leftRows = new AppendedBatch(left.outputTypes(), allocator); AppendedBatch rightRows =
+                new AppendedBatch(right.outputTypes(), allocator)) {
             boolean leftDone = false;
             boolean rightDone = false;
             while (!leftDone && !rightDone) {
@@ -207,7 +207,7 @@ public final class HashJoinOperator implements BatchOperator {
     }
 
     /** Adds the input's next batch to {@code rows}; whether the input has ended. */
-    private boolean pull(BatchOperator input, BatchBuffer rows) {
+    private boolean pull(BatchOperator input, AppendedBatch rows) {
         VectorSchemaRoot batch = input.next();
         if (batch == null) {
             return true;
@@ -468,14 +468,6 @@ public final class HashJoinOperator implements BatchOperator {
         }
     }
 
-    private static long bytes(VectorSchemaRoot batch) {
-        long bytes = 0;
-        for (FieldVector vector : batch.getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
-        return bytes;
-    }
-
     private void closeOutput() {
         if (output != null) {
             output.close();
@@ -499,48 +491,6 @@ public final class HashJoinOperator implements BatchOperator {
         } finally {
             right.close();
             release(heldBytes);
-        }
-    }
-
-    /** Batches appended into one, growing as they come. */
-    private final class BatchBuffer implements AutoCloseable {
-        private VectorSchemaRoot root;
-
-        BatchBuffer(List<FieldType> types) {
-            root = Batches.empty(types, allocator);
-            root.allocateNew();
-            root.setRowCount(0);
-        }
-
-        int rows() {
-            return root.getRowCount();
-        }
-
-        long bytes() {
-            return HashJoinOperator.bytes(root);
-        }
-
-        void append(VectorSchemaRoot batch) {
-            int rows = root.getRowCount();
-            for (int column = 0; column < root.getFieldVectors().size(); column++) {
-                org.apache.arrow.vector.util.VectorBatchAppender.batchAppend(root.getVector(column),
-                        batch.getVector(column));
-            }
-            root.setRowCount(rows + batch.getRowCount());
-        }
-
-        /** The rows appended so far, now the caller's. */
-        VectorSchemaRoot take() {
-            VectorSchemaRoot taken = root;
-            root = null;
-            return taken;
-        }
-
-        @Override
-        public void close() {
-            if (root != null) {
-                root.close();
-            }
         }
     }
 }
