@@ -417,6 +417,10 @@ public final class PlanExecutor {
             return RowStream.of(rows);
         }
         if (node instanceof org.apache.calcite.rel.core.Window window) {
+            RowStream batches = vectorized == null ? null : vectorized.rows(window);
+            if (batches != null) {
+                return batches;
+            }
             return holding(window, window.getInput(), rows -> WindowOperator.apply(window, rows, session));
         }
         if (node instanceof Union union) {

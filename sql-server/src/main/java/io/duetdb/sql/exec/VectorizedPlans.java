@@ -23,6 +23,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
@@ -31,6 +32,7 @@ import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.txn.CoprocessorSummary;
 import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.compute.expression.ColumnReference;
 import io.duetdb.common.compute.expression.VectorExpression;
 import io.duetdb.common.compute.expression.VectorExpressions;
@@ -41,6 +43,7 @@ import io.duetdb.common.compute.operator.PartialAggregationOperator;
 import io.duetdb.common.compute.operator.ProjectionOperator;
 import io.duetdb.common.compute.operator.SelectionOperator;
 import io.duetdb.common.compute.operator.SortOperator;
+import io.duetdb.common.compute.operator.WindowOperator;
 import io.duetdb.proto.coprocessor.Expression;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
@@ -400,6 +403,98 @@ final class VectorizedPlans {
         }
         if (node instanceof Sort sort) {
             return sort(sort, allocator);
+        }
+        if (node instanceof Window window) {
+            return window(window, allocator);
+        }
+        return null;
+    }
+
+    /**
+     * Window functions of the common frames over an input on batches: rankings, and aggregates as partial states
+     * that are finished as the final merge finishes them. Other frames, DISTINCT calls and arguments that are
+     * constants run on rows.
+     */
+    private BatchOperator window(Window window, BufferAllocator allocator) {
+        int width = window.getInput().getRowType().getFieldCount();
+        BatchOperator input = open(window.getInput(), allocator);
+        if (input == null) {
+            return null;
+        }
+        List<FieldType> types = input.outputTypes();
+        List<Expression> columns = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) {
+            columns.add(Expression.newBuilder().setType(types.get(i)).setColumn(i).build());
+        }
+        List<WindowOperator.Group> groups = new ArrayList<>();
+        List<FinishedCalls.Column> outputs = new ArrayList<>();
+        for (int i = 0; i < width; i++) {
+            outputs.add(FinishedCalls.Column.taken(i, types.get(i)));
+        }
+        io.duetdb.proto.coprocessor.Aggregation.Builder partial = io.duetdb.proto.coprocessor.Aggregation.newBuilder();
+        List<FieldType> stateTypes = new ArrayList<>();
+        List<Integer> statePositions = new ArrayList<>();
+        List<FieldType> windowTypes = new ArrayList<>(types);
+        for (Window.Group group : window.groups) {
+            WindowOperator.Frame frame = frame(group);
+            if (frame == null) {
+                input.close();
+                return null;
+            }
+            List<WindowOperator.Function> functions = new ArrayList<>();
+            for (AggregateCall call : group.getAggregateCalls(window)) {
+                String name = call.getAggregation().getName().toUpperCase(Locale.ROOT);
+                if (name.equals("ROW_NUMBER") || name.equals("RANK") || name.equals("DENSE_RANK")) {
+                    functions.add(new WindowOperator.Function(WindowOperator.Ranking.valueOf(name), null));
+                    windowTypes.add(ValueTypes.of(ValueType.INT64));
+                    outputs.add(FinishedCalls.Column.taken(windowTypes.size() - 1, ValueTypes.of(ValueType.INT64)));
+                    continue;
+                }
+                int added = partial.getCallsCount();
+                int[] slots = call.getArgList().stream().allMatch(argument -> argument < width)
+                        ? pushDown.partialCalls(call, columns, partial, stateTypes) : null;
+                if (slots == null) {
+                    input.close();
+                    return null;
+                }
+                for (int c = added; c < partial.getCallsCount(); c++) {
+                    io.duetdb.proto.coprocessor.AggregateCall state = partial.getCalls(c);
+                    VectorExpression argument = state.hasArgument() ? VectorExpressions.build(state.getArgument(), types)
+                            : null;
+                    functions.add(new WindowOperator.Function(null,
+                            new PartialAggregationOperator.Call(state.getFunction(), argument, state.getType())));
+                    windowTypes.add(state.getType());
+                    statePositions.add(windowTypes.size() - 1);
+                }
+                int[] positions = java.util.Arrays.stream(slots).map(statePositions::get).toArray();
+                String finished = name.equals("AVG") || name.equals("$SUM0") ? name : null;
+                FieldType type = finished == null ? windowTypes.get(positions[0]) : CoprocessorPushDown.sqlType(call.getType());
+                if (type == null) {
+                    input.close();
+                    return null;
+                }
+                outputs.add(finished == null ? FinishedCalls.Column.taken(positions[0], type)
+                        : new FinishedCalls.Column(positions, call, type));
+            }
+            List<SortOperator.Key> order = new ArrayList<>();
+            for (RelFieldCollation collation : group.orderKeys.getFieldCollations()) {
+                order.add(new SortOperator.Key(collation.getFieldIndex(), collation.getDirection().isDescending()));
+            }
+            groups.add(new WindowOperator.Group(group.keys.asList(), order, frame, functions));
+        }
+        Held held = new Held(window, "Window");
+        return new FinishedCalls(new WindowOperator(input, groups, allocator, SORT_BATCH_ROWS, held::change), outputs,
+                allocator);
+    }
+
+    /** The frame of a window group when it is a common one: the whole partition, or from its start to the row. */
+    private static WindowOperator.Frame frame(Window.Group group) {
+        if (group.orderKeys.getFieldCollations().isEmpty()
+                || group.lowerBound.isUnboundedPreceding() && group.upperBound.isUnboundedFollowing()) {
+            return WindowOperator.Frame.PARTITION;
+        }
+        if (group.lowerBound.isUnboundedPreceding() && group.upperBound.isCurrentRow()) {
+            return group.isRows ? WindowOperator.Frame.RUNNING_ROWS : WindowOperator.Frame.RUNNING_RANGE;
         }
         return null;
     }

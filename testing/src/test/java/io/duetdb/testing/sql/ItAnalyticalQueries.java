@@ -700,6 +700,14 @@ class ItAnalyticalQueries {
     /** A top N with an offset over a join: sorted over batches. */
     private static final String TOP_N_OVER_JOIN = "SELECT p.id, i.id, i.name, p.amount FROM parts p"
             + " JOIN items i ON p.item_id = i.qty ORDER BY i.name DESC, p.amount, p.id, i.id LIMIT 25 OFFSET 10";
+    /** Window functions of every common frame over a scan, computed over batches. */
+    private static final String WINDOWS_OVER_SCAN = "SELECT id, flag,"
+            + " ROW_NUMBER() OVER (PARTITION BY flag ORDER BY price, id), RANK() OVER (PARTITION BY flag ORDER BY qty),"
+            + " DENSE_RANK() OVER (ORDER BY ship DESC), SUM(price) OVER (PARTITION BY flag),"
+            + " AVG(price) OVER (PARTITION BY qty ORDER BY id), COUNT(*) OVER (), COUNT(ship) OVER (PARTITION BY qty),"
+            + " MIN(name) OVER (PARTITION BY flag ORDER BY qty ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),"
+            + " MAX(weight) OVER (PARTITION BY flag ORDER BY qty), SUM(qty) OVER (PARTITION BY flag ORDER BY ship)"
+            + " FROM items WHERE id < 300 ORDER BY id";
     private static final List<String> JOIN_QUERIES = List.of(
             "SELECT p.id, i.name, p.amount * i.price FROM parts p JOIN items i ON p.item_id = i.qty WHERE i.id < 40"
                     + " ORDER BY p.id, i.name",
@@ -729,6 +737,10 @@ class ItAnalyticalQueries {
             // Keys of different types (DECIMAL(6,1) and DECIMAL(10,2)): one is cast to the other's type first.
             "SELECT p.id, i.id FROM parts p JOIN items i ON p.amount = i.price ORDER BY p.id, i.id",
             TOP_N_OVER_JOIN,
+            WINDOWS_OVER_SCAN,
+            "SELECT p.id, i.id, SUM(p.amount) OVER (PARTITION BY i.flag ORDER BY p.id, i.id),"
+                    + " AVG(i.qty) OVER (PARTITION BY p.flag), RANK() OVER (PARTITION BY p.flag ORDER BY i.price DESC)"
+                    + " FROM parts p JOIN items i ON p.item_id = i.qty WHERE i.id < 100 ORDER BY p.id, i.id",
             "SELECT i.id, p.id, i.weight, i.at FROM items i JOIN parts p ON p.note = i.name"
                     + " ORDER BY i.weight DESC, i.at, i.id, p.id",
             "SELECT id, price, ship, ratio FROM items WHERE qty > 3 ORDER BY ship DESC, ratio, price DESC, id",
@@ -794,6 +806,9 @@ class ItAnalyticalQueries {
             List<String> topN = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + TOP_N_OVER_JOIN);
             assertThat(topN.stream().filter(line -> line.contains("TopN")).findFirst().orElseThrow())
                     .as(String.join("\n", topN)).contains("vectorized");
+            List<String> windows = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + WINDOWS_OVER_SCAN);
+            assertThat(windows.stream().filter(line -> line.contains("Window")).toList()).as(String.join("\n", windows))
+                    .isNotEmpty().allMatch(line -> line.contains("vectorized"));
             List<String> distinct = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(JOIN_QUERIES.size() - 6));
             assertThat(distinct.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow())
                     .as(String.join("\n", distinct)).contains("vectorized");
