@@ -424,6 +424,10 @@ public final class PlanExecutor {
             return holding(window, window.getInput(), rows -> WindowOperator.apply(window, rows, session));
         }
         if (node instanceof Union union) {
+            RowStream batches = vectorized == null ? null : vectorized.rows(union);
+            if (batches != null) {
+                return batches;
+            }
             if (!union.all) {
                 List<Object[]> rows = new ArrayList<>();
                 for (RelNode input : union.getInputs()) {

@@ -37,6 +37,7 @@ import io.duetdb.common.compute.expression.ColumnReference;
 import io.duetdb.common.compute.expression.VectorExpression;
 import io.duetdb.common.compute.expression.VectorExpressions;
 import io.duetdb.common.compute.operator.BatchOperator;
+import io.duetdb.common.compute.operator.DistinctOperator;
 import io.duetdb.common.compute.operator.HashAggregation;
 import io.duetdb.common.compute.operator.HashJoinOperator;
 import io.duetdb.common.compute.operator.PartialAggregationOperator;
@@ -398,8 +399,17 @@ final class VectorizedPlans {
         if (node instanceof Join join) {
             return join(join, allocator);
         }
-        if (node instanceof Union union && union.all) {
-            return concatenation(union, allocator);
+        if (node instanceof Union union) {
+            BatchOperator all = concatenation(union, allocator);
+            if (all == null || union.all) {
+                return all;
+            }
+            if (!all.outputTypes().stream().allMatch(VectorizedPlans::groupable)) {
+                all.close();
+                return null;
+            }
+            Held held = new Held(union, "Union");
+            return new DistinctOperator(all, allocator, held::change);
         }
         if (node instanceof Sort sort) {
             return sort(sort, allocator);
@@ -520,7 +530,7 @@ final class VectorizedPlans {
         return new SortOperator(input, keys, window.offset(), window.fetch(), allocator, SORT_BATCH_ROWS, held::change);
     }
 
-    /** UNION ALL: each input's batches in turn, when all of them run on batches of the same types. */
+    /** Each input's batches in turn (UNION ALL), when all of them run on batches of the same types. */
     private BatchOperator concatenation(Union union, BufferAllocator allocator) {
         List<BatchOperator> inputs = new ArrayList<>();
         for (RelNode input : union.getInputs()) {

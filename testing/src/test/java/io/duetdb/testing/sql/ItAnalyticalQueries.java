@@ -708,6 +708,8 @@ class ItAnalyticalQueries {
             + " MIN(name) OVER (PARTITION BY flag ORDER BY qty ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),"
             + " MAX(weight) OVER (PARTITION BY flag ORDER BY qty), SUM(qty) OVER (PARTITION BY flag ORDER BY ship)"
             + " FROM items WHERE id < 300 ORDER BY id";
+    private static final String UNION_DISTINCT = "SELECT qty, flag FROM items WHERE id < 200 UNION"
+            + " SELECT item_id, flag FROM parts ORDER BY qty, flag";
     private static final List<String> JOIN_QUERIES = List.of(
             "SELECT p.id, i.name, p.amount * i.price FROM parts p JOIN items i ON p.item_id = i.qty WHERE i.id < 40"
                     + " ORDER BY p.id, i.name",
@@ -738,6 +740,11 @@ class ItAnalyticalQueries {
             "SELECT p.id, i.id FROM parts p JOIN items i ON p.amount = i.price ORDER BY p.id, i.id",
             TOP_N_OVER_JOIN,
             WINDOWS_OVER_SCAN,
+            UNION_DISTINCT,
+            "SELECT u.k, COUNT(*) FROM (SELECT qty AS k FROM items UNION SELECT item_id FROM parts) u"
+                    + " GROUP BY u.k ORDER BY u.k",
+            // Floating point values stay on rows: 0.0 and -0.0 are one value of two encodings.
+            "SELECT weight FROM items WHERE id < 50 UNION SELECT weight FROM items WHERE id < 80 ORDER BY weight",
             "SELECT p.id, i.id, SUM(p.amount) OVER (PARTITION BY i.flag ORDER BY p.id, i.id),"
                     + " AVG(i.qty) OVER (PARTITION BY p.flag), RANK() OVER (PARTITION BY p.flag ORDER BY i.price DESC)"
                     + " FROM parts p JOIN items i ON p.item_id = i.qty WHERE i.id < 100 ORDER BY p.id, i.id",
@@ -809,6 +816,9 @@ class ItAnalyticalQueries {
             List<String> windows = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + WINDOWS_OVER_SCAN);
             assertThat(windows.stream().filter(line -> line.contains("Window")).toList()).as(String.join("\n", windows))
                     .isNotEmpty().allMatch(line -> line.contains("vectorized"));
+            List<String> union = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + UNION_DISTINCT);
+            assertThat(union.stream().filter(line -> line.contains("Union (distinct)")).findFirst().orElseThrow())
+                    .as(String.join("\n", union)).contains("vectorized");
             List<String> distinct = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + JOIN_QUERIES.get(JOIN_QUERIES.size() - 6));
             assertThat(distinct.stream().filter(line -> line.contains("HashAgg")).findFirst().orElseThrow())
                     .as(String.join("\n", distinct)).contains("vectorized");
