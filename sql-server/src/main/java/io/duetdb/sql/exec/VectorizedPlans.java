@@ -326,6 +326,11 @@ final class VectorizedPlans {
             // Few rows out of many: computed as rows, then turned into a batch for the operators above.
             return RowBatches.of(node, context, allocator);
         }
+        if (overAggregate(node)) {
+            // Filters and projections of an aggregation's rows stay on rows: turning every group into a batch
+            // costs more than they do (a HAVING keeps few). A join above takes what they leave (adapted).
+            return null;
+        }
         BatchOperator operator;
         try {
             operator = build(node, allocator);
@@ -336,9 +341,48 @@ final class VectorizedPlans {
         return operator == null ? null : new Recorded(node, operator);
     }
 
-    /** The node's rows as batches, or null unless they hold only values read from tables or aggregated. */
+    /**
+     * The node's rows as batches for a join over them: when they hold only values read from tables or aggregated,
+     * or else from an aggregation's rows through the filters and projections above it; null otherwise.
+     */
     private BatchOperator adapted(RelNode node, BufferAllocator allocator) {
-        return valuesOnlyMoved(node) ? RowBatches.of(node, context, allocator) : null;
+        if (valuesOnlyMoved(node)) {
+            return RowBatches.of(node, context, allocator);
+        }
+        return overAggregate(node) ? chainOverAggregate(node, allocator) : null;
+    }
+
+    /** A chain of filters and projections over an aggregation, on batches from the aggregation's rows up. */
+    private BatchOperator chainOverAggregate(RelNode node, BufferAllocator allocator) {
+        if (context.shared(node)) {
+            return null;
+        }
+        if (node instanceof Aggregate) {
+            return RowBatches.of(node, context, allocator);
+        }
+        BatchOperator input = chainOverAggregate(node.getInput(0), allocator);
+        if (input == null) {
+            return null;
+        }
+        BatchOperator operator;
+        try {
+            operator = node instanceof Filter filter ? selection(input, filter.getCondition(), allocator)
+                    : projection(input, ((Project) node).getProjects(), allocator);
+        } catch (UnsupportedExpressionException e) {
+            LOG.debug("{} runs on rows: {}", node.getRelTypeName(), e.getMessage());
+            input.close();
+            return null;
+        }
+        return operator == null ? null : new Recorded(node, operator);
+    }
+
+    /** Whether the node is a chain of filters and projections over an aggregation. */
+    private static boolean overAggregate(RelNode node) {
+        RelNode current = node;
+        while (current instanceof Filter || current instanceof Project) {
+            current = current.getInput(0);
+        }
+        return current != node && current instanceof Aggregate;
     }
 
     /**
@@ -377,20 +421,7 @@ final class VectorizedPlans {
         }
         if (node instanceof Filter filter) {
             BatchOperator input = open(filter.getInput(), allocator);
-            if (input == null) {
-                return null;
-            }
-            List<VectorExpression> conditions = new ArrayList<>();
-            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
-                    filter.getCondition()))) {
-                VectorExpression condition = expression(conjunct, input.outputTypes());
-                if (condition == null || !VectorExpressions.isBoolean(condition)) {
-                    input.close();
-                    return null;
-                }
-                conditions.add(condition);
-            }
-            return new SelectionOperator(input, conditions, allocator);
+            return input == null ? null : selection(input, filter.getCondition(), allocator);
         }
         if (node instanceof Project project) {
             BatchOperator input = open(project.getInput(), allocator);
@@ -514,7 +545,7 @@ final class VectorizedPlans {
      * sorting them does.
      */
     private BatchOperator sort(Sort sort, BufferAllocator allocator) {
-        if (sort.getInput() instanceof Aggregate) {
+        if (sort.getInput() instanceof Aggregate || overAggregate(sort.getInput())) {
             return null;
         }
         List<SortOperator.Key> keys = new ArrayList<>();
@@ -528,6 +559,19 @@ final class VectorizedPlans {
         SortWindow window = SortWindow.of(sort, compiler);
         Held held = new Held(sort, "Sort");
         return new SortOperator(input, keys, window.offset(), window.fetch(), allocator, SORT_BATCH_ROWS, held::change);
+    }
+
+    private BatchOperator selection(BatchOperator input, RexNode condition, BufferAllocator allocator) {
+        List<VectorExpression> conditions = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, condition))) {
+            VectorExpression translated = expression(conjunct, input.outputTypes());
+            if (translated == null || !VectorExpressions.isBoolean(translated)) {
+                input.close();
+                return null;
+            }
+            conditions.add(translated);
+        }
+        return new SelectionOperator(input, conditions, allocator);
     }
 
     /** Each input's batches in turn (UNION ALL), when all of them run on batches of the same types. */
