@@ -45,7 +45,6 @@ public final class PlanExecutor {
     /** Largest LIMIT (plus offset) kept in a bounded heap as the input streams by; above it the input is sorted. */
     private static final long TOP_N_MAX_ROWS = 100_000;
     /** A join that may read its inner side by lookups runs on rows unless its outer side is estimated this many times larger. */
-    private static final double LOOKUP_ESTIMATE_MARGIN = 4;
     private static final Set<JoinRelType> SUPPORTED_JOINS = Set.of(JoinRelType.INNER,
             JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
 
@@ -92,6 +91,16 @@ public final class PlanExecutor {
         @Override
         public boolean joinsOtherwise(Join join) {
             return PlanExecutor.this.joinsOtherwise(join);
+        }
+
+        @Override
+        public long lookupOuterRows(Join join) {
+            return PlanExecutor.this.lookupOuterRows(join);
+        }
+
+        @Override
+        public List<Object[]> lookUp(Join join, List<Object[]> outerRows) {
+            return PlanExecutor.this.lookUp(join, outerRows);
         }
 
         @Override
@@ -719,16 +728,34 @@ public final class PlanExecutor {
      */
     private boolean joinsOtherwise(Join join) {
         JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        if (keys == null || mergeKeys(join, keys) != null) {
-            return true;
-        }
+        return keys == null || mergeKeys(join, keys) != null;
+    }
+
+    /** The most outer rows whose keys the join's inner rows are looked up by, or -1 when lookups do not apply. */
+    private long lookupOuterRows(Join join) {
+        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
         long maxOuterRows = HandleLookup.maxOuterRows(session);
-        HandleLookup lookup = transaction == null || locking || maxOuterRows <= 0 ? null : HandleLookup.of(join, keys);
-        if (lookup == null) {
-            return false;
+        boolean applies = keys != null && transaction != null && !locking && maxOuterRows > 0
+                && HandleLookup.of(join, keys) != null;
+        return applies ? maxOuterRows : -1;
+    }
+
+    /** The join's inner rows read by lookups of the outer rows' keys, or null when reading them whole is cheaper. */
+    private List<Object[]> lookUp(Join join, List<Object[]> outerRows) {
+        HandleLookup lookup = HandleLookup.of(join, JoinKeys.of(join, compiler.rexBuilder()));
+        List<Object> keyValues = lookup.keyValues(outerRows, compiler);
+        if (!lookup.worthIt(keyValues.size())) {
+            return null;
         }
-        Double outerRows = join.getCluster().getMetadataQuery().getRowCount(join.getLeft());
-        return outerRows == null || outerRows <= LOOKUP_ESTIMATE_MARGIN * maxOuterRows;
+        long started = System.nanoTime();
+        List<Object[]> rows = lookup.read(transaction, keyValues, compiler);
+        session.checkNotKilled();
+        lookupJoins.put(join, lookup);
+        if (statistics != null) {
+            statistics.put(join.getRight(), new OperatorStatistics(rows.size(), System.nanoTime() - started,
+                    MemoryTracker.estimate(rows)));
+        }
+        return rows;
     }
 
     /** The left and right fields a merge join walks, or null when the inputs' order does not allow one. */
@@ -895,26 +922,16 @@ public final class PlanExecutor {
             List<Object[]> rightRows = new ArrayList<>();
             boolean leftDone = false;
             boolean rightDone = false;
-            long maxOuterRows = HandleLookup.maxOuterRows(session);
-            HandleLookup lookup = keys == null || transaction == null || locking || maxOuterRows <= 0 ? null
-                    : HandleLookup.of(join, keys);
-            if (lookup != null) {
+            long maxOuterRows = lookupOuterRows(join);
+            if (maxOuterRows >= 0) {
                 while (!leftDone && leftRows.size() <= maxOuterRows) {
                     leftDone = pull(left, leftRows);
                 }
-                List<Object> keyValues = leftDone && leftRows.size() <= maxOuterRows
-                        ? lookup.keyValues(leftRows, compiler) : null;
-                if (keyValues != null && lookup.worthIt(keyValues.size())) {
+                List<Object[]> looked = leftDone && leftRows.size() <= maxOuterRows ? lookUp(join, leftRows) : null;
+                if (looked != null) {
                     right.close();
-                    long started = System.nanoTime();
-                    rightRows = lookup.read(transaction, keyValues, compiler);
-                    session.checkNotKilled();
+                    rightRows = looked;
                     rightDone = true;
-                    lookupJoins.put(join, lookup);
-                    if (statistics != null) {
-                        statistics.put(join.getRight(), new OperatorStatistics(rightRows.size(),
-                                System.nanoTime() - started, MemoryTracker.estimate(rightRows)));
-                    }
                 }
             }
             int[] merge = rightDone ? null : mergeKeys(join, keys);

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -27,17 +28,22 @@ import io.duetdb.proto.coprocessor.ValueType;
  */
 final class RowBatches implements BatchOperator {
     private final RelNode node;
-    private final VectorizedPlans.Context context;
+    private final Supplier<RowStream> source;
     private final List<FieldType> types;
     private final BufferAllocator allocator;
     private RowStream rows;
     private VectorSchemaRoot current;
 
-    private RowBatches(RelNode node, VectorizedPlans.Context context, List<FieldType> types, BufferAllocator allocator) {
+    private RowBatches(RelNode node, Supplier<RowStream> source, List<FieldType> types, BufferAllocator allocator) {
         this.node = requireNonNull(node, "node is null");
-        this.context = requireNonNull(context, "context is null");
+        this.source = requireNonNull(source, "source is null");
         this.types = List.copyOf(types);
         this.allocator = requireNonNull(allocator, "allocator is null");
+    }
+
+    /** Rows the node gave (its inner rows read by lookups, say) as batches of the given types. */
+    static RowBatches of(RelNode node, List<FieldType> types, List<Object[]> rows, BufferAllocator allocator) {
+        return new RowBatches(node, () -> RowStream.of(rows), types, allocator);
     }
 
     /** The node's rows as batches, or null when a column's type has no batch form (or is a BOOLEAN). */
@@ -50,7 +56,7 @@ final class RowBatches implements BatchOperator {
             }
             types.add(type);
         }
-        return new RowBatches(node, context, types, allocator);
+        return new RowBatches(node, () -> context.rows(node), types, allocator);
     }
 
     @Override
@@ -62,7 +68,7 @@ final class RowBatches implements BatchOperator {
     public VectorSchemaRoot next() {
         closeCurrent();
         if (rows == null) {
-            rows = context.rows(node);
+            rows = source.get();
         }
         for (List<Object[]> batch = rows.next(); batch != null; batch = rows.next()) {
             if (!batch.isEmpty()) {

@@ -36,6 +36,7 @@ import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.compute.expression.ColumnReference;
 import io.duetdb.common.compute.expression.VectorExpression;
 import io.duetdb.common.compute.expression.VectorExpressions;
+import io.duetdb.common.compute.operator.AppendedBatch;
 import io.duetdb.common.compute.operator.BatchOperator;
 import io.duetdb.common.compute.operator.DistinctOperator;
 import io.duetdb.common.compute.operator.HashAggregation;
@@ -69,8 +70,14 @@ final class VectorizedPlans {
         /** Whether several operators read the node's rows: they are computed once and kept as rows. */
         boolean shared(RelNode node);
 
-        /** Whether the join runs another way: a merge join, or lookups of a small outer side's keys. */
+        /** Whether the join runs another way: a merge join, or a nested loop. */
         boolean joinsOtherwise(Join join);
+
+        /** The most outer rows whose keys the join's inner rows may be looked up by, or -1 when lookups do not apply. */
+        long lookupOuterRows(Join join);
+
+        /** The join's inner rows read by lookups of the outer rows' keys, or null when reading them whole is cheaper. */
+        List<Object[]> lookUp(Join join, List<Object[]> outerRows);
 
         Consumer<CoprocessorSummary> reportTo(RelNode node);
 
@@ -641,6 +648,17 @@ final class VectorizedPlans {
         }
         BatchOperator left = open(join.getLeft(), allocator);
         BatchOperator right = open(join.getRight(), allocator);
+        long outerLimit = context.lookupOuterRows(join);
+        if (outerLimit >= 0) {
+            if (left == null || right == null) {
+                // The row join reads the outer side and decides on lookups itself.
+                closeAll(left, right);
+                return null;
+            }
+            LookupChoice choice = new LookupChoice(join, left, right, outerLimit, allocator);
+            left = choice.outer();
+            right = choice.inner();
+        }
         // One side on batches is enough: the other's rows become batches when they hold only values read (or
         // aggregated), which their column types hold exactly.
         if (left != null && right == null) {
@@ -649,12 +667,7 @@ final class VectorizedPlans {
             left = adapted(join.getLeft(), allocator);
         }
         if (left == null || right == null) {
-            if (left != null) {
-                left.close();
-            }
-            if (right != null) {
-                right.close();
-            }
+            closeAll(left, right);
             return null;
         }
         List<HashJoinOperator.Key> hashKeys = new ArrayList<>();
@@ -716,6 +729,125 @@ final class VectorizedPlans {
         java.util.BitSet remainingColumns = RelOptUtil.InputFinder.bits(rest).toBitSet();
         return new HashJoinOperator(left, right, HashJoinOperator.Kind.valueOf(join.getJoinType().name()), hashKeys,
                 remaining, remainingColumns, allocator, held::change);
+    }
+
+    private static void closeAll(BatchOperator... operators) {
+        for (BatchOperator operator : operators) {
+            if (operator != null) {
+                operator.close();
+            }
+        }
+    }
+
+    /**
+     * A join's inputs when its inner rows may be read by lookups: before the inner side gives anything, the outer
+     * side is read up to the lookup limit. When it ended within the limit and lookups of its keys are worth it, the
+     * inner side is the looked-up rows and its input is never read; otherwise the inner input is read whole. The
+     * outer side then gives what it held, then the rest.
+     */
+    private final class LookupChoice {
+        private final Join join;
+        private final BatchOperator outerInput;
+        private final BatchOperator innerInput;
+        private final long limit;
+        private final BufferAllocator allocator;
+        private VectorSchemaRoot held;
+        private boolean outerEnded;
+        private BatchOperator inner;
+
+        LookupChoice(Join join, BatchOperator outerInput, BatchOperator innerInput, long limit, BufferAllocator allocator) {
+            this.join = join;
+            this.outerInput = outerInput;
+            this.innerInput = innerInput;
+            this.limit = limit;
+            this.allocator = allocator;
+        }
+
+        private void decide() {
+            if (inner != null) {
+                return;
+            }
+            try (AppendedBatch rows = new AppendedBatch(outerInput.outputTypes(), allocator)) {
+                while (rows.rows() <= limit) {
+                    VectorSchemaRoot batch = outerInput.next();
+                    if (batch == null) {
+                        outerEnded = true;
+                        break;
+                    }
+                    rows.append(batch);
+                }
+                held = rows.take();
+            }
+            List<Object[]> looked = null;
+            if (outerEnded) {
+                List<Object[]> outerRows = new ArrayList<>(held.getRowCount());
+                ArrowRows.addRows(held, outerInput.outputTypes(), outerRows);
+                looked = context.lookUp(join, outerRows);
+            }
+            if (looked != null) {
+                innerInput.close();
+                inner = RowBatches.of(join.getRight(), innerInput.outputTypes(), looked, allocator);
+            } else {
+                inner = innerInput;
+            }
+        }
+
+        BatchOperator outer() {
+            return new BatchOperator() {
+                private boolean heldGiven;
+
+                @Override
+                public List<FieldType> outputTypes() {
+                    return outerInput.outputTypes();
+                }
+
+                @Override
+                public VectorSchemaRoot next() {
+                    decide();
+                    if (!heldGiven) {
+                        heldGiven = true;
+                        if (held.getRowCount() > 0) {
+                            return held;
+                        }
+                    }
+                    releaseHeld();
+                    return outerEnded ? null : outerInput.next();
+                }
+
+                @Override
+                public void close() {
+                    releaseHeld();
+                    outerInput.close();
+                }
+            };
+        }
+
+        BatchOperator inner() {
+            return new BatchOperator() {
+                @Override
+                public List<FieldType> outputTypes() {
+                    return innerInput.outputTypes();
+                }
+
+                @Override
+                public VectorSchemaRoot next() {
+                    decide();
+                    return inner.next();
+                }
+
+                @Override
+                public void close() {
+                    (inner != null ? inner : innerInput).close();
+                }
+            };
+        }
+
+        private void releaseHeld() {
+            if (held != null) {
+                held.close();
+                held = null;
+            }
+        }
     }
 
     /** The evaluator of an expression over columns of the given types, or null when it does not translate. */

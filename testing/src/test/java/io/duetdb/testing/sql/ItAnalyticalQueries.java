@@ -635,8 +635,17 @@ class ItAnalyticalQueries {
                 byLookups.add(SqlTesting.rows(statement, query));
             }
             List<String> analyzed = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(0));
+            // The outer side's batches are read first; the lookups' rows become the join's build side.
             assertThat(analyzed).anySatisfy(line -> assertThat(line).startsWith("  └─IndexJoin|")
-                    .contains("inner rows by clustered key lookups"));
+                    .contains("inner rows by clustered key lookups").contains("vectorized"));
+            statement.execute("SET duet_vectorized_execution = OFF");
+            for (int i = 0; i < queries.size(); i++) {
+                assertThat(SqlTesting.rows(statement, queries.get(i))).as("on rows: " + queries.get(i))
+                        .isEqualTo(byLookups.get(i));
+            }
+            assertThat(SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(0))).anySatisfy(line -> assertThat(line)
+                    .startsWith("  └─IndexJoin|").doesNotContain("vectorized"));
+            statement.execute("SET duet_vectorized_execution = ON");
             // Four distinct keys are looked up, and three of them exist: the inner side read three rows, not the table.
             assertThat(analyzed).anySatisfy(line -> assertThat(line).startsWith("    └─PointGet|").contains("|3|root|table:test.items|"));
             statement.execute("SET duet_index_join_max_outer_rows = 0");
@@ -676,7 +685,7 @@ class ItAnalyticalQueries {
             }
             List<String> explained = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(0));
             assertThat(explained).anySatisfy(line -> assertThat(line)
-                    .contains("IndexJoin|").contains("inner rows through index by_code lookups"));
+                    .contains("IndexJoin|").contains("inner rows through index by_code lookups").contains("vectorized"));
             // Three distinct keys reach six shipments (c7's three and c250's three): the table was not scanned.
             assertThat(explained).anySatisfy(line -> assertThat(line).contains("IndexLookUp|")
                     .contains("|6|root|table:test.shipments, index:by_code|"));

@@ -12,10 +12,10 @@ import org.apache.arrow.vector.util.VectorBatchAppender;
 import io.duetdb.proto.coprocessor.FieldType;
 
 /** Batches appended into one, growing as they come: the rows an operator holds whole (a join's build side, a sort). */
-final class AppendedBatch implements AutoCloseable {
+public final class AppendedBatch implements AutoCloseable {
     private VectorSchemaRoot root;
 
-    AppendedBatch(List<FieldType> types, BufferAllocator allocator) {
+    public AppendedBatch(List<FieldType> types, BufferAllocator allocator) {
         requireNonNull(types, "types is null");
         requireNonNull(allocator, "allocator is null");
         root = Batches.empty(types, allocator);
@@ -24,19 +24,19 @@ final class AppendedBatch implements AutoCloseable {
     }
 
     /** Rows already gathered, to grow by appending. */
-    AppendedBatch(VectorSchemaRoot root) {
+    public AppendedBatch(VectorSchemaRoot root) {
         this.root = requireNonNull(root, "root is null");
     }
 
-    int rows() {
+    public int rows() {
         return root.getRowCount();
     }
 
-    long bytes() {
+    public long bytes() {
         return bytes(root);
     }
 
-    void append(VectorSchemaRoot batch) {
+    public void append(VectorSchemaRoot batch) {
         int rows = root.getRowCount();
         for (int column = 0; column < root.getFieldVectors().size(); column++) {
             VectorBatchAppender.batchAppend(root.getVector(column), batch.getVector(column));
@@ -45,13 +45,13 @@ final class AppendedBatch implements AutoCloseable {
     }
 
     /** The rows appended so far, now the caller's. */
-    VectorSchemaRoot take() {
+    public VectorSchemaRoot take() {
         VectorSchemaRoot taken = root;
         root = null;
         return taken;
     }
 
-    static long bytes(VectorSchemaRoot batch) {
+    public static long bytes(VectorSchemaRoot batch) {
         long bytes = 0;
         for (FieldVector vector : batch.getFieldVectors()) {
             bytes += vector.getBufferSize();
