@@ -727,8 +727,7 @@ public final class PlanExecutor {
      * no more than a few times the rows lookups serve, and only its actual rows tell.
      */
     private boolean joinsOtherwise(Join join) {
-        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        return keys == null || mergeKeys(join, keys) != null;
+        return mergeKeys(join, JoinKeys.of(join, compiler.rexBuilder())) != null;
     }
 
     /** The most outer rows whose keys the join's inner rows are looked up by, or -1 when lookups do not apply. */

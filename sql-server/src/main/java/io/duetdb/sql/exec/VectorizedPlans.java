@@ -70,7 +70,7 @@ final class VectorizedPlans {
         /** Whether several operators read the node's rows: they are computed once and kept as rows. */
         boolean shared(RelNode node);
 
-        /** Whether the join runs another way: a merge join, or a nested loop. */
+        /** Whether the join runs another way: a merge join. */
         boolean joinsOtherwise(Join join);
 
         /** The most outer rows whose keys the join's inner rows may be looked up by, or -1 when lookups do not apply. */
@@ -642,10 +642,13 @@ final class VectorizedPlans {
         if (!JOINS.contains(join.getJoinType())) {
             return null;
         }
-        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        if (keys == null || context.joinsOtherwise(join)) {
+        if (context.joinsOtherwise(join)) {
             return null;
         }
+        // Without equalities to hash: a nested loop, every pair tested by the whole condition.
+        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
+        List<RexNode> leftKeys = keys == null ? List.of() : keys.leftKeys();
+        List<RexNode> rightKeys = keys == null ? List.of() : keys.rightKeys();
         BatchOperator left = open(join.getLeft(), allocator);
         BatchOperator right = open(join.getRight(), allocator);
         long outerLimit = context.lookupOuterRows(join);
@@ -673,15 +676,15 @@ final class VectorizedPlans {
         List<HashJoinOperator.Key> hashKeys = new ArrayList<>();
         VectorExpression remaining = null;
         boolean translated = true;
-        for (int i = 0; i < keys.leftKeys().size() && translated; i++) {
-            VectorExpression leftKey = expression(keys.leftKeys().get(i), left.outputTypes());
-            VectorExpression rightKey = expression(keys.rightKeys().get(i), right.outputTypes());
+        for (int i = 0; i < leftKeys.size() && translated; i++) {
+            VectorExpression leftKey = expression(leftKeys.get(i), left.outputTypes());
+            VectorExpression rightKey = expression(rightKeys.get(i), right.outputTypes());
             translated = leftKey != null && rightKey != null && HashJoinOperator.sameBytes(leftKey.type(), rightKey.type());
             if (translated) {
                 hashKeys.add(new HashJoinOperator.Key(leftKey, rightKey, keys.nullSafe().get(i)));
             }
         }
-        RexNode rest = keys.remaining();
+        RexNode rest = keys == null ? join.getCondition() : keys.remaining();
         if (translated && !rest.isAlwaysTrue()) {
             // Conjuncts of one side that decide alone whether its rows can match filter that side's input first,
             // where the join type allows: fewer candidate pairs to gather and test.

@@ -719,6 +719,9 @@ class ItAnalyticalQueries {
             + " FROM items WHERE id < 300 ORDER BY id";
     private static final String UNION_DISTINCT = "SELECT qty, flag FROM items WHERE id < 200 UNION"
             + " SELECT item_id, flag FROM parts ORDER BY qty, flag";
+    /** A join without equalities: a nested loop over batches. */
+    private static final String THETA_JOIN = "SELECT p.id, i.id FROM parts p JOIN items i ON p.amount * 10 < i.price"
+            + " AND i.id < 15 WHERE p.id < 30 ORDER BY p.id, i.id";
     private static final List<String> JOIN_QUERIES = List.of(
             "SELECT p.id, i.name, p.amount * i.price FROM parts p JOIN items i ON p.item_id = i.qty WHERE i.id < 40"
                     + " ORDER BY p.id, i.name",
@@ -750,6 +753,12 @@ class ItAnalyticalQueries {
             TOP_N_OVER_JOIN,
             WINDOWS_OVER_SCAN,
             UNION_DISTINCT,
+            THETA_JOIN,
+            "SELECT p.id, i.id FROM parts p LEFT JOIN items i ON p.item_id > i.qty AND i.id < 6 WHERE p.id < 40"
+                    + " ORDER BY p.id, i.id",
+            "SELECT COUNT(*), SUM(p.item_id * i.qty) FROM parts p CROSS JOIN items i WHERE i.id < 50",
+            "SELECT i.id FROM items i WHERE NOT EXISTS (SELECT 1 FROM parts p WHERE p.amount > i.price / 10)"
+                    + " ORDER BY i.id",
             "SELECT u.k, COUNT(*) FROM (SELECT qty AS k FROM items UNION SELECT item_id FROM parts) u"
                     + " GROUP BY u.k ORDER BY u.k",
             // Floating point values stay on rows: 0.0 and -0.0 are one value of two encodings.
@@ -825,6 +834,9 @@ class ItAnalyticalQueries {
             List<String> windows = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + WINDOWS_OVER_SCAN);
             assertThat(windows.stream().filter(line -> line.contains("Window")).toList()).as(String.join("\n", windows))
                     .isNotEmpty().allMatch(line -> line.contains("vectorized"));
+            List<String> theta = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + THETA_JOIN);
+            assertThat(theta.stream().filter(line -> line.contains("Join")).findFirst().orElseThrow())
+                    .as(String.join("\n", theta)).contains("vectorized");
             List<String> union = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + UNION_DISTINCT);
             assertThat(union.stream().filter(line -> line.contains("Union (distinct)")).findFirst().orElseThrow())
                     .as(String.join("\n", union)).contains("vectorized");

@@ -26,9 +26,13 @@ import io.duetdb.proto.coprocessor.ValueType;
  * the other streams through as the probe side, a batch at a time. Candidate pairs are gathered into columns and the
  * remaining condition is evaluated over them as a batch. Build rows that must come out after every probe row was
  * seen (an outer join's unmatched ones; semi and anti joins built on the left) come last. NULL keys match nothing
- * unless the key is NULL-safe. Not thread-safe.
+ * unless the key is NULL-safe. Without keys it is a nested loop: every build row is a candidate for every probe
+ * row. A probe batch with many candidate pairs is probed in parts, so a batch out stays bounded. Not thread-safe.
  */
 public final class HashJoinOperator implements BatchOperator {
+    /** Candidate pairs after which the rest of a probe batch waits for the next call. */
+    static final int PROBE_PAIRS = 65_536;
+
     /** The rows a join returns; SEMI and ANTI return left rows only. */
     public enum Kind {
         INNER, LEFT, RIGHT, FULL, SEMI, ANTI
@@ -77,6 +81,9 @@ public final class HashJoinOperator implements BatchOperator {
     private boolean buildLeft;
     private VectorSchemaRoot build;
     private VectorSchemaRoot probeHeld;
+    /** A probe batch whose rows from {@code probeFrom} on are still to probe. */
+    private VectorSchemaRoot probing;
+    private int probeFrom;
     private BatchOperator probeInput;
     private GroupTable table;
     private LongGroupTable longKeys;
@@ -115,9 +122,6 @@ public final class HashJoinOperator implements BatchOperator {
         this.remainingColumns = remainingColumns == null ? null : (java.util.BitSet) remainingColumns.clone();
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.memory = requireNonNull(memory, "memory is null");
-        if (this.keys.isEmpty()) {
-            throw new UnsupportedExpressionException("a hash join without keys");
-        }
         if (remaining != null && !VectorExpressions.isBoolean(remaining)) {
             throw new UnsupportedExpressionException("a join condition of type " + remaining.type().getType());
         }
@@ -152,7 +156,9 @@ public final class HashJoinOperator implements BatchOperator {
         closeOutput();
         while (!probeEnded) {
             VectorSchemaRoot batch;
-            if (probeHeld != null) {
+            if (probing != null) {
+                batch = probing;
+            } else if (probeHeld != null) {
                 batch = probeHeld;
             } else {
                 batch = probeInput == null ? null : probeInput.next();
@@ -162,11 +168,18 @@ public final class HashJoinOperator implements BatchOperator {
                 }
             }
             output = probe(batch);
-            if (batch == probeHeld) {
-                long bytes = AppendedBatch.bytes(probeHeld);
-                probeHeld.close();
-                probeHeld = null;
-                release(bytes);
+            if (probeFrom < batch.getRowCount()) {
+                // Many candidate pairs: the rest of the batch is probed at the next call.
+                probing = batch;
+            } else {
+                probing = null;
+                probeFrom = 0;
+                if (batch == probeHeld) {
+                    long bytes = AppendedBatch.bytes(probeHeld);
+                    probeHeld.close();
+                    probeHeld = null;
+                    release(bytes);
+                }
             }
             if (output != null) {
                 return output;
@@ -254,14 +267,23 @@ public final class HashJoinOperator implements BatchOperator {
         take(8L * rows + 4L * chainHeads.length + (longKeys != null ? longKeys.bytes() : 3 * table.keyBytes()));
     }
 
+    /**
+     * Probes the batch's rows from {@code probeFrom} until they end or the candidate pairs reach
+     * {@link #PROBE_PAIRS} (a row's pairs are never split), and moves {@code probeFrom} past the rows probed.
+     */
     private VectorSchemaRoot probe(VectorSchemaRoot batch) {
+        int from = probeFrom;
         int rows = batch.getRowCount();
         boolean emitsProbeRowsOnly = !buildLeft && (kind == Kind.SEMI || kind == Kind.ANTI);
         boolean emitsBuildRowsOnly = emitsBuildRowsOnly();
         int pairs = 0;
         List<FieldVector> keyVectors = evaluate(batch, !buildLeft);
         try {
-            for (int row = 0; row < rows; row++) {
+            for (int row = from; row < rows; row++) {
+                if (pairs >= PROBE_PAIRS) {
+                    rows = row;
+                    break;
+                }
                 if (blocked(keyVectors, row)) {
                     continue;
                 }
@@ -287,6 +309,7 @@ public final class HashJoinOperator implements BatchOperator {
         } finally {
             keyVectors.forEach(FieldVector::close);
         }
+        probeFrom = rows;
         if (remaining != null && pairs > 0) {
             pairs = passing(batch, pairs);
         }
@@ -301,9 +324,9 @@ public final class HashJoinOperator implements BatchOperator {
             return null;
         }
         if (emitsProbeRowsOnly) {
-            int[] kept = new int[rows];
+            int[] kept = new int[rows - from];
             int count = 0;
-            for (int row = 0; row < rows; row++) {
+            for (int row = from; row < rows; row++) {
                 if (probeMatched[row] == (kind == Kind.SEMI)) {
                     kept[count++] = row;
                 }
@@ -313,7 +336,7 @@ public final class HashJoinOperator implements BatchOperator {
         boolean outerProbe = kind == Kind.FULL || kind == (buildLeft ? Kind.RIGHT : Kind.LEFT);
         int count = pairs;
         if (outerProbe) {
-            for (int row = 0; row < rows; row++) {
+            for (int row = from; row < rows; row++) {
                 if (!probeMatched[row]) {
                     count++;
                 }
@@ -325,7 +348,7 @@ public final class HashJoinOperator implements BatchOperator {
         int[] probeRows = Arrays.copyOf(pairProbe, count);
         int[] buildRows = Arrays.copyOf(pairBuild, count);
         if (outerProbe) {
-            for (int row = 0, position = pairs; row < rows; row++) {
+            for (int row = from, position = pairs; row < rows; row++) {
                 if (!probeMatched[row]) {
                     probeRows[position] = row;
                     buildRows[position++] = -1;

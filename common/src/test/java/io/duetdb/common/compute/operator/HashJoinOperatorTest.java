@@ -98,6 +98,38 @@ class HashJoinOperatorTest {
     }
 
     @Test
+    void withoutKeysEveryPairIsACandidateAndABatchOfManyPairsComesOutInParts() {
+        // 400 x 700 rows: a probe batch of 500 rows has up to 200,000 candidate pairs, more than one part holds.
+        for (HashJoinOperator.Kind kind : HashJoinOperator.Kind.values()) {
+            for (boolean withCondition : new boolean[] {false, true}) {
+                List<Object[]> left = rows(400, 10);
+                List<Object[]> right = rows(700, 10);
+                var condition = withCondition ? new ComparisonExpression(ScalarFunction.LESS,
+                        new ColumnReference(2, INT64), new ColumnReference(5, INT64)) : null;
+                List<String> actual = new ArrayList<>();
+                int largest = 0;
+                AtomicLong held = new AtomicLong();
+                try (HashJoinOperator join = new HashJoinOperator(RowListOperator.of(TYPES, left, 500, allocator),
+                        RowListOperator.of(TYPES, right, 500, allocator), kind, List.of(), condition, allocator,
+                        held::addAndGet)) {
+                    for (VectorSchemaRoot batch = join.next(); batch != null; batch = join.next()) {
+                        largest = Math.max(largest, batch.getRowCount());
+                        for (int row = 0; row < batch.getRowCount(); row++) {
+                            actual.add(Arrays.toString(Batches.row(batch, row)));
+                        }
+                    }
+                }
+                assertThat(held.get()).isZero();
+                List<String> expected = nestedLoop(kind, left, right, withCondition, false, true);
+                actual.sort(null);
+                expected.sort(null);
+                assertThat(actual).as(kind + " condition " + withCondition).isEqualTo(expected);
+                assertThat(largest).as("rows in one batch out").isLessThanOrEqualTo(HashJoinOperator.PROBE_PAIRS + 700);
+            }
+        }
+    }
+
+    @Test
     void keysOfDifferentTypesAreRefused() {
         assertThatThrownBy(() -> new HashJoinOperator.Key(new ColumnReference(0, INT64),
                 new ColumnReference(0, ValueTypes.decimal(10, 2)), false))
@@ -128,13 +160,18 @@ class HashJoinOperatorTest {
 
     private static List<String> nestedLoop(HashJoinOperator.Kind kind, List<Object[]> left, List<Object[]> right,
             boolean withCondition, boolean nullSafeName) {
+        return nestedLoop(kind, left, right, withCondition, nullSafeName, false);
+    }
+
+    private static List<String> nestedLoop(HashJoinOperator.Kind kind, List<Object[]> left, List<Object[]> right,
+            boolean withCondition, boolean nullSafeName, boolean keyless) {
         List<String> rows = new ArrayList<>();
         boolean[] rightMatched = new boolean[right.size()];
         for (Object[] l : left) {
             boolean matched = false;
             for (int r = 0; r < right.size(); r++) {
                 Object[] candidate = right.get(r);
-                boolean keysEqual = l[0] != null && l[0].equals(candidate[0])
+                boolean keysEqual = keyless || l[0] != null && l[0].equals(candidate[0])
                         && (!nullSafeName || Objects.equals(l[1], candidate[1]));
                 if (!keysEqual || withCondition && (Long) l[2] >= (Long) candidate[2]) {
                     continue;
