@@ -728,7 +728,7 @@ final class VectorizedPlans {
             right.close();
             return null;
         }
-        Held held = new Held(join, "HashJoin");
+        Held held = new Held(join, hashKeys.isEmpty() ? "NestedLoopJoin" : "HashJoin");
         java.util.BitSet remainingColumns = RelOptUtil.InputFinder.bits(rest).toBitSet();
         return new HashJoinOperator(left, right, HashJoinOperator.Kind.valueOf(join.getJoinType().name()), hashKeys,
                 remaining, remainingColumns, allocator, held::change);
