@@ -235,6 +235,40 @@ class VectorExpressionsTest {
     }
 
     @Test
+    void stringFunctionsKeepNullsAndCountCodePointsOrBytes() {
+        assertThat(evaluate(call(ScalarFunction.UPPER, STRING, column(3)))).containsExactly("APPLE", null, "");
+        assertThat(evaluate(call(ScalarFunction.LOWER, STRING, call(ScalarFunction.UPPER, STRING, column(3)))))
+                .containsExactly("apple", null, "");
+        assertThat(evaluate(call(ScalarFunction.CHAR_LENGTH, INT64, constant("héllo\uD83D\uDE00", STRING))))
+                .containsExactly(6L, 6L, 6L);
+        assertThat(evaluate(call(ScalarFunction.OCTET_LENGTH, INT64, constant("héllo\uD83D\uDE00", STRING))))
+                .containsExactly(10L, 10L, 10L);
+        assertThat(evaluate(call(ScalarFunction.CHAR_LENGTH, INT64, column(3)))).containsExactly(5L, null, 0L);
+        assertThat(evaluate(call(ScalarFunction.CONCAT, STRING, column(3), constant("-é", STRING), column(3))))
+                .containsExactly("apple-éapple", null, "-é");
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.UPPER, STRING, column(0)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.CONCAT, STRING, column(3), column(0)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+    }
+
+    @Test
+    void absFloorAndCeilKeepTheKindOfNumber() {
+        assertThat(evaluate(call(ScalarFunction.ABS, INT64, column(0)))).containsExactly(5L, null, 3L);
+        assertThat(evaluate(call(ScalarFunction.FLOOR, INT64, column(0)))).containsExactly(5L, null, -3L);
+        assertThat(evaluate(call(ScalarFunction.FLOOR, DOUBLE, column(1)))).containsExactly(2.0, null, -0.0);
+        assertThat(evaluate(call(ScalarFunction.CEIL, DOUBLE, column(1)))).containsExactly(3.0, null, -0.0);
+        assertThat(evaluate(call(ScalarFunction.ABS, DECIMAL, call(ScalarFunction.NEGATE, DECIMAL, column(2)))))
+                .containsExactly(new BigDecimal("10.50"), null, new BigDecimal("0.00"));
+        assertThat(evaluate(call(ScalarFunction.FLOOR, ValueTypes.decimal(10, 0), column(2))))
+                .containsExactly(new BigDecimal("10"), null, new BigDecimal("0"));
+        assertThat(evaluate(call(ScalarFunction.CEIL, ValueTypes.decimal(10, 0), column(2))))
+                .containsExactly(new BigDecimal("11"), null, new BigDecimal("0"));
+        assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.ABS, INT64, column(1)), TYPES))
+                .isInstanceOf(UnsupportedExpressionException.class);
+    }
+
+    @Test
     void invalidExpressionsAreRefusedBeforeAnyData() {
         assertThatThrownBy(() -> VectorExpressions.build(Expression.newBuilder().setType(INT64).setColumn(9).build(), TYPES)).isInstanceOf(UnsupportedExpressionException.class);
         assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.LESS, BOOLEAN, column(3), column(0)), TYPES))

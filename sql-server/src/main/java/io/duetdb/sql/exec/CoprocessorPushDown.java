@@ -1172,8 +1172,16 @@ final class CoprocessorPushDown {
             case CASE -> ScalarFunction.CASE;
             case CAST -> ScalarFunction.CAST;
             case EXTRACT -> extractFunction(call);
-            case OTHER_FUNCTION -> switch (call.getOperator().getName().toUpperCase(Locale.ROOT)) {
+            case FLOOR -> call.getOperands().size() == 1 ? ScalarFunction.FLOOR : null;
+            case CEIL -> call.getOperands().size() == 1 ? ScalarFunction.CEIL : null;
+            case OTHER_FUNCTION, OTHER -> switch (call.getOperator().getName().toUpperCase(Locale.ROOT)) {
                 case "SUBSTRING", "SUBSTR" -> ScalarFunction.SUBSTRING;
+                case "UPPER" -> ScalarFunction.UPPER;
+                case "LOWER" -> ScalarFunction.LOWER;
+                case "CHAR_LENGTH", "CHARACTER_LENGTH" -> ScalarFunction.CHAR_LENGTH;
+                case "LENGTH", "OCTET_LENGTH" -> ScalarFunction.OCTET_LENGTH;
+                case "CONCAT", "||" -> ScalarFunction.CONCAT;
+                case "ABS" -> ScalarFunction.ABS;
                 default -> null;
             };
             default -> null;
@@ -1255,8 +1263,8 @@ final class CoprocessorPushDown {
 
     private static boolean isComparisonOrLogic(ScalarFunction function) {
         return switch (function) {
-            case PLUS, MINUS, MULTIPLY, DIVIDE, MOD, NEGATE, CASE, CAST, EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, SUBSTRING ->
-                    false;
+            case PLUS, MINUS, MULTIPLY, DIVIDE, MOD, NEGATE, CASE, CAST, EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, SUBSTRING,
+                    UPPER, LOWER, CHAR_LENGTH, OCTET_LENGTH, CONCAT, ABS, FLOOR, CEIL -> false;
             default -> true;
         };
     }

@@ -228,12 +228,17 @@ class ItAnalyticalQueries {
                     .contains("  └─HashAgg|cop[row]||partial: 0 group key(s), [SUM, MIN]",
                             "    └─Selection|cop[row]||(mod(id, 2) = 0)");
             // What the stores cannot evaluate stays in the SQL layer, over the rows that come back.
-            assertThat(explain(statement, "EXPLAIN SELECT id FROM items WHERE qty > 3 AND UPPER(name) = 'ITEM7'"))
+            assertThat(explain(statement, "EXPLAIN SELECT id FROM items WHERE qty > 3 AND TRIM(name) = 'item7'"))
                     .containsExactly("Projection|root||id",
-                            "└─Selection|root||residual: (upper(name) = 'ITEM7')",
+                            "└─Selection|root||residual: (trim(FLAG(BOTH), ' ', name) = 'item7')",
                             "  └─TableReader|root||data: 2 executor(s) in the stores, regions in parallel",
                             "    └─Selection|cop[row]||(qty > 3)",
                             "      └─TableFullScan|cop[row]|table:items|3 column(s) read");
+            // String and numeric functions the stores evaluate.
+            assertThat(explain(statement, "EXPLAIN SELECT id FROM items WHERE UPPER(name) = 'ITEM7' AND ABS(qty - 5) < 2"
+                    + " AND CHAR_LENGTH(CONCAT(name, flag)) > 3 AND FLOOR(price) > 1"))
+                    .anySatisfy(line -> assertThat(line).startsWith("    └─Selection|cop[row]||")
+                            .contains("upper(name)").contains("abs(").contains("floor(price)"));
             assertThat(explain(statement, "EXPLAIN SELECT name FROM items WHERE id = 7"))
                     .containsExactly("Projection|root||name",
                             "└─TableReader|root|table:items|point get of 1 handle(s), condition: (id = 7)");
@@ -754,6 +759,9 @@ class ItAnalyticalQueries {
             WINDOWS_OVER_SCAN,
             UNION_DISTINCT,
             THETA_JOIN,
+            "SELECT id, UPPER(name), LOWER(flag), CHAR_LENGTH(name), LENGTH(name), CONCAT(name, '-', flag), ABS(qty - 5),"
+                    + " FLOOR(price), CEIL(weight), ABS(discount - 0.05), CEIL(price) FROM items"
+                    + " WHERE UPPER(name) LIKE 'ITEM1%' OR FLOOR(weight) = 3 ORDER BY id",
             "SELECT p.id, i.id FROM parts p LEFT JOIN items i ON p.item_id > i.qty AND i.id < 6 WHERE p.id < 40"
                     + " ORDER BY p.id, i.id",
             "SELECT COUNT(*), SUM(p.item_id * i.qty) FROM parts p CROSS JOIN items i WHERE i.id < 50",
@@ -779,8 +787,8 @@ class ItAnalyticalQueries {
             "SELECT COUNT(DISTINCT i.ship), COUNT(DISTINCT p.flag), SUM(DISTINCT p.item_id) FROM parts p"
                     + " JOIN items i ON p.item_id = i.qty",
             "SELECT COUNT(DISTINCT i.ship) FROM parts p JOIN items i ON p.item_id = i.qty WHERE p.amount > 1000",
-            // UPPER stays in the SQL layer: the filtered items come as rows, and become a batch for the join.
-            "SELECT p.id, i.id, i.price FROM parts p JOIN items i ON p.note = i.name WHERE UPPER(i.name) LIKE 'ITEM1%'"
+            // TRIM stays in the SQL layer: the filtered items come as rows, and become a batch for the join.
+            "SELECT p.id, i.id, i.price FROM parts p JOIN items i ON p.note = i.name WHERE TRIM(i.name) LIKE 'item1%'"
                     + " ORDER BY p.id, i.id",
             "SELECT u.k, COUNT(*), SUM(u.v) FROM (SELECT qty AS k, price AS v FROM items WHERE id < 50 UNION ALL"
                     + " SELECT item_id, amount FROM parts WHERE id < 50) u GROUP BY u.k ORDER BY u.k",
