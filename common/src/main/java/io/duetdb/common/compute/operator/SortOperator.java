@@ -36,14 +36,7 @@ public final class SortOperator implements BatchOperator {
     private final long offset;
     private final long fetch;
     private final BufferAllocator allocator;
-    private final int batchRows;
-    private final LongConsumer memory;
-    private VectorSchemaRoot sorted;
-    private int[] order;
-    private int next;
-    private int end;
-    private long held;
-    private VectorSchemaRoot output;
+    private final HeldRows held;
 
     public SortOperator(BatchOperator input, List<Key> keys, long offset, long fetch, BufferAllocator allocator,
             int batchRows, LongConsumer memory) {
@@ -51,9 +44,6 @@ public final class SortOperator implements BatchOperator {
         this.keys = List.copyOf(keys);
         if (offset < 0 || fetch < 0) {
             throw new IllegalArgumentException("offset " + offset + " and fetch " + fetch + " must not be negative");
-        }
-        if (batchRows <= 0) {
-            throw new IllegalArgumentException("batchRows " + batchRows + " must be positive");
         }
         for (Key key : this.keys) {
             if (key.column() >= input.outputTypes().size()) {
@@ -63,8 +53,7 @@ public final class SortOperator implements BatchOperator {
         this.offset = offset;
         this.fetch = fetch;
         this.allocator = requireNonNull(allocator, "allocator is null");
-        this.batchRows = batchRows;
-        this.memory = requireNonNull(memory, "memory is null");
+        this.held = new HeldRows(input.outputTypes(), allocator, batchRows, memory);
     }
 
     @Override
@@ -74,30 +63,17 @@ public final class SortOperator implements BatchOperator {
 
     @Override
     public VectorSchemaRoot next() {
-        if (order == null) {
+        if (!held.givingOut()) {
             sort();
         }
-        if (next >= end) {
-            closeOutput();
-            return null;
-        }
-        if (output == null) {
-            output = Batches.empty(outputTypes(), allocator);
-            output.allocateNew();
-        } else {
-            // The previous batch's consumers are done with it: refill the same buffers.
-            output.getFieldVectors().forEach(org.apache.arrow.vector.FieldVector::reset);
-        }
-        int count = Math.min(batchRows, end - next);
-        gather(sorted, Arrays.copyOfRange(order, next, next + count), output);
-        next += count;
-        return output;
+        return held.next();
     }
 
     private void sort() {
         long kept = fetch > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + fetch;
         boolean cutBack = kept <= Integer.MAX_VALUE / 2;
         AppendedBatch rows = new AppendedBatch(outputTypes(), allocator);
+        VectorSchemaRoot sorted;
         try {
             while (!keys.isEmpty() || rows.rows() < kept) {
                 VectorSchemaRoot batch = input.next();
@@ -105,23 +81,28 @@ public final class SortOperator implements BatchOperator {
                     break;
                 }
                 rows.append(batch);
-                hold(rows.bytes());
+                held.count(rows.bytes());
                 if (cutBack && !keys.isEmpty() && rows.rows() >= Math.max(2 * kept, CUT_BACK_ROWS)) {
                     AppendedBatch best = best(rows, (int) kept);
                     rows.close();
                     rows = best;
-                    hold(rows.bytes());
+                    held.count(rows.bytes());
                 }
             }
             sorted = rows.take();
         } finally {
             rows.close();
         }
-        order = RowOrder.sorted(sorted, keys);
-        hold(AppendedBatch.bytes(sorted) + 4L * order.length);
+        int[] order;
+        try {
+            order = RowOrder.sorted(sorted, keys);
+        } catch (RuntimeException e) {
+            sorted.close();
+            throw e;
+        }
         int count = sorted.getRowCount();
-        next = (int) Math.min(offset, count);
-        end = (int) Math.min(kept, count);
+        held.giveOut(sorted, order, (int) Math.min(offset, count), (int) Math.min(kept, count));
+        held.count(AppendedBatch.bytes(sorted) + 4L * order.length);
     }
 
     /** The first {@code count} rows of {@code rows} in order, as a batch that can grow again. */
@@ -131,45 +112,19 @@ public final class SortOperator implements BatchOperator {
             int[] best = RowOrder.sorted(all, keys);
             VectorSchemaRoot kept = Batches.empty(outputTypes(), allocator);
             kept.allocateNew();
-            gather(all, Arrays.copyOf(best, Math.min(count, best.length)), kept);
+            HeldRows.gather(all, Arrays.copyOf(best, Math.min(count, best.length)), kept);
             return new AppendedBatch(kept);
         } finally {
             all.close();
         }
     }
 
-    private static void gather(VectorSchemaRoot from, int[] rows, VectorSchemaRoot to) {
-        for (int column = 0; column < from.getFieldVectors().size(); column++) {
-            Gather.rows(from.getVector(column), rows, rows.length, to.getVector(column));
-        }
-        to.setRowCount(rows.length);
-    }
-
-    /** Counts the rows held now against the memory: the change since the last count. */
-    private void hold(long bytes) {
-        memory.accept(bytes - held);
-        held = bytes;
-    }
-
-    private void closeOutput() {
-        if (output != null) {
-            output.close();
-            output = null;
-        }
-    }
-
     @Override
     public void close() {
-        closeOutput();
         try {
-            if (sorted != null) {
-                sorted.close();
-                sorted = null;
-            }
-            input.close();
+            held.close();
         } finally {
-            memory.accept(-held);
-            held = 0;
+            input.close();
         }
     }
 }

@@ -65,29 +65,20 @@ public final class WindowOperator implements BatchOperator {
     private final BatchOperator input;
     private final List<Group> groups;
     private final BufferAllocator allocator;
-    private final int batchRows;
-    private final LongConsumer memory;
     private final List<FieldType> types;
-    private VectorSchemaRoot computed;
-    private int next;
-    private long held;
-    private VectorSchemaRoot output;
+    private final HeldRows held;
 
     public WindowOperator(BatchOperator input, List<Group> groups, BufferAllocator allocator, int batchRows,
             LongConsumer memory) {
         this.input = requireNonNull(input, "input is null");
         this.groups = List.copyOf(groups);
         this.allocator = requireNonNull(allocator, "allocator is null");
-        if (batchRows <= 0) {
-            throw new IllegalArgumentException("batchRows " + batchRows + " must be positive");
-        }
-        this.batchRows = batchRows;
-        this.memory = requireNonNull(memory, "memory is null");
         List<FieldType> outputTypes = new ArrayList<>(input.outputTypes());
         for (Group group : this.groups) {
             group.functions().forEach(function -> outputTypes.add(function.type()));
         }
         this.types = List.copyOf(outputTypes);
+        this.held = new HeldRows(types, allocator, batchRows, memory);
     }
 
     @Override
@@ -97,29 +88,10 @@ public final class WindowOperator implements BatchOperator {
 
     @Override
     public VectorSchemaRoot next() {
-        if (computed == null) {
+        if (!held.givingOut()) {
             compute();
         }
-        int rows = computed.getRowCount();
-        if (next >= rows) {
-            closeOutput();
-            return null;
-        }
-        // A new batch each time: consumers may take its vectors.
-        closeOutput();
-        output = Batches.empty(types, allocator);
-        output.allocateNew();
-        int count = Math.min(batchRows, rows - next);
-        int[] positions = new int[count];
-        for (int i = 0; i < count; i++) {
-            positions[i] = next + i;
-        }
-        for (int column = 0; column < types.size(); column++) {
-            Gather.rows(computed.getVector(column), positions, count, output.getVector(column));
-        }
-        output.setRowCount(count);
-        next += count;
-        return output;
+        return held.next();
     }
 
     private void compute() {
@@ -127,7 +99,7 @@ public final class WindowOperator implements BatchOperator {
         try (AppendedBatch appended = new AppendedBatch(input.outputTypes(), allocator)) {
             for (VectorSchemaRoot batch = input.next(); batch != null; batch = input.next()) {
                 appended.append(batch);
-                hold(appended.bytes());
+                held.count(appended.bytes());
             }
             rows = appended.take();
         }
@@ -136,15 +108,15 @@ public final class WindowOperator implements BatchOperator {
         try {
             for (Group group : groups) {
                 vectors.addAll(compute(rows, group));
-                hold(vectors.stream().mapToLong(FieldVector::getBufferSize).sum());
+                held.count(vectors.stream().mapToLong(FieldVector::getBufferSize).sum());
             }
         } catch (RuntimeException e) {
             vectors.forEach(FieldVector::close);
             throw e;
         }
-        int count = rows.getRowCount();
-        computed = new VectorSchemaRoot(vectors);
-        computed.setRowCount(count);
+        VectorSchemaRoot computed = new VectorSchemaRoot(vectors);
+        computed.setRowCount(rows.getRowCount());
+        held.giveOut(computed, null, 0, computed.getRowCount());
     }
 
     private List<FieldVector> compute(VectorSchemaRoot rows, Group group) {
@@ -271,30 +243,12 @@ public final class WindowOperator implements BatchOperator {
         };
     }
 
-    private void hold(long bytes) {
-        memory.accept(bytes - held);
-        held = bytes;
-    }
-
-    private void closeOutput() {
-        if (output != null) {
-            output.close();
-            output = null;
-        }
-    }
-
     @Override
     public void close() {
-        closeOutput();
         try {
-            if (computed != null) {
-                computed.close();
-                computed = null;
-            }
-            input.close();
+            held.close();
         } finally {
-            memory.accept(-held);
-            held = 0;
+            input.close();
         }
     }
 }
