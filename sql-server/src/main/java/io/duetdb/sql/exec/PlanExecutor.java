@@ -44,7 +44,6 @@ public final class PlanExecutor {
     private static final long GROUP_OVERHEAD = 64;
     /** Largest LIMIT (plus offset) kept in a bounded heap as the input streams by; above it the input is sorted. */
     private static final long TOP_N_MAX_ROWS = 100_000;
-    /** A join that may read its inner side by lookups runs on rows unless its outer side is estimated this many times larger. */
     private static final Set<JoinRelType> SUPPORTED_JOINS = Set.of(JoinRelType.INNER,
             JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
 
@@ -722,10 +721,7 @@ public final class PlanExecutor {
         return !lookups && mergeKeys(join, keys) != null;
     }
 
-    /**
-     * Whether the join runs as a merge join, or may read its inner side by lookups: the outer side is estimated at
-     * no more than a few times the rows lookups serve, and only its actual rows tell.
-     */
+    /** Whether the join runs as a merge join, which the vectorized executor lacks. */
     private boolean joinsOtherwise(Join join) {
         return mergeKeys(join, JoinKeys.of(join, compiler.rexBuilder())) != null;
     }
