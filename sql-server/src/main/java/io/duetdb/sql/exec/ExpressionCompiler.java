@@ -325,8 +325,10 @@ public final class ExpressionCompiler {
                 case PLUS -> x.add(y);
                 case MINUS -> x.subtract(y);
                 case TIMES -> x.multiply(y);
-                case DIVIDE -> y.signum() == 0 ? null
-                        : x.divide(y, Math.min(30, Math.max(x.scale(), 0) + 4), RoundingMode.HALF_UP);
+                // At the planned scale, as the stores' evaluator divides: MySQL's division plans the dividend's
+                // scale plus four; Calcite's own (AVG OVER expanded to CAST(sum) / count) plans AVG's scale.
+                case DIVIDE -> y.signum() == 0 ? null : x.divide(y, resultType == SqlTypeName.DECIMAL && mapped != null
+                        ? mapped.scale() : Math.min(30, Math.max(x.scale(), 0) + 4), RoundingMode.HALF_UP);
                 // MySQL's remainder has the larger operand scale: 0 % 1.5 is 0.0.
                 default -> y.signum() == 0 ? null
                         : x.remainder(y).setScale(Math.max(0, Math.max(x.scale(), y.scale())), RoundingMode.HALF_UP);

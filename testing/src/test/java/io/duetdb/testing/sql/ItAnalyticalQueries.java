@@ -761,6 +761,9 @@ class ItAnalyticalQueries {
             TOP_N_OVER_JOIN,
             WINDOWS_OVER_SCAN,
             UNION_DISTINCT,
+            // AVG over the whole partition: Calcite's CAST(sum) / count, at AVG's scale in both executors.
+            "SELECT id, AVG(price) OVER () FROM items WHERE qty > 3 ORDER BY id",
+            "SELECT id, AVG(price) OVER (PARTITION BY flag) FROM items WHERE qty > 3 ORDER BY id",
             THETA_JOIN,
             "SELECT id, UPPER(name), LOWER(flag), CHAR_LENGTH(name), LENGTH(name), CONCAT(name, '-', flag), ABS(qty - 5),"
                     + " FLOOR(price), CEIL(weight), ABS(discount - 0.05), CEIL(price) FROM items"
