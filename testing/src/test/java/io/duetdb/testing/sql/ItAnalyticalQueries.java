@@ -881,6 +881,25 @@ class ItAnalyticalQueries {
     }
 
     @Test
+    void aWindowAverageHasAvgsScaleInBothExecutors() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            // NOT NULL: Calcite's AVG OVER is then CAST(sum) / count with no CASE, which the stores' evaluator takes.
+            statement.execute("CREATE TABLE ledger (id BIGINT PRIMARY KEY, grp CHAR(1) NOT NULL, amount DECIMAL(12,2) NOT NULL)");
+            statement.execute("INSERT INTO ledger VALUES (1,'a',1.50),(2,'b',2.25),(3,'a',3.00),(4,'b',4.10),(5,'a',0.01)");
+            String query = "SELECT id, AVG(amount) OVER (), AVG(amount) OVER (PARTITION BY grp) FROM ledger ORDER BY id";
+            // MySQL's AVG of a DECIMAL(12,2): four more digits of scale.
+            List<String> expected = List.of("1|2.172000|1.503333", "2|2.172000|3.175000", "3|2.172000|1.503333",
+                    "4|2.172000|3.175000", "5|2.172000|1.503333");
+            for (String mode : List.of("ON", "OFF")) {
+                statement.execute("SET duet_vectorized_execution = " + mode);
+                assertThat(SqlTesting.rows(statement, query)).as("vectorized " + mode).isEqualTo(expected);
+            }
+            statement.execute("SET duet_vectorized_execution = ON");
+            statement.execute("DROP TABLE ledger");
+        }
+    }
+
+    @Test
     void windowFunctionsForTheCommonFrames() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             // flag is 'A' + id % 4: ids 1..8 are B C D A B C D A.
