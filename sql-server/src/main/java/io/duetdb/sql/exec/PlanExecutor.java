@@ -88,8 +88,8 @@ public final class PlanExecutor {
         }
 
         @Override
-        public boolean joinsOtherwise(Join join) {
-            return PlanExecutor.this.joinsOtherwise(join);
+        public int[] mergeKeys(Join join) {
+            return PlanExecutor.this.mergeKeys(join, JoinKeys.of(join, compiler.rexBuilder()));
         }
 
         @Override
@@ -705,7 +705,7 @@ public final class PlanExecutor {
 
     /** Whether the join ran as a merge join. */
     public boolean mergedJoin(Join join) {
-        return mergeJoins.contains(join);
+        return mergeJoins.contains(join) || vectorized != null && vectorized.mergedJoin(join);
     }
 
     /**
@@ -719,11 +719,6 @@ public final class PlanExecutor {
         // Lookups through a secondary index depend on how many keys the outer side holds: a merge join stays planned.
         boolean lookups = lookup != null && lookup.byClusteredKey();
         return !lookups && mergeKeys(join, keys) != null;
-    }
-
-    /** Whether the join runs as a merge join, which the vectorized executor lacks. */
-    private boolean joinsOtherwise(Join join) {
-        return mergeKeys(join, JoinKeys.of(join, compiler.rexBuilder())) != null;
     }
 
     /** The most outer rows whose keys the join's inner rows are looked up by, or -1 when lookups do not apply. */

@@ -41,6 +41,7 @@ import io.duetdb.common.compute.operator.BatchOperator;
 import io.duetdb.common.compute.operator.DistinctOperator;
 import io.duetdb.common.compute.operator.HashAggregation;
 import io.duetdb.common.compute.operator.HashJoinOperator;
+import io.duetdb.common.compute.operator.MergeJoinOperator;
 import io.duetdb.common.compute.operator.PartialAggregationOperator;
 import io.duetdb.common.compute.operator.ProjectionOperator;
 import io.duetdb.common.compute.operator.SelectionOperator;
@@ -70,8 +71,11 @@ final class VectorizedPlans {
         /** Whether several operators read the node's rows: they are computed once and kept as rows. */
         boolean shared(RelNode node);
 
-        /** Whether the join runs another way: a merge join. */
-        boolean joinsOtherwise(Join join);
+        /**
+         * The left and right fields of the join's whole-number equality by which both inputs ascend, so it may run
+         * as a merge join; null when their order does not allow one.
+         */
+        int[] mergeKeys(Join join);
 
         /** The most outer rows whose keys the join's inner rows may be looked up by, or -1 when lookups do not apply. */
         long lookupOuterRows(Join join);
@@ -96,6 +100,7 @@ final class VectorizedPlans {
     private final MemoryTracker memory;
     private final Context context;
     private final Set<RelNode> ran = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final Set<Join> mergeJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** The most bytes each join and sort held, for EXPLAIN ANALYZE. */
     private final java.util.Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
 
@@ -113,6 +118,11 @@ final class VectorizedPlans {
     /** Whether the node ran on batches (for EXPLAIN ANALYZE). */
     boolean ranVectorized(RelNode node) {
         return ran.contains(node);
+    }
+
+    /** Whether the join ran as a merge join on batches. */
+    boolean mergedJoin(Join join) {
+        return mergeJoins.contains(join);
     }
 
     /** The node's rows computed over batches, or null when it does not run on them. */
@@ -638,100 +648,227 @@ final class VectorizedPlans {
         return new ProjectionOperator(input, expressions, allocator);
     }
 
+    /**
+     * A join over batches: a merge join when both inputs ascend by a whole-number key, else a hash join (a nested
+     * loop without equalities). When the inner rows may be read by lookups of the outer keys, the outer side is read
+     * first and the join is chosen once it is known whether they were.
+     */
     private BatchOperator join(Join join, BufferAllocator allocator) {
         if (!JOINS.contains(join.getJoinType())) {
             return null;
         }
-        if (context.joinsOtherwise(join)) {
-            return null;
-        }
-        // Without equalities to hash: a nested loop, every pair tested by the whole condition.
-        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        List<RexNode> leftKeys = keys == null ? List.of() : keys.leftKeys();
-        List<RexNode> rightKeys = keys == null ? List.of() : keys.rightKeys();
+        int[] merge = context.mergeKeys(join);
         BatchOperator left = open(join.getLeft(), allocator);
         BatchOperator right = open(join.getRight(), allocator);
         long outerLimit = context.lookupOuterRows(join);
-        if (outerLimit >= 0) {
-            if (left == null || right == null) {
-                // The row join reads the outer side and decides on lookups itself.
-                closeAll(left, right);
-                return null;
+        if (merge == null && outerLimit < 0) {
+            // One side on batches is enough: the other's rows become batches when they hold only values read (or
+            // aggregated), which their column types hold exactly.
+            if (left != null && right == null) {
+                right = adapted(join.getRight(), allocator);
+            } else if (left == null && right != null) {
+                left = adapted(join.getLeft(), allocator);
             }
-            LookupChoice choice = new LookupChoice(join, left, right, outerLimit, allocator);
-            left = choice.outer();
-            right = choice.inner();
-        }
-        // One side on batches is enough: the other's rows become batches when they hold only values read (or
-        // aggregated), which their column types hold exactly.
-        if (left != null && right == null) {
-            right = adapted(join.getRight(), allocator);
-        } else if (left == null && right != null) {
-            left = adapted(join.getLeft(), allocator);
         }
         if (left == null || right == null) {
+            // The row join merges the inputs, or reads the outer side and decides on lookups itself.
             closeAll(left, right);
             return null;
         }
-        List<HashJoinOperator.Key> hashKeys = new ArrayList<>();
-        VectorExpression remaining = null;
-        boolean translated = true;
-        for (int i = 0; i < leftKeys.size() && translated; i++) {
-            VectorExpression leftKey = expression(leftKeys.get(i), left.outputTypes());
-            VectorExpression rightKey = expression(rightKeys.get(i), right.outputTypes());
-            translated = leftKey != null && rightKey != null && HashJoinOperator.sameBytes(leftKey.type(), rightKey.type());
-            if (translated) {
-                hashKeys.add(new HashJoinOperator.Key(leftKey, rightKey, keys.nullSafe().get(i)));
-            }
-        }
-        RexNode rest = keys == null ? join.getCondition() : keys.remaining();
-        if (translated && !rest.isAlwaysTrue()) {
-            // Conjuncts of one side that decide alone whether its rows can match filter that side's input first,
-            // where the join type allows: fewer candidate pairs to gather and test.
-            int leftWidth = join.getLeft().getRowType().getFieldCount();
-            JoinRelType type = join.getJoinType();
-            boolean leftFilters = type == JoinRelType.INNER || type == JoinRelType.SEMI || type == JoinRelType.RIGHT;
-            boolean rightFilters = type == JoinRelType.INNER || type == JoinRelType.SEMI || type == JoinRelType.ANTI
-                    || type == JoinRelType.LEFT;
-            List<VectorExpression> leftConditions = new ArrayList<>();
-            List<VectorExpression> rightConditions = new ArrayList<>();
-            List<RexNode> kept = new ArrayList<>();
-            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, rest))) {
-                org.apache.calcite.util.ImmutableBitSet fields = RelOptUtil.InputFinder.bits(conjunct);
-                if (!fields.isEmpty() && leftFilters && fields.nextSetBit(leftWidth) < 0) {
-                    VectorExpression filter = expression(conjunct, left.outputTypes());
-                    if (filter != null && VectorExpressions.isBoolean(filter)) {
-                        leftConditions.add(filter);
-                        continue;
-                    }
-                } else if (!fields.isEmpty() && rightFilters && fields.nth(0) >= leftWidth) {
-                    VectorExpression filter = expression(RexUtil.shift(conjunct, -leftWidth), right.outputTypes());
-                    if (filter != null && VectorExpressions.isBoolean(filter)) {
-                        rightConditions.add(filter);
-                        continue;
-                    }
-                }
-                kept.add(conjunct);
-            }
-            left = leftConditions.isEmpty() ? left : new SelectionOperator(left, leftConditions, allocator);
-            right = rightConditions.isEmpty() ? right : new SelectionOperator(right, rightConditions, allocator);
-            rest = RexUtil.composeConjunction(compiler.rexBuilder(), kept);
-        }
-        if (translated && !rest.isAlwaysTrue()) {
-            List<FieldType> pairTypes = new ArrayList<>(left.outputTypes());
-            pairTypes.addAll(right.outputTypes());
-            remaining = expression(rest, pairTypes);
-            translated = remaining != null && VectorExpressions.isBoolean(remaining);
-        }
-        if (!translated) {
-            left.close();
-            right.close();
+        JoinFactory hash = merge == null || outerLimit >= 0 ? hashJoin(join, left.outputTypes(), right.outputTypes(),
+                allocator) : null;
+        JoinFactory merged = merge == null ? null
+                : mergeJoin(join, merge[0], merge[1], left.outputTypes(), right.outputTypes(), allocator);
+        if (merge == null ? hash == null : merged == null || outerLimit >= 0 && hash == null) {
+            closeAll(left, right);
             return null;
         }
-        Held held = new Held(join, hashKeys.isEmpty() ? "NestedLoopJoin" : "HashJoin");
-        java.util.BitSet remainingColumns = RelOptUtil.InputFinder.bits(rest).toBitSet();
-        return new HashJoinOperator(left, right, HashJoinOperator.Kind.valueOf(join.getJoinType().name()), hashKeys,
-                remaining, remainingColumns, allocator, held::change);
+        if (outerLimit < 0) {
+            return (merged != null ? merged : hash).over(left, right);
+        }
+        LookupChoice choice = new LookupChoice(join, left, right, outerLimit, allocator);
+        return merged == null ? hash.over(choice.outer(), choice.inner()) : new ChosenJoin(choice, hash, merged);
+    }
+
+    /** A join operator over given inputs, its expressions already translated. */
+    private interface JoinFactory {
+        BatchOperator over(BatchOperator left, BatchOperator right);
+    }
+
+    /** A hash join (a nested loop without equalities), or null when its keys or condition do not translate. */
+    private JoinFactory hashJoin(Join join, List<FieldType> leftTypes, List<FieldType> rightTypes,
+            BufferAllocator allocator) {
+        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
+        List<RexNode> leftKeys = keys == null ? List.of() : keys.leftKeys();
+        List<RexNode> rightKeys = keys == null ? List.of() : keys.rightKeys();
+        List<HashJoinOperator.Key> hashKeys = new ArrayList<>();
+        for (int i = 0; i < leftKeys.size(); i++) {
+            VectorExpression leftKey = expression(leftKeys.get(i), leftTypes);
+            VectorExpression rightKey = expression(rightKeys.get(i), rightTypes);
+            if (leftKey == null || rightKey == null || !HashJoinOperator.sameBytes(leftKey.type(), rightKey.type())) {
+                return null;
+            }
+            hashKeys.add(new HashJoinOperator.Key(leftKey, rightKey, keys.nullSafe().get(i)));
+        }
+        SideConditions sides = sideConditions(join, keys == null ? join.getCondition() : keys.remaining(), leftTypes,
+                rightTypes);
+        if (sides == null) {
+            return null;
+        }
+        HashJoinOperator.Kind kind = HashJoinOperator.Kind.valueOf(join.getJoinType().name());
+        return (left, right) -> {
+            Held held = new Held(join, hashKeys.isEmpty() ? "NestedLoopJoin" : "HashJoin");
+            return new HashJoinOperator(sides.left(left, allocator), sides.right(right, allocator), kind,
+                    hashKeys, sides.condition(), sides.conditionColumns(), allocator, held::change);
+        };
+    }
+
+    /** A merge join by the given fields, or null when its keys are not whole numbers or its condition does not translate. */
+    private JoinFactory mergeJoin(Join join, int leftField, int rightField, List<FieldType> leftTypes,
+            List<FieldType> rightTypes, BufferAllocator allocator) {
+        if (leftTypes.get(leftField).getType() != ValueType.INT64 || rightTypes.get(rightField).getType() != ValueType.INT64) {
+            return null;
+        }
+        int leftWidth = join.getLeft().getRowType().getFieldCount();
+        List<RexNode> others = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
+            if (!isEquality(conjunct, leftField, leftWidth + rightField)) {
+                others.add(conjunct);
+            }
+        }
+        SideConditions sides = sideConditions(join, RexUtil.composeConjunction(compiler.rexBuilder(), others), leftTypes,
+                rightTypes);
+        if (sides == null) {
+            return null;
+        }
+        MergeJoinOperator.Kind kind = MergeJoinOperator.Kind.valueOf(join.getJoinType().name());
+        return (left, right) -> {
+            Held held = new Held(join, "MergeJoin");
+            mergeJoins.add(join);
+            return new MergeJoinOperator(sides.left(left, allocator), sides.right(right, allocator), kind,
+                    leftField, rightField, sides.condition(), sides.conditionColumns(), allocator, held::change);
+        };
+    }
+
+    /** Whether the conjunct is exactly {@code $first = $second} (either way round). */
+    private static boolean isEquality(RexNode conjunct, int first, int second) {
+        if (!(conjunct instanceof org.apache.calcite.rex.RexCall call)
+                || call.getKind() != org.apache.calcite.sql.SqlKind.EQUALS
+                || !(call.getOperands().get(0) instanceof RexInputRef a)
+                || !(call.getOperands().get(1) instanceof RexInputRef b)) {
+            return false;
+        }
+        return a.getIndex() == first && b.getIndex() == second || a.getIndex() == second && b.getIndex() == first;
+    }
+
+    /**
+     * A join condition taken apart: conjuncts of one side that decide alone whether its rows can match, which filter
+     * that side's input first where the join type allows (fewer candidate pairs to gather and test), and the rest
+     * over the pairs (null when nothing is left), with the pair columns it reads.
+     */
+    private record SideConditions(List<VectorExpression> leftFilters, List<VectorExpression> rightFilters,
+            VectorExpression condition, java.util.BitSet conditionColumns) {
+        BatchOperator left(BatchOperator input, BufferAllocator allocator) {
+            return leftFilters.isEmpty() ? input : new SelectionOperator(input, leftFilters, allocator);
+        }
+
+        BatchOperator right(BatchOperator input, BufferAllocator allocator) {
+            return rightFilters.isEmpty() ? input : new SelectionOperator(input, rightFilters, allocator);
+        }
+    }
+
+    /** The condition taken apart over inputs of the given types, or null when a part does not translate. */
+    private SideConditions sideConditions(Join join, RexNode condition, List<FieldType> leftTypes,
+            List<FieldType> rightTypes) {
+        int leftWidth = join.getLeft().getRowType().getFieldCount();
+        JoinRelType type = join.getJoinType();
+        boolean leftFilters = type == JoinRelType.INNER || type == JoinRelType.SEMI || type == JoinRelType.RIGHT;
+        boolean rightFilters = type == JoinRelType.INNER || type == JoinRelType.SEMI || type == JoinRelType.ANTI
+                || type == JoinRelType.LEFT;
+        List<VectorExpression> leftConditions = new ArrayList<>();
+        List<VectorExpression> rightConditions = new ArrayList<>();
+        List<RexNode> kept = new ArrayList<>();
+        RexNode expanded = condition.isAlwaysTrue() ? condition
+                : RexUtil.expandSearch(compiler.rexBuilder(), null, condition);
+        for (RexNode conjunct : condition.isAlwaysTrue() ? List.<RexNode>of() : RelOptUtil.conjunctions(expanded)) {
+            org.apache.calcite.util.ImmutableBitSet fields = RelOptUtil.InputFinder.bits(conjunct);
+            if (!fields.isEmpty() && leftFilters && fields.nextSetBit(leftWidth) < 0) {
+                VectorExpression filter = expression(conjunct, leftTypes);
+                if (filter != null && VectorExpressions.isBoolean(filter)) {
+                    leftConditions.add(filter);
+                    continue;
+                }
+            } else if (!fields.isEmpty() && rightFilters && fields.nth(0) >= leftWidth) {
+                VectorExpression filter = expression(RexUtil.shift(conjunct, -leftWidth), rightTypes);
+                if (filter != null && VectorExpressions.isBoolean(filter)) {
+                    rightConditions.add(filter);
+                    continue;
+                }
+            }
+            kept.add(conjunct);
+        }
+        RexNode rest = RexUtil.composeConjunction(compiler.rexBuilder(), kept);
+        VectorExpression remaining = null;
+        if (!rest.isAlwaysTrue()) {
+            List<FieldType> pairTypes = new ArrayList<>(leftTypes);
+            pairTypes.addAll(rightTypes);
+            remaining = expression(rest, pairTypes);
+            if (remaining == null || !VectorExpressions.isBoolean(remaining)) {
+                return null;
+            }
+        }
+        return new SideConditions(leftConditions, rightConditions, remaining,
+                RelOptUtil.InputFinder.bits(rest).toBitSet());
+    }
+
+    /**
+     * A join whose inner rows may be read by lookups and whose inputs may be merged: once the outer side was read up
+     * to the lookup limit, a hash join over the looked-up rows, or else a merge join of the inputs.
+     */
+    private final class ChosenJoin implements BatchOperator {
+        private final LookupChoice choice;
+        private final JoinFactory hash;
+        private final JoinFactory merged;
+        private final BatchOperator outer;
+        private final BatchOperator inner;
+        private BatchOperator chosen;
+
+        ChosenJoin(LookupChoice choice, JoinFactory hash, JoinFactory merged) {
+            this.choice = choice;
+            this.hash = hash;
+            this.merged = merged;
+            this.outer = choice.outer();
+            this.inner = choice.inner();
+        }
+
+        @Override
+        public List<FieldType> outputTypes() {
+            return choice.join.getJoinType() == JoinRelType.SEMI || choice.join.getJoinType() == JoinRelType.ANTI
+                    ? outer.outputTypes() : concatenated(outer.outputTypes(), inner.outputTypes());
+        }
+
+        @Override
+        public VectorSchemaRoot next() {
+            if (chosen == null) {
+                chosen = (choice.lookedUp() ? hash : merged).over(outer, inner);
+            }
+            return chosen.next();
+        }
+
+        @Override
+        public void close() {
+            if (chosen != null) {
+                chosen.close();
+            } else {
+                closeAll(outer, inner);
+            }
+        }
+    }
+
+    private static List<FieldType> concatenated(List<FieldType> first, List<FieldType> second) {
+        List<FieldType> types = new ArrayList<>(first);
+        types.addAll(second);
+        return types;
     }
 
     private static void closeAll(BatchOperator... operators) {
@@ -764,6 +901,12 @@ final class VectorizedPlans {
             this.innerInput = innerInput;
             this.limit = limit;
             this.allocator = allocator;
+        }
+
+        /** Whether the inner rows are the looked-up ones (reading the outer side up to the limit to know). */
+        boolean lookedUp() {
+            decide();
+            return inner != innerInput;
         }
 
         private void decide() {

@@ -311,24 +311,54 @@ class ItAnalyticalQueries {
                             + " ORDER BY a.id",
                     "SELECT COUNT(*), SUM(b.amount) FROM accounts a JOIN balances b ON b.account = a.id WHERE a.opened > 2005",
                     "SELECT a.id FROM accounts a WHERE EXISTS (SELECT 1 FROM balances b WHERE b.account = a.id"
-                            + " AND b.amount > 500) ORDER BY a.id");
-            for (String query : queries.subList(0, 3)) {
+                            + " AND b.amount > 500) ORDER BY a.id",
+                    // A condition over both sides, and one over the left side alone that a left join keeps.
+                    "SELECT a.id, a.opened, b.amount FROM accounts a LEFT JOIN balances b ON a.id = b.account"
+                            + " AND a.opened > 2010 AND b.amount > a.opened / 10 ORDER BY a.id",
+                    "SELECT a.owner, COUNT(*), SUM(b.amount) FROM accounts a JOIN balances b ON a.id = b.account"
+                            + " AND b.note IS NOT NULL GROUP BY a.owner ORDER BY a.owner");
+            for (String query : List.of(queries.get(0), queries.get(1), queries.get(2), queries.get(4))) {
                 assertThat(explain(statement, query)).as(query).anyMatch(line -> line.contains("MergeJoin|root"));
             }
+            // Merged on batches, merged on rows, and hash-joined (push-down off: the order of the rows is not known).
             List<List<String>> merged = new ArrayList<>();
+            List<List<String>> mergedRows = new ArrayList<>();
+            List<List<String>> hashed = new ArrayList<>();
             for (String query : queries) {
                 merged.add(SqlTesting.rows(statement, query));
+                statement.execute("SET duet_vectorized_execution = OFF");
+                mergedRows.add(SqlTesting.rows(statement, query));
+                statement.execute("SET duet_coprocessor_push_down = OFF");
+                hashed.add(SqlTesting.rows(statement, query));
+                statement.execute("SET duet_coprocessor_push_down = ON");
+                statement.execute("SET duet_vectorized_execution = ON");
             }
-            // The same queries as hash joins (push-down off: the order of the rows is not known).
-            statement.execute("SET duet_coprocessor_push_down = OFF");
             for (int i = 0; i < queries.size(); i++) {
-                assertThat(merged.get(i)).as(queries.get(i)).isEqualTo(SqlTesting.rows(statement, queries.get(i)));
+                assertThat(merged.get(i)).as(queries.get(i)).isEqualTo(hashed.get(i));
+                assertThat(mergedRows.get(i)).as(queries.get(i)).isEqualTo(hashed.get(i));
             }
-            statement.execute("SET duet_coprocessor_push_down = ON");
             assertThat(merged.get(0)).hasSize(1_334);
             assertThat(merged.get(1)).hasSize(2_000);
-            List<String> analyzed = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(2));
-            assertThat(analyzed).anyMatch(row -> row.startsWith("└─MergeJoin|") || row.contains("MergeJoin|"));
+            assertThat(merged.get(4)).hasSize(2_000);
+            for (String query : List.of(queries.get(0), queries.get(1), queries.get(2), queries.get(4))) {
+                List<String> analyzed = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + query);
+                assertThat(analyzed).as(String.join("\n", analyzed))
+                        .anyMatch(row -> row.contains("MergeJoin|") && row.contains("vectorized"));
+            }
+            // With lookups possible, the outer side is read first: past the limit, the inputs are merged after all.
+            statement.execute("SET duet_index_join_max_outer_rows = 500");
+            for (int i = 0; i < queries.size(); i++) {
+                assertThat(SqlTesting.rows(statement, queries.get(i))).as(queries.get(i)).isEqualTo(hashed.get(i));
+            }
+            List<String> chosen = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(0));
+            assertThat(chosen).as(String.join("\n", chosen))
+                    .anyMatch(row -> row.contains("MergeJoin|") && row.contains("vectorized"));
+            statement.execute("SET duet_index_join_max_outer_rows = 0");
+            statement.execute("SET duet_vectorized_execution = OFF");
+            List<String> onRows = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + queries.get(2));
+            assertThat(onRows).as(String.join("\n", onRows))
+                    .anyMatch(row -> row.contains("MergeJoin|") && !row.contains("vectorized"));
+            statement.execute("SET duet_vectorized_execution = ON");
             statement.execute("SET duet_index_join_max_outer_rows = DEFAULT");
         }
     }

@@ -44,6 +44,11 @@ public final class AppendedBatch implements AutoCloseable {
         root.setRowCount(rows + batch.getRowCount());
     }
 
+    /** The rows appended so far, still this object's: valid until the next append (row numbers stay). */
+    public VectorSchemaRoot batch() {
+        return root;
+    }
+
     /** The rows appended so far, now the caller's. */
     public VectorSchemaRoot take() {
         VectorSchemaRoot taken = root;

@@ -1,15 +1,58 @@
 package io.duetdb.common.compute.operator;
 
+import java.util.BitSet;
+import java.util.List;
+
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.duetdb.proto.coprocessor.FieldType;
 
 /** Copies chosen rows of one vector to the first positions of another, of the same type. */
 final class Gather {
     private Gather() {
+    }
+
+    /**
+     * A batch of {@code count} rows of a join's pairs: the first {@code leftWidth} columns from {@code leftRows} of
+     * {@code leftBatch}, then, when the types go on, the others from {@code rightRows} of {@code rightBatch}. A row
+     * number of -1, or a null batch, gives NULLs; only {@code columns} (all when null) are filled, the others NULL.
+     */
+    static VectorSchemaRoot pairs(List<FieldType> types, int leftWidth, VectorSchemaRoot leftBatch, int[] leftRows,
+            VectorSchemaRoot rightBatch, int[] rightRows, int count, BitSet columns, BufferAllocator allocator) {
+        VectorSchemaRoot gathered = Batches.empty(types, allocator);
+        try {
+            for (int column = 0; column < types.size(); column++) {
+                boolean fromLeft = column < leftWidth;
+                VectorSchemaRoot source = fromLeft ? leftBatch : rightBatch;
+                FieldVector target = gathered.getVector(column);
+                target.setInitialCapacity(count);
+                target.allocateNew();
+                if (columns != null && !columns.get(column)) {
+                    // Validity bits of a new vector are clear: every value is NULL.
+                    target.setValueCount(count);
+                } else if (source == null) {
+                    for (int row = 0; row < count; row++) {
+                        target.setNull(row);
+                    }
+                    target.setValueCount(count);
+                } else {
+                    rows(source.getVector(fromLeft ? column : column - leftWidth), fromLeft ? leftRows : rightRows, count,
+                            target);
+                }
+            }
+            gathered.setRowCount(count);
+            return gathered;
+        } catch (RuntimeException e) {
+            gathered.close();
+            throw e;
+        }
     }
 
     /**

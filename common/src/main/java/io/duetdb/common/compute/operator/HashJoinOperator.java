@@ -434,46 +434,14 @@ public final class HashJoinOperator implements BatchOperator {
         return vectors;
     }
 
-    /**
-     * A batch of {@code count} rows: the left columns from {@code leftRows} of {@code leftBatch} and then, when the
-     * types go on, the right columns from {@code rightRows} of {@code rightBatch}; a row number of -1, or a null
-     * batch, gives NULLs.
-     */
     private VectorSchemaRoot gather(List<FieldType> types, VectorSchemaRoot leftBatch, int[] leftRows,
             VectorSchemaRoot rightBatch, int[] rightRows, int count) {
-        return gather(types, leftBatch, leftRows, rightBatch, rightRows, count, null);
+        return Gather.pairs(types, leftWidth, leftBatch, leftRows, rightBatch, rightRows, count, null, allocator);
     }
 
-    /** The same, with only {@code columns} (all when null) filled and the others NULL. */
     private VectorSchemaRoot gather(List<FieldType> types, VectorSchemaRoot leftBatch, int[] leftRows,
             VectorSchemaRoot rightBatch, int[] rightRows, int count, java.util.BitSet columns) {
-        VectorSchemaRoot gathered = Batches.empty(types, allocator);
-        try {
-            for (int column = 0; column < types.size(); column++) {
-                boolean fromLeft = column < leftWidth;
-                VectorSchemaRoot source = fromLeft ? leftBatch : rightBatch;
-                FieldVector target = gathered.getVector(column);
-                target.setInitialCapacity(count);
-                target.allocateNew();
-                if (columns != null && !columns.get(column)) {
-                    // Validity bits of a new vector are clear: every value is NULL.
-                    target.setValueCount(count);
-                } else if (source == null) {
-                    for (int row = 0; row < count; row++) {
-                        target.setNull(row);
-                    }
-                    target.setValueCount(count);
-                } else {
-                    Gather.rows(source.getVector(fromLeft ? column : column - leftWidth), fromLeft ? leftRows : rightRows,
-                            count, target);
-                }
-            }
-            gathered.setRowCount(count);
-            return gathered;
-        } catch (RuntimeException e) {
-            gathered.close();
-            throw e;
-        }
+        return Gather.pairs(types, leftWidth, leftBatch, leftRows, rightBatch, rightRows, count, columns, allocator);
     }
 
     private void take(long bytes) {
