@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * The SQL layer's vectorized executor against its row executor on one DuetDB endpoint holding TPC-H: each query
  * runs with {@code duet_vectorized_execution} ON and OFF in turn (so drift in the machine's state falls on both),
  * the results must agree, and the medians and their ratio are printed. Besides chosen TPC-H queries, queries of
- * the operators TPC-H barely exercises: a large top N over a join, window functions, a UNION.
+ * the operators TPC-H barely exercises: a large top N over a join, window functions, a UNION, a merge join.
  */
 @Command(name = "vectorized", mixinStandardHelpOptions = true,
         description = "Times queries with the SQL layer's vectorized execution on and off, alternately.")
@@ -40,6 +40,9 @@ public final class VectorizedBenchmark implements Callable<Integer> {
                 + " FROM orders) t");
         OPERATOR_QUERIES.put("union", "SELECT COUNT(*) FROM (SELECT o_custkey k, o_orderstatus s FROM orders UNION"
                 + " SELECT c_custkey, c_mktsegment FROM customer) u");
+        // Both sides ascend by the clustered key: a merge join (the only tables with one are orders, part, ...).
+        OPERATOR_QUERIES.put("merge-join", "SELECT COUNT(*), SUM(b.o_totalprice) FROM orders a JOIN orders b"
+                + " ON a.o_orderkey = b.o_orderkey WHERE a.o_orderstatus = 'F' AND b.o_orderpriority <> '1-URGENT'");
     }
 
     @Option(names = "--url", defaultValue = "jdbc:mysql://127.0.0.1:4000/tpch",
@@ -53,7 +56,7 @@ public final class VectorizedBenchmark implements Callable<Integer> {
             description = "TPC-H queries to run, e.g. 1-22 or none (default: ${DEFAULT-VALUE})")
     String queries;
 
-    @Option(names = "--operators", defaultValue = "top-n,window,union",
+    @Option(names = "--operators", defaultValue = "top-n,window,union,merge-join",
             description = "operator queries to run, or none (default: ${DEFAULT-VALUE})")
     String operators;
 

@@ -665,9 +665,10 @@ final class CoprocessorPushDown {
         partial.setStreamed(streamed);
         dag.addExecutors(Executor.newBuilder().setAggregation(partial));
         // Regions answer in key order, so streamed partial groups arrive in the scan's order: the merge streams too.
-        Pushed plan = checked(dag.build(), shape, partialTypes, partials -> streamed
-                ? streamMerge(aggregate, partials, keyCount, slots)
-                : RowStream.of(merge(aggregate, partials, keyCount, slots)), access);
+        Pushed plan = checked(dag.build(), shape, partialTypes, partials -> !streamed
+                ? RowStream.of(merge(aggregate, partials, keyCount, slots))
+                : VectorizedPlans.enabled(compiler.session()) ? streamMergeOfBatches(aggregate, partials, keyCount, slots)
+                : streamMerge(aggregate, partials, keyCount, slots), access);
         return chain.noted(plan == null ? null : plan.withConditions(conditionTexts, List.of()));
     }
 
@@ -782,26 +783,9 @@ final class CoprocessorPushDown {
     private List<Object[]> merge(Aggregate aggregate, Answers partials, int keyCount, List<int[]> slots) {
         List<AggregateCall> calls = aggregate.getAggCallList();
         List<FieldType> types = partials.types();
-        List<io.duetdb.common.compute.expression.VectorExpression> keys = new ArrayList<>();
-        for (int k = 0; k < keyCount; k++) {
-            keys.add(new io.duetdb.common.compute.expression.ColumnReference(k, types.get(k)));
-        }
         List<String> functions = new ArrayList<>();
-        List<io.duetdb.common.compute.operator.PartialAggregationOperator.Call> merges = new ArrayList<>();
-        for (int position = keyCount; position < types.size(); position++) {
-            String function = partialFunction(calls, slots, position);
-            FieldType type = types.get(position);
-            var column = new io.duetdb.common.compute.expression.ColumnReference(position, type);
-            functions.add(function);
-            merges.add(new io.duetdb.common.compute.operator.PartialAggregationOperator.Call(switch (function) {
-                case "COUNT", "SUM" -> AggregateFunction.SUM;
-                case "MIN" -> AggregateFunction.MIN;
-                case "MAX" -> AggregateFunction.MAX;
-                default -> throw new IllegalStateException("no merge for " + function);
-            }, column, function.equals("COUNT") ? ValueTypes.decimal(PARTIAL_SUM_PRECISION, 0) : type));
-        }
-        io.duetdb.common.compute.operator.HashAggregation groups =
-                new io.duetdb.common.compute.operator.HashAggregation(keys, merges);
+        io.duetdb.common.compute.operator.HashAggregation groups = new io.duetdb.common.compute.operator.HashAggregation(
+                keyColumns(types, keyCount), mergeCalls(calls, slots, types, keyCount, functions));
         long held = 0;
         long nextCheck = MEMORY_CHECK_INTERVAL;
         List<Object[]> merged;
@@ -821,21 +805,120 @@ final class CoprocessorPushDown {
         }
         List<Object[]> rows = new ArrayList<>(merged.size());
         for (Object[] group : merged) {
-            Object[] state = new Object[group.length];
-            for (int i = 0; i < group.length; i++) {
-                Object value = group[i];
-                state[i] = i >= keyCount && functions.get(i - keyCount).equals("COUNT")
-                        ? (value == null ? null : (Object) ((BigDecimal) value).longValueExact())
-                        : ComputeValues.toSql(value, types.get(i));
-            }
-            Object[] row = new Object[keyCount + calls.size()];
-            System.arraycopy(state, 0, row, 0, keyCount);
-            for (int c = 0; c < calls.size(); c++) {
-                row[keyCount + c] = result(calls.get(c), state, slots.get(c));
-            }
-            rows.add(row);
+            rows.add(finished(calls, slots, keyCount, state(group, keyCount, functions, types)));
         }
         return rows;
+    }
+
+    private static List<io.duetdb.common.compute.expression.VectorExpression> keyColumns(List<FieldType> types,
+            int keyCount) {
+        List<io.duetdb.common.compute.expression.VectorExpression> keys = new ArrayList<>();
+        for (int k = 0; k < keyCount; k++) {
+            keys.add(new io.duetdb.common.compute.expression.ColumnReference(k, types.get(k)));
+        }
+        return keys;
+    }
+
+    /**
+     * The merge of each partial column: counts and sums add up, minimums and maximums stay. Adds each column's
+     * partial function to {@code functions}.
+     */
+    private static List<io.duetdb.common.compute.operator.PartialAggregationOperator.Call> mergeCalls(
+            List<AggregateCall> calls, List<int[]> slots, List<FieldType> types, int keyCount, List<String> functions) {
+        List<io.duetdb.common.compute.operator.PartialAggregationOperator.Call> merges = new ArrayList<>();
+        for (int position = keyCount; position < types.size(); position++) {
+            String function = partialFunction(calls, slots, position);
+            FieldType type = types.get(position);
+            var column = new io.duetdb.common.compute.expression.ColumnReference(position, type);
+            functions.add(function);
+            merges.add(new io.duetdb.common.compute.operator.PartialAggregationOperator.Call(switch (function) {
+                case "COUNT", "SUM" -> AggregateFunction.SUM;
+                case "MIN" -> AggregateFunction.MIN;
+                case "MAX" -> AggregateFunction.MAX;
+                default -> throw new IllegalStateException("no merge for " + function);
+            }, column, function.equals("COUNT") ? ValueTypes.decimal(PARTIAL_SUM_PRECISION, 0) : type));
+        }
+        return merges;
+    }
+
+    /** A merged group's values as the SQL layer holds partial states: SQL values, counts as longs. */
+    private static Object[] state(Object[] group, int keyCount, List<String> functions, List<FieldType> types) {
+        Object[] state = new Object[group.length];
+        for (int i = 0; i < group.length; i++) {
+            Object value = group[i];
+            state[i] = i >= keyCount && functions.get(i - keyCount).equals("COUNT")
+                    ? (value == null ? null : (Object) ((BigDecimal) value).longValueExact())
+                    : ComputeValues.toSql(value, types.get(i));
+        }
+        return state;
+    }
+
+    /** The aggregation's row of a group's final states: the group keys, then each call's result. */
+    private static Object[] finished(List<AggregateCall> calls, List<int[]> slots, int keyCount, Object[] state) {
+        Object[] row = new Object[keyCount + calls.size()];
+        System.arraycopy(state, 0, row, 0, keyCount);
+        for (int c = 0; c < calls.size(); c++) {
+            row[keyCount + c] = result(calls.get(c), state, slots.get(c));
+        }
+        return row;
+    }
+
+    /**
+     * The final merge of partial groups that arrive in group order, over their batches: each batch's groups are
+     * merged by comparing neighbouring keys' bytes, and only a group cut by a batch boundary is combined as values.
+     * One group is held.
+     */
+    private RowStream streamMergeOfBatches(Aggregate aggregate, Answers partials, int keyCount, List<int[]> slots) {
+        List<AggregateCall> calls = aggregate.getAggCallList();
+        List<FieldType> types = partials.types();
+        List<String> functions = new ArrayList<>();
+        var mergeCalls = mergeCalls(calls, slots, types, keyCount, functions);
+        BufferAllocator allocator = new RootAllocator();
+        io.duetdb.common.compute.operator.OrderedGroups groups = new io.duetdb.common.compute.operator.OrderedGroups(
+                keyColumns(types, keyCount), mergeCalls, allocator);
+        return new RowStream() {
+            private Object[] pending;
+            private boolean ended;
+
+            @Override
+            public List<Object[]> next() {
+                List<Object[]> finished = new ArrayList<>();
+                while (finished.isEmpty() && !ended) {
+                    ended = !partials.nextBatches(allocator, batch -> {
+                        List<Object[]> merged = groups.of(batch);
+                        for (int g = 0; g < merged.size(); g++) {
+                            Object[] state = state(merged.get(g), keyCount, functions, types);
+                            // Within a batch neighbouring groups differ; only the first may continue the last one.
+                            if (g == 0 && pending != null && new GroupKey(java.util.Arrays.copyOf(pending, keyCount))
+                                    .equals(new GroupKey(java.util.Arrays.copyOf(state, keyCount)))) {
+                                for (int i = keyCount; i < state.length; i++) {
+                                    pending[i] = combine(pending[i], state[i], functions.get(i - keyCount));
+                                }
+                                continue;
+                            }
+                            if (pending != null) {
+                                finished.add(finished(calls, slots, keyCount, pending));
+                            }
+                            pending = state;
+                        }
+                    });
+                    if (ended && pending != null) {
+                        finished.add(finished(calls, slots, keyCount, pending));
+                        pending = null;
+                    }
+                }
+                return finished.isEmpty() ? null : finished;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    partials.close();
+                } finally {
+                    allocator.close();
+                }
+            }
+        };
     }
 
     /**
@@ -859,7 +942,7 @@ final class CoprocessorPushDown {
                     if (batch == null) {
                         ended = true;
                         if (state != null) {
-                            finished.add(finish(state));
+                            finished.add(finished(calls, slots, keyCount, state));
                             state = null;
                         }
                         break;
@@ -874,7 +957,7 @@ final class CoprocessorPushDown {
                         GroupKey key = new GroupKey(java.util.Arrays.copyOf(partial, keyCount));
                         if (state == null || !key.equals(stateKey)) {
                             if (state != null) {
-                                finished.add(finish(state));
+                                finished.add(finished(calls, slots, keyCount, state));
                             }
                             state = new Object[partial.length];
                             System.arraycopy(partial, 0, state, 0, keyCount);
@@ -886,15 +969,6 @@ final class CoprocessorPushDown {
                     }
                 }
                 return finished.isEmpty() ? null : finished;
-            }
-
-            private Object[] finish(Object[] group) {
-                Object[] row = new Object[keyCount + calls.size()];
-                System.arraycopy(group, 0, row, 0, keyCount);
-                for (int c = 0; c < calls.size(); c++) {
-                    row[keyCount + c] = result(calls.get(c), group, slots.get(c));
-                }
-                return row;
             }
 
             @Override

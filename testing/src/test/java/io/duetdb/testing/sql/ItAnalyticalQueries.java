@@ -276,16 +276,22 @@ class ItAnalyticalQueries {
             // Records come in clustered-key order: grouping by it streams too.
             String byKey = "SELECT id, COUNT(*), SUM(reading) FROM readings GROUP BY id ORDER BY id LIMIT 5";
             assertThat(explain(statement, byKey)).anyMatch(line -> line.contains("StreamAgg|cop[row]"));
+            // Merged over batches (vectorized execution), merged as rows, and aggregated without push-down.
             List<List<String>> pushed = new ArrayList<>();
+            List<List<String>> mergedAsRows = new ArrayList<>();
             List<List<String>> local = new ArrayList<>();
             for (String query : List.of(byIndex, notPrefix, byKey, wholeIndex)) {
                 statement.execute("SET duet_coprocessor_push_down = ON");
                 pushed.add(SqlTesting.rows(statement, query));
+                statement.execute("SET duet_vectorized_execution = OFF");
+                mergedAsRows.add(SqlTesting.rows(statement, query));
+                statement.execute("SET duet_vectorized_execution = ON");
                 statement.execute("SET duet_coprocessor_push_down = OFF");
                 local.add(SqlTesting.rows(statement, query));
             }
             statement.execute("SET duet_coprocessor_push_down = ON");
             assertThat(pushed).isEqualTo(local);
+            assertThat(mergedAsRows).isEqualTo(local);
             // sensor 3: i = 3, 8, ... (600 rows); day NULL where i is also a multiple of 7 (28, 63, ..., 2968), first in order.
             assertThat(pushed.get(0).get(0)).isEqualTo("3|null|85|2968|28");
             assertThat(pushed.get(0)).hasSize(10);

@@ -2,16 +2,12 @@ package io.duetdb.common.compute.operator;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.VectorValues;
 import io.duetdb.common.compute.expression.VectorExpression;
 import io.duetdb.proto.coprocessor.FieldType;
 
@@ -28,8 +24,7 @@ public final class StreamAggregationOperator implements BatchOperator {
     private final List<PartialAggregationOperator.Call> calls;
     private final BufferAllocator allocator;
     private final List<FieldType> types;
-    private final KeyEncoder encoder = new KeyEncoder();
-    private byte[] previous = new byte[64];
+    private final OrderedGroups groups;
     private VectorSchemaRoot output;
 
     public StreamAggregationOperator(BatchOperator input, List<VectorExpression> groupBy,
@@ -43,6 +38,7 @@ public final class StreamAggregationOperator implements BatchOperator {
             throw new UnsupportedExpressionException("a stream aggregation needs group-by keys");
         }
         this.types = PartialAggregationOperator.outputTypes(this.groupBy, this.calls);
+        this.groups = new OrderedGroups(this.groupBy, this.calls, allocator);
     }
 
     @Override
@@ -59,55 +55,11 @@ public final class StreamAggregationOperator implements BatchOperator {
         VectorSchemaRoot batch;
         while ((batch = input.next()) != null) {
             if (batch.getRowCount() > 0) {
-                output = Batches.ofRows(types, aggregate(batch), allocator);
+                output = Batches.ofRows(types, groups.of(batch), allocator);
                 return output;
             }
         }
         return null;
-    }
-
-    private List<Object[]> aggregate(VectorSchemaRoot batch) {
-        int rows = batch.getRowCount();
-        int keyCount = groupBy.size();
-        try (AggregateInputs inputs = AggregateInputs.evaluate(groupBy, calls, batch, allocator)) {
-            List<FieldVector> keys = inputs.keys();
-            List<FieldVector> arguments = inputs.arguments();
-            int[] groupOfRow = new int[rows];
-            List<Object[]> keyValues = new ArrayList<>();
-            int previousLength = -1;
-            for (int row = 0; row < rows; row++) {
-                int length = encoder.encode(keys, row);
-                byte[] key = encoder.bytes();
-                if (previousLength < 0 || !Arrays.equals(previous, 0, previousLength, key, 0, length)) {
-                    Object[] values = new Object[keyCount];
-                    for (int k = 0; k < keyCount; k++) {
-                        values[k] = VectorValues.get(keys.get(k), row);
-                    }
-                    keyValues.add(values);
-                    if (previous.length < length) {
-                        previous = new byte[Math.max(length, previous.length * 2)];
-                    }
-                    System.arraycopy(key, 0, previous, 0, length);
-                    previousLength = length;
-                }
-                groupOfRow[row] = keyValues.size() - 1;
-            }
-            int groupCount = keyValues.size();
-            List<Object[]> results = new ArrayList<>(groupCount);
-            for (Object[] values : keyValues) {
-                Object[] row = Arrays.copyOf(values, keyCount + calls.size());
-                results.add(row);
-            }
-            for (int c = 0; c < calls.size(); c++) {
-                Accumulator accumulator = Accumulator.of(calls.get(c));
-                accumulator.ensureGroups(groupCount);
-                accumulator.add(arguments.get(c), groupOfRow, rows);
-                for (int group = 0; group < groupCount; group++) {
-                    results.get(group)[keyCount + c] = accumulator.result(group);
-                }
-            }
-            return results;
-        }
     }
 
     @Override
