@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
  * The SQL layer's vectorized executor against its row executor on one DuetDB endpoint holding TPC-H: each query
  * runs with {@code duet_vectorized_execution} ON and OFF in turn (so drift in the machine's state falls on both),
  * the results must agree, and the medians and their ratio are printed. Besides chosen TPC-H queries, queries of
- * the operators TPC-H barely exercises: a large top N over a join, window functions, a UNION, a merge join.
+ * the operators TPC-H barely exercises: a large top N over a join, window functions, a UNION, a merge join, a
+ * streamed final merge.
  */
 @Command(name = "vectorized", mixinStandardHelpOptions = true,
         description = "Times queries with the SQL layer's vectorized execution on and off, alternately.")
@@ -43,6 +44,9 @@ public final class VectorizedBenchmark implements Callable<Integer> {
         // Both sides ascend by the clustered key: a merge join (the only tables with one are orders, part, ...).
         OPERATOR_QUERIES.put("merge-join", "SELECT COUNT(*), SUM(b.o_totalprice) FROM orders a JOIN orders b"
                 + " ON a.o_orderkey = b.o_orderkey WHERE a.o_orderstatus = 'F' AND b.o_orderpriority <> '1-URGENT'");
+        // Grouped by the clustered key: the stores aggregate in scan order, and the final merge streams.
+        OPERATOR_QUERIES.put("stream-aggregation", "SELECT COUNT(*), SUM(t.s), MAX(t.c) FROM (SELECT o_orderkey,"
+                + " SUM(o_totalprice) s, COUNT(*) c FROM orders WHERE o_orderdate > DATE '1990-01-01' GROUP BY o_orderkey) t");
     }
 
     @Option(names = "--url", defaultValue = "jdbc:mysql://127.0.0.1:4000/tpch",
@@ -56,7 +60,7 @@ public final class VectorizedBenchmark implements Callable<Integer> {
             description = "TPC-H queries to run, e.g. 1-22 or none (default: ${DEFAULT-VALUE})")
     String queries;
 
-    @Option(names = "--operators", defaultValue = "top-n,window,union,merge-join",
+    @Option(names = "--operators", defaultValue = "top-n,window,union,merge-join,stream-aggregation",
             description = "operator queries to run, or none (default: ${DEFAULT-VALUE})")
     String operators;
 

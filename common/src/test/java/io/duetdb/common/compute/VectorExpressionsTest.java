@@ -244,6 +244,9 @@ class VectorExpressionsTest {
         assertThat(evaluate(call(ScalarFunction.OCTET_LENGTH, INT64, constant("héllo\uD83D\uDE00", STRING))))
                 .containsExactly(10L, 10L, 10L);
         assertThat(evaluate(call(ScalarFunction.CHAR_LENGTH, INT64, column(3)))).containsExactly(5L, null, 0L);
+        // ASCII: the first byte, unsigned (é is C3 A9 in UTF-8), 0 for the empty string.
+        assertThat(evaluate(call(ScalarFunction.ASCII, INT64, column(3)))).containsExactly(97L, null, 0L);
+        assertThat(evaluate(call(ScalarFunction.ASCII, INT64, constant("éa", STRING)))).containsExactly(195L, 195L, 195L);
         assertThat(evaluate(call(ScalarFunction.CONCAT, STRING, column(3), constant("-é", STRING), column(3))))
                 .containsExactly("apple-éapple", null, "-é");
         assertThatThrownBy(() -> VectorExpressions.build(call(ScalarFunction.UPPER, STRING, column(0)), TYPES))

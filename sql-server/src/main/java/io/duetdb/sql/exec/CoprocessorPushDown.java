@@ -1256,6 +1256,7 @@ final class CoprocessorPushDown {
                 case "LENGTH", "OCTET_LENGTH" -> ScalarFunction.OCTET_LENGTH;
                 case "CONCAT", "||" -> ScalarFunction.CONCAT;
                 case "ABS" -> ScalarFunction.ABS;
+                case "ASCII" -> ScalarFunction.ASCII;
                 default -> null;
             };
             default -> null;
@@ -1338,7 +1339,7 @@ final class CoprocessorPushDown {
     private static boolean isComparisonOrLogic(ScalarFunction function) {
         return switch (function) {
             case PLUS, MINUS, MULTIPLY, DIVIDE, MOD, NEGATE, CASE, CAST, EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, SUBSTRING,
-                    UPPER, LOWER, CHAR_LENGTH, OCTET_LENGTH, CONCAT, ABS, FLOOR, CEIL -> false;
+                    UPPER, LOWER, CHAR_LENGTH, OCTET_LENGTH, ASCII, CONCAT, ABS, FLOOR, CEIL -> false;
             default -> true;
         };
     }

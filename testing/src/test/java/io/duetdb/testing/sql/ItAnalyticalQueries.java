@@ -236,9 +236,9 @@ class ItAnalyticalQueries {
                             "      └─TableFullScan|cop[row]|table:items|3 column(s) read");
             // String and numeric functions the stores evaluate.
             assertThat(explain(statement, "EXPLAIN SELECT id FROM items WHERE UPPER(name) = 'ITEM7' AND ABS(qty - 5) < 2"
-                    + " AND CHAR_LENGTH(CONCAT(name, flag)) > 3 AND FLOOR(price) > 1"))
+                    + " AND CHAR_LENGTH(CONCAT(name, flag)) > 3 AND FLOOR(price) > 1 AND ASCII(flag) > 64"))
                     .anySatisfy(line -> assertThat(line).startsWith("    └─Selection|cop[row]||")
-                            .contains("upper(name)").contains("abs(").contains("floor(price)"));
+                            .contains("upper(name)").contains("abs(").contains("floor(price)").contains("ascii(flag)"));
             assertThat(explain(statement, "EXPLAIN SELECT name FROM items WHERE id = 7"))
                     .containsExactly("Projection|root||name",
                             "└─TableReader|root|table:items|point get of 1 handle(s), condition: (id = 7)");
@@ -802,8 +802,9 @@ class ItAnalyticalQueries {
             "SELECT id, AVG(price) OVER (PARTITION BY flag) FROM items WHERE qty > 3 ORDER BY id",
             THETA_JOIN,
             "SELECT id, UPPER(name), LOWER(flag), CHAR_LENGTH(name), LENGTH(name), CONCAT(name, '-', flag), ABS(qty - 5),"
-                    + " FLOOR(price), CEIL(weight), ABS(discount - 0.05), CEIL(price) FROM items"
-                    + " WHERE UPPER(name) LIKE 'ITEM1%' OR FLOOR(weight) = 3 ORDER BY id",
+                    + " FLOOR(price), CEIL(weight), ABS(discount - 0.05), CEIL(price), ASCII(SUBSTR(name, 5, 1)),"
+                    + " ASCII(flag) FROM items WHERE UPPER(name) LIKE 'ITEM1%' OR FLOOR(weight) = 3"
+                    + " OR ASCII(flag) = 66 ORDER BY id",
             "SELECT id, IFNULL(name, flag), COALESCE(qty, 0), IF(qty > 5, price, discount), NULLIF(qty, 3),"
                     + " NULLIF(flag, 'A') FROM items WHERE IFNULL(qty, 100) > 8 OR id < 5 ORDER BY id",
             "SELECT p.id, i.id FROM parts p LEFT JOIN items i ON p.item_id > i.qty AND i.id < 6 WHERE p.id < 40"

@@ -20,8 +20,9 @@ import io.duetdb.proto.coprocessor.ScalarFunction;
 import io.duetdb.proto.coprocessor.ValueType;
 
 /**
- * MySQL's UPPER, LOWER, CHAR_LENGTH, OCTET_LENGTH (LENGTH) and CONCAT over strings: NULL in, NULL out. Case
- * mappings are Unicode's, independent of locale; lengths count code points or UTF-8 bytes.
+ * MySQL's UPPER, LOWER, CHAR_LENGTH, OCTET_LENGTH (LENGTH), ASCII and CONCAT over strings: NULL in, NULL out.
+ * Case mappings are Unicode's, independent of locale; lengths count code points or UTF-8 bytes; ASCII is the first
+ * byte of the UTF-8 form (0 for the empty string).
  */
 public final class StringFunctionExpression implements VectorExpression {
     private final ScalarFunction function;
@@ -44,7 +45,7 @@ public final class StringFunctionExpression implements VectorExpression {
         }
         this.type = switch (function) {
             case UPPER, LOWER, CONCAT -> ValueTypes.of(ValueType.STRING);
-            case CHAR_LENGTH, OCTET_LENGTH -> ValueTypes.of(ValueType.INT64);
+            case CHAR_LENGTH, OCTET_LENGTH, ASCII -> ValueTypes.of(ValueType.INT64);
             default -> throw new UnsupportedExpressionException(function + " is not a string function");
         };
     }
@@ -62,14 +63,14 @@ public final class StringFunctionExpression implements VectorExpression {
             for (VectorExpression argument : arguments) {
                 operands.add(argument.operand(batch, allocator));
             }
-            return type.getType() == ValueType.INT64 ? lengths(operands.get(0), rows, allocator)
+            return type.getType() == ValueType.INT64 ? numbers(operands.get(0), rows, allocator)
                     : strings(operands, rows, allocator);
         } finally {
             operands.forEach(Operand::close);
         }
     }
 
-    private FieldVector lengths(Operand text, int rows, BufferAllocator allocator) {
+    private FieldVector numbers(Operand text, int rows, BufferAllocator allocator) {
         BigIntVector out = new BigIntVector(function.name(), allocator);
         try {
             out.allocateNew(rows);
@@ -80,7 +81,9 @@ public final class StringFunctionExpression implements VectorExpression {
                 }
                 byte[] bytes = text.getBytes(row);
                 long length = bytes.length;
-                if (function == ScalarFunction.CHAR_LENGTH) {
+                if (function == ScalarFunction.ASCII) {
+                    length = bytes.length == 0 ? 0 : bytes[0] & 0xFF;
+                } else if (function == ScalarFunction.CHAR_LENGTH) {
                     // A code point starts at every byte that is not a UTF-8 continuation byte (10xxxxxx).
                     length = 0;
                     for (byte b : bytes) {

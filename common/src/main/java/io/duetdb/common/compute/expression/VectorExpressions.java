@@ -106,7 +106,7 @@ public final class VectorExpressions {
                 long length = arguments.size() == 3 ? integerConstant(arguments.get(2)) : Long.MAX_VALUE;
                 yield new SubstringExpression(arguments.get(0), position, length);
             }
-            case UPPER, LOWER, CHAR_LENGTH, OCTET_LENGTH, CONCAT -> new StringFunctionExpression(call.getFunction(), arguments);
+            case UPPER, LOWER, CHAR_LENGTH, OCTET_LENGTH, ASCII, CONCAT -> new StringFunctionExpression(call.getFunction(), arguments);
             case ABS, FLOOR, CEIL -> {
                 expectArguments(call, 1);
                 yield new NumericFunctionExpression(call.getFunction(), arguments.get(0), type);
