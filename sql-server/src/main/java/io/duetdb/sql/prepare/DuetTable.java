@@ -52,6 +52,17 @@ public final class DuetTable extends AbstractTable {
             return java.util.OptionalDouble.empty();
         }
 
+        /**
+         * The fraction of rows whose columns equal {@code prefix} (an analyzed index's first columns, by column id)
+         * and whose next index column {@code columnId} lies in the range (a null bound is open; NULLs are outside),
+         * read from the index's histogram of tuples; empty when no index fits or its histogram is too coarse for
+         * the prefix's rows.
+         */
+        default java.util.OptionalDouble indexPrefixRange(long tableId, java.util.Map<Integer, Object> prefix, int columnId,
+                Object lower, boolean lowerInclusive, Object upper, boolean upperInclusive) {
+            return java.util.OptionalDouble.empty();
+        }
+
         /** The column's average width in bytes over the sampled rows. */
         default java.util.OptionalDouble averageWidth(long tableId, int columnId) {
             return java.util.OptionalDouble.empty();

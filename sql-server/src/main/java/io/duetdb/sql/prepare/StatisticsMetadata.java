@@ -197,8 +197,12 @@ public final class StatisticsMetadata {
         }
         List<RexNode> rest = new java.util.ArrayList<>(conjuncts);
         double product = 1;
-        java.util.Set<Integer> covered = largestIndexPrefix(table, equalities.keySet());
-        if (covered.size() >= 2) {
+        IndexRange range = indexRange(table, equalities, conjuncts);
+        java.util.Set<Integer> covered = range != null ? java.util.Set.of() : largestIndexPrefix(table, equalities.keySet());
+        if (range != null) {
+            product = range.fraction();
+            rest.removeAll(range.conjuncts());
+        } else if (covered.size() >= 2) {
             // A frequent tuple (ANALYZE's top tuples of the prefix) by its own count, else the tuples' distinct count.
             java.util.Map<Integer, Object> values = new java.util.HashMap<>();
             for (Integer columnId : covered) {
@@ -218,6 +222,108 @@ public final class StatisticsMetadata {
             product *= known.isPresent() ? known.getAsDouble() : RelMdUtil.guessSelectivity(conjunct);
         }
         return product;
+    }
+
+    /** Equalities on an index's first columns and a range on its next column, priced together, and the fraction. */
+    private record IndexRange(List<RexNode> conjuncts, double fraction) {
+    }
+
+    /**
+     * Equalities on an analyzed index's first columns (one at least) and bounds on its next column, priced together
+     * from the index's histogram of tuples (a warehouse's districts by date: correlated, not independent); the
+     * longest such prefix, or null when no index's histogram prices one.
+     */
+    private static IndexRange indexRange(DuetTable table, java.util.Map<Integer, RexNode> equalities, List<RexNode> conjuncts) {
+        IndexRange best = null;
+        int bestLength = 0;
+        for (io.duetdb.sql.catalog.IndexInfo index : table.table().indexes()) {
+            java.util.Map<Integer, Object> prefix = new java.util.LinkedHashMap<>();
+            List<RexNode> used = new java.util.ArrayList<>();
+            Integer next = null;
+            for (String name : index.columns()) {
+                Integer id = columnId(table, name);
+                Object value = id != null && equalities.containsKey(id) ? equalityValue(equalities.get(id)) : null;
+                if (value == null) {
+                    next = id;
+                    break;
+                }
+                prefix.put(id, value);
+                used.add(equalities.get(id));
+            }
+            if (prefix.isEmpty() || next == null || prefix.size() <= bestLength) {
+                continue;
+            }
+            Bound lower = null;
+            Bound upper = null;
+            for (RexNode conjunct : conjuncts) {
+                Bound bound = bound(table, conjunct);
+                if (bound == null || bound.columnId() != next) {
+                    continue;
+                }
+                if (bound.lower() && lower == null) {
+                    lower = bound;
+                    used.add(conjunct);
+                } else if (!bound.lower() && upper == null) {
+                    upper = bound;
+                    used.add(conjunct);
+                }
+            }
+            if (lower == null && upper == null) {
+                continue;
+            }
+            OptionalDouble fraction = table.statistics().indexPrefixRange(table.table().id(), prefix, next,
+                    lower == null ? null : lower.value(), lower != null && lower.inclusive(),
+                    upper == null ? null : upper.value(), upper != null && upper.inclusive());
+            if (fraction.isPresent()) {
+                best = new IndexRange(used, fraction.getAsDouble());
+                bestLength = prefix.size();
+            }
+        }
+        return best;
+    }
+
+    /** One side of a range on a column: {@code column > value} is a lower bound, {@code column <= value} an upper one. */
+    private record Bound(int columnId, boolean lower, boolean inclusive, Object value) {
+    }
+
+    /** The bound a comparison of a column with a literal sets, or null for another kind of conjunct. */
+    private static Bound bound(DuetTable table, RexNode node) {
+        if (!(node instanceof RexCall call) || call.getOperands().size() != 2) {
+            return null;
+        }
+        SqlKind kind = call.getKind();
+        RexNode left = RexUtil.removeCast(call.getOperands().get(0));
+        RexNode right = RexUtil.removeCast(call.getOperands().get(1));
+        RexInputRef reference;
+        RexLiteral literal;
+        if (left instanceof RexInputRef l && right instanceof RexLiteral r) {
+            reference = l;
+            literal = r;
+        } else if (right instanceof RexInputRef r && left instanceof RexLiteral l) {
+            reference = r;
+            literal = l;
+            kind = kind.reverse();
+        } else {
+            return null;
+        }
+        List<ColumnInfo> columns = table.table().publicColumns();
+        Object value = literalValue(literal);
+        if (value == null || reference.getIndex() >= columns.size()) {
+            return null;
+        }
+        int columnId = columns.get(reference.getIndex()).id();
+        return switch (kind) {
+            case GREATER_THAN -> new Bound(columnId, true, false, value);
+            case GREATER_THAN_OR_EQUAL -> new Bound(columnId, true, true, value);
+            case LESS_THAN -> new Bound(columnId, false, false, value);
+            case LESS_THAN_OR_EQUAL -> new Bound(columnId, false, true, value);
+            default -> null;
+        };
+    }
+
+    private static Integer columnId(DuetTable table, String name) {
+        return table.table().publicColumns().stream().filter(column -> column.name().equalsIgnoreCase(name))
+                .map(ColumnInfo::id).findFirst().orElse(null);
     }
 
     /** The column of {@code column = literal}, or null for another kind of conjunct. */

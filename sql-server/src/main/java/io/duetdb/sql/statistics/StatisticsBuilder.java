@@ -186,7 +186,8 @@ final class StatisticsBuilder {
         List<Weighted> tuples = new ArrayList<>(sample.size());
         sample.forEach(row -> tuples.add(new Weighted(tuple(row, positions), row.weight())));
         return histogram(tuples, (a, b) -> order.compare((Object[]) a, (Object[]) b),
-                value -> TableStatistics.tupleText(tupleTexts((Object[]) value, positions, types)));
+                value -> TableStatistics.tupleText(tupleTexts((Object[]) value, positions, types)),
+                value -> tupleTexts((Object[]) value, positions, types));
     }
 
     private static String text(Object value, FieldType type) {
@@ -194,11 +195,12 @@ final class StatisticsBuilder {
     }
 
     private static List<TableStatistics.Bucket> histogram(List<Weighted> sample, FieldType type) {
-        return histogram(sample, (a, b) -> ValueOrdering.compare(a, b, type.getType()), value -> text(value, type));
+        return histogram(sample, (a, b) -> ValueOrdering.compare(a, b, type.getType()), value -> text(value, type), null);
     }
 
+    /** With {@code values} (null for a column's buckets), the buckets also keep their bounds' tuples value by value. */
     private static List<TableStatistics.Bucket> histogram(List<Weighted> sample, Comparator<Object> order,
-            java.util.function.Function<Object, String> text) {
+            java.util.function.Function<Object, String> text, java.util.function.Function<Object, List<String>> values) {
         if (sample.isEmpty()) {
             return List.of();
         }
@@ -221,7 +223,8 @@ final class StatisticsBuilder {
             cumulative += repeats;
             if (cumulative - bucketStart >= perBucket || i == sorted.size()) {
                 buckets.add(new TableStatistics.Bucket(text.apply(lower), text.apply(value), Math.round(cumulative),
-                        Math.round(repeats)));
+                        Math.round(repeats), values == null ? null : values.apply(lower),
+                        values == null ? null : values.apply(value)));
                 bucketStart = cumulative;
                 if (i < sorted.size()) {
                     lower = sorted.get(i).value();

@@ -13,9 +13,12 @@ import io.duetdb.sql.prepare.DuetTable;
 /**
  * Planning's estimates from ANALYZE's statistics: a frequent value's own count, else the rows the frequent values
  * leave spread evenly over the other distinct values; ranges from the equi-depth histogram, with values inside a
- * bucket taken as spread evenly across it.
+ * bucket taken as spread evenly across it; equalities on an index's first columns with a range on its next one from
+ * the index's histogram of tuples, so correlated columns are not taken as independent.
  */
 final class StatisticsEstimates implements DuetTable.StatisticsSource {
+    /** The index histogram's buckets a prefix's rows must fill before a range after it is read from the histogram. */
+    private static final double MIN_PREFIX_BUCKETS = 2;
     private final LongFunction<java.util.Optional<TableStatistics>> tables;
 
     StatisticsEstimates(LongFunction<java.util.Optional<TableStatistics>> tables) {
@@ -78,6 +81,88 @@ final class StatisticsEstimates implements DuetTable.StatisticsSource {
             }
         }
         return OptionalDouble.empty();
+    }
+
+    @Override
+    public OptionalDouble indexPrefixRange(long tableId, java.util.Map<Integer, Object> prefix, int columnId, Object lower,
+            boolean lowerInclusive, Object upper, boolean upperInclusive) {
+        TableStatistics table = tables.apply(tableId).orElse(null);
+        if (table == null || table.rowCount() == 0 || prefix.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        int k = prefix.size();
+        for (TableStatistics.IndexStatistics index : table.indexes()) {
+            if (index.columnIds().size() <= k || index.columnIds().get(k) != columnId
+                    || !prefix.keySet().equals(java.util.Set.copyOf(index.columnIds().subList(0, k)))) {
+                continue;
+            }
+            List<TableStatistics.Bucket> buckets = index.histogram();
+            if (buckets.isEmpty() || buckets.stream().anyMatch(bucket -> bucket.upperValues() == null
+                    || bucket.lowerValues() == null)) {
+                return OptionalDouble.empty();
+            }
+            double total = buckets.get(buckets.size() - 1).count();
+            try {
+                List<Object> bound = new java.util.ArrayList<>(k + 1);
+                for (int j = 0; j < k; j++) {
+                    bound.add(prefix.get(index.columnIds().get(j)));
+                }
+                // Within a bucket the histogram knows nothing: a prefix of fewer rows than a few buckets is priced
+                // better by its own count and the column's histogram.
+                double prefixRows = upTo(buckets, bound, true) - upTo(buckets, bound, false);
+                if (total <= 0 || prefixRows < MIN_PREFIX_BUCKETS * total / buckets.size()) {
+                    return OptionalDouble.empty();
+                }
+                double from = lower == null ? upTo(buckets, with(bound, null), true)
+                        : upTo(buckets, with(bound, lower), !lowerInclusive);
+                double to = upper == null ? upTo(buckets, bound, true) : upTo(buckets, with(bound, upper), upperInclusive);
+                return OptionalDouble.of(Math.min(1, Math.max(0, to - from) / total));
+            } catch (RuntimeException e) {
+                // A value that does not compare with the statistics' text.
+                return OptionalDouble.empty();
+            }
+        }
+        return OptionalDouble.empty();
+    }
+
+    private static List<Object> with(List<Object> bound, Object value) {
+        List<Object> longer = new java.util.ArrayList<>(bound);
+        longer.add(value);
+        return longer;
+    }
+
+    /**
+     * The rows (as the histogram counts them) whose tuples' first values are below {@code bound}, or equal to it
+     * when {@code inclusive}; half the rows of a bucket the bound falls inside.
+     */
+    private static double upTo(List<TableStatistics.Bucket> buckets, List<Object> bound, boolean inclusive) {
+        double previous = 0;
+        for (TableStatistics.Bucket bucket : buckets) {
+            int toUpper = compare(bound, bucket.upperValues());
+            if (toUpper > 0 || toUpper == 0 && inclusive) {
+                previous = bucket.count();
+                continue;
+            }
+            int toLower = compare(bound, bucket.lowerValues());
+            if (toLower < 0 || toLower == 0 && !inclusive) {
+                return previous;
+            }
+            return previous + (bucket.count() - previous) / 2.0;
+        }
+        return previous;
+    }
+
+    /** The bound against a tuple's first values, NULLs first as the index orders them. */
+    private static int compare(List<Object> bound, List<String> tuple) {
+        for (int j = 0; j < bound.size(); j++) {
+            Object value = bound.get(j);
+            String text = tuple.get(j);
+            int compared = value == null ? (text == null ? 0 : -1) : text == null ? 1 : Values.compare(value, text);
+            if (compared != 0) {
+                return compared;
+            }
+        }
+        return 0;
     }
 
     private static boolean matches(TableStatistics.TopTuple top, List<Integer> columnIds, java.util.Map<Integer, Object> values) {

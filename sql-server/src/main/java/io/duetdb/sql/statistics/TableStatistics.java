@@ -51,8 +51,21 @@ public record TableStatistics(long tableId, long rowCount, long analyzedTs, Stri
         }
     }
 
-    /** One histogram bucket: values in (previous upper, upper], {@code count} rows up to and including it. */
-    public record Bucket(String lower, String upper, long count, long repeats) {
+    /**
+     * One histogram bucket: values in (previous upper, upper], {@code count} rows up to and including it. An index's
+     * buckets also keep their bounds' tuples value by value (null for NULL), to compare with; a column's, and those
+     * stored before, have none.
+     */
+    public record Bucket(String lower, String upper, long count, long repeats, List<String> lowerValues,
+            List<String> upperValues) {
+        public Bucket {
+            lowerValues = lowerValues == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(lowerValues));
+            upperValues = upperValues == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(upperValues));
+        }
+
+        public Bucket(String lower, String upper, long count, long repeats) {
+            this(lower, upper, count, repeats, null, null);
+        }
     }
 
     /** A frequent value and its estimated number of rows. */

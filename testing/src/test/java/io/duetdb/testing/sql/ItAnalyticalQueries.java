@@ -519,6 +519,33 @@ class ItAnalyticalQueries {
     }
 
     @Test
+    void aRangeAfterIndexEqualitiesIsReadFromTheIndexHistogram() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            // Each warehouse has its own days: warehouse w ships on days w * 1000 to w * 1000 + 999, a day each.
+            statement.execute("CREATE TABLE dispatches (id INT PRIMARY KEY, warehouse INT, day INT, weight INT,"
+                    + " KEY by_warehouse_day (warehouse, day))");
+            SqlTesting.insertRows(statement, "dispatches", 0, 2_999, i -> i + "," + i % 3 + "," + (i % 3 * 1_000 + i / 3)
+                    + "," + i % 17);
+            statement.execute("ANALYZE TABLE dispatches");
+            String firstHalf = "SELECT id FROM dispatches WHERE warehouse = 1 AND day >= 1000 AND day < 1500";
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM (" + firstHalf + ") t")).containsExactly("500");
+            // Taken as independent: 3000 / 3 * (500 / 3000) = 167. The index's tuples know warehouse 1's days.
+            assertThat(estimatedRows(statement, firstHalf)).isBetween(430.0, 570.0);
+            String noneOfItsDays = "SELECT id FROM dispatches WHERE warehouse = 1 AND day < 600";
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM (" + noneOfItsDays + ") t")).containsExactly("0");
+            assertThat(estimatedRows(statement, noneOfItsDays)).isLessThan(40.0);
+            // An open upper bound, and a bound the other way round.
+            assertThat(estimatedRows(statement, "SELECT id FROM dispatches WHERE warehouse = 2 AND 2800 <= day"))
+                    .isBetween(150.0, 250.0);
+            // Without an equality on the index's first column, the columns' own histograms price the range.
+            assertThat(estimatedRows(statement, "SELECT id FROM dispatches WHERE day < 1500")).isBetween(1_430.0, 1_570.0);
+            assertThat(SqlTesting.rows(statement, firstHalf + " AND weight = 3"))
+                    .isEqualTo(SqlTesting.rows(statement, "SELECT id FROM dispatches WHERE warehouse = 1 AND day >= 1000"
+                            + " AND day < 1500 AND weight + 0 = 3"));
+        }
+    }
+
+    @Test
     void frequentIndexTuplesArePricedByTheirOwnCounts() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             // Half of the deliveries go to region 1's depot 1; the rest spread over 100 (region, depot) pairs.
