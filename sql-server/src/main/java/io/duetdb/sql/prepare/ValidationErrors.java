@@ -39,6 +39,11 @@ final class ValidationErrors {
             return new DuetException(ErrorCode.NON_UNIQUE_COLUMN, "Column '" + matcher.group(1)
                     + "' in field list is ambiguous", error);
         }
+        if (message.contains("RANGE clause")) {
+            // Calcite's "Data type of ORDER BY prohibits use of RANGE clause" and its kind: MySQL's own error.
+            return new DuetException(ErrorCode.WINDOW_RANGE_FRAME_ORDER_TYPE, "A window with a RANGE N PRECEDING or"
+                    + " FOLLOWING frame requires exactly one ORDER BY expression, of numeric type: " + message, error);
+        }
         return new DuetException(ErrorCode.UNKNOWN_ERROR, message, error);
     }
 }

@@ -977,8 +977,20 @@ class ItAnalyticalQueries {
             assertThat(SqlTesting.rows(statement, "SELECT id, RANK() OVER (ORDER BY qty), DENSE_RANK() OVER (ORDER BY qty),"
                     + " COUNT(*) OVER (ORDER BY qty) FROM items WHERE id IN (1, 2, 12, 13) ORDER BY id"))
                     .containsExactly("1|1|1|2", "2|3|2|4", "12|1|1|2", "13|3|2|4");
+            // Sliding frames and offset functions (compared with DuckDB in ItTpchReference); bad arguments are errors.
+            assertThat(SqlTesting.rows(statement, "SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND"
+                    + " 1 FOLLOWING), LAG(id, 2, -1) OVER (ORDER BY id), NTILE(2) OVER (ORDER BY id) FROM items"
+                    + " WHERE id <= 5 ORDER BY id"))
+                    .containsExactly("1|3|-1|1", "2|6|-1|1", "3|9|1|1", "4|12|2|2", "5|9|3|2");
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> SqlTesting.rows(statement,
-                    "SELECT SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM items"))
+                    "SELECT NTILE(0) OVER (ORDER BY id) FROM items"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1210));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> SqlTesting.rows(statement,
+                    "SELECT COUNT(*) OVER (ORDER BY name RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM items"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(3587));
+            // A date key with an INTERVAL offset: not yet.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> SqlTesting.rows(statement,
+                    "SELECT COUNT(*) OVER (ORDER BY ship RANGE BETWEEN INTERVAL 1 DAY PRECEDING AND CURRENT ROW) FROM items"))
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1235));
         }
     }

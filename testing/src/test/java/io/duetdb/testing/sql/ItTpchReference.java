@@ -2,6 +2,7 @@ package io.duetdb.testing.sql;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.duetdb.testing.reference.QuerySet;
 import io.duetdb.testing.tpch.TpchData;
 import io.duetdb.testing.tpch.TpchQueries;
 
@@ -60,6 +62,73 @@ class ItTpchReference {
     @Test
     void queriesReturnTheReferenceResultsWithoutPushDown() {
         compareWithReference(endpoints.url() + "&sessionVariables=duet_coprocessor_push_down=OFF");
+    }
+
+    /** Window functions and frames beyond the running and whole-partition ones, over the same data. */
+    static final List<String> WINDOW_QUERIES = List.of(
+            "SELECT o_orderkey, LAG(o_totalprice) OVER (PARTITION BY o_custkey ORDER BY o_orderdate, o_orderkey) AS a,"
+                    + " LEAD(o_orderkey, 2) OVER (PARTITION BY o_custkey ORDER BY o_orderdate, o_orderkey) AS b,"
+                    + " LAG(o_orderkey, 1, 0) OVER (ORDER BY o_orderkey) AS c, LEAD(o_orderkey, 0) OVER (ORDER BY o_orderkey)"
+                    + " AS d FROM orders WHERE o_orderkey < 3000 ORDER BY o_orderkey",
+            "SELECT o_orderkey, SUM(o_totalprice) OVER (PARTITION BY o_orderpriority ORDER BY o_orderkey"
+                    + " ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS a, COUNT(*) OVER (ORDER BY o_orderkey"
+                    + " ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING) AS b, MAX(o_totalprice) OVER (ORDER BY o_orderkey"
+                    + " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS c, MIN(o_totalprice) OVER (ORDER BY o_orderkey"
+                    + " ROWS BETWEEN 2 FOLLOWING AND 5 FOLLOWING) AS d, SUM(o_shippriority) OVER (ORDER BY o_orderkey"
+                    + " ROWS 3 PRECEDING) AS e FROM orders WHERE o_orderkey < 3000 ORDER BY o_orderkey",
+            "SELECT l_orderkey, l_linenumber, SUM(l_quantity) OVER (PARTITION BY l_returnflag ORDER BY l_quantity"
+                    + " RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS a, COUNT(*) OVER (ORDER BY l_quantity DESC"
+                    + " RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) AS b, MAX(l_orderkey) OVER (ORDER BY l_quantity"
+                    + " RANGE BETWEEN CURRENT ROW AND 3 FOLLOWING) AS c, COUNT(*) OVER (PARTITION BY l_linestatus"
+                    + " ORDER BY l_quantity RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS d"
+                    + " FROM lineitem WHERE l_orderkey < 600 ORDER BY l_orderkey, l_linenumber",
+            "SELECT o_orderkey, NTILE(4) OVER (PARTITION BY o_orderstatus ORDER BY o_orderkey) AS a,"
+                    + " PERCENT_RANK() OVER (ORDER BY o_orderpriority) AS b, CUME_DIST() OVER (PARTITION BY o_orderstatus"
+                    + " ORDER BY o_orderpriority) AS c, NTILE(7) OVER (ORDER BY o_orderkey) AS d"
+                    + " FROM orders WHERE o_orderkey < 2000 ORDER BY o_orderkey",
+            "SELECT o_orderkey, FIRST_VALUE(o_totalprice) OVER (PARTITION BY o_custkey ORDER BY o_orderkey) AS a,"
+                    + " LAST_VALUE(o_orderkey) OVER (PARTITION BY o_custkey ORDER BY o_orderdate, o_orderkey"
+                    + " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS b, NTH_VALUE(o_orderkey, 2) OVER"
+                    + " (PARTITION BY o_custkey ORDER BY o_orderkey ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"
+                    + " AS c, LAST_VALUE(o_orderdate) OVER (ORDER BY o_orderkey) AS d"
+                    + " FROM orders WHERE o_orderkey < 3000 ORDER BY o_orderkey",
+            "SELECT o_orderkey, AVG(o_totalprice) OVER (ORDER BY o_orderkey ROWS BETWEEN 3 PRECEDING AND CURRENT ROW)"
+                    + " AS a, SUM(o_totalprice) OVER (PARTITION BY o_orderstatus) AS b"
+                    + " FROM orders WHERE o_orderkey < 1000 ORDER BY o_orderkey");
+
+    @Test
+    void windowFunctionsReturnTheReferenceResults() {
+        QuerySet windows = new QuerySet() {
+            @Override
+            public String title() {
+                return "window functions over TPC-H at scale factor " + SCALE_FACTOR;
+            }
+
+            @Override
+            public int count() {
+                return WINDOW_QUERIES.size();
+            }
+
+            @Override
+            public String sql(int number) {
+                return WINDOW_QUERIES.get(number - 1);
+            }
+
+            @Override
+            public String referenceSql(int number) {
+                return WINDOW_QUERIES.get(number - 1);
+            }
+
+            @Override
+            public boolean ordered(int number) {
+                return true;
+            }
+        };
+        Set<Integer> all = new java.util.TreeSet<>();
+        for (int i = 1; i <= WINDOW_QUERIES.size(); i++) {
+            all.add(i);
+        }
+        endpoints.assertQueriesMatch(endpoints.url(), windows, all, PASSING_TIMEOUT, OTHER_TIMEOUT);
     }
 
     private static void compareWithReference(String jdbcUrl) {
