@@ -12,6 +12,7 @@ import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
+import io.duetdb.common.compute.expression.VectorExpression;
 import io.duetdb.proto.coprocessor.FieldType;
 
 /** Copies chosen rows of one vector to the first positions of another, of the same type. */
@@ -52,6 +53,26 @@ final class Gather {
         } catch (RuntimeException e) {
             gathered.close();
             throw e;
+        }
+    }
+
+    /**
+     * Keeps the candidate pairs ({@code first[i]}, {@code second[i]}), gathered as {@code candidates}, for which the
+     * condition is TRUE, moved to the front in order; answers how many are left.
+     */
+    static int passing(VectorExpression condition, VectorSchemaRoot candidates, int[] first, int[] second, int pairs,
+            BufferAllocator allocator) {
+        try (candidates; FieldVector result = condition.evaluate(candidates, allocator)) {
+            BitVector truth = (BitVector) result;
+            int kept = 0;
+            for (int pair = 0; pair < pairs; pair++) {
+                if (!truth.isNull(pair) && truth.get(pair) != 0) {
+                    first[kept] = first[pair];
+                    second[kept] = second[pair];
+                    kept++;
+                }
+            }
+            return kept;
         }
     }
 

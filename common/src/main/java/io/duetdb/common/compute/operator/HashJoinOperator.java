@@ -9,7 +9,6 @@ import java.util.function.LongConsumer;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -363,21 +362,10 @@ public final class HashJoinOperator implements BatchOperator {
     private int passing(VectorSchemaRoot batch, int pairs) {
         int[] probeRows = Arrays.copyOf(pairProbe, pairs);
         int[] buildRows = Arrays.copyOf(pairBuild, pairs);
-        try (VectorSchemaRoot candidates = buildLeft
+        VectorSchemaRoot candidates = buildLeft
                 ? gather(pairTypes, build, buildRows, batch, probeRows, pairs, remainingColumns)
                 : gather(pairTypes, batch, probeRows, build, buildRows, pairs, remainingColumns);
-                FieldVector result = remaining.evaluate(candidates, allocator)) {
-            BitVector truth = (BitVector) result;
-            int kept = 0;
-            for (int pair = 0; pair < pairs; pair++) {
-                if (!truth.isNull(pair) && truth.get(pair) != 0) {
-                    pairProbe[kept] = pairProbe[pair];
-                    pairBuild[kept] = pairBuild[pair];
-                    kept++;
-                }
-            }
-            return kept;
-        }
+        return Gather.passing(remaining, candidates, pairProbe, pairBuild, pairs, allocator);
     }
 
     /** The rows that come out once every probe row was seen. */

@@ -10,8 +10,6 @@ import java.util.function.LongConsumer;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.UnsupportedExpressionException;
@@ -304,19 +302,8 @@ public final class MergeJoinOperator implements BatchOperator {
 
     /** Keeps the candidate pairs for which the condition is TRUE, in order; answers how many are left. */
     private int passing() {
-        try (VectorSchemaRoot candidates = Gather.pairs(pairTypes, leftWidth, leftBatch, pairLeft, windowRows, pairRight,
-                pairs, conditionColumns, allocator); FieldVector result = condition.evaluate(candidates, allocator)) {
-            BitVector truth = (BitVector) result;
-            int kept = 0;
-            for (int pair = 0; pair < pairs; pair++) {
-                if (!truth.isNull(pair) && truth.get(pair) != 0) {
-                    pairLeft[kept] = pairLeft[pair];
-                    pairRight[kept] = pairRight[pair];
-                    kept++;
-                }
-            }
-            return kept;
-        }
+        return Gather.passing(condition, Gather.pairs(pairTypes, leftWidth, leftBatch, pairLeft, windowRows, pairRight,
+                pairs, conditionColumns, allocator), pairLeft, pairRight, pairs, allocator);
     }
 
     /** The planner proved the order; a row against it would make the join silently wrong, so it fails instead. */
