@@ -64,6 +64,10 @@ public enum ErrorCode {
     CANNOT_USER(1396, "HY000"),
     NONEXISTING_GRANT(1141, "42000"),
     SPECIFIC_ACCESS_DENIED(1227, "42000"),
+    /** A selected column neither grouped nor functionally dependent on the grouped ones (ONLY_FULL_GROUP_BY). */
+    WRONG_FIELD_WITH_GROUP(1055, "42000"),
+    /** An aggregating SELECT without GROUP BY that also selects a column (ONLY_FULL_GROUP_BY). */
+    MIX_OF_GROUP_FUNC_AND_FIELDS(1140, "42000"),
 
     // TiDB's distributed-system errors.
     TRANSACTION_RETRYABLE(8002, "HY000"),

@@ -89,10 +89,16 @@ public final class QueryPlanner {
 
     private final CalciteCatalog catalog;
     private final String defaultDatabase;
+    private final SqlMode sqlMode;
 
     public QueryPlanner(CalciteCatalog catalog, String defaultDatabase) {
+        this(catalog, defaultDatabase, SqlMode.DEFAULT);
+    }
+
+    public QueryPlanner(CalciteCatalog catalog, String defaultDatabase, SqlMode sqlMode) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.defaultDatabase = defaultDatabase;
+        this.sqlMode = requireNonNull(sqlMode, "sqlMode is null");
     }
 
     /** A validated and converted query: its plan and the validated tree (for column labels and origins). */
@@ -107,11 +113,15 @@ public final class QueryPlanner {
                         .withConformance(SqlConformanceEnum.MYSQL_5)
                         .withDefaultNullCollation(NullCollation.LOW)
                         .withIdentifierExpansion(true));
+        SqlNode rewritten = query.accept(MYSQL_OPERATORS);
+        GroupByRewrite groupBy = new GroupByRewrite(catalog.infoSchema(), defaultDatabase, sqlMode.onlyFullGroupBy(),
+                OPERATORS);
+        groupBy.rewrite(rewritten);
         SqlNode validated;
         try {
-            validated = validator.validate(query.accept(MYSQL_OPERATORS));
+            validated = validator.validate(rewritten);
         } catch (CalciteContextException e) {
-            throw ValidationErrors.translate(e, defaultDatabase);
+            throw ValidationErrors.translate(e, defaultDatabase, groupBy.violations());
         }
         RelDataType rowType = validator.getValidatedNodeType(validated);
         List<List<String>> origins = validator.getFieldOrigins(validated);

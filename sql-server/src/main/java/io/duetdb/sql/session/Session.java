@@ -48,6 +48,7 @@ import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
+import io.duetdb.sql.prepare.SqlMode;
 import io.duetdb.sql.prepare.TypeMapping;
 import io.duetdb.sql.types.SqlType;
 
@@ -221,7 +222,8 @@ public final class Session implements SessionFunctions {
             SqlNode query = statement instanceof SqlQueryWithLocking locking ? locking.query() : statement;
             List<String> labels = labels(query, entry.sql);
             InfoSchema schema = manager.catalog().current();
-            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database).plan(query);
+            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database, sqlMode())
+                    .plan(query);
             entry.plan = planned;
             // The validator rewrites the tree it plans, so the point get is matched on the untouched parse.
             entry.pointGet = PointGetFastPath.match(entry.parsed, schema, database).orElse(null);
@@ -246,7 +248,7 @@ public final class Session implements SessionFunctions {
             SqlNode bound = StatementParser.parse(ParameterBinder.bindText(text, nulls));
             SqlNode query = bound instanceof SqlQueryWithLocking locking ? locking.query() : bound;
             QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(manager.catalog().current()),
-                    database).plan(query);
+                    database, sqlMode()).plan(query);
             return resultColumns(planned, labels(query, text));
         } catch (DuetException e) {
             // MySQL refuses to prepare a statement over names that do not exist; other planning failures (a
@@ -1012,7 +1014,11 @@ public final class Session implements SessionFunctions {
     /** The planner for the schema version {@code transaction} reads. */
     QueryPlanner planner() {
         CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().current());
-        return new QueryPlanner(catalog, database);
+        return new QueryPlanner(catalog, database, sqlMode());
+    }
+
+    private SqlMode sqlMode() {
+        return SqlMode.of(variable("sql_mode"));
     }
 
     private StatementResult query(Transaction transaction, SqlNode query, boolean locking, String sql) {
