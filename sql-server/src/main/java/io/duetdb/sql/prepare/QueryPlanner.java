@@ -29,7 +29,6 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.rel.core.RelFactories;
 
 import io.duetdb.common.error.DuetException;
@@ -71,22 +70,6 @@ public final class QueryPlanner {
             .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
             .build();
 
-    /** Swaps Calcite's operators for MySQL's where their semantics differ (division). */
-    private static final org.apache.calcite.sql.util.SqlShuttle MYSQL_OPERATORS =
-            new org.apache.calcite.sql.util.SqlShuttle() {
-                @Override
-                public SqlNode visit(org.apache.calcite.sql.SqlCall call) {
-                    if (call.getOperator() == SqlStdOperatorTable.DIVIDE) {
-                        List<SqlNode> operands = new java.util.ArrayList<>();
-                        for (SqlNode operand : call.getOperandList()) {
-                            operands.add(operand == null ? null : operand.accept(this));
-                        }
-                        return DuetFunctions.DIVIDE.createCall(call.getParserPosition(), operands);
-                    }
-                    return super.visit(call);
-                }
-            };
-
     private final CalciteCatalog catalog;
     private final String defaultDatabase;
     private final SqlMode sqlMode;
@@ -112,11 +95,13 @@ public final class QueryPlanner {
                 SqlValidator.Config.DEFAULT
                         .withConformance(SqlConformanceEnum.MYSQL_5)
                         .withDefaultNullCollation(NullCollation.LOW)
-                        .withIdentifierExpansion(true));
-        SqlNode rewritten = query.accept(MYSQL_OPERATORS);
+                        .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(MySqlTypeCoercion::new));
+        SqlNode rewritten = query.accept(MySqlFunctionRewrites.INSTANCE);
         GroupByRewrite groupBy = new GroupByRewrite(catalog.infoSchema(), defaultDatabase, sqlMode.onlyFullGroupBy(),
                 OPERATORS);
         groupBy.rewrite(rewritten);
+        MySqlConditions.wrapConditions(rewritten);
         SqlNode validated;
         try {
             validated = validator.validate(rewritten);
@@ -133,7 +118,7 @@ public final class QueryPlanner {
         cluster.setMetadataQuerySupplier(StatisticsMetadata::query);
         SqlToRelConverter converter = new SqlToRelConverter((type, queryString, schemaPath, viewPath) -> {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "views are not supported");
-        }, validator, reader, cluster, StandardConvertletTable.INSTANCE,
+        }, validator, reader, cluster, MySqlConvertlets.INSTANCE,
                 SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
         RelRoot root = converter.convertQuery(validated, false, true);
         RelNode plan = root.project();

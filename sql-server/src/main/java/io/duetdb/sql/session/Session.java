@@ -1117,9 +1117,15 @@ public final class Session implements SessionFunctions {
         return new QueryResult(columns, rows);
     }
 
-    /** MySQL labels an unaliased select item by its text; the labels of a single SELECT's items, or null. */
+    /**
+     * MySQL labels an unaliased select item by its text; the labels of a SELECT's items (a set operation's first
+     * SELECT's), or null.
+     */
     private static List<String> labels(SqlNode query, String sql) {
         SqlNode body = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
+        while (body.getKind().belongsTo(SqlKind.SET_QUERY) && body instanceof SqlCall setOperation) {
+            body = setOperation.operand(0);
+        }
         if (!(body instanceof SqlSelect select)) {
             return null;
         }

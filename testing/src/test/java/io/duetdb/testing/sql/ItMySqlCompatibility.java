@@ -144,4 +144,77 @@ class ItMySqlCompatibility {
                     .containsExactly("two|1");
         }
     }
+
+    @Test
+    void typesAreUnifiedAndComparedAsMySqlDoes() throws SQLException {
+        onBoth("CREATE TABLE mixed (k INT PRIMARY KEY, c VARCHAR(10), d DECIMAL(10,2), ts DATETIME)",
+                "INSERT INTO mixed (k, c, d, ts) VALUES (1,'a',1.50,'2026-01-01 10:00:00'), (2,'b',NULL,NOW())",
+                "INSERT INTO mixed VALUES (3, '3', 2.25, '2026-03-01 00:00:00'), (4, '4abc', 0, '2026-04-01 12:30:00')");
+        assertShared("SELECT k, c, d FROM mixed WHERE k IN (1, '2', 3.5) ORDER BY k", "1|a|1.50", "2|b|null");
+        assertShared("SELECT k FROM mixed WHERE c IN (3, 'a') ORDER BY k", "1", "3");
+        assertShared("SELECT k FROM mixed WHERE c = 4", "4");
+        assertShared("SELECT k FROM mixed WHERE k = '3'", "3");
+        assertShared("SELECT k FROM mixed WHERE k IN (SELECT c FROM mixed) ORDER BY k", "3", "4");
+        assertShared("SELECT k FROM mixed WHERE ts > '2026-02-01' AND ts < '2026-05-01' ORDER BY k", "3", "4");
+        assertShared("SELECT k FROM mixed WHERE k = 1 UNION SELECT c FROM mixed WHERE k = 2", "1", "b");
+        assertShared("SELECT 1 UNION SELECT 2.5", "1.0", "2.5");
+        assertShared("SELECT DATE(ts) FROM mixed WHERE k = 3 UNION SELECT '2026-01-02 10:00:00'", "2026-03-01",
+                "2026-01-02 10:00:00");
+        assertShared("SELECT IFNULL(d, 'none'), COALESCE(d, k), IF(k > 2, c, k), CASE WHEN k < 3 THEN k ELSE d END"
+                + " FROM mixed ORDER BY k", "1.50|1.50|1|1.00", "none|2.00|2|2.00", "2.25|2.25|3|2.25",
+                "0.00|0.00|4abc|0.00");
+        assertShared("SELECT CAST(c AS SIGNED), CONVERT(c, UNSIGNED), CAST(k AS CHAR), CONVERT(d, SIGNED),"
+                + " CAST(-k AS UNSIGNED) FROM mixed ORDER BY k", "0|0|1|2|18446744073709551615", "0|0|2|null|18446744073709551614",
+                "3|3|3|2|18446744073709551613", "4|4|4|0|18446744073709551612");
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT CAST('12' AS UNSIGNED), CONVERT('12', SIGNED)")) {
+            assertThat(result.getMetaData().getColumnTypeName(1)).isEqualTo("BIGINT UNSIGNED");
+            assertThat(result.getMetaData().getColumnTypeName(2)).isEqualTo("BIGINT");
+            assertThat(result.next()).isTrue();
+            assertThat(result.getString(1) + "|" + result.getLong(2)).isEqualTo("12|12");
+        }
+        // Prepared with placeholders, the same conversions.
+        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true");
+                PreparedStatement statement = connection.prepareStatement("SELECT k FROM mixed WHERE c = ? OR k = ?"
+                        + " ORDER BY k")) {
+            statement.setString(1, "a");
+            statement.setString(2, "3");
+            assertThat(rows(statement)).containsExactly("1", "3");
+        }
+    }
+
+    @Test
+    void numbersStringsAndDatesAreTruthValues() throws SQLException {
+        onBoth("CREATE TABLE truth (c0 VARCHAR(100), c1 INT PRIMARY KEY, c2 INT, d DATE)",
+                "INSERT INTO truth VALUES ('12', 1, 1, '2026-01-01'), ('7', 2, 0, NULL), ('0', 3, NULL, '2026-02-01')");
+        assertShared("SELECT c1 FROM truth WHERE c2", "1");
+        assertShared("SELECT c1 FROM truth WHERE c0 ORDER BY c1", "1", "2");
+        assertShared("SELECT c1 FROM truth WHERE d AND NOT c2 IS NULL ORDER BY c1", "1");
+        assertShared("SELECT c1, c1 XOR c2, c0 AND 5, CASE WHEN c2 THEN 'yes' ELSE 'no' END, IF(c0, 1, 0), NOT c0"
+                + " FROM truth ORDER BY c1", "1|0|1|yes|1|0", "2|1|1|no|1|0", "3|null|0|no|0|1");
+        assertShared("SELECT 5 AND 0, NOT 'abc', 1 XOR 1, CASE WHEN 1 THEN 'x' END", "0|1|0|x");
+        assertShared("SELECT c1 FROM truth GROUP BY c1 HAVING c1 - 1 ORDER BY c1", "2", "3");
+        onBoth("UPDATE truth SET c0 = (truth.c0 AND 1611354947)", "UPDATE truth SET c2 = c2 AND 5");
+        assertShared("SELECT c0, c2 FROM truth ORDER BY c1", "1|1", "1|0", "0|null");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            try (ResultSet result = statement.executeQuery("SELECT 5 AND 0, 1 = 1")) {
+                assertThat(result.getMetaData().getColumnType(1)).isEqualTo(java.sql.Types.BIGINT);
+                assertThat(result.getMetaData().getColumnType(2)).isEqualTo(java.sql.Types.BIGINT);
+            }
+            // A number tested against zero runs in the stores; a string's truth only in the SQL layer.
+            assertThat(SqlTesting.rows(statement, "EXPLAIN SELECT c1 FROM truth WHERE c2"))
+                    .anySatisfy(row -> assertThat(row).contains("Selection").contains("cop[row]").contains("c2 <> 0"));
+            assertThat(SqlTesting.rows(statement, "EXPLAIN SELECT c1 FROM truth WHERE c0"))
+                    .anySatisfy(row -> assertThat(row).contains("Selection").contains("root").contains("duet_truth(c0)"));
+            assertThat(SqlTesting.rows(statement, "SELECT c1 FROM truth WHERE c0 AND c2")).containsExactly("1");
+            // Strict mode refuses the user name as an integer, as MySQL does; without it the value is 0.
+            assertThatThrownBy(() -> statement.executeUpdate("UPDATE truth SET c0 = SESSION_USER(), c2 = truth.c0"
+                    + " WHERE truth.c2")).satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1366));
+            statement.execute("SET sql_mode = ''");
+            assertThat(statement.executeUpdate("UPDATE truth SET c0 = SESSION_USER(), c2 = truth.c0 WHERE truth.c2"))
+                    .isEqualTo(1);
+            assertThat(SqlTesting.rows(statement, "SELECT c0 LIKE 'root@%', c2 FROM truth WHERE c1 = 1"))
+                    .containsExactly("1|0");
+        }
+    }
 }
