@@ -103,6 +103,9 @@ final class MySqlTypeCoercion extends TypeCoercionImpl {
                         : cast(scope, call, i, factory.createSqlType(SqlTypeName.DOUBLE));
             } else if (SqlTypeUtil.isBoolean(type)) {
                 coerced |= cast(scope, call, i, MySqlTypes.asNumber(factory, type));
+            } else if (SqlTypeUtil.isDatetime(type) && !SqlTypeUtil.isInterval(type(scope, call.operand(1 - i)))) {
+                // A date or time in arithmetic with anything but an interval is the number it reads as.
+                coerced |= temporalAsNumber(scope, call, i);
             }
         }
         return coerced || super.binaryArithmeticCoercion(binding);
@@ -224,15 +227,8 @@ final class MySqlTypeCoercion extends TypeCoercionImpl {
             boolean coerced = false;
             for (int i = 0; i < 2; i++) {
                 RelDataType type = type(scope, call.operand(i));
-                if (SqlTypeUtil.isDatetime(type) && call.operand(i) instanceof SqlLiteral literal) {
-                    // Calcite would fold a CAST of the literal by its own reading of dates (days since 1970).
-                    SqlLiteral number = SqlLiteral.createExactNumeric(literal.toValue().replaceAll("[-: ]", ""),
-                            literal.getParserPosition());
-                    updateInferredType(number, validator.deriveType(scope, number));
-                    call.setOperand(i, number);
-                    coerced = true;
-                } else if (SqlTypeUtil.isDatetime(type)) {
-                    coerced |= cast(scope, call, i, temporalNumber(type));
+                if (SqlTypeUtil.isDatetime(type)) {
+                    coerced |= temporalAsNumber(scope, call, i);
                 } else if (SqlTypeUtil.isBoolean(type)) {
                     coerced |= cast(scope, call, i, MySqlTypes.asNumber(factory, type));
                 }
@@ -246,6 +242,19 @@ final class MySqlTypeCoercion extends TypeCoercionImpl {
             return cast(scope, call, 0, factory.createSqlType(SqlTypeName.VARBINARY));
         }
         return null;
+    }
+
+    /** Operand {@code index}, a date or time, as the number MySQL reads it as. */
+    private boolean temporalAsNumber(SqlValidatorScope scope, SqlCall call, int index) {
+        if (call.operand(index) instanceof SqlLiteral literal) {
+            // Calcite would fold a CAST of the literal by its own reading of dates (days since 1970).
+            SqlLiteral number = SqlLiteral.createExactNumeric(literal.toValue().replaceAll("[-: ]", ""),
+                    literal.getParserPosition());
+            updateInferredType(number, validator.deriveType(scope, number));
+            call.setOperand(index, number);
+            return true;
+        }
+        return cast(scope, call, index, temporalNumber(type(scope, call.operand(index))));
     }
 
     /** A date or time as the number MySQL compares it as (20260101, 20260101103000.5, 103000). */

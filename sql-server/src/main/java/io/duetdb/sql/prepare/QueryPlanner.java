@@ -31,6 +31,9 @@ import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.rel.core.RelFactories;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 
@@ -40,6 +43,7 @@ import io.duetdb.common.error.ErrorCode;
  * few rule-based rewrites. One planner per query (Calcite's validator and planners are not thread-safe).
  */
 public final class QueryPlanner {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryPlanner.class);
     // DuetDB's operators first: the validator re-resolves operators by name, and MySQL's "/" must win.
     private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(DuetFunctions.OPERATORS,
             SqlStdOperatorTable.instance(), SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.MYSQL));
@@ -90,6 +94,19 @@ public final class QueryPlanner {
     }
 
     public PlannedQuery plan(SqlNode query) {
+        try {
+            return planValidated(query);
+        } catch (DuetException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Calcite refused or failed on something its validator let through: say what, in MySQL's terms.
+            DuetException unsupported = ValidationErrors.unsupported(query, e);
+            LOG.info("Planning failed, reported as {}: {}", unsupported.code().errorNumber(), e.toString());
+            throw unsupported;
+        }
+    }
+
+    private PlannedQuery planValidated(SqlNode query) {
         CalciteCatalogReader reader = catalog.reader(defaultDatabase);
         SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, reader, catalog.typeFactory(),
                 SqlValidator.Config.DEFAULT
@@ -106,7 +123,8 @@ public final class QueryPlanner {
         try {
             validated = validator.validate(rewritten);
         } catch (CalciteContextException e) {
-            throw ValidationErrors.translate(e, defaultDatabase, groupBy.violations());
+            throw ValidationErrors.translate(e, new ValidationErrors.Context(rewritten, defaultDatabase,
+                    groupBy.violations(), OPERATORS));
         }
         RelDataType rowType = validator.getValidatedNodeType(validated);
         List<List<String>> origins = validator.getFieldOrigins(validated);

@@ -68,5 +68,7 @@ class MySqlTypeRulesTest {
     void arithmeticReadsStringsAsNumbers() {
         assertThat(rows("SELECT '1.5' + 1, '2' * '3', 1 + '1e2', SUM(x > 1) FROM (VALUES (1), (2), (3)) AS t(x)"))
                 .containsExactly("2.5|6|101|2");
+        assertThat(rows("SELECT 1 + DATE '2020-01-01', DATE '2020-01-02' - DATE '2020-01-01',"
+                + " DATE '2020-01-01' + INTERVAL 1 DAY")).containsExactly("20200102|1|2020-01-02");
     }
 }

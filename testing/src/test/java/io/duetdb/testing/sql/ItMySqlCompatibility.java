@@ -217,4 +217,50 @@ class ItMySqlCompatibility {
                     .containsExactly("1|0");
         }
     }
+
+    /** MySQL's error for {@code sql} on DuetDB; MariaDB, when it runs, must fail with the same code. */
+    private static void assertError(String sql, int code, String sqlState, String message) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThatThrownBy(() -> statement.execute(sql)).as(sql).isInstanceOfSatisfying(SQLException.class,
+                    e -> {
+                        assertThat(e.getErrorCode()).as(sql).isEqualTo(code);
+                        assertThat(e.getSQLState()).as(sql).isEqualTo(sqlState);
+                        assertThat(e.getMessage()).as(sql).isEqualTo(message);
+                    });
+        }
+        if (mariaDb != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+                    Statement statement = connection.createStatement()) {
+                assertThatThrownBy(() -> statement.execute(sql)).as("MariaDB: " + sql)
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(code));
+            }
+        }
+    }
+
+    @Test
+    void errorsCarryMySqlsCodesAndWording() throws SQLException {
+        onBoth("CREATE TABLE errs (a INT PRIMARY KEY, b VARCHAR(10))", "CREATE TABLE errs2 (a INT PRIMARY KEY, c INT)");
+        assertError("SELEC 1", 1064, "42000", "You have an error in your SQL syntax; check the manual that corresponds"
+                + " to your MySQL server version for the right syntax to use near 'SELEC 1' at line 1");
+        assertError("SELECT nosuch FROM errs", 1054, "42S22", "Unknown column 'nosuch' in 'field list'");
+        assertError("SELECT a FROM errs WHERE zz = 1", 1054, "42S22", "Unknown column 'zz' in 'where clause'");
+        assertError("SELECT e.zz FROM errs e", 1054, "42S22", "Unknown column 'e.zz' in 'field list'");
+        assertError("SELECT a FROM errs, errs2", 1052, "23000", "Column 'a' in field list is ambiguous");
+        assertError("SELECT * FROM nosuch", 1146, "42S02", "Table 'test.nosuch' doesn't exist");
+        assertError("SELECT foo(1)", 1305, "42000", "FUNCTION test.foo does not exist");
+        assertError("SELECT abs(1, 2)", 1582, "42000", "Incorrect parameter count in the call to native function 'abs'");
+        assertError("SELECT SUM(SUM(a)) FROM errs", 1111, "HY000", "Invalid use of group function");
+        assertError("SELECT a FROM errs UNION SELECT a, c FROM errs2", 1222, "21000",
+                "The used SELECT statements have a different number of columns");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // ONLY_FULL_GROUP_BY is not MariaDB's default: MySQL 8.0's answer alone.
+            assertThatThrownBy(() -> statement.executeQuery("SELECT a FROM errs GROUP BY b"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(1055);
+                        assertThat(e.getMessage()).isEqualTo("Expression #1 of SELECT list is not in GROUP BY clause and"
+                                + " contains nonaggregated column 'test.errs.a' which is not functionally dependent on"
+                                + " columns in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by");
+                    });
+        }
+    }
 }
