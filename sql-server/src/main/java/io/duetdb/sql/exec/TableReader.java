@@ -57,6 +57,8 @@ public final class TableReader {
     private TableReader rejected;
     /** An index path whose entries hold every column the consumer needs: no rows are read. */
     private boolean covering;
+    /** A locking read that leaves out the rows (and index entries) other transactions hold locked. */
+    private boolean skipLocked;
 
     /** A path's estimated rows read and its cost by {@link ScanCostModel}. */
     private record PathEstimate(double rows, double cost) {
@@ -525,6 +527,14 @@ public final class TableReader {
         return rangeIndex == null ? null : new byte[][] {rangeStart, rangeEnd};
     }
 
+    /** Leaves out, instead of waiting for, the rows other transactions hold locked (FOR UPDATE SKIP LOCKED). */
+    void skipLocked() {
+        if (!locking) {
+            throw new IllegalStateException("only a locking read skips locked rows");
+        }
+        this.skipLocked = true;
+    }
+
     /** Every matching row with its handle. */
     public List<HandleRow> read() {
         List<HandleRow> rows = new ArrayList<>();
@@ -583,6 +593,9 @@ public final class TableReader {
     private Map<ByteString, byte[]> read(List<byte[]> keys) {
         if (keys.isEmpty()) {
             return Map.of();
+        }
+        if (skipLocked) {
+            return transaction.getForUpdateSkipLocked(keys).values();
         }
         if (keys.size() == 1) {
             Optional<byte[]> value = locking ? transaction.getForUpdate(keys.get(0)) : transaction.get(keys.get(0));
