@@ -75,6 +75,9 @@ public final class Transaction implements AutoCloseable {
     private long writtenBytes;
     private ByteString primary;
     private long forUpdateTs;
+    /** Within a statement ({@link #startStatement}): the for_update_ts its locks share; 0 before its first lock. */
+    private long statementForUpdateTs;
+    private boolean statementScoped;
     private long commitTs;
     private State state = State.ACTIVE;
     private ScheduledFuture<?> heartbeat;
@@ -87,6 +90,18 @@ public final class Transaction implements AutoCloseable {
         this.mode = requireNonNull(mode, "mode is null");
         this.isolation = requireNonNull(isolation, "isolation is null");
         this.lockWaitTimeout = client.config().lockWaitTimeout();
+    }
+
+    /**
+     * Starts a statement (of SQL): its pessimistic locks share one for_update_ts, taken by its first lock (TiDB's
+     * per-statement for_update_ts), instead of a timestamp from placement per lock request; and they wait
+     * {@code lockWaitTimeout} (see {@link #setLockWaitTimeout}). Without statements, every lock request takes a
+     * fresh timestamp.
+     */
+    public void startStatement(Duration lockWaitTimeout) {
+        setLockWaitTimeout(lockWaitTimeout);
+        statementScoped = true;
+        statementForUpdateTs = 0;
     }
 
     /**
@@ -583,8 +598,10 @@ public final class Transaction implements AutoCloseable {
         // a conflict, and the retry below locks at a fresh timestamp, as every later lock does.
         boolean firstLock = forUpdateTs == 0;
         while (!pending.isEmpty()) {
-            long lockTs = firstLock ? startTs : client.placement().getTimestamp().packed();
+            long lockTs = statementForUpdateTs != 0 ? statementForUpdateTs
+                    : firstLock ? startTs : client.placement().getTimestamp().packed();
             firstLock = false;
+            statementForUpdateTs = statementScoped ? lockTs : 0;
             forUpdateTs = Math.max(forUpdateTs, lockTs);
             List<KeyError> errors = new ArrayList<>();
             List<ByteString> retry = new ArrayList<>();
@@ -646,6 +663,8 @@ public final class Transaction implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new DuetException(ErrorCode.LOCK_WAIT_TIMEOUT, "Lock wait timeout exceeded; try restarting transaction");
             }
+            // A newer commit, or a lock now released by its commit: the retry locks at a fresh timestamp.
+            statementForUpdateTs = 0;
             pending = retry;
         }
         return values;

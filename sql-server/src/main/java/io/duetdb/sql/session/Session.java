@@ -872,7 +872,7 @@ public final class Session implements SessionFunctions {
         if (transaction != null) {
             Transaction.Savepoint before = transaction.savepoint();
             Transaction open = transaction;
-            open.setLockWaitTimeout(LockingQueries.lockWaitTimeout(variable("innodb_lock_wait_timeout")));
+            open.startStatement(LockingQueries.lockWaitTimeout(variable("innodb_lock_wait_timeout")));
             try {
                 return interruptibly(() -> work.run(open));
             } catch (DuetException e) {
