@@ -1,7 +1,9 @@
 package io.duetdb.sql.prepare;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
@@ -12,6 +14,7 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -24,7 +27,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * MySQL's; IF(c, a, b) is CASE WHEN c THEN a ELSE b END and IFNULL(a, b) is COALESCE(a, b), so their branches get
  * one type by MySQL's rules as CASE's do; CAST to CHAR or BINARY without a length is to a string of any length
  * (Calcite's CHAR is CHAR(1)), and to DECIMAL without precision is to DECIMAL(10, 0), as in MySQL; an IN list
- * of quoted and unquoted values is split so that each value compares by its own rules.
+ * of quoted and unquoted values is split so that each value compares by its own rules; VALUES rows whose columns mix
+ * literals of different kinds become a UNION ALL of their rows, so that each column gets one type by MySQL's rules.
  */
 final class MySqlFunctionRewrites extends SqlShuttle {
     static final MySqlFunctionRewrites INSTANCE = new MySqlFunctionRewrites();
@@ -48,6 +52,9 @@ final class MySqlFunctionRewrites extends SqlShuttle {
         if (name.equalsIgnoreCase("IFNULL") && call.operandCount() == 2) {
             return SqlStdOperatorTable.COALESCE.createCall(call.getParserPosition(), visitedOperands(call));
         }
+        if (call.getKind() == SqlKind.VALUES && mixesLiteralKinds(call)) {
+            return unionOfRows(call).accept(this);
+        }
         if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN)
                 && call.operand(1) instanceof SqlNodeList list && mixesStringsAndNumbers(list)) {
             return splitByQuoting(call, list).accept(this);
@@ -60,6 +67,43 @@ final class MySqlFunctionRewrites extends SqlShuttle {
             }
         }
         return super.visit(call);
+    }
+
+    /** Whether a column of the VALUES rows holds literals of different kinds (numbers, strings, dates, truth values). */
+    private static boolean mixesLiteralKinds(SqlCall values) {
+        List<Set<String>> kinds = new ArrayList<>();
+        for (SqlNode row : values.getOperandList()) {
+            if (!(row instanceof SqlCall rowCall)) {
+                return false;
+            }
+            for (int i = 0; i < rowCall.operandCount(); i++) {
+                while (kinds.size() <= i) {
+                    kinds.add(new HashSet<>());
+                }
+                SqlNode value = rowCall.operand(i);
+                if (value instanceof SqlLiteral literal && literal.getTypeName() != SqlTypeName.NULL) {
+                    kinds.get(i).add(value instanceof SqlNumericLiteral ? "number" : literal.getTypeName().getFamily()
+                            == null ? literal.getTypeName().name() : literal.getTypeName().getFamily().toString());
+                }
+            }
+        }
+        return kinds.stream().anyMatch(column -> column.size() > 1);
+    }
+
+    /**
+     * VALUES rows as SELECTs joined by UNION ALL, whose branches the validator casts to one type by MySQL's rules
+     * (Calcite's VALUES takes its literals as they are).
+     */
+    private static SqlNode unionOfRows(SqlCall values) {
+        SqlParserPos position = values.getParserPosition();
+        SqlNode union = null;
+        for (SqlNode row : values.getOperandList()) {
+            SqlSelect select = new SqlSelect(row.getParserPosition(), null,
+                    new SqlNodeList(((SqlCall) row).getOperandList(), row.getParserPosition()), null, null, null, null,
+                    null, null, null, null, null, null);
+            union = union == null ? select : SqlStdOperatorTable.UNION_ALL.createCall(position, union, select);
+        }
+        return union;
     }
 
     private static boolean mixesStringsAndNumbers(SqlNodeList list) {

@@ -31,6 +31,8 @@ class MySqlTypeRulesTest {
     @Test
     void valuesRowsOfDifferentTypesTakeOneType() {
         assertThat(rows("SELECT x, y FROM (VALUES (1, 'a'), ('b', 2.5)) AS t(x, y)")).containsExactly("1|a", "b|2.5");
+        assertThat(rows("SELECT x FROM (VALUES (1), (2.5), (NULL)) AS t(x) WHERE x IN (1, 2.5, 3, 4, 5, 6, 7, 8, 9,"
+                + " 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23.5)")).containsExactly("1.0", "2.5");
     }
 
     @Test
