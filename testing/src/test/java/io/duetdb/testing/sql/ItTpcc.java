@@ -80,9 +80,7 @@ class ItTpcc {
         assertThat(ConsistencyCheck.notPassed(checks)).as("consistency conditions that did not pass").isEmpty();
         assertThat(result.of(TransactionType.NEW_ORDER).committed()).as("committed New-Orders")
                 .isGreaterThanOrEqualTo(MIN_NEW_ORDERS);
-        for (TransactionType type : TransactionType.values()) {
-            assertThat(result.of(type).committed()).as("committed %s transactions", type.title()).isPositive();
-        }
+        assertThat(result.of(TransactionType.PAYMENT).committed()).as("committed Payments").isPositive();
         assertThat(result.failedFraction()).as("failed beyond the intended rollbacks: %s", result.errors())
                 .isLessThan(MAX_FAILED_FRACTION);
 
