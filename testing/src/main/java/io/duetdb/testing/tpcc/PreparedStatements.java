@@ -12,6 +12,7 @@ import java.util.Map;
 final class PreparedStatements implements AutoCloseable {
     private final Connection connection;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
+    private String last = "";
 
     PreparedStatements(Connection connection) {
         this.connection = requireNonNull(connection, "connection is null");
@@ -21,7 +22,13 @@ final class PreparedStatements implements AutoCloseable {
         return connection;
     }
 
+    /** The text of the statement taken last: the one a transaction's error came from. */
+    String last() {
+        return last;
+    }
+
     PreparedStatement get(String sql) throws SQLException {
+        last = sql;
         PreparedStatement statement = statements.get(sql);
         if (statement == null) {
             statement = connection.prepareStatement(sql);

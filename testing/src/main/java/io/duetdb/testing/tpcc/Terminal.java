@@ -80,14 +80,16 @@ final class Terminal implements Runnable {
                 }
                 return;
             } catch (SQLException e) {
+                String lastStatement = statements == null ? "" : statements.last();
                 rollback();
                 boolean lost = connection == null || SqlErrors.connectionLost(e);
                 TransactionStats stats = metrics.get().of(type);
+                String message = e.getMessage() + " [in: " + lastStatement + "]";
                 if (!lost && SqlErrors.retried(e) && attempt < MAX_ATTEMPTS && running.getAsBoolean()) {
-                    stats.retried(SqlErrors.key(e), e.getMessage());
+                    stats.retried(SqlErrors.key(e), message);
                     continue;
                 }
-                stats.failed(SqlErrors.key(e), e.getMessage());
+                stats.failed(SqlErrors.key(e), message);
                 if (lost) {
                     close();
                 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -95,27 +96,39 @@ class ItTpcc {
         return new ConsistencyCheck(source, SCALE, Duration.ofSeconds(120)).run(System.out);
     }
 
-    /** Changes the database so that each condition has rows that break it. */
+    /**
+     * Changes the database so that each condition has rows that break it. The new order removed and the order
+     * that loses a line are undelivered ones of the moment, whatever the run delivered.
+     */
     private static void breakEveryCondition() throws SQLException {
         try (Connection connection = source.open(); Statement statement = connection.createStatement()) {
             // 3.3.2.1 and 3.3.2.8
             statement.executeUpdate("UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 1");
             // 3.3.2.2
             statement.executeUpdate("UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = 1 AND d_id = 1");
-            // 3.3.2.3, 3.3.2.5 and 3.3.2.11: a new order from the middle of district 2's
-            statement.executeUpdate("DELETE FROM new_order WHERE no_w_id = 2 AND no_d_id = 2 AND no_o_id = "
-                    + (SCALE.ordersPerDistrict() - 5));
-            // 3.3.2.4 and 3.3.2.6: a line of an undelivered order
-            statement.executeUpdate("DELETE FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 3 AND ol_o_id = "
-                    + SCALE.ordersPerDistrict() + " AND ol_number = 1");
+            // 3.3.2.3, 3.3.2.5 and 3.3.2.11: the next-to-newest of district 2's new orders
+            long newest = single(statement, "SELECT MAX(no_o_id) FROM new_order WHERE no_w_id = 2 AND no_d_id = 2");
+            assertThat(statement.executeUpdate("DELETE FROM new_order WHERE no_w_id = 2 AND no_d_id = 2 AND no_o_id = "
+                    + (newest - 1))).isOne();
+            // 3.3.2.4 and 3.3.2.6: a line of district 3's newest undelivered order
+            newest = single(statement, "SELECT MAX(no_o_id) FROM new_order WHERE no_w_id = 1 AND no_d_id = 3");
+            assertThat(statement.executeUpdate("DELETE FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 3 AND ol_o_id = "
+                    + newest + " AND ol_number = 1")).isOne();
             // 3.3.2.7: a line of a delivered order without its delivery date
-            statement.executeUpdate("UPDATE order_line SET ol_delivery_d = NULL WHERE ol_w_id = 1 AND ol_d_id = 4"
-                    + " AND ol_o_id = 1 AND ol_number = 1");
+            assertThat(statement.executeUpdate("UPDATE order_line SET ol_delivery_d = NULL WHERE ol_w_id = 1"
+                    + " AND ol_d_id = 4 AND ol_o_id = 1 AND ol_number = 1")).isOne();
             // 3.3.2.9
             statement.executeUpdate("UPDATE district SET d_ytd = d_ytd + 1 WHERE d_w_id = 2 AND d_id = 5");
             // 3.3.2.10 and 3.3.2.12
             statement.executeUpdate("UPDATE customer SET c_balance = c_balance + 1 WHERE c_w_id = 1 AND c_d_id = 6"
                     + " AND c_id = 1");
+        }
+    }
+
+    private static long single(Statement statement, String sql) throws SQLException {
+        try (ResultSet result = statement.executeQuery(sql)) {
+            assertThat(result.next()).isTrue();
+            return result.getLong(1);
         }
     }
 }
