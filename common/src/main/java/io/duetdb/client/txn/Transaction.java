@@ -72,6 +72,8 @@ public final class Transaction implements AutoCloseable {
     private final NavigableMap<ByteString, Mutation> writes = new TreeMap<>(ByteString.unsignedLexicographicalComparator());
     /** Keys this transaction holds pessimistic locks on. */
     private final Set<ByteString> locked = new LinkedHashSet<>();
+    /** The latest committed value (or its absence) that each lock request with values answered for its keys. */
+    private final Map<ByteString, Optional<ByteString>> lockedValues = new HashMap<>();
     private long writtenBytes;
     private ByteString primary;
     private long forUpdateTs;
@@ -524,7 +526,10 @@ public final class Transaction implements AutoCloseable {
         if (locked.size() > savepoint.lockedKeys) {
             List<ByteString> since = new ArrayList<>(locked).subList(savepoint.lockedKeys, locked.size());
             List<ByteString> release = new ArrayList<>(since);
-            since.forEach(locked::remove);
+            since.forEach(key -> {
+                locked.remove(key);
+                lockedValues.remove(key);
+            });
             releaseLocks(release);
             if (primary != null && !locked.contains(primary) && !writes.containsKey(primary)) {
                 // The statement took the transaction's first lock: the next one chooses the primary again.
@@ -568,23 +573,43 @@ public final class Transaction implements AutoCloseable {
 
     /** Takes pessimistic locks; answers the latest committed values when asked. */
     private Map<ByteString, byte[]> lock(List<ByteString> keys, boolean returnValues) {
-        List<ByteString> needed = keys.stream().distinct().filter(key -> returnValues || !locked.contains(key)).toList();
-        if (needed.isEmpty()) {
+        List<ByteString> needed = keys.stream().distinct()
+                .filter(key -> !locked.contains(key) || returnValues && !lockedValues.containsKey(key)).toList();
+        if (!needed.isEmpty()) {
+            boolean newPrimary = primary == null;
+            if (newPrimary) {
+                primary = needed.get(0);
+            }
+            try {
+                Map<ByteString, byte[]> latest = lockWithPrimary(needed, returnValues);
+                if (returnValues) {
+                    for (ByteString key : needed) {
+                        byte[] value = latest.get(key);
+                        lockedValues.put(key, value == null ? Optional.empty() : Optional.of(ByteString.copyFrom(value)));
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (newPrimary && !locked.contains(primary)) {
+                    // The statement failed before the primary was locked: the next lock chooses again.
+                    primary = null;
+                }
+                throw e;
+            }
+        }
+        if (!returnValues) {
             return Map.of();
         }
-        boolean newPrimary = primary == null;
-        if (newPrimary) {
-            primary = needed.get(0);
-        }
-        try {
-            return lockWithPrimary(needed, returnValues);
-        } catch (RuntimeException e) {
-            if (newPrimary && !locked.contains(primary)) {
-                // The statement failed before the primary was locked: the next lock chooses again.
-                primary = null;
+        // While this transaction holds a key's lock no other commit can change it: the value the lock answered is
+        // still the latest (a lost in-memory lock fails this transaction's prewrite), so locking it again in a later
+        // statement (UPDATE after SELECT ... FOR UPDATE) needs no request.
+        Map<ByteString, byte[]> values = new HashMap<>();
+        for (ByteString key : keys) {
+            Optional<ByteString> value = lockedValues.get(key);
+            if (value != null && value.isPresent()) {
+                values.put(key, value.get().toByteArray());
             }
-            throw e;
         }
+        return values;
     }
 
     private Map<ByteString, byte[]> lockWithPrimary(List<ByteString> needed, boolean returnValues) {

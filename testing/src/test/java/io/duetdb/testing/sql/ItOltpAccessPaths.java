@@ -177,6 +177,44 @@ class ItOltpAccessPaths {
     }
 
     @Test
+    void nowaitFailsAtOnceAndSkipLockedPassesHeldRowsBy() throws Exception {
+        try (Connection holder = DriverManager.getConnection(url); Connection other = DriverManager.getConnection(url);
+                Statement held = holder.createStatement(); Statement contender = other.createStatement()) {
+            holder.setAutoCommit(false);
+            other.setAutoCommit(false);
+            // A lock wait this long would outlast the test: only NOWAIT and SKIP LOCKED can answer in time.
+            contender.execute("SET innodb_lock_wait_timeout = 50");
+            assertThat(SqlTesting.rows(held, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id IN (11, 13)"
+                    + " FOR UPDATE")).containsExactlyInAnyOrder("11", "13");
+
+            CompletableFuture<SQLException> nowait = CompletableFuture.supplyAsync(() -> {
+                try {
+                    SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id IN (12, 13)"
+                            + " FOR UPDATE NOWAIT");
+                    return null;
+                } catch (SQLException e) {
+                    return e;
+                }
+            });
+            SQLException refused = nowait.get(10, TimeUnit.SECONDS);
+            assertThat((Object) refused).isNotNull();
+            assertThat(refused.getErrorCode()).isEqualTo(3572);
+            // The failed statement took (12) with it; nothing it read stays locked.
+            assertThat(SqlTesting.rows(held, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id = 12 FOR UPDATE"
+                    + " NOWAIT")).containsExactly("12");
+
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id BETWEEN 10 AND 15"
+                    + " ORDER BY s_i_id FOR UPDATE SKIP LOCKED")).containsExactly("10", "14", "15");
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((1,13),(1,16))"
+                    + " FOR UPDATE SKIP LOCKED")).containsExactly("16");
+            holder.commit();
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((1,13),(1,16))"
+                    + " FOR UPDATE NOWAIT")).containsExactlyInAnyOrder("13", "16");
+            other.commit();
+        }
+    }
+
+    @Test
     void aFailedStatementReleasesTheLocksOnlyItTook() throws Exception {
         try (Connection first = DriverManager.getConnection(url); Connection second = DriverManager.getConnection(url);
                 Statement failing = first.createStatement(); Statement waiting = second.createStatement()) {
