@@ -167,6 +167,7 @@ final class OltpReport {
         if (Double.isNaN(value) || Double.isNaN(base) || base == 0) {
             return "n/a";
         }
-        return String.format("%.2fx", value / base);
+        double ratio = value / base;
+        return String.format(ratio < 0.1 ? "%.3fx" : "%.2fx", ratio);
     }
 }
