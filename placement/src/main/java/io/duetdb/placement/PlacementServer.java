@@ -25,6 +25,7 @@ import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.datadir.DataDirectory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.net.ListenAddresses;
 import io.duetdb.common.status.Readiness;
 import io.duetdb.common.status.StatusServer;
 import io.duetdb.placement.internal.MemberReachability;
@@ -86,6 +87,11 @@ public final class PlacementServer implements AutoCloseable {
         PlacementMetrics metrics = new PlacementMetrics();
         PlacementStateMachine stateMachine = new PlacementStateMachine();
         service = new PlacementService(config, stateMachine, metrics, version);
+        ListenAddresses.requireFree(config.clientAddress(), "placement " + config.name() + ": client address");
+        // The status port comes up first: while this member waits for a leader it tells what it waits for.
+        statusServer = new StatusServer(COMPONENT, config.name(), config.statusAddress(), metrics.registry(), this::status);
+        statusServer.start();
+        resources.add(statusServer);
 
         List<RaftPeerSpec> peers = new ArrayList<>();
         for (Map.Entry<String, HostAndPort> member : config.initialClusterMembers().entrySet()) {
@@ -110,6 +116,7 @@ public final class PlacementServer implements AutoCloseable {
                     "placement " + config.name() + ": cannot start Raft on " + config.peerAddress() + ": " + e.getMessage(), e);
         }
         service.attach(handle);
+        checkReadiness(handle);
 
         ExecutorService rpcExecutor = Executors.newFixedThreadPool(8, new NamedThreadFactory(COMPONENT, config.name(), "rpc"));
         resources.add(rpcExecutor::shutdownNow);
@@ -139,9 +146,6 @@ public final class PlacementServer implements AutoCloseable {
         metrics.gauge("duet_placement_raft_applied_index", "Last applied Raft index", () -> handle.lastAppliedIndex());
         metrics.gauge("duet_placement_regions", "Regions in the registry", () -> service.regionCount());
         metrics.gauge("duet_placement_operators", "Scheduling operators running", () -> service.operatorCount());
-        statusServer = new StatusServer(COMPONENT, config.name(), config.statusAddress(), metrics.registry(), this::status);
-        statusServer.start();
-        resources.add(statusServer);
 
         ScheduledExecutorService background = Executors.newScheduledThreadPool(2,
                 new NamedThreadFactory(COMPONENT, config.name(), "background"));
@@ -151,7 +155,7 @@ public final class PlacementServer implements AutoCloseable {
         background.scheduleWithFixedDelay(guard("publish member", service::publishMember), 0, 1, TimeUnit.SECONDS);
         long interval = config.scheduleInterval().toMillis();
         background.scheduleWithFixedDelay(guard("balance", service::balance), interval, interval, TimeUnit.MILLISECONDS);
-        background.scheduleWithFixedDelay(guard("readiness", () -> checkReadiness(handle)), 0,
+        background.scheduleWithFixedDelay(guard("readiness", () -> checkReadiness(handle)), READINESS_CHECK.toMillis(),
                 READINESS_CHECK.toMillis(), TimeUnit.MILLISECONDS);
         LOG.info("placement {} started: client {} peer {} status http://{}/ data {}", config.name(),
                 clientAddress(), config.peerAddress(), statusServer.boundAddress(), config.dataDir());

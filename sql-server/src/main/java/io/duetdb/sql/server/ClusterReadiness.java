@@ -11,6 +11,7 @@ import io.duetdb.client.placement.PlacementReadiness;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.status.Readiness;
 import io.duetdb.common.status.Readiness.Check;
 import io.duetdb.common.status.Readiness.NotReady;
 import io.duetdb.proto.meta.Peer;
@@ -34,9 +35,11 @@ final class ClusterReadiness implements Check<Void> {
     private final List<HostAndPort> pd;
     private final PlacementClient placement;
     private final Catalog catalog;
+    private final Readiness readiness;
 
-    ClusterReadiness(List<HostAndPort> pd, PlacementClient placement, Catalog catalog) {
+    ClusterReadiness(List<HostAndPort> pd, PlacementClient placement, Catalog catalog, Readiness readiness) {
         this.pd = List.copyOf(requireNonNull(pd, "pd is null"));
+        this.readiness = requireNonNull(readiness, "readiness is null");
         this.placement = requireNonNull(placement, "placement is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
     }
@@ -55,6 +58,7 @@ final class ClusterReadiness implements Check<Void> {
             throw new NotReady(FIRST_REGION_LEADER, "region " + region.getRegion().getId() + " has voters on stores "
                     + voterStores(region) + "; none has reported leading it yet");
         }
+        readiness.waitingFor(CATALOG_BOOTSTRAP, "bootstrapping the catalog if no server has, then loading it");
         try {
             catalog.start();
         } catch (DuetException e) {

@@ -72,7 +72,7 @@ public final class SqlServer implements AutoCloseable {
             placement = new GrpcPlacementClient(PlacementClientConfig.of(config.pd()), "sql-server");
             client = new TxnClient(placement);
             catalog = new Catalog(client, config.schemaLease());
-            readiness.await(new ClusterReadiness(config.pd(), placement, catalog), READINESS_CHECK);
+            readiness.await(new ClusterReadiness(config.pd(), placement, catalog, readiness), READINESS_CHECK);
             sessions = new SessionManager(client, catalog, SERVER_VERSION, metrics,
                     new ServerSettings(config.maxAllowedPacket(), config.defaultAuthenticationPlugin(),
                             config.backfillBatchSize()));
