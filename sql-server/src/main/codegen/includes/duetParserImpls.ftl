@@ -619,12 +619,17 @@ SqlNode DuetQueryWithLocking() :
 {
     final SqlNode query;
     SqlQueryWithLocking.Mode mode = null;
+    SqlQueryWithLocking.WaitPolicy wait = SqlQueryWithLocking.WaitPolicy.WAIT;
 }
 {
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     [
         <FOR> ( <UPDATE> { mode = SqlQueryWithLocking.Mode.FOR_UPDATE; } | <SHARE> { mode = SqlQueryWithLocking.Mode.SHARE; } )
-        [ <NOWAIT> | <SKIP_> <LOCKED> ]
+        [
+            <NOWAIT> { wait = SqlQueryWithLocking.WaitPolicy.NOWAIT; }
+        |
+            <SKIP_> <LOCKED> { wait = SqlQueryWithLocking.WaitPolicy.SKIP_LOCKED; }
+        ]
     |
         <LOCK> <IN> <SHARE> <MODE> { mode = SqlQueryWithLocking.Mode.SHARE; }
     ]
@@ -632,7 +637,7 @@ SqlNode DuetQueryWithLocking() :
         if (mode == null) {
             return query;
         }
-        return new SqlQueryWithLocking(getPos(), query, mode);
+        return new SqlQueryWithLocking(getPos(), query, mode, wait);
     }
 }
 

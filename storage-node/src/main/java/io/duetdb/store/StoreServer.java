@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -200,7 +201,9 @@ public final class StoreServer implements AutoCloseable {
         GarbageCollector garbageCollector = new GarbageCollector(placement, engine, metrics);
         ExecutorService txnScheduler = Executors.newFixedThreadPool(4, new NamedThreadFactory(COMPONENT, node, "txn"));
         resources.add(() -> stopAndWait(txnScheduler));
-        LockWaits lockWaits = new LockWaits(background, new PlacementDeadlockDetector(placement, slow));
+        LockWaits lockWaits = new LockWaits(background, new PlacementDeadlockDetector(placement, slow),
+                (nanos, outcome) -> metrics.lockWaitSeconds.labelValues(outcome.name().toLowerCase(Locale.ROOT))
+                        .observe(nanos / 1e9));
         TxnService txn = new TxnService(this.node, kv, new Latches(config.latchSlots()), lockWaits, txnScheduler,
                 garbageCollector::safePoint, () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()),
                 config.inMemoryPessimisticLocks(), metrics);

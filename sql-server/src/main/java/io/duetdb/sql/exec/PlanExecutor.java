@@ -50,6 +50,8 @@ public final class PlanExecutor {
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
     private final boolean locking;
+    /** A locking read that passes by rows other transactions hold (FOR UPDATE SKIP LOCKED). */
+    private boolean skipLocked;
     private final SessionFunctions session;
     private final Map<Long, TableAccess> accessCache = new HashMap<>();
     private final MemoryTracker memory;
@@ -78,6 +80,15 @@ public final class PlanExecutor {
                 ? new CoprocessorPushDown(transaction, compiler, memory) : null;
         this.vectorized = pushDown != null && VectorizedPlans.enabled(session)
                 ? new VectorizedPlans(pushDown, compiler, memory, new VectorizedContext()) : null;
+    }
+
+    /** Makes this locking plan pass by the rows other transactions hold instead of waiting for them. */
+    public PlanExecutor skippingLocked() {
+        if (!locking) {
+            throw new IllegalStateException("only a locking read skips locked rows");
+        }
+        this.skipLocked = true;
+        return this;
     }
 
     /** What the vectorized part of a plan asks of this executor. */
@@ -531,6 +542,9 @@ public final class PlanExecutor {
         TableAccess access = access(table);
         TableReader reader = TableReader.create(transaction, access, condition, compiler, locking,
                 AccessPathEstimator.of(table, transaction, session));
+        if (skipLocked) {
+            reader.skipLocked();
+        }
         byte[][] range = pushDown == null ? null : reader.recordRange();
         if (range != null) {
             RowStream pushed = pushDown.scan(access, range, condition, reportTo(node));

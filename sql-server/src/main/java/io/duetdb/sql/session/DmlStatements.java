@@ -152,7 +152,7 @@ final class DmlStatements {
             fullRows.add(row);
             handles.add(handle(table, access, row));
         }
-        if (fullRows.size() > 1 && onDuplicate == null && !insert.replace()) {
+        if (onDuplicate == null && !insert.replace()) {
             writer.prefetchKeyChecks(fullRows, handles);
         }
         rowNumber = 0;

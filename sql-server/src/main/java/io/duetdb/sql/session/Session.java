@@ -46,6 +46,7 @@ import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
 import io.duetdb.sql.prepare.TypeMapping;
@@ -140,7 +141,8 @@ public final class Session implements SessionFunctions {
         final int parameterCount;
         /** A query (planned once with its placeholders); anything else is bound as text at each execution. */
         final boolean query;
-        final boolean locking;
+        /** A locking read's wait policy; null for statements that lock nothing. */
+        final WaitPolicy lockWait;
         /** For UPDATE and DELETE: their plan with placeholders, reused across executions. */
         final DmlStatements.PreparedDml dml;
         /** The statement as parsed at prepare time, never given to the validator (which may rewrite it). */
@@ -151,13 +153,13 @@ public final class Session implements SessionFunctions {
         List<ResultColumn> planColumns;
         long planSchemaVersion = -1;
 
-        Prepared(String sql, SqlNode parsed, int parameterCount, boolean query, boolean locking) {
+        Prepared(String sql, SqlNode parsed, int parameterCount, boolean query, WaitPolicy lockWait) {
             this.parsed = parsed;
             this.dml = parsed instanceof SqlMySqlUpdate || parsed instanceof SqlMySqlDelete ? new DmlStatements.PreparedDml() : null;
             this.sql = sql;
             this.parameterCount = parameterCount;
             this.query = query;
-            this.locking = locking;
+            this.lockWait = lockWait;
         }
     }
 
@@ -197,7 +199,8 @@ public final class Session implements SessionFunctions {
                 SqlNode statement = StatementParser.parse(text);
                 int parameterCount = ParameterBinder.count(statement);
                 boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
-                entry = new Prepared(text, statement, parameterCount, isQuery, statement instanceof SqlQueryWithLocking);
+                entry = new Prepared(text, statement, parameterCount, isQuery,
+                        statement instanceof SqlQueryWithLocking locking ? locking.waitPolicy() : null);
                 if (isQuery) {
                     columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
                 }
@@ -295,8 +298,8 @@ public final class Session implements SessionFunctions {
                     return measured("select", () -> inTransaction(transaction -> {
                         ExpressionCompiler compiler = new ExpressionCompiler(plan.plan().getCluster().getRexBuilder(),
                                 this, parameters);
-                        List<Object[]> rows = new PlanExecutor(transaction, compiler, statement.locking)
-                                .execute(plan.plan());
+                        List<Object[]> rows = LockingQueries.execute(transaction, compiler, statement.lockWait,
+                                plan.plan());
                         return new QueryResult(columns, rows);
                     }));
                 }
@@ -827,7 +830,7 @@ public final class Session implements SessionFunctions {
             return inTransaction(transaction -> explain(transaction, explain.getExplicandum()));
         }
         if (statement instanceof SqlQueryWithLocking locking) {
-            return inTransaction(transaction -> query(transaction, locking.query(), true, rewritten));
+            return inTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
         }
         if (statement.getKind().belongsTo(SqlKind.QUERY)) {
             java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, manager.catalog().current(),
@@ -835,7 +838,7 @@ public final class Session implements SessionFunctions {
             if (pointGet.isPresent()) {
                 return pointGet(pointGet.get(), pointGet.get().handles(List.of()).orElseThrow());
             }
-            return inTransaction(transaction -> query(transaction, statement, false, rewritten));
+            return inTransaction(transaction -> query(transaction, statement, null, rewritten));
         }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "statement not supported yet: " + statement.getKind());
     }
@@ -869,6 +872,7 @@ public final class Session implements SessionFunctions {
         if (transaction != null) {
             Transaction.Savepoint before = transaction.savepoint();
             Transaction open = transaction;
+            open.startStatement(LockingQueries.lockWaitTimeout(variable("innodb_lock_wait_timeout")));
             try {
                 return interruptibly(() -> work.run(open));
             } catch (DuetException e) {
@@ -1015,13 +1019,13 @@ public final class Session implements SessionFunctions {
         return new QueryPlanner(catalog, database);
     }
 
-    private StatementResult query(Transaction transaction, SqlNode query, boolean locking, String sql) {
+    private StatementResult query(Transaction transaction, SqlNode query, WaitPolicy lockWait, String sql) {
         List<String> labels = labels(query, sql);
         QueryPlanner.PlannedQuery planned = planner().plan(query);
         requireSelect(planned.plan());
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
                 List.of());
-        List<Object[]> rows = new PlanExecutor(transaction, compiler, locking).execute(planned.plan());
+        List<Object[]> rows = LockingQueries.execute(transaction, compiler, lockWait, planned.plan());
         return new QueryResult(resultColumns(planned, labels), rows);
     }
 
