@@ -65,6 +65,8 @@ public enum ErrorCode {
     CANNOT_USER(1396, "HY000"),
     NONEXISTING_GRANT(1141, "42000"),
     SPECIFIC_ACCESS_DENIED(1227, "42000"),
+    /** MySQL's "Server shutdown in progress": a server stopped while it was still starting or waiting. */
+    SERVER_SHUTDOWN(1053, "08S01"),
 
     // TiDB's distributed-system errors.
     TRANSACTION_RETRYABLE(8002, "HY000"),

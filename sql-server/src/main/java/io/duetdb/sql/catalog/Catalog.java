@@ -55,7 +55,9 @@ public final class Catalog implements AutoCloseable {
             try {
                 reload();
             } catch (RuntimeException e) {
-                LOG.warn("Reloading the schema failed ({}); retrying", e.getMessage());
+                if (!syncer.isShutdown()) {
+                    LOG.warn("Reloading the schema failed ({}); retrying", e.getMessage());
+                }
             }
         }, period, period, TimeUnit.MILLISECONDS);
     }
