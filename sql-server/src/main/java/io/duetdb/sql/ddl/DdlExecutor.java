@@ -650,8 +650,10 @@ public final class DdlExecutor {
                 }
                 transaction.commit();
                 rows += page.size();
-                job.progress(rows);
-                if (page.size() < backfillBatchSize) {
+                boolean done = page.size() < backfillBatchSize;
+                // The last count goes out with the public state's step.
+                job.progress(rows, !done);
+                if (done) {
                     LOG.info("Backfilled index {} of {}: {} rows", index.name(), table.name(), rows);
                     return;
                 }

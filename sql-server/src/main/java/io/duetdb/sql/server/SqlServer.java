@@ -52,9 +52,14 @@ public final class SqlServer implements AutoCloseable {
         try {
             placement = new GrpcPlacementClient(PlacementClientConfig.of(config.pd()), "sql-server");
             client = new TxnClient(placement);
-            catalog = new Catalog(client, config.schemaLease());
-            catalog.start();
             SqlMetrics metrics = new SqlMetrics();
+            catalog = new Catalog(client, config.schemaLease(), config.address().toString(),
+                    (commit, sync, result) -> {
+                        metrics.ddlStepSeconds.labelValues("commit").observe(commit.toNanos() / 1e9);
+                        metrics.ddlStepSeconds.labelValues("sync").observe(sync.toNanos() / 1e9);
+                        metrics.ddlSchemaSyncs.labelValues(result.confirmed() ? "confirmed" : "lease").inc();
+                    });
+            catalog.start();
             sessions = new SessionManager(client, catalog, SERVER_VERSION, metrics,
                     new ServerSettings(config.maxAllowedPacket(), config.defaultAuthenticationPlugin(),
                             config.backfillBatchSize()));
