@@ -63,8 +63,10 @@ final class IndexBackfill {
                 indexPage(transaction, table, access, index, page);
                 transaction.commit();
                 rows += page.size();
-                job.progress(rows);
-                if (page.size() < batchSize) {
+                boolean done = page.size() < batchSize;
+                // The last count goes out with the public state's step.
+                job.progress(rows, !done);
+                if (done) {
                     LOG.info("Backfilled index {} of {}: {} rows", index.name(), table.name(), rows);
                     return;
                 }
