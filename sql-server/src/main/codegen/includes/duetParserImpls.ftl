@@ -224,6 +224,29 @@ SqlMySqlType DuetDataType() :
         | <BLOB> | <DATETIME> | <YEAR> )
         { name = token.image.toUpperCase(Locale.ROOT); }
     |
+        ( <MEDIUMINT> | <MEDIUMTEXT> | <MEDIUMBLOB> | <LONGTEXT> | <LONGBLOB> | <TINYTEXT> | <TINYBLOB> )
+        { name = token.image.toUpperCase(Locale.ROOT); }
+    |
+        // MySQL's synonyms, reserved words there.
+        <INT1> { name = "TINYINT"; }
+    |
+        <INT2> { name = "SMALLINT"; }
+    |
+        ( <INT3> | <MIDDLEINT> ) { name = "MEDIUMINT"; }
+    |
+        <INT4> { name = "INT"; }
+    |
+        <INT8> { name = "BIGINT"; }
+    |
+        <FLOAT4> { name = "FLOAT"; }
+    |
+        <FLOAT8> { name = "DOUBLE"; }
+    |
+        <VARCHARACTER> { name = "VARCHAR"; }
+    |
+        <LONG> { name = "MEDIUMTEXT"; }
+        [ <VARBINARY> { name = "MEDIUMBLOB"; } | <VARCHAR> | <CHAR> <VARYING> ]
+    |
         <DOUBLE> [ <PRECISION> ] { name = "DOUBLE"; }
     |
         <CHARACTER> [ <VARYING> { name = "VARCHAR"; } ] { name = "CHAR"; }
@@ -766,5 +789,31 @@ SqlNode DuetSessionUserFunction() :
     {
         return new org.apache.calcite.sql.SqlUnresolvedFunction(new SqlIdentifier("USER", s.pos()), null, null,
             null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION).createCall(s.end(this));
+    }
+}
+
+/**
+ * A MySQL function whose name MySQL reserves, so that it is a keyword here too: IF(...), REPLACE(...),
+ * REPEAT(...), INSERT(...), DATABASE(), SCHEMA(), UTC_DATE() and its kin. The call is the one a function of that
+ * name written as an identifier makes.
+ */
+SqlNode DuetReservedWordFunctionCall() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final List<SqlNode> args;
+}
+{
+    (
+        <IF> | <REPLACE> | <REPEAT> | <INSERT> | <DATABASE> | <SCHEMA> | <UTC_DATE> | <UTC_TIME> | <UTC_TIMESTAMP>
+    )
+    { s = span(); name = new SqlIdentifier(unquotedIdentifier(), getPos()); }
+    (
+        LOOKAHEAD(2) <LPAREN> <RPAREN> { args = new ArrayList<SqlNode>(); }
+    |
+        args = FunctionParameterList(ExprContext.ACCEPT_SUB_QUERY) { args.remove(0); }
+    )
+    {
+        return createCall(name, s.end(this), SqlFunctionCategory.USER_DEFINED_FUNCTION, null, args);
     }
 }

@@ -65,6 +65,8 @@ public enum ErrorCode {
     CANNOT_USER(1396, "HY000"),
     NONEXISTING_GRANT(1141, "42000"),
     SPECIFIC_ACCESS_DENIED(1227, "42000"),
+    /** MySQL's "Server shutdown in progress": a server stopped while it was still starting or waiting. */
+    SERVER_SHUTDOWN(1053, "08S01"),
     /** A selected column neither grouped nor functionally dependent on the grouped ones (ONLY_FULL_GROUP_BY). */
     WRONG_FIELD_WITH_GROUP(1055, "42000"),
     /** An aggregating SELECT without GROUP BY that also selects a column (ONLY_FULL_GROUP_BY). */
