@@ -73,6 +73,8 @@ public final class Session implements SessionFunctions {
     private final String user;
     private final String host;
     private final Map<String, String> variables = new HashMap<>();
+    /** The cluster's global variable values when the session started, which it starts from (MySQL's rule). */
+    private final Map<String, String> globalsAtStart;
     private final ReentrantLock statementLock = new ReentrantLock();
     private final Runnable disconnect;
     /** Guards statementThread and interruptible: KILL QUERY interrupts only a thread in an interruptible phase. */
@@ -99,6 +101,7 @@ public final class Session implements SessionFunctions {
         this.user = requireNonNull(user, "user is null");
         this.host = requireNonNull(host, "host is null");
         this.database = database;
+        this.globalsAtStart = manager.globalVariables().current();
     }
 
     // ---- what the protocol layer uses ----
@@ -339,6 +342,7 @@ public final class Session implements SessionFunctions {
         currentStatement = sql;
         statementState = "executing";
         statementStart = System.nanoTime();
+        manager.generalLog(this, sql);
     }
 
     private void endStatement() {
@@ -501,6 +505,10 @@ public final class Session implements SessionFunctions {
             statementLock.unlock();
             manager.closed(this);
         }
+    }
+
+    String host() {
+        return host;
     }
 
     long connectionIdValue() {
@@ -668,14 +676,7 @@ public final class Session implements SessionFunctions {
         if (configured.isPresent()) {
             return configured.get();
         }
-        if (!scope.equals("global") && variables.containsKey(key)) {
-            return variables.get(key);
-        }
-        String value = SystemVariables.defaultValue(key);
-        if (value == null) {
-            throw new DuetException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, "Unknown system variable '" + name + "'");
-        }
-        return value;
+        return manager.globalVariables().value(scope, key, variables, globalsAtStart);
     }
 
     String variable(String name) {
