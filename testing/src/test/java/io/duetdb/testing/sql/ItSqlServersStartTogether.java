@@ -68,7 +68,7 @@ class ItSqlServersStartTogether {
             }
             for (int statusPort : statusPorts) {
                 LocalCluster.await("a status port saying the server waits for the cluster bootstrap",
-                        Duration.ofSeconds(30), () -> status(statusPort).contains("\"waitingFor\" : \"cluster bootstrap\""));
+                        Duration.ofSeconds(120), () -> status(statusPort).contains("\"waitingFor\" : \"cluster bootstrap\""));
             }
             assertThat(servers).noneMatch(SqlServer::isServing);
 
