@@ -71,7 +71,12 @@ public final class SqlServer implements AutoCloseable {
             statusServer.start();
             placement = new GrpcPlacementClient(PlacementClientConfig.of(config.pd()), "sql-server");
             client = new TxnClient(placement);
-            catalog = new Catalog(client, config.schemaLease());
+            catalog = new Catalog(client, config.schemaLease(), config.address().toString(),
+                    (commit, sync, result) -> {
+                        metrics.ddlStepSeconds.labelValues("commit").observe(commit.toNanos() / 1e9);
+                        metrics.ddlStepSeconds.labelValues("sync").observe(sync.toNanos() / 1e9);
+                        metrics.ddlSchemaSyncs.labelValues(result.confirmed() ? "confirmed" : "lease").inc();
+                    });
             readiness.await(new ClusterReadiness(config.pd(), placement, catalog, readiness), READINESS_CHECK);
             sessions = new SessionManager(client, catalog, SERVER_VERSION, metrics,
                     new ServerSettings(config.maxAllowedPacket(), config.defaultAuthenticationPlugin(),

@@ -25,7 +25,6 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlExplain;
 
 import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
@@ -42,6 +41,7 @@ import io.duetdb.sql.exec.SessionFunctions;
 import io.duetdb.sql.parser.StatementParser;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlRenameTable;
+import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
@@ -49,6 +49,7 @@ import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
+import io.duetdb.sql.prepare.SqlMode;
 import io.duetdb.sql.prepare.TypeMapping;
 import io.duetdb.sql.types.SqlType;
 
@@ -63,12 +64,9 @@ public final class Session implements SessionFunctions {
     private static final Pattern COMMIT = Pattern.compile("(?is)commit(\\s+work)?");
     private static final Pattern ROLLBACK = Pattern.compile("(?is)rollback(\\s+work)?");
     private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
-    private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe)\\s+([`\\w.]+)");
+    private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe|explain)\\s+([`\\w.]+)");
     private static final Pattern ANALYZE_TABLE = Pattern.compile("(?is)\\s*analyze\\s+(?:no_write_to_binlog\\s+|local\\s+)?"
             + "tables?\\s+(.+?)\\s*;?\\s*");
-    /** MySQL's EXPLAIN of a query (also spelled DESC or DESCRIBE), which Calcite spells EXPLAIN PLAN FOR. */
-    private static final Pattern EXPLAIN_QUERY = Pattern.compile("(?is)\\s*(?:explain|desc|describe)\\s+(analyze\\s+)?"
-            + "(?:format\\s*=\\s*'?\\w+'?\\s+)?((?:select|with)\\b.*|\\(.*)");
 
     private final SessionManager manager;
     private final long connectionId;
@@ -80,8 +78,6 @@ public final class Session implements SessionFunctions {
     /** Guards statementThread and interruptible: KILL QUERY interrupts only a thread in an interruptible phase. */
     private final Object interruption = new Object();
     private Thread statementThread;
-    /** Set by the text front end for EXPLAIN ANALYZE, which Calcite's EXPLAIN PLAN FOR cannot carry. */
-    private boolean analyzeNextExplain;
     private boolean interruptible;
     private volatile boolean queryKilled;
     private final List<Warning> warnings = new ArrayList<>();
@@ -224,7 +220,8 @@ public final class Session implements SessionFunctions {
             SqlNode query = statement instanceof SqlQueryWithLocking locking ? locking.query() : statement;
             List<String> labels = labels(query, entry.sql);
             InfoSchema schema = manager.catalog().current();
-            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database).plan(query);
+            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database, sqlMode())
+                    .plan(query);
             entry.plan = planned;
             // The validator rewrites the tree it plans, so the point get is matched on the untouched parse.
             entry.pointGet = PointGetFastPath.match(entry.parsed, schema, database).orElse(null);
@@ -249,7 +246,7 @@ public final class Session implements SessionFunctions {
             SqlNode bound = StatementParser.parse(ParameterBinder.bindText(text, nulls));
             SqlNode query = bound instanceof SqlQueryWithLocking locking ? locking.query() : bound;
             QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(manager.catalog().current()),
-                    database).plan(query);
+                    database, sqlMode()).plan(query);
             return resultColumns(planned, labels(query, text));
         } catch (DuetException e) {
             // MySQL refuses to prepare a statement over names that do not exist; other planning failures (a
@@ -761,10 +758,7 @@ public final class Session implements SessionFunctions {
         if (lower.startsWith("show ")) {
             return ShowStatements.execute(this, sql.substring(5).strip());
         }
-        if ((matcher = EXPLAIN_QUERY.matcher(sql)).matches()) {
-            analyzeNextExplain = matcher.group(1) != null;
-            sql = "EXPLAIN PLAN FOR " + matcher.group(2);
-        } else if ((matcher = DESCRIBE.matcher(sql)).matches()) {
+        if ((matcher = DESCRIBE.matcher(sql)).matches()) {
             return ShowStatements.execute(this, "COLUMNS FROM " + matcher.group(1));
         }
         String rewritten = SqlText.rewriteSystemVariables(sql);
@@ -826,8 +820,8 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlMySqlDelete delete) {
             return inTransaction(transaction -> new DmlStatements(this, transaction).delete(delete));
         }
-        if (statement instanceof SqlExplain explain) {
-            return inTransaction(transaction -> explain(transaction, explain.getExplicandum()));
+        if (statement instanceof SqlExplainQuery explain) {
+            return inTransaction(transaction -> new ExplainStatement(this, transaction).run(explain));
         }
         if (statement instanceof SqlQueryWithLocking locking) {
             return inTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
@@ -1016,7 +1010,11 @@ public final class Session implements SessionFunctions {
     /** The planner for the schema version {@code transaction} reads. */
     QueryPlanner planner() {
         CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().current());
-        return new QueryPlanner(catalog, database);
+        return new QueryPlanner(catalog, database, sqlMode());
+    }
+
+    private SqlMode sqlMode() {
+        return SqlMode.of(variable("sql_mode"));
     }
 
     private StatementResult query(Transaction transaction, SqlNode query, WaitPolicy lockWait, String sql) {
@@ -1078,46 +1076,15 @@ public final class Session implements SessionFunctions {
                 ResultColumn.computed("Msg_text", SqlType.varchar(256))), rows);
     }
 
-    private StatementResult explain(Transaction transaction, SqlNode query) {
-        boolean analyze = analyzeNextExplain;
-        analyzeNextExplain = false;
-        QueryPlanner.PlannedQuery planned = planner().plan(query);
-        requireSelect(planned.plan());
-        ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this, List.of());
-        PlanExecutor run = null;
-        if (analyze) {
-            run = new PlanExecutor(transaction, compiler, false).recordingStatistics();
-            run.execute(planned.plan());
-        }
-        List<Object[]> rows = new ArrayList<>();
-        for (io.duetdb.sql.exec.PlanExplainer.Line line : new io.duetdb.sql.exec.PlanExplainer(transaction, compiler, run)
-                .explain(planned.plan())) {
-            rows.add(analyze
-                    ? new Object[] {line.id(), line.estimatedRows(), line.actualRows(), line.task(), line.accessObject(),
-                            line.executionInfo(), line.operatorInfo(), line.memory()}
-                    : new Object[] {line.id(), line.estimatedRows(), line.task(), line.accessObject(), line.operatorInfo()});
-        }
-        List<ResultColumn> columns = new ArrayList<>();
-        columns.add(ResultColumn.computed("id", SqlType.varchar(256)));
-        columns.add(ResultColumn.computed("estRows", SqlType.varchar(32)));
-        if (analyze) {
-            columns.add(ResultColumn.computed("actRows", SqlType.varchar(32)));
-        }
-        columns.add(ResultColumn.computed("task", SqlType.varchar(32)));
-        columns.add(ResultColumn.computed("access object", SqlType.varchar(256)));
-        if (analyze) {
-            columns.add(ResultColumn.computed("execution info", SqlType.varchar(256)));
-        }
-        columns.add(ResultColumn.computed("operator info", SqlType.varchar(4096)));
-        if (analyze) {
-            columns.add(ResultColumn.computed("memory", SqlType.varchar(32)));
-        }
-        return new QueryResult(columns, rows);
-    }
-
-    /** MySQL labels an unaliased select item by its text; the labels of a single SELECT's items, or null. */
+    /**
+     * MySQL labels an unaliased select item by its text; the labels of a SELECT's items (a set operation's first
+     * SELECT's), or null.
+     */
     private static List<String> labels(SqlNode query, String sql) {
         SqlNode body = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
+        while (body.getKind().belongsTo(SqlKind.SET_QUERY) && body instanceof SqlCall setOperation) {
+            body = setOperation.operand(0);
+        }
         if (!(body instanceof SqlSelect select)) {
             return null;
         }
