@@ -224,6 +224,29 @@ SqlMySqlType DuetDataType() :
         | <BLOB> | <DATETIME> | <YEAR> )
         { name = token.image.toUpperCase(Locale.ROOT); }
     |
+        ( <MEDIUMINT> | <MEDIUMTEXT> | <MEDIUMBLOB> | <LONGTEXT> | <LONGBLOB> | <TINYTEXT> | <TINYBLOB> )
+        { name = token.image.toUpperCase(Locale.ROOT); }
+    |
+        // MySQL's synonyms, reserved words there.
+        <INT1> { name = "TINYINT"; }
+    |
+        <INT2> { name = "SMALLINT"; }
+    |
+        ( <INT3> | <MIDDLEINT> ) { name = "MEDIUMINT"; }
+    |
+        <INT4> { name = "INT"; }
+    |
+        <INT8> { name = "BIGINT"; }
+    |
+        <FLOAT4> { name = "FLOAT"; }
+    |
+        <FLOAT8> { name = "DOUBLE"; }
+    |
+        <VARCHARACTER> { name = "VARCHAR"; }
+    |
+        <LONG> { name = "MEDIUMTEXT"; }
+        [ <VARBINARY> { name = "MEDIUMBLOB"; } | <VARCHAR> | <CHAR> <VARYING> ]
+    |
         <DOUBLE> [ <PRECISION> ] { name = "DOUBLE"; }
     |
         <CHARACTER> [ <VARYING> { name = "VARCHAR"; } ] { name = "CHAR"; }
@@ -688,4 +711,109 @@ void DuetNullSafeEqual(List<Object> list, ExprContext exprContext, Span s) :
         list.add(new SqlParserUtil.ToTreeListItem(SqlStdOperatorTable.IS_NOT_DISTINCT_FROM, getPos()));
     }
     AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
+/**
+ * MySQL's CAST and CONVERT target types Calcite lacks: SIGNED [INTEGER], UNSIGNED [INTEGER] (BIGINT and BIGINT
+ * UNSIGNED) and DATETIME[(fsp)] (a TIMESTAMP without time zone).
+ */
+SqlTypeNameSpec DuetCastTypeName() :
+{
+    final Span s;
+    int precision = -1;
+}
+{
+    (
+        <SIGNED> { s = span(); } [ <INTEGER> | <INT> ] {
+            return new SqlBasicTypeNameSpec(SqlTypeName.BIGINT, s.end(this));
+        }
+    |
+        <UNSIGNED> { s = span(); } [ <INTEGER> | <INT> ] {
+            return new SqlBasicTypeNameSpec(SqlTypeName.UBIGINT, s.end(this));
+        }
+    |
+        <DATETIME> { s = span(); } [ <LPAREN> precision = UnsignedIntLiteral() <RPAREN> ] {
+            return new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, precision, s.end(this));
+        }
+    )
+}
+
+/**
+ * MySQL's CONVERT(expression, type), a CAST, and CONVERT(expression USING charset), the expression as a string
+ * (a binary string for the binary character set). Listed among the literals so that it comes before Calcite's
+ * own CONVERT, whose forms are other dialects'.
+ */
+SqlNode DuetConvertCall() :
+{
+    final Span s;
+    final SqlNode value;
+    final SqlIdentifier charset;
+    final SqlDataTypeSpec type;
+}
+{
+    <CONVERT> { s = span(); } <LPAREN> value = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    (
+        <USING> charset = SimpleIdentifier() <RPAREN> {
+            SqlTypeName target = charset.getSimple().equalsIgnoreCase("binary") ? SqlTypeName.VARBINARY
+                : SqlTypeName.VARCHAR;
+            return SqlStdOperatorTable.CAST.createCall(s.end(this), value,
+                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(target, charset.getParserPosition()),
+                    charset.getParserPosition()));
+        }
+    |
+        <COMMA> type = DataType() <RPAREN> {
+            return SqlStdOperatorTable.CAST.createCall(s.end(this), value, type);
+        }
+    )
+}
+
+/** MySQL's {@code a XOR b}, between AND and OR in precedence. */
+void DuetLogicalXor(List<Object> list, ExprContext exprContext, Span s) :
+{
+}
+{
+    <XOR> {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(io.duetdb.sql.parser.MySqlOperators.XOR, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
+/** MySQL's SESSION_USER() and SYSTEM_USER(): USER(), the session's user and host. */
+SqlNode DuetSessionUserFunction() :
+{
+    final Span s;
+}
+{
+    ( <SESSION_USER> | <SYSTEM_USER> ) { s = span(); } <LPAREN> <RPAREN>
+    {
+        return new org.apache.calcite.sql.SqlUnresolvedFunction(new SqlIdentifier("USER", s.pos()), null, null,
+            null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION).createCall(s.end(this));
+    }
+}
+
+/**
+ * A MySQL function whose name MySQL reserves, so that it is a keyword here too: IF(...), REPLACE(...),
+ * REPEAT(...), INSERT(...), DATABASE(), SCHEMA(), UTC_DATE() and its kin. The call is the one a function of that
+ * name written as an identifier makes.
+ */
+SqlNode DuetReservedWordFunctionCall() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final List<SqlNode> args;
+}
+{
+    (
+        <IF> | <REPLACE> | <REPEAT> | <INSERT> | <DATABASE> | <SCHEMA> | <UTC_DATE> | <UTC_TIME> | <UTC_TIMESTAMP>
+    )
+    { s = span(); name = new SqlIdentifier(unquotedIdentifier(), getPos()); }
+    (
+        LOOKAHEAD(2) <LPAREN> <RPAREN> { args = new ArrayList<SqlNode>(); }
+    |
+        args = FunctionParameterList(ExprContext.ACCEPT_SUB_QUERY) { args.remove(0); }
+    )
+    {
+        return createCall(name, s.end(this), SqlFunctionCategory.USER_DEFINED_FUNCTION, null, args);
+    }
 }

@@ -65,6 +65,19 @@ public enum ErrorCode {
     CANNOT_USER(1396, "HY000"),
     NONEXISTING_GRANT(1141, "42000"),
     SPECIFIC_ACCESS_DENIED(1227, "42000"),
+    /** MySQL's "Server shutdown in progress": a server stopped while it was still starting or waiting. */
+    SERVER_SHUTDOWN(1053, "08S01"),
+    /** A selected column neither grouped nor functionally dependent on the grouped ones (ONLY_FULL_GROUP_BY). */
+    WRONG_FIELD_WITH_GROUP(1055, "42000"),
+    /** An aggregating SELECT without GROUP BY that also selects a column (ONLY_FULL_GROUP_BY). */
+    MIX_OF_GROUP_FUNC_AND_FIELDS(1140, "42000"),
+    INVALID_GROUP_FUNCTION_USE(1111, "HY000"),
+    NON_UNIQUE_TABLE(1066, "42000"),
+    SELECTS_DIFFERENT_COLUMN_COUNTS(1222, "21000"),
+    FUNCTION_DOES_NOT_EXIST(1305, "42000"),
+    WRONG_PARAMETER_COUNT(1582, "42000"),
+    FIELD_IN_ORDER_NOT_SELECT(3065, "HY000"),
+    WINDOW_NOT_DEFINED(3579, "HY000"),
 
     // TiDB's distributed-system errors.
     TRANSACTION_RETRYABLE(8002, "HY000"),

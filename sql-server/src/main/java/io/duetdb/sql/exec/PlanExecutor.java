@@ -66,6 +66,8 @@ public final class PlanExecutor {
     private final Map<Join, HandleLookup> lookupJoins = new java.util.IdentityHashMap<>();
     /** Joins that ran as merge joins, for EXPLAIN ANALYZE. */
     private final Set<Join> mergeJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Scans under a locking ORDER BY ... LIMIT that may stop after the rows it keeps, when they come in its order. */
+    private final Map<TableScan, OrderedLimit> orderedLimits = new java.util.IdentityHashMap<>();
     /** The most bytes each blocking operator held (for EXPLAIN ANALYZE). */
     private final Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
     private final Map<RelNode, CoprocessorSummary> coprocessorSummaries = new java.util.IdentityHashMap<>();
@@ -552,8 +554,11 @@ public final class PlanExecutor {
                 return pushed;
             }
         }
+        OrderedLimit limit = orderedLimits.get(scan);
+        List<TableReader.HandleRow> read = limit != null && reader.ascendsBy(limit.columns())
+                ? reader.readFirst(limit.rows()) : reader.read();
         List<Object[]> rows = new ArrayList<>();
-        for (TableReader.HandleRow row : reader.read()) {
+        for (TableReader.HandleRow row : read) {
             rows.add(access.publicValues(row.row()));
         }
         // The condition may have called SLEEP, which a kill cuts short without failing.
@@ -565,6 +570,9 @@ public final class PlanExecutor {
         SortWindow window = SortWindow.of(sort, compiler);
         long offset = window.offset();
         long fetch = window.fetch();
+        if (locking && window.limited()) {
+            OrderedLimit.of(sort, window.kept()).ifPresent(limit -> orderedLimits.put(limit.scan(), limit));
+        }
         List<Object[]> pushed = pushDown == null || !window.limited() ? null
                 : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), window.kept(),
                         reportTo(sort));

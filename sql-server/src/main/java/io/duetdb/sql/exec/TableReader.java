@@ -46,6 +46,8 @@ public final class TableReader {
     /** The unique index's rows to look up (full rows with the index columns set), in index key order. */
     private final List<Object[]> uniqueIndexRows;
     private IndexInfo rangeIndex;
+    /** How many of the range index's first columns the condition fixes by equalities. */
+    private int rangePrefixLength;
     private byte[] rangeStart;
     private byte[] rangeEnd;
     /** Handle bounds of a scan of the clustered key (inclusive), when the condition limits the handle. */
@@ -76,8 +78,9 @@ public final class TableReader {
     }
 
     /** Reads through the entries of {@code index} whose leading values are fixed (then the rows they name). */
-    private TableReader withIndexPrefix(IndexInfo index, byte[] start, byte[] end) {
+    private TableReader withIndexPrefix(IndexInfo index, int prefixLength, byte[] start, byte[] end) {
         this.rangeIndex = index;
+        this.rangePrefixLength = prefixLength;
         this.rangeStart = start;
         this.rangeEnd = end;
         return this;
@@ -218,7 +221,7 @@ public final class TableReader {
                 }
             }
             TableReader indexPath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
-                    .withIndexPrefix(best, start, end);
+                    .withIndexPrefix(best, bestValues.size(), start, end);
             if (estimator == null || estimator.rows().isEmpty()) {
                 // By rule: the index's range, read from its entries alone when they hold what the consumer uses.
                 indexPath.covering = estimator != null && estimator.covers(best);
@@ -586,6 +589,99 @@ public final class TableReader {
             }
             byte[] last = page.get(page.size() - 1).getKey().toByteArray();
             start = Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
+    /**
+     * Whether this reader gives its rows in ascending order of these public columns: the clustered key for a scan
+     * of the records, or an index range's columns after those its equalities fix.
+     */
+    boolean ascendsBy(List<Integer> positions) {
+        if (positions.isEmpty() || pointHandles != null || uniqueIndex != null) {
+            return false;
+        }
+        List<ColumnInfo> publicColumns = access.table().publicColumns();
+        List<String> order;
+        if (rangeIndex != null) {
+            order = rangeIndex.columns().subList(rangePrefixLength, rangeIndex.columns().size());
+        } else if (access.table().handleColumn() != null) {
+            order = List.of(access.table().handleColumn());
+        } else {
+            return false;
+        }
+        if (positions.size() > order.size()) {
+            return false;
+        }
+        for (int i = 0; i < positions.size(); i++) {
+            if (!publicColumns.get(positions.get(i)).name().equalsIgnoreCase(order.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The first {@code limit} matching rows in the order {@link #ascendsBy} tells. A locking read locks only those
+     * (and rows that matched at the snapshot but no longer do once locked): an ORDER BY ... LIMIT 1 FOR UPDATE, such
+     * as TPC-C's Delivery, locked every row of its range before.
+     */
+    List<HandleRow> readFirst(long limit) {
+        List<HandleRow> rows = new ArrayList<>();
+        if (limit <= 0) {
+            return rows;
+        }
+        int page = (int) Math.min(SCAN_PAGE, Math.max(8, limit));
+        if (rangeIndex != null) {
+            TableAccess.forEachIndexPageWhile(transaction, rangeStart, rangeEnd, page, handles -> {
+                lockFirst(snapshotMatches(handles), limit, rows);
+                return rows.size() < limit;
+            });
+            return rows;
+        }
+        byte[][] range = recordRange();
+        byte[] start = range[0];
+        while (Arrays.compareUnsigned(start, range[1]) < 0) {
+            List<Map.Entry<ByteString, byte[]>> entries = transaction.scan(start, range[1], page);
+            List<Long> matching = new ArrayList<>();
+            for (Map.Entry<ByteString, byte[]> entry : entries) {
+                if (matches(access.decode(entry.getValue()))) {
+                    matching.add(io.duetdb.common.keys.Keys.handleOf(entry.getKey().toByteArray()));
+                }
+            }
+            lockFirst(matching, limit, rows);
+            if (rows.size() >= limit || entries.size() < page) {
+                return rows;
+            }
+            byte[] last = entries.get(entries.size() - 1).getKey().toByteArray();
+            start = Arrays.copyOf(last, last.length + 1);
+        }
+        return rows;
+    }
+
+    /** The handles whose rows match at the snapshot (read without locks), in their order. */
+    private List<Long> snapshotMatches(List<Long> handles) {
+        if (!locking) {
+            return handles;
+        }
+        List<byte[]> keys = handles.stream().map(access::rowKey).toList();
+        Map<ByteString, byte[]> values = keys.isEmpty() ? Map.of() : transaction.batchGet(keys);
+        List<Long> matching = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] value = values.get(ByteString.copyFrom(keys.get(i)));
+            if (value != null && matches(access.decode(value))) {
+                matching.add(handles.get(i));
+            }
+        }
+        return matching;
+    }
+
+    /** Reads (locking reads: locks) candidates in order, a few at a time, until {@code limit} rows match. */
+    private void lockFirst(List<Long> candidates, long limit, List<HandleRow> rows) {
+        int next = 0;
+        while (next < candidates.size() && rows.size() < limit) {
+            int take = (int) Math.min(candidates.size() - next, limit - rows.size());
+            readHandles(candidates.subList(next, next + take), rows);
+            next += take;
         }
     }
 

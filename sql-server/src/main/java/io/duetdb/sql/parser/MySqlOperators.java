@@ -12,6 +12,13 @@ public final class MySqlOperators {
     public static final SqlBinaryOperator INTEGER_DIVIDE = new SqlBinaryOperator("DIV", SqlKind.OTHER, 60, true,
             ReturnTypes.BIGINT_FORCE_NULLABLE, InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC_NUMERIC);
 
+    /**
+     * {@code a XOR b}: true when exactly one operand is true, NULL when either is NULL; between AND and OR in
+     * precedence, as in MySQL. Its operands are truth values (the planner converts numbers and strings first).
+     */
+    public static final SqlBinaryOperator XOR = new SqlBinaryOperator("XOR", SqlKind.OTHER, 23, true,
+            ReturnTypes.BOOLEAN_NULLABLE, InferTypes.BOOLEAN, OperandTypes.BOOLEAN_BOOLEAN);
+
     private MySqlOperators() {
     }
 }

@@ -13,6 +13,7 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.parser.generated.MySqlStringLiterals;
+import io.duetdb.sql.parser.generated.MySqlTokenManager;
 
 /**
  * Parses one statement with DuetDB's extended Calcite grammar, in MySQL's lexical conventions: backquoted
@@ -20,7 +21,7 @@ import io.duetdb.sql.parser.generated.MySqlStringLiterals;
  */
 public final class StatementParser {
     private static final SqlParser.Config CONFIG = SqlParser.config()
-            .withParserFactory(MySqlStringLiterals.FACTORY)
+            .withParserFactory(MySqlTokenManager.FACTORY)
             .withQuoting(Quoting.BACK_TICK_BACKSLASH)
             .withCharLiteralStyles(Set.of(CharLiteralStyle.BQ_SINGLE, CharLiteralStyle.BQ_DOUBLE))
             .withUnquotedCasing(Casing.UNCHANGED)

@@ -29,8 +29,10 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.rel.core.RelFactories;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -41,9 +43,11 @@ import io.duetdb.common.error.ErrorCode;
  * few rule-based rewrites. One planner per query (Calcite's validator and planners are not thread-safe).
  */
 public final class QueryPlanner {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryPlanner.class);
     // DuetDB's operators first: the validator re-resolves operators by name, and MySQL's "/" must win.
-    private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(DuetFunctions.OPERATORS,
-            SqlStdOperatorTable.instance(), SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.MYSQL));
+    private static final SqlOperatorTable OPERATORS = new ColumnsBeforeNiladicFunctions(SqlOperatorTables.chain(
+            DuetFunctions.OPERATORS, SqlStdOperatorTable.instance(),
+            SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.MYSQL)));
     private static final HepProgram SUB_QUERY_PROGRAM = new HepProgramBuilder()
             .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
             .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
@@ -71,28 +75,18 @@ public final class QueryPlanner {
             .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
             .build();
 
-    /** Swaps Calcite's operators for MySQL's where their semantics differ (division). */
-    private static final org.apache.calcite.sql.util.SqlShuttle MYSQL_OPERATORS =
-            new org.apache.calcite.sql.util.SqlShuttle() {
-                @Override
-                public SqlNode visit(org.apache.calcite.sql.SqlCall call) {
-                    if (call.getOperator() == SqlStdOperatorTable.DIVIDE) {
-                        List<SqlNode> operands = new java.util.ArrayList<>();
-                        for (SqlNode operand : call.getOperandList()) {
-                            operands.add(operand == null ? null : operand.accept(this));
-                        }
-                        return DuetFunctions.DIVIDE.createCall(call.getParserPosition(), operands);
-                    }
-                    return super.visit(call);
-                }
-            };
-
     private final CalciteCatalog catalog;
     private final String defaultDatabase;
+    private final SqlMode sqlMode;
 
     public QueryPlanner(CalciteCatalog catalog, String defaultDatabase) {
+        this(catalog, defaultDatabase, SqlMode.DEFAULT);
+    }
+
+    public QueryPlanner(CalciteCatalog catalog, String defaultDatabase, SqlMode sqlMode) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.defaultDatabase = defaultDatabase;
+        this.sqlMode = requireNonNull(sqlMode, "sqlMode is null");
     }
 
     /** A validated and converted query: its plan and the validated tree (for column labels and origins). */
@@ -101,17 +95,37 @@ public final class QueryPlanner {
     }
 
     public PlannedQuery plan(SqlNode query) {
+        try {
+            return planValidated(query);
+        } catch (DuetException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Calcite refused or failed on something its validator let through: say what, in MySQL's terms.
+            DuetException unsupported = ValidationErrors.unsupported(query, e);
+            LOG.info("Planning failed, reported as {}: {}", unsupported.code().errorNumber(), e.toString());
+            throw unsupported;
+        }
+    }
+
+    private PlannedQuery planValidated(SqlNode query) {
         CalciteCatalogReader reader = catalog.reader(defaultDatabase);
         SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, reader, catalog.typeFactory(),
                 SqlValidator.Config.DEFAULT
                         .withConformance(SqlConformanceEnum.MYSQL_5)
                         .withDefaultNullCollation(NullCollation.LOW)
-                        .withIdentifierExpansion(true));
+                        .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(MySqlTypeCoercion::new));
+        SqlNode rewritten = query.accept(MySqlFunctionRewrites.INSTANCE);
+        GroupByRewrite groupBy = new GroupByRewrite(catalog.infoSchema(), defaultDatabase, sqlMode.onlyFullGroupBy(),
+                OPERATORS);
+        groupBy.rewrite(rewritten);
+        MySqlConditions.wrapConditions(rewritten);
         SqlNode validated;
         try {
-            validated = validator.validate(query.accept(MYSQL_OPERATORS));
+            validated = validator.validate(rewritten);
         } catch (CalciteContextException e) {
-            throw ValidationErrors.translate(e, defaultDatabase);
+            throw ValidationErrors.translate(e, new ValidationErrors.Context(rewritten, defaultDatabase,
+                    groupBy.violations(), OPERATORS));
         }
         RelDataType rowType = validator.getValidatedNodeType(validated);
         List<List<String>> origins = validator.getFieldOrigins(validated);
@@ -123,7 +137,7 @@ public final class QueryPlanner {
         cluster.setMetadataQuerySupplier(StatisticsMetadata::query);
         SqlToRelConverter converter = new SqlToRelConverter((type, queryString, schemaPath, viewPath) -> {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "views are not supported");
-        }, validator, reader, cluster, StandardConvertletTable.INSTANCE,
+        }, validator, reader, cluster, MySqlConvertlets.INSTANCE,
                 SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
         RelRoot root = converter.convertQuery(validated, false, true);
         RelNode plan = root.project();

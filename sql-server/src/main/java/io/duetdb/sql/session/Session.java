@@ -49,6 +49,7 @@ import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
+import io.duetdb.sql.prepare.SqlMode;
 import io.duetdb.sql.prepare.TypeMapping;
 import io.duetdb.sql.types.SqlType;
 
@@ -224,7 +225,8 @@ public final class Session implements SessionFunctions {
             SqlNode query = statement instanceof SqlQueryWithLocking locking ? locking.query() : statement;
             List<String> labels = labels(query, entry.sql);
             InfoSchema schema = manager.catalog().current();
-            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database).plan(query);
+            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database, sqlMode())
+                    .plan(query);
             entry.plan = planned;
             // The validator rewrites the tree it plans, so the point get is matched on the untouched parse.
             entry.pointGet = PointGetFastPath.match(entry.parsed, schema, database).orElse(null);
@@ -249,7 +251,7 @@ public final class Session implements SessionFunctions {
             SqlNode bound = StatementParser.parse(ParameterBinder.bindText(text, nulls));
             SqlNode query = bound instanceof SqlQueryWithLocking locking ? locking.query() : bound;
             QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(manager.catalog().current()),
-                    database).plan(query);
+                    database, sqlMode()).plan(query);
             return resultColumns(planned, labels(query, text));
         } catch (DuetException e) {
             // MySQL refuses to prepare a statement over names that do not exist; other planning failures (a
@@ -1016,7 +1018,11 @@ public final class Session implements SessionFunctions {
     /** The planner for the schema version {@code transaction} reads. */
     QueryPlanner planner() {
         CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().current());
-        return new QueryPlanner(catalog, database);
+        return new QueryPlanner(catalog, database, sqlMode());
+    }
+
+    private SqlMode sqlMode() {
+        return SqlMode.of(variable("sql_mode"));
     }
 
     private StatementResult query(Transaction transaction, SqlNode query, WaitPolicy lockWait, String sql) {
@@ -1115,9 +1121,15 @@ public final class Session implements SessionFunctions {
         return new QueryResult(columns, rows);
     }
 
-    /** MySQL labels an unaliased select item by its text; the labels of a single SELECT's items, or null. */
+    /**
+     * MySQL labels an unaliased select item by its text; the labels of a SELECT's items (a set operation's first
+     * SELECT's), or null.
+     */
     private static List<String> labels(SqlNode query, String sql) {
         SqlNode body = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
+        while (body.getKind().belongsTo(SqlKind.SET_QUERY) && body instanceof SqlCall setOperation) {
+            body = setOperation.operand(0);
+        }
         if (!(body instanceof SqlSelect select)) {
             return null;
         }

@@ -3,14 +3,21 @@ package io.duetdb.sql.parser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.junit.jupiter.api.Test;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
+import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
 import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
@@ -84,6 +91,79 @@ class StatementParserTest {
         assertThat(select.getSelectList()).hasSize(7);
         assertThat(StatementParser.parse("CREATE TABLE t (day DATE, value INT, user VARCHAR(10))"))
                 .isInstanceOf(SqlCreateTable.class);
+    }
+
+    /** A sample of MySQL 8.0's non-reserved keywords that Calcite reserves or reads as something else. */
+    private static final List<String> NOT_RESERVED_IN_MYSQL = List.of("no", "sum", "min", "max", "offset", "percent",
+            "period", "user", "value", "date", "year", "full", "current", "unknown", "array", "rollup", "stream", "avg",
+            "coalesce", "truncate", "begin", "commit", "rollback", "any", "some", "new", "next", "only", "open", "escape",
+            "filter", "bit", "boolean", "datetime", "national", "nchar", "skip", "none", "execute", "reset", "json_value");
+
+    @Test
+    void keywordsMySqlDoesNotReserveNameDatabasesTablesColumnsAndAliases() {
+        for (String w : NOT_RESERVED_IN_MYSQL) {
+            assertThat(StatementParser.parse("CREATE DATABASE " + w)).isInstanceOf(SqlCreateDatabase.class);
+            assertThat(StatementParser.parse("CREATE TABLE " + w + "." + w + " (" + w + " INT PRIMARY KEY)"))
+                    .isInstanceOf(SqlCreateTable.class);
+            SqlSelect select = (SqlSelect) StatementParser.parse("SELECT " + w + ", " + w + "." + w + " AS " + w + ", "
+                    + w + " + 1 FROM " + w + "." + w + " " + w + " WHERE " + w + " = 1 GROUP BY " + w + " HAVING " + w + " > 0");
+            assertThat(select.getSelectList().get(0)).as(w).isInstanceOf(SqlIdentifier.class);
+            assertThat(((SqlIdentifier) operand(select.getSelectList().get(1), 1)).getSimple()).as(w).isEqualTo(w);
+            assertThat(operand(select.getSelectList().get(2), 0)).as(w).isInstanceOf(SqlIdentifier.class);
+            assertThat(operand(select.getWhere(), 0)).as(w).isInstanceOf(SqlIdentifier.class);
+            assertThat(((SqlIdentifier) operand(select.getFrom(), 1)).getSimple()).as(w).isEqualTo(w);
+            SqlOrderBy ordered = (SqlOrderBy) StatementParser.parse("SELECT " + w + " FROM t ORDER BY " + w + " LIMIT 1");
+            assertThat(ordered.orderList.get(0)).as(w).isInstanceOf(SqlIdentifier.class);
+            SqlSelect derived = (SqlSelect) StatementParser.parse("SELECT " + w + ".x FROM (SELECT 1 AS x) " + w);
+            assertThat(((SqlIdentifier) operand(derived.getFrom(), 1)).getSimple()).as(w).isEqualTo(w);
+        }
+    }
+
+    private static SqlNode operand(SqlNode call, int ordinal) {
+        return ((SqlCall) call).getOperandList().get(ordinal);
+    }
+
+    @Test
+    void keywordsMySqlReservesNeedBackquotes() {
+        for (String w : List.of("select", "key", "index", "desc", "if", "lock", "change", "rename", "database",
+                "schema", "mediumtext", "xor", "regexp", "dual", "force", "use", "keys", "int1", "long", "interval",
+                "zerofill", "sql_calc_found_rows", "read", "option", "generated")) {
+            for (String sql : List.of("CREATE TABLE " + w + " (a INT)", "CREATE TABLE t (" + w + " INT)",
+                    "SELECT 1 AS " + w, "CREATE DATABASE " + w)) {
+                assertThatThrownBy(() -> StatementParser.parse(sql)).as(sql).isInstanceOf(DuetException.class)
+                        .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.PARSE_ERROR));
+            }
+            assertThat(StatementParser.parse("CREATE TABLE `" + w + "` (`" + w + "` INT)")).isInstanceOf(SqlCreateTable.class);
+        }
+    }
+
+    @Test
+    void keywordsKeepTheirMeaningInExpressions() {
+        SqlOrderBy limited = (SqlOrderBy) StatementParser.parse("SELECT COUNT(*), SUM(sum), MAX(max), USER(), DATABASE(),"
+                + " IF(a, 1, 2), REPLACE(a, 'x', 'y'), REPEAT('a', 2), DATE '2020-01-01', CASE WHEN a THEN 1 END,"
+                + " date + INTERVAL 1 DAY, a IS UNKNOWN, ARRAY[1], value FROM t LIMIT 1 OFFSET 2");
+        assertThat(limited.offset).isNotNull();
+        SqlSelect select = (SqlSelect) limited.query;
+        List<SqlNode> items = select.getSelectList();
+        assertThat(items.subList(0, 8)).extracting(item -> ((SqlCall) item).getOperator().getName().toUpperCase())
+                .containsExactly("COUNT", "SUM", "MAX", "USER", "DATABASE", "IF", "REPLACE", "REPEAT");
+        assertThat(operand(items.get(1), 0)).isInstanceOf(SqlIdentifier.class);
+        assertThat(items.get(8)).isInstanceOf(SqlLiteral.class);
+        assertThat(items.get(9).getKind()).isEqualTo(SqlKind.CASE);
+        assertThat(items.get(10).getKind()).isEqualTo(SqlKind.PLUS);
+        assertThat(items.get(11).getKind()).isEqualTo(SqlKind.IS_NULL);
+        assertThat(items.get(12).getKind()).isEqualTo(SqlKind.ARRAY_VALUE_CONSTRUCTOR);
+        assertThat(items.get(13)).isInstanceOf(SqlIdentifier.class);
+        assertThat(((SqlSelect) StatementParser.parse("SELECT 1 FROM DUAL")).getFrom()).isNull();
+    }
+
+    @Test
+    void mySqlTypeSynonymsThatAreReservedWords() {
+        SqlCreateTable create = (SqlCreateTable) StatementParser.parse("CREATE TABLE t (a INT1, b INT8, c MIDDLEINT,"
+                + " d FLOAT8, e LONG, f LONG VARBINARY, g MEDIUMTEXT, h VARCHARACTER(3), i BIT, j NCHAR(2))");
+        assertThat(create.elements()).extracting(element -> ((SqlColumnDefinition) element).type().typeName())
+                .containsExactly("TINYINT", "BIGINT", "MEDIUMINT", "DOUBLE", "MEDIUMTEXT", "MEDIUMBLOB", "MEDIUMTEXT",
+                        "VARCHAR", "BIT", "NCHAR");
     }
 
     @Test

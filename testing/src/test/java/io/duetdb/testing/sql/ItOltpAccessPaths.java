@@ -215,6 +215,33 @@ class ItOltpAccessPaths {
     }
 
     @Test
+    void anOrderedLockingReadWithALimitLocksOnlyTheRowsItReturns() throws Exception {
+        try (Connection holder = DriverManager.getConnection(url); Connection other = DriverManager.getConnection(url);
+                Statement held = holder.createStatement(); Statement contender = other.createStatement()) {
+            holder.setAutoCommit(false);
+            other.setAutoCommit(false);
+            contender.execute("SET innodb_lock_wait_timeout = 1");
+            // TPC-C Delivery's shape: the oldest row of a key prefix, through the primary key's order.
+            assertThat(SqlTesting.rows(held, "SELECT s_i_id FROM stock WHERE s_w_id = 2 AND s_quantity > 202"
+                    + " ORDER BY s_i_id LIMIT 2 FOR UPDATE")).containsExactly("3", "4");
+            assertThat(SqlTesting.rows(held, "SELECT i_id FROM item WHERE i_id > 40 ORDER BY i_id LIMIT 1 FOR UPDATE"))
+                    .containsExactly("41");
+
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((2,2),(2,5))"
+                    + " FOR UPDATE")).containsExactlyInAnyOrder("2", "5");
+            assertThat(SqlTesting.rows(contender, "SELECT i_id FROM item WHERE i_id = 42 FOR UPDATE"))
+                    .containsExactly("42");
+            assertThatThrownBy(() -> contender.executeQuery("SELECT s_i_id FROM stock WHERE s_w_id = 2 AND s_i_id = 4"
+                    + " FOR UPDATE")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo(1205));
+            assertThatThrownBy(() -> contender.executeQuery("SELECT i_id FROM item WHERE i_id = 41 FOR UPDATE"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1205));
+            holder.commit();
+            other.commit();
+        }
+    }
+
+    @Test
     void aFailedStatementReleasesTheLocksOnlyItTook() throws Exception {
         try (Connection first = DriverManager.getConnection(url); Connection second = DriverManager.getConnection(url);
                 Statement failing = first.createStatement(); Statement waiting = second.createStatement()) {

@@ -1,58 +1,24 @@
 package io.duetdb.sql.parser.generated;
 
-import org.apache.calcite.sql.parser.SqlParserImplFactory;
-
 /**
- * MySQL's lexical rules the generated parser lacks: a column named VALUE (see the token manager), and MySQL's
- * backslash escapes in string literals. Calcite's BigQuery-style strings accept
- * backslash escapes in the lexer but only unescape the quote ({@code \'}), leaving {@code \n}, {@code \t} or
- * {@code \\} as two characters. This token manager decodes MySQL's escapes in each string token and writes the
- * token back in the form the parser's quote stripping turns into exactly the decoded text. Token positions are
- * untouched, so column labels taken from the statement text stay right. Hand-written, in the generated
- * parser's package for its input stream.
+ * MySQL's backslash escapes in string literals. Calcite's BigQuery-style strings accept backslash escapes in the
+ * lexer but only unescape the quote ({@code \'}), leaving {@code \n}, {@code \t} or {@code \\} as two characters.
+ * {@link MySqlTokenManager} decodes MySQL's escapes in each string token and writes the token back in the form the
+ * parser's quote stripping turns into exactly the decoded text. Token positions are untouched, so column labels
+ * taken from the statement text stay right.
  */
 public final class MySqlStringLiterals {
-    /** Calcite's parser factory for DuetDB's grammar, with MySQL's string escapes. */
-    public static final SqlParserImplFactory FACTORY = reader -> {
-        DuetSqlParserImpl parser = (DuetSqlParserImpl) DuetSqlParserImpl.FACTORY.getParser(reader);
-        parser.token_source = new TokenManager(parser.jj_input_stream);
-        return parser;
-    };
-
     private MySqlStringLiterals() {
     }
 
-    private static final class TokenManager extends DuetSqlParserImplTokenManager {
-        /** The token read ahead to tell a column named VALUE from MySQL's {@code VALUE (...)} row list. */
-        private Token ahead;
-
-        TokenManager(SimpleCharStream stream) {
-            super(stream);
+    /** The string token {@code token} with its MySQL escapes decoded; any other token as it is. */
+    static Token decoded(Token token) {
+        if (token.kind == DuetSqlParserImplConstants.BIG_QUERY_QUOTED_STRING) {
+            token.image = rewrite(token.image, '\'');
+        } else if (token.kind == DuetSqlParserImplConstants.BIG_QUERY_DOUBLE_QUOTED_STRING) {
+            token.image = rewrite(token.image, '"');
         }
-
-        @Override
-        public Token getNextToken() {
-            Token token = ahead != null ? ahead : decoded(super.getNextToken());
-            ahead = null;
-            if (token.kind == VALUE) {
-                // Calcite reads VALUE as the start of a row constructor wherever a query may start, as in SUM(value);
-                // MySQL's VALUE keyword is always followed by a parenthesis, a column named value never is.
-                ahead = decoded(super.getNextToken());
-                if (ahead.kind != LPAREN) {
-                    token.kind = IDENTIFIER;
-                }
-            }
-            return token;
-        }
-
-        private static Token decoded(Token token) {
-            if (token.kind == BIG_QUERY_QUOTED_STRING) {
-                token.image = rewrite(token.image, '\'');
-            } else if (token.kind == BIG_QUERY_DOUBLE_QUOTED_STRING) {
-                token.image = rewrite(token.image, '"');
-            }
-            return token;
-        }
+        return token;
     }
 
     /**

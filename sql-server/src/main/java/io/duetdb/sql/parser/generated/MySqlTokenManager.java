@@ -1,0 +1,92 @@
+package io.duetdb.sql.parser.generated;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+import org.apache.calcite.sql.parser.SqlParserImplFactory;
+
+/**
+ * The generated lexer's tokens as MySQL reads them, where one token of look-ahead settles what Calcite's grammar
+ * would decide otherwise: MySQL's string escapes ({@link MySqlStringLiterals}); VALUE, ARRAY, ROLLUP, PERIOD,
+ * STREAM, UNKNOWN and USER as column and table names; and FROM DUAL as no FROM at all.
+ * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
+ */
+public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
+    /** Calcite's parser factory for DuetDB's grammar, read through this token manager. */
+    public static final SqlParserImplFactory FACTORY = reader -> {
+        DuetSqlParserImpl parser = (DuetSqlParserImpl) DuetSqlParserImpl.FACTORY.getParser(reader);
+        parser.token_source = new MySqlTokenManager(parser.jj_input_stream);
+        return parser;
+    };
+
+    /** Tokens read ahead of the one handed over. */
+    private final Deque<Token> ahead = new ArrayDeque<>();
+    /** The kinds of the last two tokens handed over, the last first. */
+    private int previous = EOF;
+    private int beforePrevious = EOF;
+
+    private MySqlTokenManager(SimpleCharStream stream) {
+        super(stream);
+    }
+
+    @Override
+    public Token getNextToken() {
+        Token token = classified(next());
+        beforePrevious = previous;
+        previous = token.kind;
+        return token;
+    }
+
+    private Token classified(Token token) {
+        switch (token.kind) {
+            // Calcite reads these keywords wherever an expression, a grouping element or a query may start, before it
+            // tries an identifier; MySQL does not reserve them. VALUE (a row list, as in SUM(value)), ARRAY (a
+            // constructor), ROLLUP (a grouping) and PERIOD (a period constructor) are keywords there only before a
+            // parenthesis or bracket.
+            case VALUE, ROLLUP, PERIOD -> identifierUnlessNext(token, LPAREN, LPAREN);
+            case ARRAY -> identifierUnlessNext(token, LPAREN, LBRACKET);
+            // Calcite's USER context variable would take user.column for a field of the function's value.
+            case USER -> {
+                if (peek().kind == DOT) {
+                    token.kind = IDENTIFIER;
+                }
+            }
+            // SELECT STREAM is Calcite's streaming query, which MySQL does not have.
+            case STREAM -> token.kind = IDENTIFIER;
+            // Calcite's UNKNOWN literal; MySQL has the word only in IS [NOT] UNKNOWN.
+            case UNKNOWN -> {
+                if (previous != IS && (previous != NOT || beforePrevious != IS)) {
+                    token.kind = IDENTIFIER;
+                }
+            }
+            case FROM -> {
+                if (peek().kind == DUAL) {
+                    // MySQL's FROM DUAL names no table.
+                    ahead.removeFirst();
+                    return classified(next());
+                }
+            }
+            default -> {
+            }
+        }
+        return token;
+    }
+
+    private Token next() {
+        return ahead.isEmpty() ? MySqlStringLiterals.decoded(super.getNextToken()) : ahead.removeFirst();
+    }
+
+    private Token peek() {
+        if (ahead.isEmpty()) {
+            ahead.addLast(MySqlStringLiterals.decoded(super.getNextToken()));
+        }
+        return ahead.peekFirst();
+    }
+
+    private void identifierUnlessNext(Token token, int kind, int otherKind) {
+        int following = peek().kind;
+        if (following != kind && following != otherKind) {
+            token.kind = IDENTIFIER;
+        }
+    }
+}
