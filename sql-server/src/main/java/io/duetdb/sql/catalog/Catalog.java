@@ -80,7 +80,7 @@ public final class Catalog implements AutoCloseable {
             try {
                 reload();
             } catch (RuntimeException e) {
-                if (!syncer.isShutdown()) {
+                if (!reloader.isShutdown()) {
                     LOG.warn("Reloading the schema failed ({}); retrying", e.getMessage());
                 }
             }
