@@ -637,21 +637,40 @@ SqlNode DuetDelete() :
     }
 }
 
-/** A query, optionally followed by FOR UPDATE or LOCK IN SHARE MODE (FOR SHARE). */
+/*
+ * FOR before UPDATE or SHARE, as the token manager (MySqlTokenManager) hands it over: never read from text, so that
+ * Calcite's FOR SYSTEM_TIME AS OF after a table name does not take a locking clause for its own.
+ */
+<DEFAULT> TOKEN :
+{
+    < LOCKING_FOR: "\u0000LOCKING_FOR" >
+}
+
+/**
+ * A query, optionally followed by MySQL 8.0's locking clause: FOR UPDATE | FOR SHARE [OF t [, t] ...]
+ * [NOWAIT | SKIP LOCKED], or LOCK IN SHARE MODE.
+ */
 SqlNode DuetQueryWithLocking() :
 {
     final SqlNode query;
     SqlQueryWithLocking.Mode mode = null;
-    SqlQueryWithLocking.WaitPolicy wait = SqlQueryWithLocking.WaitPolicy.WAIT;
+    SqlQueryWithLocking.WaitPolicy waitPolicy = SqlQueryWithLocking.WaitPolicy.WAIT;
+    final List<SqlNode> tables = new ArrayList<SqlNode>();
+    SqlIdentifier table;
 }
 {
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     [
-        <FOR> ( <UPDATE> { mode = SqlQueryWithLocking.Mode.FOR_UPDATE; } | <SHARE> { mode = SqlQueryWithLocking.Mode.SHARE; } )
+        <LOCKING_FOR>
+        ( <UPDATE> { mode = SqlQueryWithLocking.Mode.FOR_UPDATE; } | <SHARE> { mode = SqlQueryWithLocking.Mode.SHARE; } )
         [
-            <NOWAIT> { wait = SqlQueryWithLocking.WaitPolicy.NOWAIT; }
+            <OF> table = CompoundIdentifier() { tables.add(table); }
+            ( <COMMA> table = CompoundIdentifier() { tables.add(table); } )*
+        ]
+        [
+            <NOWAIT> { waitPolicy = SqlQueryWithLocking.WaitPolicy.NOWAIT; }
         |
-            <SKIP_> <LOCKED> { wait = SqlQueryWithLocking.WaitPolicy.SKIP_LOCKED; }
+            <SKIP_> <LOCKED> { waitPolicy = SqlQueryWithLocking.WaitPolicy.SKIP_LOCKED; }
         ]
     |
         <LOCK> <IN> <SHARE> <MODE> { mode = SqlQueryWithLocking.Mode.SHARE; }
@@ -660,7 +679,27 @@ SqlNode DuetQueryWithLocking() :
         if (mode == null) {
             return query;
         }
-        return new SqlQueryWithLocking(getPos(), query, mode, wait);
+        return new SqlQueryWithLocking(getPos(), query, mode, waitPolicy, new SqlNodeList(tables, getPos()));
+    }
+}
+
+/** EXPLAIN [ANALYZE] [FORMAT = name] query, also spelled DESCRIBE or DESC; the query may have a locking clause. */
+SqlNode DuetExplain() :
+{
+    final Span s;
+    boolean analyze = false;
+    final SqlNode query;
+}
+{
+    ( <EXPLAIN> | <DESCRIBE> | <DESC> ) { s = span(); }
+    [ <ANALYZE> { analyze = true; } ]
+    [ <FORMAT> <EQ> ( Identifier() | StringLiteral() | <ROW> ) ]
+    query = DuetQueryWithLocking()
+    {
+        if (!(query instanceof SqlQueryWithLocking) && !query.getKind().belongsTo(SqlKind.QUERY)) {
+            throw SqlUtil.newContextException(query.getParserPosition(), RESOURCE.illegalNonQueryExpression());
+        }
+        return new SqlExplainQuery(s.end(this), query, analyze);
     }
 }
 

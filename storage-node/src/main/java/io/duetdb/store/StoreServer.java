@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -78,8 +79,9 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 public final class StoreServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreServer.class);
     private static final String COMPONENT = "storage";
-    private static final java.time.Duration READINESS_CHECK = java.time.Duration.ofMillis(500);
-    private static final java.time.Duration PROBE_TIMEOUT = java.time.Duration.ofSeconds(1);
+    private static final Duration READINESS_CHECK = Duration.ofMillis(500);
+    /** Generous: a member that answers slowly (a loaded host) still counts as answering. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
     private final StoreConfig config;
     private final List<AutoCloseable> resources = Collections.synchronizedList(new ArrayList<>());
@@ -179,7 +181,7 @@ public final class StoreServer implements AutoCloseable {
         snapshots.attach(this.node);
         RaftNode raftNode = new RaftNode(new RaftNodeOptions(StorePeers.raftPeerId(storeId), config.raftAddress().host(),
                 config.raftAddress().port(), dataDirectory.resolve("raft"), config.electionTimeout(),
-                config.electionTimeout().multipliedBy(2), config.raftSnapshotThreshold(), java.time.Duration.ofSeconds(10),
+                config.electionTimeout().multipliedBy(2), config.raftSnapshotThreshold(), Duration.ofSeconds(10),
                 config.raftServerThreads(), RaftNodeOptions.SnapshotTransfer.STATE_MACHINE), this.node::stateMachineFor);
         resources.add(() -> this.node.close());
         try {

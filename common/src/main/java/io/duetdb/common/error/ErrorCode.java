@@ -40,6 +40,10 @@ public enum ErrorCode {
     UNKNOWN_SYSTEM_VARIABLE(1193, "HY000"),
     WRONG_VALUE_FOR_VARIABLE(1231, "42000"),
     WRONG_TYPE_FOR_VARIABLE(1232, "42000"),
+    /** SET GLOBAL of a variable that only sessions have. */
+    SESSION_SCOPE_VARIABLE(1228, "HY000"),
+    /** SET [SESSION] of a variable that only the cluster has. */
+    GLOBAL_SCOPE_VARIABLE(1229, "HY000"),
     KILL_DENIED(1095, "HY000"),
     PLUGIN_IS_NOT_LOADED(1524, "HY000"),
     READ_ONLY_VARIABLE(1238, "HY000"),

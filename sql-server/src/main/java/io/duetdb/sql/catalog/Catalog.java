@@ -239,6 +239,17 @@ public final class Catalog implements AutoCloseable {
             changes.deleteUser(user, host);
         }
 
+        /** A system variable's global value (SET GLOBAL), which new sessions on every server start from. */
+        public void putGlobalVariable(String name, String value) {
+            store.putGlobalVariable(transaction, name, value);
+            changes.putGlobalVariable(name, value);
+        }
+
+        public void deleteGlobalVariable(String name) {
+            store.deleteGlobalVariable(transaction, name);
+            changes.deleteGlobalVariable(name);
+        }
+
         /** Records a new DDL job with the DDL step's changes; answers it with its id. */
         public DdlJob putNewJob(DdlJob job) {
             return store.putNewDdlJob(transaction, job);

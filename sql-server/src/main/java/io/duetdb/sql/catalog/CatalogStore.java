@@ -32,6 +32,7 @@ final class CatalogStore {
     private static final byte[] DDL_JOBS = "DDLJobs".getBytes(UTF_8);
     private static final byte[] DROPPED_TABLES = "DroppedTables".getBytes(UTF_8);
     private static final byte[] STATISTICS = "Stats".getBytes(UTF_8);
+    private static final byte[] GLOBAL_VARIABLES = "GlobalVariables".getBytes(UTF_8);
     private static final byte[] SERVER_SCHEMA_VERSIONS = "ServerSchemaVersions".getBytes(UTF_8);
     /** DDL job records kept: a new job's record replaces the one this many jobs older. */
     static final int DDL_JOB_HISTORY = 1000;
@@ -191,6 +192,34 @@ final class CatalogStore {
         return scanHash(transaction, STATISTICS);
     }
 
+    void putGlobalVariable(Transaction transaction, String name, String value) {
+        transaction.put(Keys.metaHashFieldKey(GLOBAL_VARIABLES, name.getBytes(UTF_8)), value.getBytes(UTF_8));
+    }
+
+    void deleteGlobalVariable(Transaction transaction, String name) {
+        transaction.delete(Keys.metaHashFieldKey(GLOBAL_VARIABLES, name.getBytes(UTF_8)));
+    }
+
+    /** The system variables set with SET GLOBAL, by name. */
+    Map<String, String> globalVariables(Transaction transaction) {
+        Map<String, String> variables = new java.util.HashMap<>();
+        byte[] start = Keys.metaHashPrefix(GLOBAL_VARIABLES);
+        byte[] end = Keys.metaHashEnd(GLOBAL_VARIABLES);
+        while (true) {
+            List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
+            for (Map.Entry<ByteString, byte[]> entry : page) {
+                byte[] key = entry.getKey().toByteArray();
+                variables.put(new String(Keys.metaHashFieldOf(key, GLOBAL_VARIABLES), UTF_8),
+                        new String(entry.getValue(), UTF_8));
+            }
+            if (page.size() < SCAN_PAGE) {
+                return variables;
+            }
+            byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+            start = java.util.Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
     void putServerSchemaVersion(Transaction transaction, ServerSchemaVersion server) {
         transaction.put(Keys.metaHashFieldKey(SERVER_SCHEMA_VERSIONS, server.serverId().getBytes(UTF_8)), write(server));
     }
@@ -234,7 +263,7 @@ final class CatalogStore {
         for (DatabaseInfo database : databases) {
             tables.addAll(tables(transaction, database.id()));
         }
-        return new InfoSchema(version, databases, tables, users(transaction));
+        return new InfoSchema(version, databases, tables, users(transaction), globalVariables(transaction));
     }
 
     private List<byte[]> scanHash(Transaction transaction, byte[] hash) {

@@ -14,12 +14,13 @@ import java.util.Optional;
  * The definitions a DDL step wrote, as they read back from the catalog, so that the server that ran the step
  * holds the new schema the moment it commits without reading the whole catalog again: the step's schema (the
  * version it locked) with these changes is exactly the committed version. Later writes of an object replace
- * earlier ones; an empty value is a deletion.
+ * earlier ones; an empty value is a deletion. Global system variables travel with the schema.
  */
 final class SchemaChanges {
     private final Map<Long, Optional<DatabaseInfo>> databases = new LinkedHashMap<>();
     private final Map<Long, Optional<TableInfo>> tables = new LinkedHashMap<>();
     private final Map<String, Optional<UserInfo>> users = new LinkedHashMap<>();
+    private final Map<String, Optional<String>> globalVariables = new LinkedHashMap<>();
 
     void putDatabase(DatabaseInfo database) {
         databases.put(database.id(), Optional.of(database));
@@ -45,6 +46,14 @@ final class SchemaChanges {
         users.put(userKey(user, host), Optional.empty());
     }
 
+    void putGlobalVariable(String name, String value) {
+        globalVariables.put(name, Optional.of(value));
+    }
+
+    void deleteGlobalVariable(String name) {
+        globalVariables.put(name, Optional.empty());
+    }
+
     /** {@code base} with these changes, at {@code version}. */
     InfoSchema applyTo(InfoSchema base, long version) {
         Map<Long, DatabaseInfo> newDatabases = new LinkedHashMap<>();
@@ -68,7 +77,9 @@ final class SchemaChanges {
         List<UserInfo> orderedUsers = newUsers.entrySet().stream()
                 .sorted((a, b) -> Arrays.compareUnsigned(a.getKey().getBytes(UTF_8), b.getKey().getBytes(UTF_8)))
                 .map(Map.Entry::getValue).toList();
-        return new InfoSchema(version, newDatabases.values(), newTables.values(), orderedUsers);
+        Map<String, String> newGlobalVariables = new HashMap<>(base.globalVariables());
+        apply(newGlobalVariables, globalVariables);
+        return new InfoSchema(version, newDatabases.values(), newTables.values(), orderedUsers, newGlobalVariables);
     }
 
     private static <K, V> void apply(Map<K, V> target, Map<K, Optional<V>> changes) {

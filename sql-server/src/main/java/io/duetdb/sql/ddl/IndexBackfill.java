@@ -36,19 +36,21 @@ final class IndexBackfill {
     private static final Logger LOG = LoggerFactory.getLogger(IndexBackfill.class);
 
     private final TxnClient client;
-    private final int batchSize;
+    private final DdlExecutor.BackfillObserver observer;
 
-    /** {@code batchSize}: the rows indexed per transaction. */
-    IndexBackfill(TxnClient client, int batchSize) {
+    IndexBackfill(TxnClient client, DdlExecutor.BackfillObserver observer) {
         this.client = requireNonNull(client, "client is null");
+        this.observer = requireNonNull(observer, "observer is null");
+    }
+
+    /**
+     * Indexes every row of {@code table}, {@code batchSize} rows per transaction, reporting progress to {@code job}
+     * after each page.
+     */
+    void run(TableInfo table, long indexId, int batchSize, BooleanSupplier cancelled, DdlJobRecord job) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be positive");
         }
-        this.batchSize = batchSize;
-    }
-
-    /** Indexes every row of {@code table}, reporting progress to {@code job} after each page. */
-    void run(TableInfo table, long indexId, BooleanSupplier cancelled, DdlJobRecord job) {
         TableAccess access = new TableAccess(table);
         IndexInfo index = table.indexes().stream().filter(i -> i.id() == indexId).findFirst().orElseThrow();
         byte[] start = access.recordStart();
@@ -62,6 +64,7 @@ final class IndexBackfill {
                 List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, batchSize);
                 indexPage(transaction, table, access, index, page);
                 transaction.commit();
+                observer.batchCommitted(page.size());
                 rows += page.size();
                 boolean done = page.size() < batchSize;
                 // The last count goes out with the public state's step.

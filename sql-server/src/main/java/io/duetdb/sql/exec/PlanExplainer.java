@@ -46,6 +46,13 @@ public final class PlanExplainer {
     private final List<Line> lines = new ArrayList<>();
     /** The executor that ran the plan for EXPLAIN ANALYZE, or null for EXPLAIN. */
     private final PlanExecutor run;
+    /** The locking clause of the query explained (for SelectLock), or null. */
+    private String lock;
+    /**
+     * The operators from the root down to where the rows are read, through those that come after the locking read
+     * in TiDB's plans (aggregation, projection, sort, limit), until SelectLock is drawn; identity set.
+     */
+    private final java.util.Set<RelNode> lockPath = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     public PlanExplainer(Transaction transaction, ExpressionCompiler compiler) {
         this(transaction, compiler, null);
@@ -60,7 +67,8 @@ public final class PlanExplainer {
         this.run = run;
         this.transaction = transaction;
         this.compiler = compiler;
-        this.pushDown = CoprocessorPushDown.enabled(compiler.session()) ? new CoprocessorPushDown(transaction, compiler,
+        this.pushDown = transaction != null && CoprocessorPushDown.enabled(compiler.session())
+                ? new CoprocessorPushDown(transaction, compiler,
                 MemoryTracker.unlimited()) : null;
     }
 
@@ -81,18 +89,38 @@ public final class PlanExplainer {
     }
 
     public List<Line> explain(RelNode root) {
+        return explain(root, null);
+    }
+
+    /**
+     * The plan's lines; with {@code lock} (a locking clause, as {@code for update}), TiDB's SelectLock line with it
+     * above where the rows are read: over the joins and filters, under aggregation, projection, sort and limit.
+     */
+    public List<Line> explain(RelNode root, String lock) {
         lines.clear();
+        this.lock = lock;
+        lockPath.clear();
+        if (lock != null) {
+            RelNode node = root;
+            lockPath.add(node);
+            while ((node instanceof Project || node instanceof Sort || node instanceof Aggregate
+                    || node instanceof org.apache.calcite.rel.core.Window) && node.getInputs().size() == 1) {
+                node = node.getInput(0);
+                lockPath.add(node);
+            }
+        }
         visit(root, "", "");
         return List.copyOf(lines);
     }
 
+    private static String estimate(RelNode node) {
+        RelMetadataQuery metadata = node.getCluster().getMetadataQuery();
+        Double estimate = metadata.getRowCount(node);
+        return estimate == null ? "" : String.format(Locale.ROOT, "%.2f", estimate);
+    }
+
     private void add(String prefix, String name, RelNode estimateOf, String task, String access, String info) {
-        String rows = "";
-        if (estimateOf != null) {
-            RelMetadataQuery metadata = estimateOf.getCluster().getMetadataQuery();
-            Double estimate = metadata.getRowCount(estimateOf);
-            rows = estimate == null ? "" : String.format(Locale.ROOT, "%.2f", estimate);
-        }
+        String rows = estimateOf == null ? "" : estimate(estimateOf);
         PlanExecutor.OperatorStatistics actual = estimateOf == null || run == null ? null
                 : run.statistics().get(estimateOf);
         lines.add(new Line(prefix + name, rows, task, access, info,
@@ -122,6 +150,29 @@ public final class PlanExplainer {
 
     /** Draws {@code node} under {@code prefix}; {@code childIndent} is what its children's lines start with. */
     private void visit(RelNode node, String prefix, String childIndent) {
+        if (!lockPath.contains(node)) {
+            visitOperator(node, prefix, childIndent);
+            return;
+        }
+        int first = lines.size();
+        visitOperator(node, prefix, childIndent);
+        if (lockPath.isEmpty()) {
+            return;
+        }
+        // The lowest operator on the way down to where the rows are read that has lines of its own (a pushed-down
+        // read draws a whole subtree as one reader): SelectLock goes above it, its lines one level down.
+        lockPath.clear();
+        for (int i = first; i < lines.size(); i++) {
+            Line line = lines.get(i);
+            String id = i == first ? childIndent + "└─" + line.id().substring(prefix.length())
+                    : childIndent + "  " + line.id().substring(childIndent.length());
+            lines.set(i, new Line(id, line.estimatedRows(), line.task(), line.accessObject(), line.operatorInfo(),
+                    line.actualRows(), line.executionInfo(), line.memory()));
+        }
+        lines.add(first, new Line(prefix + "SelectLock", estimate(node), ROOT, "", lock, "", "", ""));
+    }
+
+    private void visitOperator(RelNode node, String prefix, String childIndent) {
         if (pushDown != null && visitPushed(node, prefix, childIndent)) {
             return;
         }

@@ -24,6 +24,9 @@ public final class SqlMetrics {
     public final Counter planCache;
     /** A DDL step's phases: commit (with this server's reload) and sync (the wait for every other server). */
     public final Histogram ddlStepSeconds;
+    /** Index backfill transactions and the rows they indexed. */
+    public final Counter backfillBatches;
+    public final Counter backfillRows;
     /** DDL steps whose new schema every live server confirmed (confirmed), or that waited two leases (lease). */
     public final Counter ddlSchemaSyncs;
 
@@ -54,6 +57,10 @@ public final class SqlMetrics {
                 .help("DDL steps by how their wait for the other SQL servers ended: confirmed by every live server,"
                         + " or the full two leases")
                 .labelNames("outcome").register(registry);
+        backfillBatches = Counter.builder().name("duet_sql_ddl_backfill_batches_total")
+                .help("Index backfill transactions (tidb_ddl_reorg_batch_size rows each)").register(registry);
+        backfillRows = Counter.builder().name("duet_sql_ddl_backfill_rows_total")
+                .help("Rows indexed by index backfills").register(registry);
         authentications = Counter.builder().name("duet_sql_authentications_total")
                 .help("Client logins, by authentication plugin, method and outcome")
                 .labelNames("plugin", "method", "outcome").register(registry);

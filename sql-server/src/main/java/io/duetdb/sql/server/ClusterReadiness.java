@@ -29,7 +29,8 @@ final class ClusterReadiness implements Check<Void> {
     static final String CLUSTER_BOOTSTRAP = "cluster bootstrap";
     static final String FIRST_REGION_LEADER = "first region leader";
     static final String CATALOG_BOOTSTRAP = "catalog bootstrap";
-    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+    /** Generous: a member that answers slowly (a loaded host) still counts as answering. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     private static final byte[] FIRST_KEY = new byte[0];
 
     private final List<HostAndPort> pd;

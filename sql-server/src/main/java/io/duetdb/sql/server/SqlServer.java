@@ -53,6 +53,7 @@ public final class SqlServer implements AutoCloseable {
     private SessionManager sessions;
     private Catalog catalog;
     private io.duetdb.sql.ddl.DroppedTableCollector droppedTables;
+    private GcLifeTimeKeeper gcLifeTime;
 
     public SqlServer(SqlServerConfig config) {
         this.config = requireNonNull(config, "config is null");
@@ -89,6 +90,7 @@ public final class SqlServer implements AutoCloseable {
             sessions.statistics().start(protocolServer.boundAddress().toString(), sessions::analyzeModifiedTables);
             droppedTables = new io.duetdb.sql.ddl.DroppedTableCollector(catalog, placement, metrics,
                     config.droppedTableCheckInterval(), protocolServer.boundAddress().toString());
+            gcLifeTime = new GcLifeTimeKeeper(catalog, placement, protocolServer.boundAddress().toString());
             readiness.serving();
             LOG.info("SQL server started: MySQL protocol on {}, status on {}", protocolServer.boundAddress(),
                     statusServer.boundAddress());
@@ -140,6 +142,10 @@ public final class SqlServer implements AutoCloseable {
         if (droppedTables != null) {
             droppedTables.close();
             droppedTables = null;
+        }
+        if (gcLifeTime != null) {
+            gcLifeTime.close();
+            gcLifeTime = null;
         }
         if (statusServer != null) {
             statusServer.close();

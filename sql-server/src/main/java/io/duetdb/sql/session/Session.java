@@ -25,7 +25,6 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlExplain;
 
 import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
@@ -42,6 +41,7 @@ import io.duetdb.sql.exec.SessionFunctions;
 import io.duetdb.sql.parser.StatementParser;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlRenameTable;
+import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
@@ -64,25 +64,22 @@ public final class Session implements SessionFunctions {
     private static final Pattern COMMIT = Pattern.compile("(?is)commit(\\s+work)?");
     private static final Pattern ROLLBACK = Pattern.compile("(?is)rollback(\\s+work)?");
     private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
-    private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe)\\s+([`\\w.]+)");
+    private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe|explain)\\s+([`\\w.]+)");
     private static final Pattern ANALYZE_TABLE = Pattern.compile("(?is)\\s*analyze\\s+(?:no_write_to_binlog\\s+|local\\s+)?"
             + "tables?\\s+(.+?)\\s*;?\\s*");
-    /** MySQL's EXPLAIN of a query (also spelled DESC or DESCRIBE), which Calcite spells EXPLAIN PLAN FOR. */
-    private static final Pattern EXPLAIN_QUERY = Pattern.compile("(?is)\\s*(?:explain|desc|describe)\\s+(analyze\\s+)?"
-            + "(?:format\\s*=\\s*'?\\w+'?\\s+)?((?:select|with)\\b.*|\\(.*)");
 
     private final SessionManager manager;
     private final long connectionId;
     private final String user;
     private final String host;
     private final Map<String, String> variables = new HashMap<>();
+    /** The cluster's global variable values when the session started, which it starts from (MySQL's rule). */
+    private final Map<String, String> globalsAtStart;
     private final ReentrantLock statementLock = new ReentrantLock();
     private final Runnable disconnect;
     /** Guards statementThread and interruptible: KILL QUERY interrupts only a thread in an interruptible phase. */
     private final Object interruption = new Object();
     private Thread statementThread;
-    /** Set by the text front end for EXPLAIN ANALYZE, which Calcite's EXPLAIN PLAN FOR cannot carry. */
-    private boolean analyzeNextExplain;
     private boolean interruptible;
     private volatile boolean queryKilled;
     private final List<Warning> warnings = new ArrayList<>();
@@ -104,6 +101,7 @@ public final class Session implements SessionFunctions {
         this.user = requireNonNull(user, "user is null");
         this.host = requireNonNull(host, "host is null");
         this.database = database;
+        this.globalsAtStart = manager.globalVariables().current();
     }
 
     // ---- what the protocol layer uses ----
@@ -344,6 +342,7 @@ public final class Session implements SessionFunctions {
         currentStatement = sql;
         statementState = "executing";
         statementStart = System.nanoTime();
+        manager.generalLog(this, sql);
     }
 
     private void endStatement() {
@@ -506,6 +505,10 @@ public final class Session implements SessionFunctions {
             statementLock.unlock();
             manager.closed(this);
         }
+    }
+
+    String host() {
+        return host;
     }
 
     long connectionIdValue() {
@@ -673,14 +676,7 @@ public final class Session implements SessionFunctions {
         if (configured.isPresent()) {
             return configured.get();
         }
-        if (!scope.equals("global") && variables.containsKey(key)) {
-            return variables.get(key);
-        }
-        String value = SystemVariables.defaultValue(key);
-        if (value == null) {
-            throw new DuetException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, "Unknown system variable '" + name + "'");
-        }
-        return value;
+        return manager.globalVariables().value(scope, key, variables, globalsAtStart);
     }
 
     String variable(String name) {
@@ -763,10 +759,7 @@ public final class Session implements SessionFunctions {
         if (lower.startsWith("show ")) {
             return ShowStatements.execute(this, sql.substring(5).strip());
         }
-        if ((matcher = EXPLAIN_QUERY.matcher(sql)).matches()) {
-            analyzeNextExplain = matcher.group(1) != null;
-            sql = "EXPLAIN PLAN FOR " + matcher.group(2);
-        } else if ((matcher = DESCRIBE.matcher(sql)).matches()) {
+        if ((matcher = DESCRIBE.matcher(sql)).matches()) {
             return ShowStatements.execute(this, "COLUMNS FROM " + matcher.group(1));
         }
         String rewritten = SqlText.rewriteSystemVariables(sql);
@@ -828,8 +821,8 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlMySqlDelete delete) {
             return inTransaction(transaction -> new DmlStatements(this, transaction).delete(delete));
         }
-        if (statement instanceof SqlExplain explain) {
-            return inTransaction(transaction -> explain(transaction, explain.getExplicandum()));
+        if (statement instanceof SqlExplainQuery explain) {
+            return inTransaction(transaction -> new ExplainStatement(this, transaction).run(explain));
         }
         if (statement instanceof SqlQueryWithLocking locking) {
             return inTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
@@ -1082,43 +1075,6 @@ public final class Session implements SessionFunctions {
         return new QueryResult(List.of(ResultColumn.computed("Table", SqlType.varchar(128)),
                 ResultColumn.computed("Op", SqlType.varchar(16)), ResultColumn.computed("Msg_type", SqlType.varchar(16)),
                 ResultColumn.computed("Msg_text", SqlType.varchar(256))), rows);
-    }
-
-    private StatementResult explain(Transaction transaction, SqlNode query) {
-        boolean analyze = analyzeNextExplain;
-        analyzeNextExplain = false;
-        QueryPlanner.PlannedQuery planned = planner().plan(query);
-        requireSelect(planned.plan());
-        ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this, List.of());
-        PlanExecutor run = null;
-        if (analyze) {
-            run = new PlanExecutor(transaction, compiler, false).recordingStatistics();
-            run.execute(planned.plan());
-        }
-        List<Object[]> rows = new ArrayList<>();
-        for (io.duetdb.sql.exec.PlanExplainer.Line line : new io.duetdb.sql.exec.PlanExplainer(transaction, compiler, run)
-                .explain(planned.plan())) {
-            rows.add(analyze
-                    ? new Object[] {line.id(), line.estimatedRows(), line.actualRows(), line.task(), line.accessObject(),
-                            line.executionInfo(), line.operatorInfo(), line.memory()}
-                    : new Object[] {line.id(), line.estimatedRows(), line.task(), line.accessObject(), line.operatorInfo()});
-        }
-        List<ResultColumn> columns = new ArrayList<>();
-        columns.add(ResultColumn.computed("id", SqlType.varchar(256)));
-        columns.add(ResultColumn.computed("estRows", SqlType.varchar(32)));
-        if (analyze) {
-            columns.add(ResultColumn.computed("actRows", SqlType.varchar(32)));
-        }
-        columns.add(ResultColumn.computed("task", SqlType.varchar(32)));
-        columns.add(ResultColumn.computed("access object", SqlType.varchar(256)));
-        if (analyze) {
-            columns.add(ResultColumn.computed("execution info", SqlType.varchar(256)));
-        }
-        columns.add(ResultColumn.computed("operator info", SqlType.varchar(4096)));
-        if (analyze) {
-            columns.add(ResultColumn.computed("memory", SqlType.varchar(32)));
-        }
-        return new QueryResult(columns, rows);
     }
 
     /**

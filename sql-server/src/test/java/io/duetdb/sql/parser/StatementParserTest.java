@@ -20,6 +20,7 @@ import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
 import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
+import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
@@ -164,6 +165,41 @@ class StatementParserTest {
         assertThat(create.elements()).extracting(element -> ((SqlColumnDefinition) element).type().typeName())
                 .containsExactly("TINYINT", "BIGINT", "MEDIUMINT", "DOUBLE", "MEDIUMTEXT", "MEDIUMBLOB", "MEDIUMTEXT",
                         "VARCHAR", "BIT", "NCHAR");
+    }
+
+    @Test
+    void parsesMySql80LockingClauses() {
+        SqlQueryWithLocking plain = (SqlQueryWithLocking) StatementParser.parse("SELECT * FROM t FOR UPDATE");
+        assertThat(plain.mode()).isEqualTo(SqlQueryWithLocking.Mode.FOR_UPDATE);
+        assertThat(plain.waitPolicy()).isEqualTo(SqlQueryWithLocking.WaitPolicy.WAIT);
+        assertThat(plain.tables()).isEmpty();
+        SqlQueryWithLocking of = (SqlQueryWithLocking) StatementParser.parse(
+                "SELECT * FROM t a, db.u FOR SHARE OF a, db.u SKIP LOCKED");
+        assertThat(of.mode()).isEqualTo(SqlQueryWithLocking.Mode.SHARE);
+        assertThat(of.waitPolicy()).isEqualTo(SqlQueryWithLocking.WaitPolicy.SKIP_LOCKED);
+        assertThat(of.tables()).extracting(SqlIdentifier::toString).containsExactly("a", "db.u");
+        assertThat(of.description()).isEqualTo("for share of a, db.u skip locked");
+        SqlQueryWithLocking nowait = (SqlQueryWithLocking) StatementParser.parse(
+                "SELECT a FROM t WHERE a = 1 ORDER BY a LIMIT 1 FOR UPDATE NOWAIT");
+        assertThat(nowait.waitPolicy()).isEqualTo(SqlQueryWithLocking.WaitPolicy.NOWAIT);
+        assertThat(((SqlQueryWithLocking) StatementParser.parse("SELECT * FROM t LOCK IN SHARE MODE")).description())
+                .isEqualTo("for share");
+        // Calcite's own FOR after a table name still parses.
+        assertThat(StatementParser.parse("SELECT SUBSTRING(a FROM 1 FOR 2) FROM t")).isInstanceOf(SqlSelect.class);
+    }
+
+    @Test
+    void parsesExplainOfAnyQuery() {
+        SqlExplainQuery explain = (SqlExplainQuery) StatementParser.parse(
+                "EXPLAIN ANALYZE SELECT * FROM t FOR UPDATE SKIP LOCKED");
+        assertThat(explain.analyze()).isTrue();
+        assertThat(explain.query()).isInstanceOf(SqlQueryWithLocking.class);
+        for (String sql : List.of("EXPLAIN SELECT 1", "DESC SELECT 1", "DESCRIBE WITH x AS (SELECT 1) SELECT * FROM x",
+                "EXPLAIN FORMAT = 'brief' SELECT 1", "EXPLAIN FORMAT = row (SELECT 1) UNION (SELECT 2)")) {
+            assertThat(((SqlExplainQuery) StatementParser.parse(sql)).analyze()).as(sql).isFalse();
+        }
+        assertThatThrownBy(() -> StatementParser.parse("EXPLAIN 1 + 1")).isInstanceOf(DuetException.class)
+                .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.PARSE_ERROR));
     }
 
     @Test

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 
@@ -30,11 +25,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
+import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.testing.JavaProcess;
+import io.duetdb.testing.StatusPorts;
 
 /**
  * Three `duet pd`, three `duet store` and one `duet sql` started at the same moment, in reverse order (SQL
@@ -50,7 +44,6 @@ class ItStartOrder {
     Path root;
     private final LoopbackPorts ports = new LoopbackPorts();
     private final Map<String, JavaProcess> processes = new LinkedHashMap<>();
-    private final ObjectMapper json = new ObjectMapper();
 
     @AfterEach
     void stopAll() throws InterruptedException {
@@ -104,8 +97,7 @@ class ItStartOrder {
             assertThat(System.nanoTime()).as("SQL server serving within %s; states so far %s; output:%n%s", DEADLINE,
                     sqlStates, sql.output()).isLessThan(deadline);
             assertThat(sql.isAlive()).as("the SQL server keeps waiting instead of exiting: %s", sql.output()).isTrue();
-            status(sqlStatusPort).ifPresent(status -> sqlStates.add(status.get("state").asText()
-                    + (status.has("waitingFor") ? ": " + status.get("waitingFor").asText() : "")));
+            StatusPorts.state(new HostAndPort("127.0.0.1", sqlStatusPort)).ifPresent(sqlStates::add);
             Thread.sleep(100);
         }
         assertThat(sqlStates).anyMatch(state -> state.startsWith("waiting: "));
@@ -170,20 +162,6 @@ class ItStartOrder {
         assertThat(exit).as("exit code; output:%n%s", process.output()).isPresent();
         assertThat(exit.getAsInt()).isNotZero();
         assertThat(process.output()).contains(message);
-    }
-
-    private Optional<JsonNode> status(int port) {
-        try {
-            HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build()
-                    .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
-                            .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? Optional.of(json.readTree(response.body())) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 
     private static Connection connect(int port, JavaProcess process) throws Exception {

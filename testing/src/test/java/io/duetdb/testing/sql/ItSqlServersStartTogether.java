@@ -2,11 +2,6 @@ package io.duetdb.testing.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -33,6 +28,7 @@ import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
+import io.duetdb.testing.StatusPorts;
 
 /**
  * Three SQL servers started together on a cluster that has no store yet: they wait, say what for on their
@@ -68,7 +64,8 @@ class ItSqlServersStartTogether {
             }
             for (int statusPort : statusPorts) {
                 LocalCluster.await("a status port saying the server waits for the cluster bootstrap",
-                        Duration.ofSeconds(30), () -> status(statusPort).contains("\"waitingFor\" : \"cluster bootstrap\""));
+                        Duration.ofSeconds(120), () -> StatusPorts.state(new HostAndPort("127.0.0.1", statusPort))
+                                .filter("waiting: cluster bootstrap"::equals).isPresent());
             }
             assertThat(servers).noneMatch(SqlServer::isServing);
 
@@ -78,7 +75,7 @@ class ItSqlServersStartTogether {
             for (CompletableFuture<SqlServer> server : starting) {
                 server.get(120, TimeUnit.SECONDS);
             }
-            assertThat(status(statusPorts.get(0))).contains("\"state\" : \"serving\"");
+            assertThat(StatusPorts.state(new HostAndPort("127.0.0.1", statusPorts.get(0)))).hasValue("serving");
             for (SqlServer server : servers) {
                 try (Connection connection = DriverManager.getConnection("jdbc:mysql://" + server.address()
                         + "/test?user=root&useSSL=false"); Statement statement = connection.createStatement()) {
@@ -94,18 +91,6 @@ class ItSqlServersStartTogether {
             servers.forEach(SqlServer::close);
             starters.shutdownNow();
             catalogLog.detachAppender(catalogLines);
-        }
-    }
-
-    private static String status(int port) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/status")).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        } catch (IOException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
         }
     }
 }

@@ -8,7 +8,8 @@ import org.apache.calcite.sql.parser.SqlParserImplFactory;
 /**
  * The generated lexer's tokens as MySQL reads them, where one token of look-ahead settles what Calcite's grammar
  * would decide otherwise: MySQL's string escapes ({@link MySqlStringLiterals}); VALUE, ARRAY, ROLLUP, PERIOD,
- * STREAM, UNKNOWN and USER as column and table names; and FROM DUAL as no FROM at all.
+ * STREAM, UNKNOWN and USER as column and table names; FROM DUAL as no FROM at all; and FOR before UPDATE or SHARE as
+ * the locking clause's own token.
  * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
  */
 public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
@@ -64,6 +65,13 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
                     // MySQL's FROM DUAL names no table.
                     ahead.removeFirst();
                     return classified(next());
+                }
+            }
+            case FOR -> {
+                // Calcite's FOR SYSTEM_TIME AS OF after a table name would take a locking clause for its own.
+                int following = peek().kind;
+                if (following == UPDATE || following == SHARE) {
+                    token.kind = LOCKING_FOR;
                 }
             }
             default -> {
