@@ -68,6 +68,7 @@ final class FromClause {
     private final List<Source> sources = new ArrayList<>();
     private final List<JoinCondition> joinConditions = new ArrayList<>();
     private boolean opaque;
+    private boolean mergesColumns;
 
     private FromClause() {
     }
@@ -96,6 +97,7 @@ final class FromClause {
         } else if (node instanceof SqlJoin join) {
             List<Source> left = add(join.getLeft(), schema, defaultDatabase);
             List<Source> right = add(join.getRight(), schema, defaultDatabase);
+            mergesColumns |= join.isNatural() || join.getConditionType() == JoinConditionType.USING;
             if (join.getConditionType() == JoinConditionType.ON && join.getCondition() != null) {
                 JoinType type = join.getJoinType();
                 if (type == JoinType.INNER || type == JoinType.COMMA || type == JoinType.CROSS) {
@@ -130,6 +132,38 @@ final class FromClause {
             opaque = true;
         }
         sources.add(new Source(qualifier, database, table));
+    }
+
+    /**
+     * A select list with its stars ({@code *}, {@code t.*}) written out as the columns they stand for, qualified by
+     * their source, when every source is a catalog table and no join merges columns (NATURAL, USING); else empty.
+     */
+    Optional<List<SqlNode>> expandStars(List<SqlNode> items) {
+        if (opaque || mergesColumns) {
+            return Optional.empty();
+        }
+        List<SqlNode> expanded = new ArrayList<>();
+        for (SqlNode item : items) {
+            if (!(item instanceof SqlIdentifier identifier) || !identifier.isStar()) {
+                expanded.add(item);
+                continue;
+            }
+            String qualifier = identifier.names.size() >= 2 ? identifier.names.get(identifier.names.size() - 2) : null;
+            boolean matched = false;
+            for (Source source : sources) {
+                if (qualifier != null && !source.name().equalsIgnoreCase(qualifier)) {
+                    continue;
+                }
+                matched = true;
+                for (ColumnInfo column : source.table().publicColumns()) {
+                    expanded.add(new SqlIdentifier(List.of(source.name(), column.name()), identifier.getParserPosition()));
+                }
+            }
+            if (!matched) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(expanded);
     }
 
     /**

@@ -110,6 +110,8 @@ final class GroupByRewrite {
             return;
         }
         FromClause from = FromClause.of(select.getFrom(), schema, defaultDatabase);
+        from.expandStars(select.getSelectList().getList())
+                .ifPresent(items -> select.setSelectList(new SqlNodeList(items, select.getSelectList().getParserPosition())));
         Set<FromClause.Column> grouped = groupedColumns(select, from);
         Set<FromClause.Column> determined = onlyFullGroupBy
                 ? FunctionalDependencies.of(from, select.getWhere()).determinedBy(grouped) : null;

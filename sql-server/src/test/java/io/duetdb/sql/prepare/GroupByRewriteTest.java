@@ -103,6 +103,16 @@ class GroupByRewriteTest {
     }
 
     @Test
+    void aStarStandsForItsColumnsWhenTheKeyIsGrouped() {
+        assertThat(plan("SELECT * FROM warehouse GROUP BY w_id").rowType().getFieldNames())
+                .containsExactly("w_id", "w_ytd", "w_name");
+        assertThat(plan("SELECT w.*, COUNT(*) FROM warehouse w JOIN history h ON h.h_w_id = w.w_id GROUP BY w.w_id")
+                .rowType().getFieldNames()).containsExactly("w_id", "w_ytd", "w_name", "EXPR$3");
+        assertThat(planningError("SELECT * FROM history GROUP BY h_w_id").code())
+                .isEqualTo(ErrorCode.WRONG_FIELD_WITH_GROUP);
+    }
+
+    @Test
     void anyValueSuppressesTheCheckAndIsNoAggregateByItself() {
         plan("SELECT h_w_id, ANY_VALUE(h_amount) FROM history GROUP BY h_w_id");
         assertThat(RelOptUtil.toString(plan("SELECT ANY_VALUE(h_amount) FROM history").plan()))
