@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,8 @@ import io.duetdb.proto.kv.LockInfo;
 public final class LockWaits {
     private static final Logger LOG = LoggerFactory.getLogger(LockWaits.class);
 
-    private record Waiter(long startTs, LockInfo lock, CompletableFuture<KeyError> woken, long startNanos) {
+    private record Waiter(long startTs, LockInfo lock, CompletableFuture<KeyError> woken, long startNanos,
+            AtomicBoolean finished) {
     }
 
     /** How a wait ended, for metrics. */
@@ -62,7 +64,7 @@ public final class LockWaits {
      * when it expired, lock_wait_timeout at the deadline, or deadlock.
      */
     public CompletableFuture<KeyError> waitFor(long startTs, LockInfo lock, long deadlineNanos) {
-        Waiter waiter = new Waiter(startTs, lock, new CompletableFuture<>(), System.nanoTime());
+        Waiter waiter = new Waiter(startTs, lock, new CompletableFuture<>(), System.nanoTime(), new AtomicBoolean());
         waiters.computeIfAbsent(lock.getKey(), key -> new CopyOnWriteArrayList<>()).add(waiter);
         long untilDeadline = deadlineNanos - System.nanoTime();
         long expiresAtMillis = Timestamp.fromPacked(lock.getLockVersion()).physical() + lock.getLockTtl();
@@ -103,9 +105,10 @@ public final class LockWaits {
     }
 
     private boolean finish(Waiter waiter, KeyError error) {
-        if (!waiter.woken().complete(error)) {
+        if (!waiter.finished().compareAndSet(false, true)) {
             return false;
         }
+        // observed before the waiter learns the outcome, so a metric read after the answer already counts it
         observer.waited(System.nanoTime() - waiter.startNanos(), error == null ? Outcome.RELEASED
                 : error.hasDeadlock() ? Outcome.DEADLOCK : error.hasLockWaitTimeout() ? Outcome.TIMEOUT : Outcome.EXPIRED);
         List<Waiter> list = waiters.get(waiter.lock().getKey());
@@ -116,6 +119,7 @@ public final class LockWaits {
             }
         }
         detector.cleanUp(waiter.startTs(), waiter.lock().getLockVersion());
+        waiter.woken().complete(error);
         return true;
     }
 
