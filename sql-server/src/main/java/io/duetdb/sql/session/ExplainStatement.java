@@ -37,7 +37,7 @@ final class ExplainStatement {
             lock = locking.description();
         }
         QueryPlanner.PlannedQuery planned = session.planner().plan(query);
-        session.requireSelect(planned.plan());
+        session.requireSelect(planned);
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), session,
                 List.of());
         PlanExecutor run = null;
