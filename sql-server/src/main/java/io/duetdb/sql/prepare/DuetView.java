@@ -3,6 +3,8 @@ package io.duetdb.sql.prepare;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.apache.calcite.plan.RelOptTable;
@@ -30,8 +32,9 @@ public final class DuetView extends AbstractTable implements TranslatableTable {
     private final DatabaseInfo database;
     private final TableInfo table;
     private final Function<DuetView, RelDataType> queryRowType;
-    private RelDataType rowType;
-    private boolean deriving;
+    private volatile RelDataType rowType;
+    /** The threads deriving the row type now: one that meets the view again is in a recursion. No lock is held. */
+    private final Set<Thread> deriving = ConcurrentHashMap.newKeySet();
 
     /** {@code queryRowType}: the row type of the view's query, validated in the catalog the view belongs to. */
     DuetView(DatabaseInfo database, TableInfo table, Function<DuetView, RelDataType> queryRowType) {
@@ -54,16 +57,17 @@ public final class DuetView extends AbstractTable implements TranslatableTable {
     }
 
     @Override
-    public synchronized RelDataType getRowType(RelDataTypeFactory typeFactory) {
-        if (rowType != null) {
-            return rowType;
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+        RelDataType known = rowType;
+        if (known != null) {
+            return known;
         }
-        if (deriving) {
+        Thread thread = Thread.currentThread();
+        if (!deriving.add(thread)) {
             // The view's query reads the view itself, through other views or directly.
             throw new DuetException(ErrorCode.VIEW_RECURSIVE, "`" + database.name() + "`.`" + table.name()
                     + "` contains view recursion");
         }
-        deriving = true;
         RelDataType query;
         try {
             query = queryRowType.apply(this);
@@ -73,7 +77,7 @@ public final class DuetView extends AbstractTable implements TranslatableTable {
             }
             throw invalid();
         } finally {
-            deriving = false;
+            deriving.remove(thread);
         }
         List<ColumnInfo> columns = table.columns();
         if (query.getFieldCount() != columns.size()) {
@@ -83,8 +87,9 @@ public final class DuetView extends AbstractTable implements TranslatableTable {
         for (int i = 0; i < columns.size(); i++) {
             builder.add(columns.get(i).name(), query.getFieldList().get(i).getType());
         }
-        rowType = builder.build();
-        return rowType;
+        RelDataType built = builder.build();
+        rowType = built;
+        return built;
     }
 
     /** MySQL's 1356: the view's query no longer validates (a table or column it reads went away). */
