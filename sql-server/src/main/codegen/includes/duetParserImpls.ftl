@@ -753,6 +753,85 @@ void DuetNullSafeEqual(List<Object> list, ExprContext exprContext, Span s) :
 }
 
 /**
+ * MySQL's CAST and CONVERT target types Calcite lacks: SIGNED [INTEGER], UNSIGNED [INTEGER] (BIGINT and BIGINT
+ * UNSIGNED) and DATETIME[(fsp)] (a TIMESTAMP without time zone).
+ */
+SqlTypeNameSpec DuetCastTypeName() :
+{
+    final Span s;
+    int precision = -1;
+}
+{
+    (
+        <SIGNED> { s = span(); } [ <INTEGER> | <INT> ] {
+            return new SqlBasicTypeNameSpec(SqlTypeName.BIGINT, s.end(this));
+        }
+    |
+        <UNSIGNED> { s = span(); } [ <INTEGER> | <INT> ] {
+            return new SqlBasicTypeNameSpec(SqlTypeName.UBIGINT, s.end(this));
+        }
+    |
+        <DATETIME> { s = span(); } [ <LPAREN> precision = UnsignedIntLiteral() <RPAREN> ] {
+            return new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, precision, s.end(this));
+        }
+    )
+}
+
+/**
+ * MySQL's CONVERT(expression, type), a CAST, and CONVERT(expression USING charset), the expression as a string
+ * (a binary string for the binary character set). Listed among the literals so that it comes before Calcite's
+ * own CONVERT, whose forms are other dialects'.
+ */
+SqlNode DuetConvertCall() :
+{
+    final Span s;
+    final SqlNode value;
+    final SqlIdentifier charset;
+    final SqlDataTypeSpec type;
+}
+{
+    <CONVERT> { s = span(); } <LPAREN> value = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    (
+        <USING> charset = SimpleIdentifier() <RPAREN> {
+            SqlTypeName target = charset.getSimple().equalsIgnoreCase("binary") ? SqlTypeName.VARBINARY
+                : SqlTypeName.VARCHAR;
+            return SqlStdOperatorTable.CAST.createCall(s.end(this), value,
+                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(target, charset.getParserPosition()),
+                    charset.getParserPosition()));
+        }
+    |
+        <COMMA> type = DataType() <RPAREN> {
+            return SqlStdOperatorTable.CAST.createCall(s.end(this), value, type);
+        }
+    )
+}
+
+/** MySQL's {@code a XOR b}, between AND and OR in precedence. */
+void DuetLogicalXor(List<Object> list, ExprContext exprContext, Span s) :
+{
+}
+{
+    <XOR> {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(io.duetdb.sql.parser.MySqlOperators.XOR, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
+/** MySQL's SESSION_USER() and SYSTEM_USER(): USER(), the session's user and host. */
+SqlNode DuetSessionUserFunction() :
+{
+    final Span s;
+}
+{
+    ( <SESSION_USER> | <SYSTEM_USER> ) { s = span(); } <LPAREN> <RPAREN>
+    {
+        return new org.apache.calcite.sql.SqlUnresolvedFunction(new SqlIdentifier("USER", s.pos()), null, null,
+            null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION).createCall(s.end(this));
+    }
+}
+
+/**
  * A MySQL function whose name MySQL reserves, so that it is a keyword here too: IF(...), REPLACE(...),
  * REPEAT(...), INSERT(...), DATABASE(), SCHEMA(), UTC_DATE() and its kin. The call is the one a function of that
  * name written as an identifier makes.

@@ -7,18 +7,26 @@ import java.nio.file.Path;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 
-/** Where a process writes its log: {@code <data dir>/logs/<name>.log}. */
+/** Where a process writes its log file: the playground's {@code <data dir>/logs/duet.log}, or {@code --log-file}. */
 final class LogFiles {
     private LogFiles() {
     }
 
-    static Path prepare(Path dataDir, String name) {
-        Path directory = dataDir.resolve("logs");
+    static Path inDataDirectory(Path dataDir) {
+        return prepare(dataDir.resolve("logs").resolve("duet.log"));
+    }
+
+    /** Creates the file's directory; a directory that cannot be created is a bad configuration. */
+    static Path prepare(Path file) {
+        Path directory = file.toAbsolutePath().getParent();
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
             throw new DuetException(ErrorCode.INVALID_CONFIG, "cannot create log directory " + directory + ": " + e);
         }
-        return directory.resolve(name + ".log");
+        if (Files.isDirectory(file)) {
+            throw new DuetException(ErrorCode.INVALID_CONFIG, "log file " + file + " is a directory");
+        }
+        return file;
     }
 }

@@ -3,14 +3,13 @@ package io.duetdb.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
-import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.config.ConfigFiles;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.placement.PlacementConfig;
 import io.duetdb.placement.PlacementServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code duet pd}: one placement member as its own process. */
@@ -46,6 +45,9 @@ public final class PdCommand implements Callable<Integer> {
     @Option(names = "--print-config", description = "print the effective configuration as TOML and exit")
     boolean printConfig;
 
+    @Mixin
+    LogOptions logOptions;
+
     @Override
     public Integer call() throws InterruptedException {
         PlacementConfig effective = effectiveConfig();
@@ -53,16 +55,9 @@ public final class PdCommand implements Callable<Integer> {
             System.out.print(ConfigFiles.toToml(effective));
             return 0;
         }
-        LogSetup.bridgeJulToSlf4j();
-        LogSetup.logToFile(LogFiles.prepare(effective.dataDir(), effective.name()));
-        PlacementServer server = new PlacementServer(effective).start();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "shutdown"));
-        stopped.await();
-        return 0;
+        logOptions.apply();
+        PlacementServer server = new PlacementServer(effective);
+        return Foreground.run(server, server::start);
     }
 
     PlacementConfig effectiveConfig() {

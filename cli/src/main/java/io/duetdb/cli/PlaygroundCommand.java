@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,8 +19,6 @@ import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
-import io.duetdb.common.error.DuetException;
-import io.duetdb.common.error.ErrorCode;
 import io.duetdb.placement.PlacementConfig;
 import io.duetdb.placement.PlacementServer;
 import io.duetdb.store.StoreConfig;
@@ -32,7 +29,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code duet playground}: every component in one JVM on the default ports, data under ./data: three placement
- * members and three storage nodes today; learners and the SQL server join as they land.
+ * members, three storage nodes and a SQL server. The console shows where each component listens and one ready
+ * line; the full log goes to {@code <data dir>/logs/duet.log}, and only warnings and errors reach the console.
  */
 @Command(name = "playground", mixinStandardHelpOptions = true,
         description = "Start a whole DuetDB cluster in this process, on the default ports.")
@@ -63,6 +61,7 @@ public final class PlaygroundCommand implements Callable<Integer> {
     private CommandLine.Model.CommandSpec spec;
 
     private final List<AutoCloseable> running = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean stopping;
 
     @Override
     public Integer call() throws Exception {
@@ -76,46 +75,64 @@ public final class PlaygroundCommand implements Callable<Integer> {
         if (clean) {
             deleteRecursively(dataDir);
         }
+        Path logFile = LogFiles.inDataDirectory(dataDir);
         LogSetup.bridgeJulToSlf4j();
-        LogSetup.logToFile(LogFiles.prepare(dataDir, "playground"));
-        out.println("DuetDB " + BuildInfo.version() + " playground, data in " + dataDir.toAbsolutePath().normalize());
+        LogSetup.toFile(logFile);
+        out.println("DuetDB " + BuildInfo.version() + " playground: data in " + dataDir.toAbsolutePath().normalize()
+                + ", log in " + logFile.toAbsolutePath().normalize());
         out.flush();
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping = true;
             stopAll();
             out.println("DuetDB playground stopped.");
             out.flush();
             stopped.countDown();
         }, "shutdown"));
-
-        List<PlacementServer> placement = startPlacement(out);
-        awaitPlacementLeader(placement, out);
-        List<HostAndPort> placementAddresses = placement.stream().map(PlacementServer::clientAddress).toList();
-        List<StoreServer> stores = startStores(placementAddresses, out);
-        awaitRegionLeader(stores, out);
-        SqlServer sql = null;
-        if (storeCount > 0) {
-            sql = new SqlServer(new SqlServerConfig()
-                    .setPd(placementAddresses)
-                    .setAddress(new HostAndPort(host, SqlServerConfig.DEFAULT_PORT + portOffset))
-                    .setStatusAddress(new HostAndPort(host, SqlServerConfig.DEFAULT_STATUS_PORT + portOffset))).start();
-            running.add(sql);
-            out.printf("  sql    %-8s mysql %s  status http://%s/%n", "sql-1", sql.address(), sql.statusAddress());
-            out.flush();
+        try {
+            start(out);
+        } catch (RuntimeException e) {
+            if (stopping) {
+                return 0;
+            }
+            throw e;
         }
-        HostAndPort first = placement.get(0).clientAddress();
-        out.println();
-        out.println("Ready. Inspect the cluster with:");
-        out.println("  bin/duet ctl --pd " + first + " members");
-        if (sql != null) {
-            out.println("Connect with any MySQL client:");
-            out.println("  mysql -h " + sql.address().host() + " -P " + sql.address().port() + " -u root");
-        }
-        out.println("Press Ctrl-C to stop; state survives a restart on the same --data-dir.");
-        out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** Starts every component; each waits for what it needs, so this returns once the whole cluster serves. */
+    private void start(PrintWriter out) throws InterruptedException {
+        List<PlacementServer> placement = startPlacement(out);
+        List<HostAndPort> placementAddresses = placement.stream().map(PlacementServer::clientAddress).toList();
+        startStores(placementAddresses, out);
+        String inspect = "  inspect the cluster with: bin/duet ctl --pd " + placement.get(0).clientAddress()
+                + " members; Ctrl-C stops it, the data stays for the next start";
+        if (storeCount == 0) {
+            while (placement.stream().noneMatch(PlacementServer::isServing)) {
+                Thread.sleep(100);
+            }
+            out.println(inspect);
+            out.println("DuetDB is ready (placement only, no stores, so no SQL server)");
+            out.flush();
+            return;
+        }
+        SqlServer sql = new SqlServer(new SqlServerConfig()
+                .setPd(placementAddresses)
+                .setAddress(new HostAndPort(host, SqlServerConfig.DEFAULT_PORT + portOffset))
+                .setStatusAddress(new HostAndPort(host, SqlServerConfig.DEFAULT_STATUS_PORT + portOffset)));
+        running.add(sql);
+        sql.start();
+        out.printf("  sql    %-8s mysql %s  status http://%s/%n", "sql-1", sql.address(), sql.statusAddress());
+        out.println(inspect);
+        out.println("DuetDB is ready: mysql -h " + connectHost(sql.address()) + " -P " + sql.address().port()
+                + " -u root");
+        out.flush();
+    }
+
+    private static String connectHost(HostAndPort address) {
+        return address.host().equals("0.0.0.0") || address.host().equals("::") ? "127.0.0.1" : address.host();
     }
 
     private List<PlacementServer> startPlacement(PrintWriter out) {
@@ -133,8 +150,9 @@ public final class PlaygroundCommand implements Callable<Integer> {
                     .setPeerAddress(new HostAndPort(host, port(i, 1)))
                     .setStatusAddress(new HostAndPort(host, port(i, 2)))
                     .setInitialCluster(initialCluster);
-            PlacementServer server = new PlacementServer(config).start();
+            PlacementServer server = new PlacementServer(config);
             running.add(server);
+            server.start();
             servers.add(server);
             out.printf("  placement %-6s client %s  peer %s  status http://%s/%n", name, server.clientAddress(),
                     config.peerAddress(), server.statusAddress());
@@ -143,8 +161,8 @@ public final class PlaygroundCommand implements Callable<Integer> {
         return servers;
     }
 
-    private List<StoreServer> startStores(List<HostAndPort> placementAddresses, PrintWriter out) {
-        List<StoreServer> stores = new ArrayList<>();
+    /** Each store waits for a placement leader before it registers. */
+    private void startStores(List<HostAndPort> placementAddresses, PrintWriter out) {
         for (int i = 0; i < storeCount; i++) {
             StoreConfig config = new StoreConfig()
                     .setDataDir(dataDir.resolve("store-" + (i + 1)))
@@ -157,53 +175,17 @@ public final class PlaygroundCommand implements Callable<Integer> {
                 // Every component runs in this process, so they reach each other over loopback.
                 config.setAdvertiseAddress(new HostAndPort("127.0.0.1", config.address().port()));
             }
-            StoreServer store = new StoreServer(config).start();
+            StoreServer store = new StoreServer(config);
             running.add(store);
-            stores.add(store);
+            store.start();
             out.printf("  store %-8s address %s  raft %s  status http://%s/%n", "store-" + store.storeId(),
                     store.address(), config.raftAddress(), store.statusAddress());
             out.flush();
-        }
-        return stores;
-    }
-
-    private static void awaitRegionLeader(List<StoreServer> stores, PrintWriter out) throws InterruptedException {
-        if (stores.isEmpty()) {
-            return;
-        }
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (stores.stream().mapToLong(StoreServer::leaderCount).sum() == 0) {
-            if (System.nanoTime() > deadline) {
-                throw new DuetException(ErrorCode.REGION_UNAVAILABLE, "no region elected a leader within 60 s");
-            }
-            Thread.sleep(100);
         }
     }
 
     private int port(int member, int which) {
         return PLACEMENT_BASE_PORT + portOffset + 3 * member + which;
-    }
-
-    private static void awaitPlacementLeader(List<PlacementServer> servers, PrintWriter out) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        out.print("  waiting for a placement leader");
-        out.flush();
-        int ticks = 0;
-        while (servers.stream().noneMatch(PlacementServer::isLeader)) {
-            if (System.nanoTime() > deadline) {
-                out.println();
-                throw new DuetException(ErrorCode.PLACEMENT_SERVER_TIMEOUT, "no placement leader was elected within 60 s");
-            }
-            Thread.sleep(100);
-            if (++ticks % 5 == 0) {
-                out.print('.');
-                out.flush();
-            }
-        }
-        String leader = servers.stream().filter(PlacementServer::isLeader).findFirst()
-                .map(server -> server.config().name()).orElse("?");
-        out.println(" " + leader + " leads");
-        out.flush();
     }
 
     private void stopAll() {

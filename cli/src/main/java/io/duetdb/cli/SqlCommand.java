@@ -3,9 +3,7 @@ package io.duetdb.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
-import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.sql.catalog.AuthenticationPlugin;
@@ -13,6 +11,7 @@ import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code duet sql}: one stateless SQL server as its own process. */
@@ -55,8 +54,10 @@ public final class SqlCommand implements Callable<Integer> {
             description = "how long a loaded schema stays valid (default: ${DEFAULT-VALUE})")
     java.time.Duration schemaLease;
 
-    @Option(names = "--log-dir", paramLabel = "DIR", defaultValue = "data/sql",
-            description = "where the log file goes (default: ${DEFAULT-VALUE})")
+    @Mixin
+    LogOptions logOptions;
+
+    @Option(names = "--log-dir", paramLabel = "DIR", hidden = true, description = "older spelling of --log-file DIR/sql.log")
     Path logDir;
 
     @CommandLine.Spec
@@ -82,18 +83,16 @@ public final class SqlCommand implements Callable<Integer> {
         if (pd != null) {
             config.setPd(pd);
         }
-        LogSetup.bridgeJulToSlf4j();
-        LogSetup.logToFile(LogFiles.prepare(logDir, "sql"));
-        SqlServer server = new SqlServer(config).start();
-        spec.commandLine().getOut().println("SQL server ready: mysql -h " + server.address().host() + " -P "
-                + server.address().port() + " -u root");
-        spec.commandLine().getOut().flush();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "shutdown"));
-        stopped.await();
-        return 0;
+        if (logDir != null && logOptions.logFile == null) {
+            logOptions.logFile = logDir.resolve("sql.log");
+        }
+        logOptions.apply();
+        SqlServer server = new SqlServer(config);
+        return Foreground.run(server, () -> {
+            server.start();
+            spec.commandLine().getOut().println("SQL server ready: mysql -h " + server.address().host() + " -P "
+                    + server.address().port() + " -u root");
+            spec.commandLine().getOut().flush();
+        });
     }
 }

@@ -5,15 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
-import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.config.ConfigFiles;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.store.StoreConfig;
 import io.duetdb.store.StoreServer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code duet store}: one storage node as its own process. */
@@ -51,6 +50,9 @@ public final class StoreCommand implements Callable<Integer> {
     @Option(names = "--print-config", description = "print the effective configuration as TOML and exit")
     boolean printConfig;
 
+    @Mixin
+    LogOptions logOptions;
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -61,16 +63,9 @@ public final class StoreCommand implements Callable<Integer> {
             System.out.print(ConfigFiles.toToml(effective));
             return 0;
         }
-        LogSetup.bridgeJulToSlf4j();
-        LogSetup.logToFile(LogFiles.prepare(effective.dataDir(), "store"));
-        StoreServer server = new StoreServer(effective).start();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "shutdown"));
-        stopped.await();
-        return 0;
+        logOptions.apply();
+        StoreServer server = new StoreServer(effective);
+        return Foreground.run(server, server::start);
     }
 
     StoreConfig effectiveConfig() {

@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -23,7 +25,10 @@ import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.datadir.DataDirectory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.net.ListenAddresses;
+import io.duetdb.common.status.Readiness;
 import io.duetdb.common.status.StatusServer;
+import io.duetdb.placement.internal.MemberReachability;
 import io.duetdb.placement.internal.PlacementService;
 import io.duetdb.placement.internal.metrics.PlacementMetrics;
 import io.duetdb.placement.internal.rpc.PlacementGrpcEndpoint;
@@ -44,10 +49,13 @@ public final class PlacementServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PlacementServer.class);
     private static final String COMPONENT = "placement";
     private static final long TICK_MILLIS = 20;
+    private static final Duration READINESS_CHECK = Duration.ofMillis(500);
+    private static final Duration PEER_PROBE_TIMEOUT = Duration.ofMillis(200);
 
     private final PlacementConfig config;
     private final List<AutoCloseable> resources = new ArrayList<>();
-    private PlacementService service;
+    private final Readiness readiness = new Readiness(LOG);
+    private volatile PlacementService service;
     private Server grpcServer;
     private StatusServer statusServer;
     private RaftNode raftNode;
@@ -79,6 +87,11 @@ public final class PlacementServer implements AutoCloseable {
         PlacementMetrics metrics = new PlacementMetrics();
         PlacementStateMachine stateMachine = new PlacementStateMachine();
         service = new PlacementService(config, stateMachine, metrics, version);
+        ListenAddresses.requireFree(config.clientAddress(), "placement " + config.name() + ": client address");
+        // The status port comes up first: while this member waits for a leader it tells what it waits for.
+        statusServer = new StatusServer(COMPONENT, config.name(), config.statusAddress(), metrics.registry(), this::status);
+        statusServer.start();
+        resources.add(statusServer);
 
         List<RaftPeerSpec> peers = new ArrayList<>();
         for (Map.Entry<String, HostAndPort> member : config.initialClusterMembers().entrySet()) {
@@ -103,6 +116,7 @@ public final class PlacementServer implements AutoCloseable {
                     "placement " + config.name() + ": cannot start Raft on " + config.peerAddress() + ": " + e.getMessage(), e);
         }
         service.attach(handle);
+        checkReadiness(handle);
 
         ExecutorService rpcExecutor = Executors.newFixedThreadPool(8, new NamedThreadFactory(COMPONENT, config.name(), "rpc"));
         resources.add(rpcExecutor::shutdownNow);
@@ -132,9 +146,6 @@ public final class PlacementServer implements AutoCloseable {
         metrics.gauge("duet_placement_raft_applied_index", "Last applied Raft index", () -> handle.lastAppliedIndex());
         metrics.gauge("duet_placement_regions", "Regions in the registry", () -> service.regionCount());
         metrics.gauge("duet_placement_operators", "Scheduling operators running", () -> service.operatorCount());
-        statusServer = new StatusServer(COMPONENT, config.name(), config.statusAddress(), metrics.registry(), service::status);
-        statusServer.start();
-        resources.add(statusServer);
 
         ScheduledExecutorService background = Executors.newScheduledThreadPool(2,
                 new NamedThreadFactory(COMPONENT, config.name(), "background"));
@@ -144,8 +155,32 @@ public final class PlacementServer implements AutoCloseable {
         background.scheduleWithFixedDelay(guard("publish member", service::publishMember), 0, 1, TimeUnit.SECONDS);
         long interval = config.scheduleInterval().toMillis();
         background.scheduleWithFixedDelay(guard("balance", service::balance), interval, interval, TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(guard("readiness", () -> checkReadiness(handle)), READINESS_CHECK.toMillis(),
+                READINESS_CHECK.toMillis(), TimeUnit.MILLISECONDS);
         LOG.info("placement {} started: client {} peer {} status http://{}/ data {}", config.name(),
                 clientAddress(), config.peerAddress(), statusServer.boundAddress(), config.dataDir());
+    }
+
+    /** Until a leader is known this member waits for one, reporting which members it can reach. */
+    private void checkReadiness(RaftGroupHandle handle) {
+        if (readiness.isServing()) {
+            return;
+        }
+        if (handle.leaderId().isPresent()) {
+            readiness.serving();
+        } else {
+            readiness.waitingFor("placement leader", MemberReachability.describe(config.name(),
+                    config.initialClusterMembers(), PEER_PROBE_TIMEOUT));
+        }
+    }
+
+    private Map<String, Object> status() {
+        Map<String, Object> status = new LinkedHashMap<>(readiness.status());
+        PlacementService current = service;
+        if (current != null) {
+            status.putAll(current.status());
+        }
+        return status;
     }
 
     private static boolean isAddressInUse(Throwable error) {
@@ -184,8 +219,14 @@ public final class PlacementServer implements AutoCloseable {
         return service != null && service.isReadyLeader();
     }
 
+    /** Whether a placement leader has been elected since this member started. */
+    public boolean isServing() {
+        return readiness.isServing();
+    }
+
     @Override
     public void close() {
+        readiness.stop();
         List<AutoCloseable> reversed = new ArrayList<>(resources);
         java.util.Collections.reverse(reversed);
         resources.clear();

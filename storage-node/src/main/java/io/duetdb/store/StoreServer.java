@@ -5,10 +5,12 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,6 +24,7 @@ import org.slf4j.MDC;
 import io.duetdb.client.placement.GrpcPlacementClient;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.placement.PlacementClientConfig;
+import io.duetdb.client.placement.PlacementReadiness;
 import io.duetdb.client.region.RegionCache;
 import io.duetdb.common.build.BuildInfo;
 import io.duetdb.common.concurrent.NamedThreadFactory;
@@ -29,6 +32,9 @@ import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.datadir.DataDirectory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.net.ListenAddresses;
+import io.duetdb.common.status.Readiness;
+import io.duetdb.common.status.Readiness.NotReady;
 import io.duetdb.common.status.StatusServer;
 import io.duetdb.proto.meta.Store;
 import io.duetdb.proto.meta.StoreLabel;
@@ -73,9 +79,13 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 public final class StoreServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreServer.class);
     private static final String COMPONENT = "storage";
+    private static final Duration READINESS_CHECK = Duration.ofMillis(500);
+    /** Generous: a member that answers slowly (a loaded host) still counts as answering. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
     private final StoreConfig config;
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final List<AutoCloseable> resources = Collections.synchronizedList(new ArrayList<>());
+    private final Readiness readiness = new Readiness(LOG);
     private volatile long storeId;
     private StoreNode node;
     private StoreMetrics metrics;
@@ -101,8 +111,11 @@ public final class StoreServer implements AutoCloseable {
     }
 
     private void doStart() {
+        MDC.put(NamedThreadFactory.MDC_NODE, config.advertisedAddress().toString());
         DataDirectory dataDirectory = DataDirectory.open(config.dataDir(), COMPONENT);
         resources.add(dataDirectory);
+        ListenAddresses.requireFree(config.address(), "store address");
+        ListenAddresses.requireFree(config.raftAddress(), "store Raft address");
         RocksEngine engine;
         try {
             engine = RocksEngine.open(dataDirectory.resolve("db"), config.blockCacheSize().bytes());
@@ -117,11 +130,18 @@ public final class StoreServer implements AutoCloseable {
         } catch (IOException e) {
             throw new DuetException(ErrorCode.INVALID_CONFIG, "cannot read the disk of " + config.dataDir() + ": " + e);
         }
+        StoreMetrics metrics = new StoreMetrics();
+        this.metrics = metrics;
+        // The status port comes up first: while the store waits for placement it tells what it waits for.
+        statusServer = new StatusServer(COMPONENT, config.advertisedAddress().toString(), config.statusAddress(),
+                metrics.registry(), this::status);
+        statusServer.start();
+        resources.add(statusServer);
 
         PlacementClient placement = new GrpcPlacementClient(PlacementClientConfig.of(config.pd()), "store");
         resources.add(placement);
         StoreIdent ident = RegionStorage.storeIdent(engine);
-        RegisterStoreResponse registration = register(placement, ident);
+        RegisterStoreResponse registration = readiness.await(() -> register(placement, ident), READINESS_CHECK);
         storeId = registration.getStore().getId();
         String node = "store-" + storeId;
         MDC.put(NamedThreadFactory.MDC_NODE, node);
@@ -134,8 +154,6 @@ public final class StoreServer implements AutoCloseable {
                     + config.pd() + " runs cluster " + Long.toUnsignedString(placement.clusterId()));
         }
 
-        StoreMetrics metrics = new StoreMetrics();
-        this.metrics = metrics;
         StoreClients clients = new StoreClients();
         resources.add(clients);
         ExecutorService proposalExecutor = Executors.newFixedThreadPool(2, new NamedThreadFactory(COMPONENT, node, "propose"));
@@ -163,7 +181,7 @@ public final class StoreServer implements AutoCloseable {
         snapshots.attach(this.node);
         RaftNode raftNode = new RaftNode(new RaftNodeOptions(StorePeers.raftPeerId(storeId), config.raftAddress().host(),
                 config.raftAddress().port(), dataDirectory.resolve("raft"), config.electionTimeout(),
-                config.electionTimeout().multipliedBy(2), config.raftSnapshotThreshold(), java.time.Duration.ofSeconds(10),
+                config.electionTimeout().multipliedBy(2), config.raftSnapshotThreshold(), Duration.ofSeconds(10),
                 config.raftServerThreads(), RaftNodeOptions.SnapshotTransfer.STATE_MACHINE), this.node::stateMachineFor);
         resources.add(() -> this.node.close());
         try {
@@ -185,7 +203,9 @@ public final class StoreServer implements AutoCloseable {
         GarbageCollector garbageCollector = new GarbageCollector(placement, engine, metrics);
         ExecutorService txnScheduler = Executors.newFixedThreadPool(4, new NamedThreadFactory(COMPONENT, node, "txn"));
         resources.add(() -> stopAndWait(txnScheduler));
-        LockWaits lockWaits = new LockWaits(background, new PlacementDeadlockDetector(placement, slow));
+        LockWaits lockWaits = new LockWaits(background, new PlacementDeadlockDetector(placement, slow),
+                (nanos, outcome) -> metrics.lockWaitSeconds.labelValues(outcome.name().toLowerCase(Locale.ROOT))
+                        .observe(nanos / 1e9));
         TxnService txn = new TxnService(this.node, kv, new Latches(config.latchSlots()), lockWaits, txnScheduler,
                 garbageCollector::safePoint, () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()),
                 config.inMemoryPessimisticLocks(), metrics);
@@ -237,10 +257,6 @@ public final class StoreServer implements AutoCloseable {
         metrics.gauge("duet_store_leaders", "Regions this store leads",
                 () -> this.node.peers().stream().filter(RegionPeer::isLeaderReady).count());
         metrics.gauge("duet_store_disk_available_bytes", "Free bytes on the data directory's disk", disk::availableBytes);
-        statusServer = new StatusServer(COMPONENT, node, config.statusAddress(), metrics.registry(), this::status);
-        statusServer.start();
-        resources.add(statusServer);
-
         background.scheduleWithFixedDelay(guard("disk check", disk::refresh), 1, 1, TimeUnit.SECONDS);
         storeHeartbeat.scheduleWithFixedDelay(guard("store heartbeat", heartbeats::sendStoreHeartbeat), 0,
                 config.storeHeartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -256,6 +272,7 @@ public final class StoreServer implements AutoCloseable {
         metrics.gauge("duet_store_lock_waiters", "Pessimistic lock requests waiting for a lock", lockWaits::waiting);
         metrics.gauge("duet_store_one_pc_inflight_keys", "Keys of one-phase commits not applied yet (their readers wait)",
                 txn::inflightOnePhaseKeys);
+        readiness.serving();
         LOG.info("store {} started: address {} raft {} status http://{}/ data {} ({} regions)", storeId,
                 address(), config.raftAddress(), statusServer.boundAddress(), config.dataDir(), this.node.peers().size());
     }
@@ -272,7 +289,9 @@ public final class StoreServer implements AutoCloseable {
         return String.join(": ", messages);
     }
 
-    private RegisterStoreResponse register(PlacementClient placement, StoreIdent ident) {
+    /** Registers once placement serves; a placement that does not answer yet is waited for, not an error. */
+    private RegisterStoreResponse register(PlacementClient placement, StoreIdent ident) throws NotReady {
+        PlacementReadiness.check(config.pd(), PROBE_TIMEOUT);
         Store.Builder store = Store.newBuilder()
                 .setId(ident == null ? 0 : ident.getStoreId())
                 .setAddress(config.advertisedAddress().toString())
@@ -282,7 +301,15 @@ public final class StoreServer implements AutoCloseable {
         for (Map.Entry<String, String> label : config.labels().entrySet()) {
             store.addLabels(StoreLabel.newBuilder().setKey(label.getKey()).setValue(label.getValue()));
         }
-        RegisterStoreResponse response = placement.registerStore(store.build());
+        RegisterStoreResponse response;
+        try {
+            response = placement.registerStore(store.build());
+        } catch (DuetException e) {
+            if (e.code() == ErrorCode.PLACEMENT_SERVER_TIMEOUT) {
+                throw new NotReady(PlacementReadiness.LEADER, e.getMessage());
+            }
+            throw e;
+        }
         LOG.info("registered with placement as store {} (cluster {})", response.getStore().getId(),
                 Long.toUnsignedString(placement.clusterId()));
         return response;
@@ -316,7 +343,7 @@ public final class StoreServer implements AutoCloseable {
     }
 
     public Map<String, Object> status() {
-        Map<String, Object> status = new LinkedHashMap<>();
+        Map<String, Object> status = new LinkedHashMap<>(readiness.status());
         status.put("component", "storage");
         status.put("store_id", storeId);
         status.put("version", BuildInfo.version());
@@ -367,9 +394,13 @@ public final class StoreServer implements AutoCloseable {
 
     @Override
     public void close() {
-        List<AutoCloseable> reversed = new ArrayList<>(resources);
+        readiness.stop();
+        List<AutoCloseable> reversed;
+        synchronized (resources) {
+            reversed = new ArrayList<>(resources);
+            resources.clear();
+        }
         Collections.reverse(reversed);
-        resources.clear();
         for (AutoCloseable resource : reversed) {
             try {
                 resource.close();

@@ -3,8 +3,10 @@ package io.duetdb.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,9 +24,15 @@ public final class JavaProcess implements AutoCloseable {
 
     /** Starts {@code io.duetdb.cli.Main} with the given arguments. */
     public static JavaProcess startDuet(Path output, List<String> arguments) throws IOException {
+        return startDuet(output, arguments, List.of());
+    }
+
+    /** As {@link #startDuet(Path, List)} with extra JVM flags (tests that start many JVMs at once trim their JIT). */
+    public static JavaProcess startDuet(Path output, List<String> arguments, List<String> jvmFlags) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
+        command.addAll(jvmFlags);
         command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
         command.add("-Dorg.apache.ratis.thirdparty.io.netty.tryReflectionSetAccessible=true");
         command.add("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
@@ -46,6 +54,12 @@ public final class JavaProcess implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** Waits up to {@code timeout} for the process to end; its exit code, or empty if it still runs. */
+    public OptionalInt awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                ? OptionalInt.of(process.exitValue()) : OptionalInt.empty();
     }
 
     public String output() throws IOException {

@@ -8,13 +8,28 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
+import ch.qos.logback.core.util.FileSize;
 
-/** Wires every component's logging into Logback: the console (from logback.xml) plus a file in the data dir. */
+/**
+ * Wires every component's logging into Logback. By default (logback.xml) every line at INFO and above goes to
+ * the console, as servers run by orchestrators log; {@link #toFile} moves the full log to a rolling file and
+ * keeps only warnings and errors, one line each, on the console.
+ */
 public final class LogSetup {
     public static final String PATTERN = "%d{yyyy-MM-dd HH:mm:ss.SSS} %-5level [%node] %logger{0} - %msg [%thread]%n";
+    /** Console lines beside a log file: the message's first line, no stack trace (the file has them). */
+    static final String CONSOLE_PATTERN = "%d{HH:mm:ss} %-5level [%node] %replace(%msg){'(?s)[\\r\\n].*', ''}%n%nopex";
+    private static final String CONSOLE = "CONSOLE";
+    private static final FileSize MAX_FILE_SIZE = FileSize.valueOf("64MB");
+    private static final FileSize TOTAL_SIZE_CAP = FileSize.valueOf("1GB");
+    private static final int MAX_HISTORY_DAYS = 14;
 
     private LogSetup() {
     }
@@ -25,21 +40,50 @@ public final class LogSetup {
         SLF4JBridgeHandler.install();
     }
 
-    /** Adds a file appender writing the same lines as the console to {@code file}. */
-    public static void logToFile(Path file) {
+    /**
+     * Every line to {@code file}, rolled daily and at 64 MB into {@code <name>-<date>.<n>.log.gz} beside it (kept
+     * {@value #MAX_HISTORY_DAYS} days, 1 GB at most); the console keeps warnings and errors, one line each.
+     */
+    public static void toFile(Path file) {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern(PATTERN);
-        encoder.start();
-        FileAppender<ILoggingEvent> appender = new FileAppender<>();
-        appender.setContext(context);
-        appender.setName("FILE");
-        appender.setFile(file.toAbsolutePath().toString());
-        appender.setAppend(true);
-        appender.setEncoder(encoder);
-        appender.start();
-        context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(appender);
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+
+        Path absolute = file.toAbsolutePath();
+        String name = absolute.getFileName().toString().replaceFirst("\\.log$", "");
+        RollingFileAppender<ILoggingEvent> rolling = new RollingFileAppender<>();
+        rolling.setContext(context);
+        rolling.setName("FILE");
+        rolling.setFile(absolute.toString());
+        rolling.setAppend(true);
+        SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
+        policy.setContext(context);
+        policy.setParent(rolling);
+        policy.setFileNamePattern(absolute.resolveSibling(name + "-%d{yyyy-MM-dd}.%i.log.gz").toString());
+        policy.setMaxFileSize(MAX_FILE_SIZE);
+        policy.setMaxHistory(MAX_HISTORY_DAYS);
+        policy.setTotalSizeCap(TOTAL_SIZE_CAP);
+        policy.start();
+        rolling.setRollingPolicy(policy);
+        rolling.setEncoder(encoder(context, PATTERN));
+        rolling.start();
+
+        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+        console.setContext(context);
+        console.setName(CONSOLE);
+        console.setTarget("System.err");
+        ConsoleFilter warnings = new ConsoleFilter();
+        warnings.start();
+        console.addFilter(warnings);
+        console.setEncoder(encoder(context, CONSOLE_PATTERN));
+        console.start();
+
+        Appender<ILoggingEvent> previous = root.getAppender(CONSOLE);
+        root.addAppender(rolling);
+        root.addAppender(console);
+        if (previous != null) {
+            root.detachAppender(previous);
+            previous.stop();
+        }
     }
 
     /** For commands whose output is data (ctl): only warnings and errors reach the console. */
@@ -47,5 +91,18 @@ public final class LogSetup {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.WARN);
         context.getLogger("io.grpc").setLevel(Level.ERROR);
+    }
+
+    private static LayoutWrappingEncoder<ILoggingEvent> encoder(LoggerContext context, String pattern) {
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        layout.getInstanceConverterMap().put("node", NodeConverter::new);
+        layout.setPattern(pattern);
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
+        encoder.setContext(context);
+        encoder.setLayout(layout);
+        encoder.start();
+        return encoder;
     }
 }

@@ -26,7 +26,7 @@ public final class NodeConverter extends ClassicConverter {
             // Ratis names its own threads after the peer, and starts its messages with the peer id.
             Matcher matcher = NODE_IN_THREAD.matcher(event.getThreadName());
             if (!matcher.find()) {
-                matcher = NODE_IN_THREAD.matcher(String.valueOf(event.getMessage()));
+                matcher = NODE_IN_THREAD.matcher(String.valueOf(event.getFormattedMessage()));
                 if (!matcher.find()) {
                     return "-";
                 }

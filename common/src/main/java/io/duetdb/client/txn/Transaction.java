@@ -2,6 +2,7 @@ package io.duetdb.client.txn;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,6 +36,8 @@ import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.Op;
 import io.duetdb.proto.kv.PessimisticLockRequest;
 import io.duetdb.proto.kv.PessimisticLockResponse;
+import io.duetdb.proto.kv.PessimisticRollbackRequest;
+import io.duetdb.proto.kv.PessimisticRollbackResponse;
 import io.duetdb.proto.kv.PrewriteRequest;
 import io.duetdb.proto.kv.PrewriteResponse;
 import io.duetdb.proto.kv.TxnBatchGetRequest;
@@ -59,6 +62,8 @@ public final class Transaction implements AutoCloseable {
 
     /** The read timestamp of {@link TxnClient#beginLatestRead()}: above every commit timestamp placement gives. */
     static final long LATEST = Long.MAX_VALUE;
+    /** The longest lock wait the stores accept. */
+    private static final Duration MAX_LOCK_WAIT = Duration.ofSeconds(60);
 
     private final TxnClient client;
     private final long startTs;
@@ -67,18 +72,50 @@ public final class Transaction implements AutoCloseable {
     private final NavigableMap<ByteString, Mutation> writes = new TreeMap<>(ByteString.unsignedLexicographicalComparator());
     /** Keys this transaction holds pessimistic locks on. */
     private final Set<ByteString> locked = new LinkedHashSet<>();
+    /** The latest committed value (or its absence) that each lock request with values answered for its keys. */
+    private final Map<ByteString, Optional<ByteString>> lockedValues = new HashMap<>();
     private long writtenBytes;
     private ByteString primary;
     private long forUpdateTs;
+    /** Within a statement ({@link #startStatement}): the for_update_ts its locks share; 0 before its first lock. */
+    private long statementForUpdateTs;
+    private boolean statementScoped;
     private long commitTs;
     private State state = State.ACTIVE;
     private ScheduledFuture<?> heartbeat;
+    /** How long the next pessimistic locks wait for other transactions' locks; zero fails at once (NOWAIT). */
+    private Duration lockWaitTimeout;
 
     Transaction(TxnClient client, long startTs, TxnMode mode, Isolation isolation) {
         this.client = requireNonNull(client, "client is null");
         this.startTs = startTs;
         this.mode = requireNonNull(mode, "mode is null");
         this.isolation = requireNonNull(isolation, "isolation is null");
+        this.lockWaitTimeout = client.config().lockWaitTimeout();
+    }
+
+    /**
+     * Starts a statement (of SQL): its pessimistic locks share one for_update_ts, taken by its first lock (TiDB's
+     * per-statement for_update_ts), instead of a timestamp from placement per lock request; and they wait
+     * {@code lockWaitTimeout} (see {@link #setLockWaitTimeout}). Without statements, every lock request takes a
+     * fresh timestamp.
+     */
+    public void startStatement(Duration lockWaitTimeout) {
+        setLockWaitTimeout(lockWaitTimeout);
+        statementScoped = true;
+        statementForUpdateTs = 0;
+    }
+
+    /**
+     * How long later pessimistic locks wait for a conflicting lock (innodb_lock_wait_timeout), at most the stores'
+     * 60 s; {@link Duration#ZERO} fails at once with 3572 instead of waiting (FOR UPDATE NOWAIT).
+     */
+    public void setLockWaitTimeout(Duration timeout) {
+        requireNonNull(timeout, "timeout is null");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("lock wait timeout " + timeout + " is negative");
+        }
+        this.lockWaitTimeout = timeout.compareTo(MAX_LOCK_WAIT) > 0 ? MAX_LOCK_WAIT : timeout;
     }
 
     public long startTs() {
@@ -119,6 +156,7 @@ public final class Transaction implements AutoCloseable {
         }
         long version = readTs();
         long deadline = deadline();
+        LockBackoff backoff = new LockBackoff();
         while (true) {
             TxnGetResponse response = client.batches().sendOne(wrapped, true, (stub, context, keys) ->
                     stub.kvGet(TxnGetRequest.newBuilder().setContext(context).setKey(wrapped).setVersion(version).build()),
@@ -126,7 +164,7 @@ public final class Transaction implements AutoCloseable {
             if (!response.hasError()) {
                 return response.getNotFound() ? Optional.empty() : Optional.of(response.getValue().toByteArray());
             }
-            resolveOrFail(List.of(response.getError()), deadline);
+            resolveOrFail(List.of(response.getError()), deadline, backoff);
         }
     }
 
@@ -149,6 +187,7 @@ public final class Transaction implements AutoCloseable {
         }
         long version = readTs();
         long deadline = deadline();
+        LockBackoff backoff = new LockBackoff();
         List<ByteString> pending = remote.stream().distinct().toList();
         while (!pending.isEmpty()) {
             List<KeyError> errors = new ArrayList<>();
@@ -170,7 +209,7 @@ public final class Transaction implements AutoCloseable {
             if (errors.isEmpty()) {
                 break;
             }
-            resolveOrFail(errors, deadline);
+            resolveOrFail(errors, deadline, backoff);
             pending = retry;
         }
         return result;
@@ -184,6 +223,7 @@ public final class Transaction implements AutoCloseable {
         }
         long version = readTs();
         long deadline = deadline();
+        LockBackoff backoff = new LockBackoff();
         NavigableMap<ByteString, byte[]> merged = new TreeMap<>(ByteString.unsignedLexicographicalComparator());
         ByteString endKey = ByteString.copyFrom(end);
         byte[] cursor = start;
@@ -196,7 +236,7 @@ public final class Transaction implements AutoCloseable {
                             .setEndKey(endKey).setLimit(Math.min(want, 10_000)).setVersion(version).build()),
                     TxnScanResponse::getRegionError, TxnScanResponse::hasRegionError);
             if (response.hasError()) {
-                resolveOrFail(List.of(response.getError()), deadline);
+                resolveOrFail(List.of(response.getError()), deadline, backoff);
                 continue;
             }
             for (KeyValue pair : response.getPairsList()) {
@@ -404,31 +444,117 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link #getForUpdateAll} without waiting for other transactions' locks (FOR UPDATE SKIP LOCKED): the keys it
+     * could lock, with the values of those that exist; keys another live transaction holds are left out. In
+     * optimistic mode every key is read and checked at commit, as there is no lock to find.
+     */
+    public LockedValues getForUpdateSkipLocked(List<byte[]> keys) {
+        checkActive();
+        if (mode == TxnMode.OPTIMISTIC) {
+            Map<ByteString, byte[]> values = getForUpdateAll(keys);
+            Set<ByteString> all = new LinkedHashSet<>();
+            keys.forEach(key -> all.add(ByteString.copyFrom(key)));
+            return new LockedValues(all, values);
+        }
+        Set<ByteString> taken = new LinkedHashSet<>();
+        Map<ByteString, byte[]> values = new HashMap<>();
+        Duration wait = lockWaitTimeout;
+        lockWaitTimeout = Duration.ZERO;
+        try {
+            for (byte[] key : keys) {
+                checkKey(key);
+                ByteString wrapped = ByteString.copyFrom(key);
+                try {
+                    byte[] value = lock(List.of(wrapped), true).get(wrapped);
+                    taken.add(wrapped);
+                    Mutation own = writes.get(wrapped);
+                    if (own != null && own.getOp() != Op.LOCK) {
+                        value = own.getOp() == Op.PUT ? own.getValue().toByteArray() : null;
+                    }
+                    if (value != null) {
+                        values.put(wrapped, value);
+                    }
+                } catch (DuetException e) {
+                    if (e.code() != ErrorCode.LOCK_NOWAIT) {
+                        throw e;
+                    }
+                }
+            }
+        } finally {
+            lockWaitTimeout = wait;
+        }
+        return new LockedValues(taken, values);
+    }
+
+    /** The keys a {@link #getForUpdateSkipLocked} locked, and the values of those that exist. */
+    public record LockedValues(Set<ByteString> locked, Map<ByteString, byte[]> values) {
+        public LockedValues {
+            locked = Set.copyOf(requireNonNull(locked, "locked is null"));
+            values = Map.copyOf(requireNonNull(values, "values is null"));
+        }
+    }
+
     /** The buffered writes at a point in the transaction, to undo one statement's writes (statement atomicity). */
     public static final class Savepoint {
         private final NavigableMap<ByteString, Mutation> writes;
         private final long writtenBytes;
+        private final int lockedKeys;
 
-        private Savepoint(NavigableMap<ByteString, Mutation> writes, long writtenBytes) {
+        private Savepoint(NavigableMap<ByteString, Mutation> writes, long writtenBytes, int lockedKeys) {
             this.writes = writes;
             this.writtenBytes = writtenBytes;
+            this.lockedKeys = lockedKeys;
         }
     }
 
     public Savepoint savepoint() {
         checkActive();
-        return new Savepoint(new TreeMap<>(writes), writtenBytes);
+        return new Savepoint(new TreeMap<>(writes), writtenBytes, locked.size());
     }
 
     /**
-     * Forgets the writes buffered since the savepoint. Pessimistic locks taken since stay until the
-     * transaction ends (as in MySQL and TiDB, a failed statement's row locks are kept).
+     * Forgets the writes buffered since the savepoint and releases the pessimistic locks taken since (as TiDB
+     * does for a failed statement), so that a failed statement holds back nobody for the rest of the transaction.
+     * A release that does not reach a store leaves the lock until the transaction ends or its TTL runs out.
      */
     public void rollbackTo(Savepoint savepoint) {
         checkActive();
         writes.clear();
         writes.putAll(savepoint.writes);
         writtenBytes = savepoint.writtenBytes;
+        if (locked.size() > savepoint.lockedKeys) {
+            List<ByteString> since = new ArrayList<>(locked).subList(savepoint.lockedKeys, locked.size());
+            List<ByteString> release = new ArrayList<>(since);
+            since.forEach(key -> {
+                locked.remove(key);
+                lockedValues.remove(key);
+            });
+            releaseLocks(release);
+            if (primary != null && !locked.contains(primary) && !writes.containsKey(primary)) {
+                // The statement took the transaction's first lock: the next one chooses the primary again.
+                primary = null;
+                stopHeartbeat();
+            }
+        }
+    }
+
+    private void releaseLocks(List<ByteString> keys) {
+        try {
+            for (RegionBatches.Sent<PessimisticRollbackResponse> sent : client.batches().send(keys, false,
+                    key -> key.size(), (stub, context, batch) -> stub.kvPessimisticRollback(PessimisticRollbackRequest
+                            .newBuilder().setContext(context).setStartVersion(startTs).setForUpdateTs(forUpdateTs)
+                            .addAllKeys(batch).build()),
+                    PessimisticRollbackResponse::getRegionError, PessimisticRollbackResponse::hasRegionError)) {
+                if (sent.response().getErrorsCount() > 0) {
+                    LOG.info("transaction {}: releasing {} locks answered {}", startTs, sent.keys().size(),
+                            sent.response().getErrors(0));
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.info("transaction {}: releasing {} locks failed ({}); they go with the transaction", startTs,
+                    keys.size(), e.getMessage());
+        }
     }
 
     private void buffer(Mutation mutation) {
@@ -447,28 +573,49 @@ public final class Transaction implements AutoCloseable {
 
     /** Takes pessimistic locks; answers the latest committed values when asked. */
     private Map<ByteString, byte[]> lock(List<ByteString> keys, boolean returnValues) {
-        List<ByteString> needed = keys.stream().distinct().filter(key -> returnValues || !locked.contains(key)).toList();
-        if (needed.isEmpty()) {
+        List<ByteString> needed = keys.stream().distinct()
+                .filter(key -> !locked.contains(key) || returnValues && !lockedValues.containsKey(key)).toList();
+        if (!needed.isEmpty()) {
+            boolean newPrimary = primary == null;
+            if (newPrimary) {
+                primary = needed.get(0);
+            }
+            try {
+                Map<ByteString, byte[]> latest = lockWithPrimary(needed, returnValues);
+                if (returnValues) {
+                    for (ByteString key : needed) {
+                        byte[] value = latest.get(key);
+                        lockedValues.put(key, value == null ? Optional.empty() : Optional.of(ByteString.copyFrom(value)));
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (newPrimary && !locked.contains(primary)) {
+                    // The statement failed before the primary was locked: the next lock chooses again.
+                    primary = null;
+                }
+                throw e;
+            }
+        }
+        if (!returnValues) {
             return Map.of();
         }
-        boolean newPrimary = primary == null;
-        if (newPrimary) {
-            primary = needed.get(0);
-        }
-        try {
-            return lockWithPrimary(needed, returnValues);
-        } catch (RuntimeException e) {
-            if (newPrimary && !locked.contains(primary)) {
-                // The statement failed before the primary was locked: the next lock chooses again.
-                primary = null;
+        // While this transaction holds a key's lock no other commit can change it: the value the lock answered is
+        // still the latest (a lost in-memory lock fails this transaction's prewrite), so locking it again in a later
+        // statement (UPDATE after SELECT ... FOR UPDATE) needs no request.
+        Map<ByteString, byte[]> values = new HashMap<>();
+        for (ByteString key : keys) {
+            Optional<ByteString> value = lockedValues.get(key);
+            if (value != null && value.isPresent()) {
+                values.put(key, value.get().toByteArray());
             }
-            throw e;
         }
+        return values;
     }
 
     private Map<ByteString, byte[]> lockWithPrimary(List<ByteString> needed, boolean returnValues) {
-        long deadline = System.nanoTime() + client.config().requestTimeout().toNanos()
-                + client.config().lockWaitTimeout().toNanos();
+        long waitMillis = lockWaitTimeout.toMillis();
+        long deadline = System.nanoTime() + client.config().requestTimeout().toNanos() + lockWaitTimeout.toNanos();
+        LockBackoff backoff = new LockBackoff();
         Map<ByteString, byte[]> values = new HashMap<>();
         List<ByteString> pending = needed;
         // The transaction's first lock uses its start timestamp as for_update_ts, which saves a timestamp round
@@ -476,8 +623,10 @@ public final class Transaction implements AutoCloseable {
         // a conflict, and the retry below locks at a fresh timestamp, as every later lock does.
         boolean firstLock = forUpdateTs == 0;
         while (!pending.isEmpty()) {
-            long lockTs = firstLock ? startTs : client.placement().getTimestamp().packed();
+            long lockTs = statementForUpdateTs != 0 ? statementForUpdateTs
+                    : firstLock ? startTs : client.placement().getTimestamp().packed();
             firstLock = false;
+            statementForUpdateTs = statementScoped ? lockTs : 0;
             forUpdateTs = Math.max(forUpdateTs, lockTs);
             List<KeyError> errors = new ArrayList<>();
             List<ByteString> retry = new ArrayList<>();
@@ -485,7 +634,7 @@ public final class Transaction implements AutoCloseable {
                     (stub, context, batch) -> stub.kvPessimisticLock(PessimisticLockRequest.newBuilder().setContext(context)
                             .addAllKeys(batch).setPrimaryLock(primary).setStartVersion(startTs).setForUpdateTs(lockTs)
                             .setLockTtl(client.config().lockTtl().toMillis())
-                            .setWaitTimeoutMs(client.config().lockWaitTimeout().toMillis())
+                            .setWaitTimeoutMs(waitMillis)
                             .setReturnValues(returnValues).build()),
                     PessimisticLockResponse::getRegionError, PessimisticLockResponse::hasRegionError)) {
                 PessimisticLockResponse response = sent.response();
@@ -527,12 +676,20 @@ public final class Transaction implements AutoCloseable {
             if (!others.isEmpty()) {
                 throw failure(others.get(0));
             }
-            if (!lockErrors.isEmpty()) {
-                resolveOrFail(lockErrors, deadline);
+            if (!lockErrors.isEmpty() && waitMillis == 0) {
+                // NOWAIT: locks of finished or expired transactions are resolved; a live one fails the statement.
+                if (client.resolver().resolve(lockErrors.stream().map(KeyError::getLocked).toList()) > 0) {
+                    throw new DuetException(ErrorCode.LOCK_NOWAIT, "Statement aborted because lock(s) could not be"
+                            + " acquired immediately and NOWAIT is set.");
+                }
+            } else if (!lockErrors.isEmpty()) {
+                resolveOrFail(lockErrors, deadline, backoff);
             }
             if (System.nanoTime() > deadline) {
                 throw new DuetException(ErrorCode.LOCK_WAIT_TIMEOUT, "Lock wait timeout exceeded; try restarting transaction");
             }
+            // A newer commit, or a lock now released by its commit: the retry locks at a fresh timestamp.
+            statementForUpdateTs = 0;
             pending = retry;
         }
         return values;
@@ -641,6 +798,7 @@ public final class Transaction implements AutoCloseable {
      */
     private long prewrite(List<ByteString> keys, Map<ByteString, Mutation> byKey) {
         long deadline = deadline();
+        LockBackoff backoff = new LockBackoff();
         List<ByteString> pending = keys;
         long onePhaseCommitTs = 0;
         while (!pending.isEmpty()) {
@@ -679,7 +837,7 @@ public final class Transaction implements AutoCloseable {
                     throw failure(error);
                 }
             }
-            resolveOrFail(errors, deadline);
+            resolveOrFail(errors, deadline, backoff);
             pending = retry;
         }
         return onePhaseCommitTs;
@@ -747,7 +905,7 @@ public final class Transaction implements AutoCloseable {
 
     // ---- helpers ----
 
-    private void resolveOrFail(List<KeyError> errors, long deadline) {
+    private void resolveOrFail(List<KeyError> errors, long deadline, LockBackoff backoff) {
         List<LockInfo> locks = new ArrayList<>();
         for (KeyError error : errors) {
             if (!error.hasLocked()) {
@@ -764,7 +922,7 @@ public final class Transaction implements AutoCloseable {
                         + Keys.describe(locks.get(0).getKey().toByteArray()));
             }
             try {
-                Thread.sleep(Math.max(1, Math.min(Math.min(wait, remaining), 100)));
+                Thread.sleep(backoff.next(Math.min(wait, remaining)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "interrupted while waiting for a lock");

@@ -18,6 +18,7 @@ public enum ErrorCode {
     OUT_OF_RANGE_VALUE(1264, "22003"),
     LOCK_WAIT_TIMEOUT(1205, "HY000"),
     DEADLOCK(1213, "40001"),
+    LOCK_NOWAIT(3572, "HY000"),
     PACKET_TOO_LARGE(1153, "08S01"),
     QUERY_INTERRUPTED(1317, "70100"),
     ACCESS_DENIED(1045, "28000"),
@@ -39,6 +40,10 @@ public enum ErrorCode {
     UNKNOWN_SYSTEM_VARIABLE(1193, "HY000"),
     WRONG_VALUE_FOR_VARIABLE(1231, "42000"),
     WRONG_TYPE_FOR_VARIABLE(1232, "42000"),
+    /** SET GLOBAL of a variable that only sessions have. */
+    SESSION_SCOPE_VARIABLE(1228, "HY000"),
+    /** SET [SESSION] of a variable that only the cluster has. */
+    GLOBAL_SCOPE_VARIABLE(1229, "HY000"),
     KILL_DENIED(1095, "HY000"),
     PLUGIN_IS_NOT_LOADED(1524, "HY000"),
     READ_ONLY_VARIABLE(1238, "HY000"),
@@ -71,6 +76,19 @@ public enum ErrorCode {
     VIEW_RECURSIVE(1462, "HY000"),
     NON_UPDATABLE_TABLE(1288, "HY000"),
     NON_INSERTABLE_TABLE(1471, "HY000"),
+    /** MySQL's "Server shutdown in progress": a server stopped while it was still starting or waiting. */
+    SERVER_SHUTDOWN(1053, "08S01"),
+    /** A selected column neither grouped nor functionally dependent on the grouped ones (ONLY_FULL_GROUP_BY). */
+    WRONG_FIELD_WITH_GROUP(1055, "42000"),
+    /** An aggregating SELECT without GROUP BY that also selects a column (ONLY_FULL_GROUP_BY). */
+    MIX_OF_GROUP_FUNC_AND_FIELDS(1140, "42000"),
+    INVALID_GROUP_FUNCTION_USE(1111, "HY000"),
+    NON_UNIQUE_TABLE(1066, "42000"),
+    SELECTS_DIFFERENT_COLUMN_COUNTS(1222, "21000"),
+    FUNCTION_DOES_NOT_EXIST(1305, "42000"),
+    WRONG_PARAMETER_COUNT(1582, "42000"),
+    FIELD_IN_ORDER_NOT_SELECT(3065, "HY000"),
+    WINDOW_NOT_DEFINED(3579, "HY000"),
 
     // TiDB's distributed-system errors.
     TRANSACTION_RETRYABLE(8002, "HY000"),

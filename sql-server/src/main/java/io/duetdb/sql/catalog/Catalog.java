@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,8 +26,9 @@ import io.duetdb.common.error.ErrorCode;
  * Schema leases (F1, as TiDB does it): every server reloads the schema at least once per lease, and a server
  * that could not do so within a lease refuses statements (8027) rather than use a schema that may be two
  * versions old. A DDL change runs in its own pessimistic transaction that locks the schema version key, so
- * DDL statements across all servers apply one at a time; a change that moves an object through several
- * states waits two leases between states, so that no two servers are more than one state apart.
+ * DDL statements across all servers apply one at a time; each step then waits until every live server has
+ * loaded the new version ({@link SchemaSyncer}), at most two leases, so that no two servers are more than one
+ * state apart.
  */
 public final class Catalog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
@@ -35,34 +37,62 @@ public final class Catalog implements AutoCloseable {
     private final TxnClient client;
     private final Duration lease;
     private final CatalogStore store = new CatalogStore();
-    private final ScheduledExecutorService syncer;
+    private final ScheduledExecutorService reloader;
+    private final SchemaSyncer syncer;
+    private final DdlStepObserver observer;
+    private volatile boolean started;
     private volatile InfoSchema cached = new InfoSchema(-1, java.util.List.of(), java.util.List.of());
     private volatile long loadedAtNanos;
 
+    /** What a DDL step took: its commit, and the wait for the other servers. */
+    public interface DdlStepObserver {
+        DdlStepObserver NONE = (commit, sync, result) -> { };
+
+        void stepDone(Duration commit, Duration sync, SchemaSyncResult result);
+    }
+
+    /** A catalog that reads and never registers: for tools that inspect a cluster. */
     public Catalog(TxnClient client, Duration lease) {
+        this(client, lease, "tool", DdlStepObserver.NONE);
+    }
+
+    /** {@code label}: how other servers' logs name this one (its address). */
+    public Catalog(TxnClient client, Duration lease, String label, DdlStepObserver observer) {
         this.client = requireNonNull(client, "client is null");
         this.lease = requireNonNull(lease, "lease is null");
-        this.syncer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("sql", "catalog",
+        this.observer = requireNonNull(observer, "observer is null");
+        this.syncer = new SchemaSyncer(client, store, lease, java.util.UUID.randomUUID().toString(), label);
+        this.reloader = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("sql", "catalog",
                 "schema-syncer"));
     }
 
-    /** Bootstraps the catalog if this is the cluster's first server, loads it, and keeps it fresh. */
+    /**
+     * Bootstraps the catalog if this is the cluster's first server, registers this server for schema changes,
+     * loads the schema, and keeps it fresh.
+     */
     public void start() {
         bootstrap();
+        started = true;
         reload();
-        long period = Math.max(1, lease.toMillis() / 4);
-        syncer.scheduleWithFixedDelay(() -> {
+        // Other servers' DDL steps wait for this one to load their version: check often, well within a lease.
+        long period = Math.max(5, Math.min(lease.toMillis() / 4, Math.max(10, lease.toMillis() / 10)));
+        reloader.scheduleWithFixedDelay(() -> {
             try {
                 reload();
             } catch (RuntimeException e) {
-                LOG.warn("Reloading the schema failed ({}); retrying", e.getMessage());
+                if (!reloader.isShutdown()) {
+                    LOG.warn("Reloading the schema failed ({}); retrying", e.getMessage());
+                }
             }
         }, period, period, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void close() {
-        syncer.shutdownNow();
+        reloader.shutdownNow();
+        if (started) {
+            syncer.deregister();
+        }
     }
 
     public Duration lease() {
@@ -82,32 +112,49 @@ public final class Catalog implements AutoCloseable {
         return cached;
     }
 
-    /** Reads the schema version at a fresh snapshot and loads the schema when it moved. */
+    /**
+     * Reads the schema version at a fresh snapshot and loads the schema when it moved. A started catalog reports
+     * the version it holds when its record is due before reading (see {@link SchemaSyncer}), and the new one after.
+     */
     public void reload() {
-        long started = System.nanoTime();
+        long reloadStarted = System.nanoTime();
+        if (started) {
+            syncer.report(cached.version());
+        }
         Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
         try {
             infoSchema(transaction);
         } finally {
             transaction.close();
         }
-        loadedAtNanos = started;
+        if (started) {
+            syncer.report(cached.version());
+        }
+        loadedAtNanos = reloadStarted;
     }
 
-    /** Waits until every live server has loaded the schema committed before this call (two leases). */
-    public void awaitSchemaPropagation() {
+    /**
+     * Waits until every live server has loaded {@code version} (this one has): until each other registered server
+     * reports it, or two leases (after which every server that still serves has reloaded).
+     */
+    private SchemaSyncResult awaitSchemaPropagation(long version) {
+        Duration limit = lease.multipliedBy(2);
+        if (started) {
+            return syncer.await(version, limit);
+        }
         try {
-            Thread.sleep(2 * lease.toMillis());
+            Thread.sleep(limit.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "interrupted while waiting for the schema change"
                     + " to reach every server");
         }
+        return new SchemaSyncResult(false, 0, java.util.List.of());
     }
 
     /** Creates the default databases once per cluster. */
     public void bootstrap() {
-        runDdlInternal("bootstrap", (transaction, current) -> {
+        runBootstrapStep((transaction, current) -> {
             if (current.users().isEmpty()) {
                 // root from any host, no password, every privilege (a cluster set up before accounts existed too).
                 java.util.Set<Privilege> all = java.util.EnumSet.allOf(Privilege.class);
@@ -152,16 +199,13 @@ public final class Catalog implements AutoCloseable {
         T apply(DdlTransaction transaction, InfoSchema current);
     }
 
-    /** What a DDL step may do to the catalog. */
+    /** What a DDL step may do to the catalog; the definitions it writes are kept for this server's new schema. */
     public final class DdlTransaction {
         private final Transaction transaction;
+        private final SchemaChanges changes = new SchemaChanges();
 
         DdlTransaction(Transaction transaction) {
             this.transaction = transaction;
-        }
-
-        public Transaction transaction() {
-            return transaction;
         }
 
         public long nextId() {
@@ -169,27 +213,41 @@ public final class Catalog implements AutoCloseable {
         }
 
         public void putDatabase(DatabaseInfo database) {
-            store.putDatabase(transaction, database);
+            changes.putDatabase(store.putDatabase(transaction, database));
         }
 
         public void deleteDatabase(long databaseId) {
             store.deleteDatabase(transaction, databaseId);
+            changes.deleteDatabase(databaseId);
         }
 
         public void putTable(TableInfo table) {
-            store.putTable(transaction, table);
+            changes.putTable(store.putTable(transaction, table));
         }
 
         public void deleteTable(long databaseId, long tableId) {
             store.deleteTable(transaction, databaseId, tableId);
+            changes.deleteTable(tableId);
         }
 
         public void putUser(UserInfo user) {
-            store.putUser(transaction, user);
+            changes.putUser(store.putUser(transaction, user));
         }
 
         public void deleteUser(String user, String host) {
             store.deleteUser(transaction, user, host);
+            changes.deleteUser(user, host);
+        }
+
+        /** A system variable's global value (SET GLOBAL), which new sessions on every server start from. */
+        public void putGlobalVariable(String name, String value) {
+            store.putGlobalVariable(transaction, name, value);
+            changes.putGlobalVariable(name, value);
+        }
+
+        public void deleteGlobalVariable(String name) {
+            store.deleteGlobalVariable(transaction, name);
+            changes.deleteGlobalVariable(name);
         }
 
         /** Records a new DDL job with the DDL step's changes; answers it with its id. */
@@ -203,34 +261,110 @@ public final class Catalog implements AutoCloseable {
         }
     }
 
-    /** Runs one DDL step in its own transaction, retried on conflicts with other servers' DDL. */
+    /**
+     * Runs one DDL step in its own transaction, retried on conflicts with other servers' DDL, and returns once
+     * every live server uses the new schema, as in MySQL and TiDB. This server holds the new schema as the step
+     * commits (the schema it locked with the step's changes), so only the other servers are waited for.
+     */
     public <T> T runDdl(String description, DdlStep<T> step) {
-        T result = runDdlInternal(description, (transaction, current) -> step.apply(new DdlTransaction(transaction),
-                current));
-        // A DDL statement returns once every server uses the new schema, as in MySQL and TiDB.
-        awaitSchemaPropagation();
-        return result;
-    }
-
-    private <T> T runDdlInternal(String description, java.util.function.BiFunction<Transaction, InfoSchema, T> step) {
+        long stepStarted = System.nanoTime();
         DuetException last = null;
         for (int attempt = 0; attempt < DDL_ATTEMPTS; attempt++) {
             Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+            T result;
+            long version;
+            InfoSchema next;
             try {
-                if (!store.lockSchemaVersion(transaction)) {
+                OptionalLong locked = store.lockSchemaVersion(transaction);
+                if (locked.isEmpty()) {
                     // Another DDL statement committed after this transaction began: read the catalog again.
                     transaction.close();
                     last = new DuetException(ErrorCode.WRITE_CONFLICT, "DDL " + description
                             + " kept losing the schema version to concurrent DDL statements");
                     continue;
                 }
-                InfoSchema current = store.load(transaction);
-                T result = step.apply(transaction, current);
-                long version = store.bumpSchemaVersion(transaction);
+                InfoSchema current = cached;
+                if (current.version() != locked.getAsLong()) {
+                    current = store.load(transaction);
+                }
+                DdlTransaction ddl = new DdlTransaction(transaction);
+                result = step.apply(ddl, current);
+                version = store.bumpSchemaVersion(transaction);
+                next = ddl.changes.applyTo(current, version);
                 transaction.commit();
-                LOG.info("DDL {} committed at schema version {}", description, version);
+            } catch (DuetException e) {
+                transaction.close();
+                if (e.code() != ErrorCode.WRITE_CONFLICT && e.code() != ErrorCode.TRANSACTION_RETRYABLE
+                        && e.code() != ErrorCode.DEADLOCK) {
+                    throw e;
+                }
+                last = e;
+                continue;
+            } catch (RuntimeException e) {
+                transaction.close();
+                throw e;
+            }
+            long committed = System.nanoTime();
+            install(next);
+            if (started) {
+                // Only other servers' later steps read this server's record, for their newer versions: the
+                // report need not delay this step.
+                try {
+                    reloader.execute(this::reportQuietly);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // The server is stopping: its record goes with it.
+                }
+            }
+            SchemaSyncResult sync = awaitSchemaPropagation(version);
+            long synced = System.nanoTime();
+            LOG.info("DDL {} at schema version {}: {} ms (commit {} ms, {} {} ms)", description, version,
+                    millis(synced - stepStarted), millis(committed - stepStarted), sync.confirmed()
+                            ? "confirmed by " + sync.servers() + " other server(s) in"
+                            : "not confirmed by " + sync.lagging() + ": waited the full two leases,",
+                    millis(synced - committed));
+            observer.stepDone(Duration.ofNanos(committed - stepStarted), Duration.ofNanos(synced - committed), sync);
+            return result;
+        }
+        throw last;
+    }
+
+    private void reportQuietly() {
+        try {
+            syncer.report(cached.version());
+        } catch (RuntimeException e) {
+            LOG.warn("Reporting schema version {} failed ({}); retrying", cached.version(), e.getMessage());
+        }
+    }
+
+    /** Makes {@code schema} this server's current one unless it holds a newer one already. */
+    private synchronized void install(InfoSchema schema) {
+        if (schema.version() > cached.version()) {
+            cached = schema;
+            LOG.info("Schema version {} loaded ({} databases)", schema.version(), schema.databases().size());
+        }
+    }
+
+    private static String millis(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e6);
+    }
+
+    /** Runs the bootstrap step: like a DDL step, but reloading the schema and waiting for nobody. */
+    private void runBootstrapStep(java.util.function.BiFunction<Transaction, InfoSchema, Void> step) {
+        DuetException last = null;
+        for (int attempt = 0; attempt < DDL_ATTEMPTS; attempt++) {
+            Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+            try {
+                if (store.lockSchemaVersion(transaction).isEmpty()) {
+                    transaction.close();
+                    last = new DuetException(ErrorCode.WRITE_CONFLICT, "the catalog's bootstrap kept losing the"
+                            + " schema version to concurrent DDL statements");
+                    continue;
+                }
+                step.apply(transaction, store.load(transaction));
+                store.bumpSchemaVersion(transaction);
+                transaction.commit();
                 reload();
-                return result;
+                return;
             } catch (DuetException e) {
                 transaction.close();
                 if (e.code() != ErrorCode.WRITE_CONFLICT && e.code() != ErrorCode.TRANSACTION_RETRYABLE

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,6 +32,8 @@ final class CatalogStore {
     private static final byte[] DDL_JOBS = "DDLJobs".getBytes(UTF_8);
     private static final byte[] DROPPED_TABLES = "DroppedTables".getBytes(UTF_8);
     private static final byte[] STATISTICS = "Stats".getBytes(UTF_8);
+    private static final byte[] GLOBAL_VARIABLES = "GlobalVariables".getBytes(UTF_8);
+    private static final byte[] SERVER_SCHEMA_VERSIONS = "ServerSchemaVersions".getBytes(UTF_8);
     /** DDL job records kept: a new job's record replaces the one this many jobs older. */
     static final int DDL_JOB_HISTORY = 1000;
     private static final int SCAN_PAGE = 1024;
@@ -51,16 +54,19 @@ final class CatalogStore {
     }
 
     /**
-     * Locks the schema version for a DDL statement, so DDL statements run one after another, and tells whether
-     * the transaction's snapshot has the version it locked. A DDL statement that committed while this one
+     * Locks the schema version for a DDL statement, so DDL statements run one after another, and answers the
+     * version when the transaction's snapshot has the one it locked. A DDL statement that committed while this one
      * waited for the lock is not in this transaction's reads (they are at its start timestamp), so writing
-     * the catalog from them would undo it: false, and the caller starts again in a new transaction.
+     * the catalog from them would undo it: empty, and the caller starts again in a new transaction.
      */
-    boolean lockSchemaVersion(Transaction transaction) {
+    OptionalLong lockSchemaVersion(Transaction transaction) {
         byte[] key = Keys.metaKey(SCHEMA_VERSION);
         Optional<byte[]> latest = transaction.getForUpdate(key);
         Optional<byte[]> seen = transaction.get(key);
-        return Arrays.equals(latest.orElse(null), seen.orElse(null));
+        if (!Arrays.equals(latest.orElse(null), seen.orElse(null))) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(seen.map(value -> ByteBuffer.wrap(value).getLong()).orElse(0L));
     }
 
     long nextGlobalId(Transaction transaction) {
@@ -86,16 +92,22 @@ final class CatalogStore {
         return before;
     }
 
-    void putDatabase(Transaction transaction, DatabaseInfo database) {
-        transaction.put(Keys.metaHashFieldKey(DATABASES, idBytes(database.id())), write(database));
+    /** Writes a database's definition; answers it as a load reads it back. */
+    DatabaseInfo putDatabase(Transaction transaction, DatabaseInfo database) {
+        byte[] value = write(database);
+        transaction.put(Keys.metaHashFieldKey(DATABASES, idBytes(database.id())), value);
+        return read(value, DatabaseInfo.class);
     }
 
     void deleteDatabase(Transaction transaction, long databaseId) {
         transaction.delete(Keys.metaHashFieldKey(DATABASES, idBytes(databaseId)));
     }
 
-    void putTable(Transaction transaction, TableInfo table) {
-        transaction.put(Keys.metaHashFieldKey(tablesHash(table.databaseId()), idBytes(table.id())), write(table));
+    /** Writes a table's definition; answers it as a load reads it back. */
+    TableInfo putTable(Transaction transaction, TableInfo table) {
+        byte[] value = write(table);
+        transaction.put(Keys.metaHashFieldKey(tablesHash(table.databaseId()), idBytes(table.id())), value);
+        return read(value, TableInfo.class);
     }
 
     /** Removes the table's definition and records its data for destruction (a rename puts it back at once). */
@@ -120,8 +132,11 @@ final class CatalogStore {
         return dropped;
     }
 
-    void putUser(Transaction transaction, UserInfo user) {
-        transaction.put(Keys.metaHashFieldKey(USERS, userField(user.user(), user.host())), write(user));
+    /** Writes an account; answers it as a load reads it back. */
+    UserInfo putUser(Transaction transaction, UserInfo user) {
+        byte[] value = write(user);
+        transaction.put(Keys.metaHashFieldKey(USERS, userField(user.user(), user.host())), value);
+        return read(value, UserInfo.class);
     }
 
     void deleteUser(Transaction transaction, String user, String host) {
@@ -177,8 +192,52 @@ final class CatalogStore {
         return scanHash(transaction, STATISTICS);
     }
 
+    void putGlobalVariable(Transaction transaction, String name, String value) {
+        transaction.put(Keys.metaHashFieldKey(GLOBAL_VARIABLES, name.getBytes(UTF_8)), value.getBytes(UTF_8));
+    }
+
+    void deleteGlobalVariable(Transaction transaction, String name) {
+        transaction.delete(Keys.metaHashFieldKey(GLOBAL_VARIABLES, name.getBytes(UTF_8)));
+    }
+
+    /** The system variables set with SET GLOBAL, by name. */
+    Map<String, String> globalVariables(Transaction transaction) {
+        Map<String, String> variables = new java.util.HashMap<>();
+        byte[] start = Keys.metaHashPrefix(GLOBAL_VARIABLES);
+        byte[] end = Keys.metaHashEnd(GLOBAL_VARIABLES);
+        while (true) {
+            List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
+            for (Map.Entry<ByteString, byte[]> entry : page) {
+                byte[] key = entry.getKey().toByteArray();
+                variables.put(new String(Keys.metaHashFieldOf(key, GLOBAL_VARIABLES), UTF_8),
+                        new String(entry.getValue(), UTF_8));
+            }
+            if (page.size() < SCAN_PAGE) {
+                return variables;
+            }
+            byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+            start = java.util.Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
+    void putServerSchemaVersion(Transaction transaction, ServerSchemaVersion server) {
+        transaction.put(Keys.metaHashFieldKey(SERVER_SCHEMA_VERSIONS, server.serverId().getBytes(UTF_8)), write(server));
+    }
+
+    void deleteServerSchemaVersion(Transaction transaction, String serverId) {
+        transaction.delete(Keys.metaHashFieldKey(SERVER_SCHEMA_VERSIONS, serverId.getBytes(UTF_8)));
+    }
+
+    List<ServerSchemaVersion> serverSchemaVersions(Transaction transaction) {
+        List<ServerSchemaVersion> servers = new ArrayList<>();
+        for (byte[] value : scanHash(transaction, SERVER_SCHEMA_VERSIONS)) {
+            servers.add(read(value, ServerSchemaVersion.class));
+        }
+        return servers;
+    }
+
     private static byte[] userField(String user, String host) {
-        return (user + "@" + host.toLowerCase(java.util.Locale.ROOT)).getBytes(UTF_8);
+        return SchemaChanges.userKey(user, host).getBytes(UTF_8);
     }
 
     List<DatabaseInfo> databases(Transaction transaction) {
@@ -204,7 +263,7 @@ final class CatalogStore {
         for (DatabaseInfo database : databases) {
             tables.addAll(tables(transaction, database.id()));
         }
-        return new InfoSchema(version, databases, tables, users(transaction));
+        return new InfoSchema(version, databases, tables, users(transaction), globalVariables(transaction));
     }
 
     private List<byte[]> scanHash(Transaction transaction, byte[] hash) {

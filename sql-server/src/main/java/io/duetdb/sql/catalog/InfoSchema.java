@@ -17,6 +17,8 @@ public final class InfoSchema {
     private final Map<Long, Map<String, TableInfo>> tablesByDatabase = new HashMap<>();
     private final Map<Long, TableInfo> tablesById = new HashMap<>();
     private final List<UserInfo> users;
+    /** System variables set with SET GLOBAL: name (lower case) to value. */
+    private final Map<String, String> globalVariables;
 
     public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables) {
         this(version, databases, tables, List.of());
@@ -24,8 +26,14 @@ public final class InfoSchema {
 
     public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables,
             Collection<UserInfo> users) {
+        this(version, databases, tables, users, Map.of());
+    }
+
+    public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables,
+            Collection<UserInfo> users, Map<String, String> globalVariables) {
         this.version = version;
         this.users = List.copyOf(users);
+        this.globalVariables = Map.copyOf(requireNonNull(globalVariables, "globalVariables is null"));
         for (DatabaseInfo database : databases) {
             this.databases.put(database.name().toLowerCase(Locale.ROOT), database);
             tablesByDatabase.put(database.id(), new HashMap<>());
@@ -41,6 +49,11 @@ public final class InfoSchema {
 
     public List<UserInfo> users() {
         return users;
+    }
+
+    /** The system variables set with SET GLOBAL, by lower-case name. */
+    public Map<String, String> globalVariables() {
+        return globalVariables;
     }
 
     /** The account a client logs in as: an exact host match first, then the '%' account. */

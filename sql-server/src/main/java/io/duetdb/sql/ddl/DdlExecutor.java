@@ -49,6 +49,7 @@ import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
 import io.duetdb.sql.parser.ddl.SqlTableOption;
 import io.duetdb.sql.parser.ddl.SqlTruncateTable;
 import io.duetdb.sql.types.SqlTypeName;
+import io.duetdb.sql.variables.TidbVariables;
 
 /**
  * Carries out DDL statements on the catalog. Adding an index walks it through the online schema states
@@ -61,11 +62,23 @@ public final class DdlExecutor {
     private final TxnClient client;
     private final int backfillBatchSize;
     private final ViewDdl views;
+    private final BackfillObserver observer;
 
-    /** {@code backfillBatchSize}: the rows an index backfill indexes per transaction. */
-    public DdlExecutor(Catalog catalog, TxnClient client, int backfillBatchSize) {
+    /** Told of each backfill transaction that committed, with its rows. */
+    public interface BackfillObserver {
+        BackfillObserver NONE = rows -> { };
+
+        void batchCommitted(int rows);
+    }
+
+    /**
+     * {@code backfillBatchSize}: the rows an index backfill indexes per transaction, unless SET GLOBAL
+     * tidb_ddl_reorg_batch_size says otherwise.
+     */
+    public DdlExecutor(Catalog catalog, TxnClient client, int backfillBatchSize, BackfillObserver observer) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.client = requireNonNull(client, "client is null");
+        this.observer = requireNonNull(observer, "observer is null");
         if (backfillBatchSize < 1) {
             throw new IllegalArgumentException("backfillBatchSize must be positive");
         }
@@ -626,6 +639,7 @@ public final class DdlExecutor {
 
     /** Writes the index entries of every existing row, a batch per transaction, reporting progress. */
     private void backfill(TableInfo table, long indexId, BooleanSupplier cancelled, DdlJobRecord job) {
+        int backfillBatchSize = backfillBatchSize();
         TableAccess access = new TableAccess(table);
         IndexInfo index = table.indexes().stream().filter(i -> i.id() == indexId).findFirst().orElseThrow();
         byte[] start = access.recordStart();
@@ -660,9 +674,12 @@ public final class DdlExecutor {
                     }
                 }
                 transaction.commit();
+                observer.batchCommitted(page.size());
                 rows += page.size();
-                job.progress(rows);
-                if (page.size() < backfillBatchSize) {
+                boolean done = page.size() < backfillBatchSize;
+                // The last count goes out with the public state's step.
+                job.progress(rows, !done);
+                if (done) {
                     LOG.info("Backfilled index {} of {}: {} rows", index.name(), table.name(), rows);
                     return;
                 }
@@ -672,6 +689,12 @@ public final class DdlExecutor {
                 transaction.close();
             }
         }
+    }
+
+    /** SET GLOBAL tidb_ddl_reorg_batch_size's value, else the server's configured backfill batch size. */
+    private int backfillBatchSize() {
+        String value = catalog.current().globalVariables().get(TidbVariables.DDL_REORG_BATCH_SIZE);
+        return value == null ? backfillBatchSize : Integer.parseInt(value);
     }
 
     private static void checkNotCancelled(BooleanSupplier cancelled) {

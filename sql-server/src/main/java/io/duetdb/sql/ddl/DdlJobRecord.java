@@ -70,14 +70,17 @@ final class DdlJobRecord {
         changed = true;
     }
 
-    /** Rows a backfill has written so far: written at most twice a second, so that other servers see progress. */
-    void progress(long rows) {
+    /**
+     * Rows a backfill has written so far: written at most twice a second while {@code more} are to come, so that
+     * other servers see progress; otherwise kept for the job's next step.
+     */
+    void progress(long rows, boolean more) {
         if (committed == null) {
             return;
         }
         committed = committed.withRowCount(rows);
         long now = System.nanoTime();
-        if (now - lastProgressNanos >= PROGRESS_INTERVAL_NANOS) {
+        if (more && now - lastProgressNanos >= PROGRESS_INTERVAL_NANOS) {
             lastProgressNanos = now;
             write(committed);
             LOG.info("DDL job {} ({} on {}.{}): {} rows backfilled", committed.id(), committed.type(),

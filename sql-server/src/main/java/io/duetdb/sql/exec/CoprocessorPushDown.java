@@ -110,8 +110,6 @@ final class CoprocessorPushDown {
         }
     }
 
-    /** Regions whose answers a stream reads ahead of its consumer. */
-    private static final int READ_AHEAD_REGIONS = 4;
     private static final int MEMORY_CHECK_INTERVAL = 16_384;
 
     private final Transaction transaction;
@@ -1117,7 +1115,7 @@ final class CoprocessorPushDown {
             java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
         io.duetdb.client.txn.CoprocessorStream answers = java.util.Arrays.equals(shape.start(), shape.end()) ? null
                 : transaction.coprocessorStream(dag.toByteArray(), shape.start(), shape.end(), memory.quota(),
-                        READ_AHEAD_REGIONS);
+                        ScanConcurrency.of(compiler.session()));
         return new Answers(answers, outputTypes, reported);
     }
 

@@ -80,7 +80,7 @@ public final class ExpressionCompiler {
         SqlTypeName type = literal.getType().getSqlTypeName();
         return switch (type) {
             case TINYINT, SMALLINT, INTEGER, BIGINT -> literal.getValueAs(Long.class);
-            case DECIMAL -> literal.getValueAs(BigDecimal.class);
+            case DECIMAL, UBIGINT -> literal.getValueAs(BigDecimal.class);
             case DOUBLE, FLOAT, REAL -> literal.getValueAs(Double.class);
             case CHAR, VARCHAR -> literal.getValueAs(String.class);
             case BOOLEAN -> literal.getValueAs(Boolean.class);
@@ -220,7 +220,7 @@ public final class ExpressionCompiler {
             case PLUS_PREFIX:
                 return operands.get(0);
             case CAST:
-                return cast(operands.get(0), call);
+                return Casts.cast(operands.get(0), call.getType());
             case CASE:
                 return row -> {
                     int last = operands.size() - 1;
@@ -332,36 +332,6 @@ public final class ExpressionCompiler {
                 // MySQL's remainder has the larger operand scale: 0 % 1.5 is 0.0.
                 default -> y.signum() == 0 ? null
                         : x.remainder(y).setScale(Math.max(0, Math.max(x.scale(), y.scale())), RoundingMode.HALF_UP);
-            };
-        };
-    }
-
-    private static RowExpression cast(RowExpression operand, RexCall call) {
-        SqlTypeName target = call.getType().getSqlTypeName();
-        int scale = call.getType().getScale();
-        int precision = call.getType().getPrecision();
-        return row -> {
-            Object value = operand.evaluate(row);
-            if (value == null) {
-                return null;
-            }
-            return switch (target) {
-                case TINYINT, SMALLINT, INTEGER, BIGINT -> value instanceof String text
-                        ? Values.toLong(Values.parseNumericPrefix(text)) : Values.toLong(value);
-                case DECIMAL -> Values.toDecimal(value).setScale(Math.max(scale, 0), RoundingMode.HALF_UP);
-                case DOUBLE, FLOAT, REAL -> Values.toDouble(value);
-                case CHAR, VARCHAR -> {
-                    String text = Values.toText(value);
-                    yield precision > 0 && target == SqlTypeName.VARCHAR && text.length() > precision
-                            && precision < 65536 ? text.substring(0, precision) : text;
-                }
-                case BINARY, VARBINARY -> value instanceof byte[] ? value
-                        : Values.toText(value).getBytes(StandardCharsets.UTF_8);
-                case DATE -> value instanceof LocalDate ? value : Values.toDateTime(value).toLocalDate();
-                case TIMESTAMP -> Values.toDateTime(value);
-                case TIME -> value instanceof java.time.Duration ? value : Temporals.parseTime(Values.toText(value));
-                case BOOLEAN -> Values.truth(value);
-                default -> value;
             };
         };
     }
@@ -512,6 +482,8 @@ public final class ExpressionCompiler {
                             Values.toText(operands.get(1).evaluate(row)));
                     return value == null ? null : Long.parseLong(Values.toText(value).strip());
                 };
+            case "DUET_TRUTH":
+                return row -> Values.truth(operands.get(0).evaluate(row));
             case "DATABASE":
             case "SCHEMA":
                 return row -> session.currentDatabase();

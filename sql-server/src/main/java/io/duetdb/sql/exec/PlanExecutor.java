@@ -50,6 +50,8 @@ public final class PlanExecutor {
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
     private final boolean locking;
+    /** A locking read that passes by rows other transactions hold (FOR UPDATE SKIP LOCKED). */
+    private boolean skipLocked;
     private final SessionFunctions session;
     private final Map<Long, TableAccess> accessCache = new HashMap<>();
     private final MemoryTracker memory;
@@ -64,6 +66,8 @@ public final class PlanExecutor {
     private final Map<Join, HandleLookup> lookupJoins = new java.util.IdentityHashMap<>();
     /** Joins that ran as merge joins, for EXPLAIN ANALYZE. */
     private final Set<Join> mergeJoins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Scans under a locking ORDER BY ... LIMIT that may stop after the rows it keeps, when they come in its order. */
+    private final Map<TableScan, OrderedLimit> orderedLimits = new java.util.IdentityHashMap<>();
     /** The most bytes each blocking operator held (for EXPLAIN ANALYZE). */
     private final Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
     private final Map<RelNode, CoprocessorSummary> coprocessorSummaries = new java.util.IdentityHashMap<>();
@@ -78,6 +82,15 @@ public final class PlanExecutor {
                 ? new CoprocessorPushDown(transaction, compiler, memory) : null;
         this.vectorized = pushDown != null && VectorizedPlans.enabled(session)
                 ? new VectorizedPlans(pushDown, compiler, memory, new VectorizedContext()) : null;
+    }
+
+    /** Makes this locking plan pass by the rows other transactions hold instead of waiting for them. */
+    public PlanExecutor skippingLocked() {
+        if (!locking) {
+            throw new IllegalStateException("only a locking read skips locked rows");
+        }
+        this.skipLocked = true;
+        return this;
     }
 
     /** What the vectorized part of a plan asks of this executor. */
@@ -531,6 +544,9 @@ public final class PlanExecutor {
         TableAccess access = access(table);
         TableReader reader = TableReader.create(transaction, access, condition, compiler, locking,
                 AccessPathEstimator.of(table, transaction, session));
+        if (skipLocked) {
+            reader.skipLocked();
+        }
         byte[][] range = pushDown == null ? null : reader.recordRange();
         if (range != null) {
             RowStream pushed = pushDown.scan(access, range, condition, reportTo(node));
@@ -538,8 +554,11 @@ public final class PlanExecutor {
                 return pushed;
             }
         }
+        OrderedLimit limit = orderedLimits.get(scan);
+        List<TableReader.HandleRow> read = limit != null && reader.ascendsBy(limit.columns())
+                ? reader.readFirst(limit.rows()) : reader.read();
         List<Object[]> rows = new ArrayList<>();
-        for (TableReader.HandleRow row : reader.read()) {
+        for (TableReader.HandleRow row : read) {
             rows.add(access.publicValues(row.row()));
         }
         // The condition may have called SLEEP, which a kill cuts short without failing.
@@ -551,6 +570,9 @@ public final class PlanExecutor {
         SortWindow window = SortWindow.of(sort, compiler);
         long offset = window.offset();
         long fetch = window.fetch();
+        if (locking && window.limited()) {
+            OrderedLimit.of(sort, window.kept()).ifPresent(limit -> orderedLimits.put(limit.scan(), limit));
+        }
         List<Object[]> pushed = pushDown == null || !window.limited() ? null
                 : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), window.kept(),
                         reportTo(sort));

@@ -424,7 +424,7 @@ public final class PlanExplainer {
         TableAccess access = new TableAccess(table.table());
         TableReader reader = TableReader.create(transaction, access, filter == null ? null : filter.getCondition(), compiler,
                 false, AccessPathEstimator.of(table, transaction, compiler.session()));
-        add(prefix, "TableReader", filter == null ? scan : filter, ROOT, "table:" + table.table().name(),
+        add(prefix, reader.operatorName(), filter == null ? scan : filter, ROOT, reader.accessObject(),
                 reader.describePath() + (filter == null ? "" : ", condition: " + describe(filter.getCondition(),
                         scan.getRowType(), null)));
     }

@@ -103,13 +103,22 @@ public final class RowWriter {
         return text.toString();
     }
 
+    /**
+     * Writes a new row after {@link #findConflict} found its keys free. Only keys another transaction could also
+     * write are locked (pessimistic mode): the clustered row key and unique index entries, which the check already
+     * locked, so this usually sends nothing. A hidden row id is this server's alone, so its row key cannot conflict,
+     * and a non-unique entry ends with the handle, whose row key decides (TiDB leaves both unlocked too).
+     */
     public void insert(long handle, Object[] row) {
         List<byte[]> keys = new java.util.ArrayList<>();
-        keys.add(access.rowKey(handle));
-        for (IndexInfo index : access.writableIndexes()) {
-            keys.add(access.indexKey(index, row, handle));
+        if (access.table().hasClusteredHandle()) {
+            keys.add(access.rowKey(handle));
         }
-        // One pessimistic lock request for every key the row writes (the puts then find them locked).
+        for (IndexInfo index : access.writableIndexes()) {
+            if (access.isUniqueEntry(index, row)) {
+                keys.add(access.indexKey(index, row, handle));
+            }
+        }
         forget(keys);
         transaction.lockKeys(keys);
         transaction.put(access.rowKey(handle), access.encode(row));

@@ -168,6 +168,15 @@ public final class TableAccess {
      */
     static void forEachIndexPage(io.duetdb.client.txn.Transaction transaction, byte[] start, byte[] end, int pageSize,
             java.util.function.Consumer<List<Long>> page) {
+        forEachIndexPageWhile(transaction, start, end, pageSize, handles -> {
+            page.accept(handles);
+            return true;
+        });
+    }
+
+    /** As {@link #forEachIndexPage}, stopping after a page for which {@code page} answers false. */
+    static void forEachIndexPageWhile(io.duetdb.client.txn.Transaction transaction, byte[] start, byte[] end,
+            int pageSize, java.util.function.Predicate<List<Long>> page) {
         byte[] from = start;
         while (true) {
             List<java.util.Map.Entry<com.google.protobuf.ByteString, byte[]>> entries = transaction.scan(from, end, pageSize);
@@ -176,8 +185,7 @@ public final class TableAccess {
                 byte[] value = entry.getValue();
                 handles.add(value.length == 8 ? handleOfValue(value) : Keys.handleOfIndexEntry(entry.getKey().toByteArray()));
             }
-            page.accept(handles);
-            if (entries.size() < pageSize) {
+            if (!page.test(handles) || entries.size() < pageSize) {
                 return;
             }
             byte[] last = entries.get(entries.size() - 1).getKey().toByteArray();

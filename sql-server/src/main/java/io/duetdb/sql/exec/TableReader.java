@@ -2,14 +2,14 @@ package io.duetdb.sql.exec;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
@@ -22,6 +22,7 @@ import io.duetdb.common.types.ColumnType;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.IndexInfo;
 import io.duetdb.sql.catalog.SchemaState;
+import io.duetdb.sql.prepare.KeyPoints;
 
 /**
  * Reads a table's rows in a transaction by the cheapest path its condition allows: point gets of handles when
@@ -42,8 +43,11 @@ public final class TableReader {
     private final boolean locking;
     private final List<Long> pointHandles;
     private final IndexInfo uniqueIndex;
-    private final Object[] uniqueIndexRow;
+    /** The unique index's rows to look up (full rows with the index columns set), in index key order. */
+    private final List<Object[]> uniqueIndexRows;
     private IndexInfo rangeIndex;
+    /** How many of the range index's first columns the condition fixes by equalities. */
+    private int rangePrefixLength;
     private byte[] rangeStart;
     private byte[] rangeEnd;
     /** Handle bounds of a scan of the clustered key (inclusive), when the condition limits the handle. */
@@ -55,25 +59,28 @@ public final class TableReader {
     private TableReader rejected;
     /** An index path whose entries hold every column the consumer needs: no rows are read. */
     private boolean covering;
+    /** A locking read that leaves out the rows (and index entries) other transactions hold locked. */
+    private boolean skipLocked;
 
     /** A path's estimated rows read and its cost by {@link ScanCostModel}. */
     private record PathEstimate(double rows, double cost) {
     }
 
     private TableReader(Transaction transaction, TableAccess access, RowExpression condition, boolean locking,
-            List<Long> pointHandles, IndexInfo uniqueIndex, Object[] uniqueIndexRow) {
+            List<Long> pointHandles, IndexInfo uniqueIndex, List<Object[]> uniqueIndexRows) {
         this.transaction = transaction;
         this.access = access;
         this.condition = condition;
         this.locking = locking;
         this.pointHandles = pointHandles;
         this.uniqueIndex = uniqueIndex;
-        this.uniqueIndexRow = uniqueIndexRow;
+        this.uniqueIndexRows = uniqueIndexRows;
     }
 
     /** Reads through the entries of {@code index} whose leading values are fixed (then the rows they name). */
-    private TableReader withIndexPrefix(IndexInfo index, byte[] start, byte[] end) {
+    private TableReader withIndexPrefix(IndexInfo index, int prefixLength, byte[] start, byte[] end) {
         this.rangeIndex = index;
+        this.rangePrefixLength = prefixLength;
         this.rangeStart = start;
         this.rangeEnd = end;
         return this;
@@ -108,41 +115,30 @@ public final class TableReader {
         List<RexNode> conjuncts = org.apache.calcite.plan.RelOptUtil.conjunctions(
                 RexUtil.expandSearch(compiler.rexBuilder(), null, conditionNode));
         // Equalities column = constant, by public column position.
-        Map<Integer, Object> fixed = new java.util.HashMap<>();
-        List<Object> handleChoices = null;
+        Map<Integer, Object> fixed = new HashMap<>();
         for (RexNode conjunct : conjuncts) {
-            Object[] equality = constantEquality(conjunct, compiler);
-            if (equality != null) {
-                fixed.put((Integer) equality[0], equality[1]);
-                continue;
-            }
-            List<Object> choices = inList(conjunct, compiler, access);
-            if (choices != null) {
-                handleChoices = choices;
-            }
+            Optional<Map.Entry<Integer, RexNode>> equality = KeyPoints.equality(conjunct);
+            equality.ifPresent(found -> fixed.put(found.getKey(), evaluate(found.getValue(), compiler)));
         }
+        KeyPoints points = KeyPoints.of(conjuncts);
         String handleColumn = access.table().handleColumn();
         TableReader handleRangePath = null;
         List<RexNode> handleConjuncts = new ArrayList<>();
         if (handleColumn != null) {
-            for (int i = 0; i < publicColumns.size(); i++) {
-                if (publicColumns.get(i).name().equalsIgnoreCase(handleColumn)) {
-                    List<Object> values = fixed.containsKey(i) ? java.util.Collections.singletonList(fixed.get(i)) : handleChoices;
-                    if (values != null) {
-                        List<Long> handles = handles(values, publicColumns.get(i));
-                        if (handles != null) {
-                            return new TableReader(transaction, access, publicCondition, locking, handles, null, null);
-                        }
-                    }
-                    long[] range = handleRange(conjuncts, i, publicColumns.get(i), compiler);
-                    if (range != null) {
-                        handleRangePath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
-                                .withHandleRange(range[0], range[1]);
-                        for (RexNode conjunct : conjuncts) {
-                            if (!comparisons(List.of(conjunct), i, compiler).isEmpty()) {
-                                handleConjuncts.add(conjunct);
-                            }
-                        }
+            int position = publicPosition(publicColumns, handleColumn);
+            if (position >= 0 && points.assignAll(List.of(position))) {
+                List<Object> values = new ArrayList<>();
+                points.points().forEach(point -> values.add(evaluate(point.get(position), compiler)));
+                List<Long> handles = handles(values, publicColumns.get(position));
+                return new TableReader(transaction, access, publicCondition, locking, handles, null, null);
+            }
+            long[] range = position < 0 ? null : handleRange(conjuncts, position, publicColumns.get(position), compiler);
+            if (range != null) {
+                handleRangePath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
+                        .withHandleRange(range[0], range[1]);
+                for (RexNode conjunct : conjuncts) {
+                    if (!comparisons(List.of(conjunct), position, compiler).isEmpty()) {
+                        handleConjuncts.add(conjunct);
                     }
                 }
             }
@@ -154,30 +150,12 @@ public final class TableReader {
             if (!index.unique() || index.state() != SchemaState.PUBLIC || (index.primary() && handleColumn != null)) {
                 continue;
             }
-            Object[] row = new Object[access.table().columns().size()];
-            boolean complete = true;
-            for (String column : index.columns()) {
-                int publicPosition = -1;
-                for (int i = 0; i < publicColumns.size(); i++) {
-                    if (publicColumns.get(i).name().equalsIgnoreCase(column)) {
-                        publicPosition = i;
-                    }
-                }
-                if (publicPosition < 0 || !fixed.containsKey(publicPosition) || fixed.get(publicPosition) == null) {
-                    complete = false;
-                    break;
-                }
-                try {
-                    int full = access.columnIndex(column);
-                    row[full] = Coercion.toColumn(fixed.get(publicPosition), access.table().columns().get(full));
-                } catch (DuetException e) {
-                    complete = false;
-                    break;
-                }
+            List<Integer> positions = index.columns().stream().map(column -> publicPosition(publicColumns, column)).toList();
+            if (positions.contains(-1) || !points.assignAll(positions)) {
+                continue;
             }
-            if (complete) {
-                return new TableReader(transaction, access, publicCondition, locking, null, index, row);
-            }
+            List<Object[]> rows = uniqueIndexRows(access, index, positions, points, compiler);
+            return new TableReader(transaction, access, publicCondition, locking, null, index, rows);
         }
         // The index with the longest leading run of columns fixed by equalities (and then, on its next column, the
         // bounds that comparisons set): read those entries, then the rows.
@@ -243,7 +221,7 @@ public final class TableReader {
                 }
             }
             TableReader indexPath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
-                    .withIndexPrefix(best, start, end);
+                    .withIndexPrefix(best, bestValues.size(), start, end);
             if (estimator == null || estimator.rows().isEmpty()) {
                 // By rule: the index's range, read from its entries alone when they hold what the consumer uses.
                 indexPath.covering = estimator != null && estimator.covers(best);
@@ -251,10 +229,11 @@ public final class TableReader {
             }
             List<RexNode> indexConjuncts = new ArrayList<>();
             for (RexNode conjunct : conjuncts) {
-                Object[] equality = constantEquality(conjunct, compiler);
+                Optional<Map.Entry<Integer, RexNode>> equality = KeyPoints.equality(conjunct);
                 for (int column = 0; column < bestValues.size() + (bestBounds == null ? 0 : 1); column++) {
                     int position = publicPosition(publicColumns, best.columns().get(column));
-                    boolean fixedHere = column < bestValues.size() && equality != null && equality[0].equals(position);
+                    boolean fixedHere = column < bestValues.size() && equality.isPresent()
+                            && equality.get().getKey() == position;
                     boolean boundHere = column == bestValues.size() && !comparisons(List.of(conjunct), position,
                             compiler).isEmpty();
                     if (fixedHere || boundHere) {
@@ -291,6 +270,39 @@ public final class TableReader {
         }
         rowPath.rejected = indexPath;
         return rowPath;
+    }
+
+    private static Object evaluate(RexNode constant, ExpressionCompiler compiler) {
+        return compiler.compile(constant).evaluate(new Object[0]);
+    }
+
+    /**
+     * The unique index's full rows (index columns set, in storage form) for each point, distinct and in index key
+     * order; a point whose value cannot be stored in its column (out of range, or 1.5 for an integer) matches no row.
+     */
+    private static List<Object[]> uniqueIndexRows(TableAccess access, IndexInfo index, List<Integer> positions,
+            KeyPoints points, ExpressionCompiler compiler) {
+        TreeMap<byte[], Object[]> rows = new TreeMap<>(Arrays::compareUnsigned);
+        for (Map<Integer, RexNode> point : points.points()) {
+            Object[] row = new Object[access.table().columns().size()];
+            boolean matchable = true;
+            for (int i = 0; i < positions.size() && matchable; i++) {
+                int full = access.columnIndex(index.columns().get(i));
+                ColumnInfo column = access.table().columns().get(full);
+                Object value = evaluate(point.get(positions.get(i)), compiler);
+                try {
+                    Object coerced = value == null ? null : Coercion.toColumn(value, column);
+                    matchable = coerced != null && (!Values.isNumber(coerced) || Values.compare(coerced, value) == 0);
+                    row[full] = coerced;
+                } catch (DuetException e) {
+                    matchable = false;
+                }
+            }
+            if (matchable) {
+                rows.putIfAbsent(access.indexKey(index, row, 0), row);
+            }
+        }
+        return List.copyOf(rows.values());
     }
 
     private static int publicPosition(List<ColumnInfo> publicColumns, String name) {
@@ -394,15 +406,15 @@ public final class TableReader {
                 continue;
             }
             RexCall call = (RexCall) conjunct;
-            RexNode left = stripCast(call.getOperands().get(0));
-            RexNode right = stripCast(call.getOperands().get(1));
-            if (isConstant(left) && right instanceof RexInputRef) {
+            RexNode left = KeyPoints.stripCast(call.getOperands().get(0));
+            RexNode right = KeyPoints.stripCast(call.getOperands().get(1));
+            if (KeyPoints.isConstant(left) && right instanceof RexInputRef) {
                 RexNode swap = left;
                 left = right;
                 right = swap;
                 kind = kind.reverse();
             }
-            if (!(left instanceof RexInputRef input) || input.getIndex() != column || !isConstant(right)) {
+            if (!(left instanceof RexInputRef input) || input.getIndex() != column || !KeyPoints.isConstant(right)) {
                 continue;
             }
             Object value = compiler.compile(right).evaluate(new Object[0]);
@@ -440,72 +452,6 @@ public final class TableReader {
         return handles;
     }
 
-    private static Object[] constantEquality(RexNode conjunct, ExpressionCompiler compiler) {
-        if (conjunct.getKind() != SqlKind.EQUALS) {
-            return null;
-        }
-        RexCall call = (RexCall) conjunct;
-        RexNode left = stripCast(call.getOperands().get(0));
-        RexNode right = stripCast(call.getOperands().get(1));
-        if (isConstant(left) && right instanceof RexInputRef) {
-            RexNode swap = left;
-            left = right;
-            right = swap;
-        }
-        if (left instanceof RexInputRef input && isConstant(right)) {
-            return new Object[] {input.getIndex(), compiler.compile(right).evaluate(new Object[0])};
-        }
-        return null;
-    }
-
-    private static List<Object> inList(RexNode conjunct, ExpressionCompiler compiler, TableAccess access) {
-        if (conjunct.getKind() != SqlKind.OR) {
-            return null;
-        }
-        List<Object> values = new ArrayList<>();
-        Integer column = null;
-        for (RexNode disjunct : RexUtil.flattenOr(((RexCall) conjunct).getOperands())) {
-            Object[] equality = constantEquality(disjunct, compiler);
-            if (equality == null || (column != null && !column.equals(equality[0]))) {
-                return null;
-            }
-            column = (Integer) equality[0];
-            values.add(equality[1]);
-        }
-        String handleColumn = access.table().handleColumn();
-        if (column == null || handleColumn == null
-                || !access.table().publicColumns().get(column).name().equalsIgnoreCase(handleColumn)) {
-            return null;
-        }
-        return values;
-    }
-
-    /**
-     * The column under a cast that cannot change its values: from an integer, or from a string to a string type
-     * at least as long (comparisons with a shorter CHAR literal cast the CHAR column to VARCHAR).
-     */
-    private static RexNode stripCast(RexNode node) {
-        if (node.getKind() != SqlKind.CAST || !(((RexCall) node).getOperands().get(0) instanceof RexInputRef input)) {
-            return node;
-        }
-        if (org.apache.calcite.sql.type.SqlTypeUtil.isIntType(input.getType())) {
-            return input;
-        }
-        org.apache.calcite.rel.type.RelDataType target = node.getType();
-        if (org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(input.getType())
-                && org.apache.calcite.sql.type.SqlTypeUtil.isCharacter(target)
-                && (target.getPrecision() == org.apache.calcite.rel.type.RelDataType.PRECISION_NOT_SPECIFIED
-                        || target.getPrecision() >= input.getType().getPrecision())) {
-            return input;
-        }
-        return node;
-    }
-
-    private static boolean isConstant(RexNode node) {
-        return node instanceof RexLiteral || node instanceof RexDynamicParam
-                || (node.getKind() == SqlKind.CAST && isConstant(((RexCall) node).getOperands().get(0)));
-    }
-
     public String describePath() {
         if (estimate == null) {
             return pathName();
@@ -520,12 +466,31 @@ public final class TableReader {
                 pathName(), estimate.cost(), rejected.pathName(), rejected.estimate.cost());
     }
 
+    /** TiDB's name for this path's operator: Point_Get and Batch_Point_Get for key lookups, else TableReader. */
+    public String operatorName() {
+        int points = pointHandles != null ? pointHandles.size() : uniqueIndex != null ? uniqueIndexRows.size() : -1;
+        return points < 0 ? "TableReader" : points == 1 ? "Point_Get" : "Batch_Point_Get";
+    }
+
+    /** The table, and for key lookups the key they read: {@code table:t, index:PRIMARY(a, b)} or {@code handle:id}. */
+    public String accessObject() {
+        String table = "table:" + access.table().name();
+        if (pointHandles != null) {
+            return table + ", handle:" + access.table().handleColumn();
+        }
+        if (uniqueIndex != null) {
+            return table + ", index:" + uniqueIndex.name() + "(" + String.join(", ", uniqueIndex.columns()) + ")";
+        }
+        return table;
+    }
+
     private String pathName() {
         if (pointHandles != null) {
             return "point get of " + pointHandles.size() + " handle(s)";
         }
         if (uniqueIndex != null) {
-            return "unique index " + uniqueIndex.name() + " lookup";
+            return "unique index " + uniqueIndex.name() + " lookup"
+                    + (uniqueIndexRows.size() == 1 ? "" : " of " + uniqueIndexRows.size() + " key(s)");
         }
         if (rangeIndex != null) {
             return "index " + rangeIndex.name() + (covering ? " range, covering (no rows read)" : " range, then rows");
@@ -565,22 +530,32 @@ public final class TableReader {
         return rangeIndex == null ? null : new byte[][] {rangeStart, rangeEnd};
     }
 
+    /** Leaves out, instead of waiting for, the rows other transactions hold locked (FOR UPDATE SKIP LOCKED). */
+    void skipLocked() {
+        if (!locking) {
+            throw new IllegalStateException("only a locking read skips locked rows");
+        }
+        this.skipLocked = true;
+    }
+
     /** Every matching row with its handle. */
     public List<HandleRow> read() {
         List<HandleRow> rows = new ArrayList<>();
         if (pointHandles != null) {
-            List<Long> distinct = pointHandles.stream().distinct().toList();
-            if (distinct.size() == 1) {
-                readHandle(distinct.get(0), rows);
-            } else {
-                readHandles(distinct, rows);
-            }
+            readHandles(pointHandles.stream().distinct().sorted().toList(), rows);
             return rows;
         }
         if (uniqueIndex != null) {
-            byte[] indexKey = access.indexKey(uniqueIndex, uniqueIndexRow, 0);
-            Optional<byte[]> entry = locking ? transaction.getForUpdate(indexKey) : transaction.get(indexKey);
-            entry.ifPresent(value -> readHandle(TableAccess.handleOfValue(value), rows));
+            List<byte[]> indexKeys = uniqueIndexRows.stream().map(row -> access.indexKey(uniqueIndex, row, 0)).toList();
+            Map<ByteString, byte[]> entries = read(indexKeys);
+            List<Long> handles = new ArrayList<>(entries.size());
+            for (byte[] key : indexKeys) {
+                byte[] entry = entries.get(ByteString.copyFrom(key));
+                if (entry != null) {
+                    handles.add(TableAccess.handleOfValue(entry));
+                }
+            }
+            readHandles(handles, rows);
             return rows;
         }
         if (rangeIndex != null) {
@@ -594,19 +569,21 @@ public final class TableReader {
         byte[] end = handleHigh == Long.MAX_VALUE ? access.recordEnd() : access.rowKey(handleHigh + 1);
         while (true) {
             List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
+            List<Long> toLock = new ArrayList<>();
             for (Map.Entry<ByteString, byte[]> entry : page) {
-                byte[] key = entry.getKey().toByteArray();
-                long handle = io.duetdb.common.keys.Keys.handleOf(key);
+                long handle = io.duetdb.common.keys.Keys.handleOf(entry.getKey().toByteArray());
                 Object[] row = access.decode(entry.getValue());
                 if (!matches(row)) {
                     continue;
                 }
                 if (locking) {
-                    readHandle(handle, rows);
+                    toLock.add(handle);
                 } else {
                     rows.add(new HandleRow(handle, row));
                 }
             }
+            // A locking scan locks the rows that matched at its snapshot and tests their latest versions again.
+            readHandles(toLock, rows);
             if (page.size() < SCAN_PAGE) {
                 return rows;
             }
@@ -615,15 +592,119 @@ public final class TableReader {
         }
     }
 
-    /** The double read of one page of index entries: one batch get per region, rows kept in index order. */
-    private void readHandles(List<Long> handles, List<HandleRow> rows) {
-        if (locking) {
-            handles.forEach(handle -> readHandle(handle, rows));
-            return;
+    /**
+     * Whether this reader gives its rows in ascending order of these public columns: the clustered key for a scan
+     * of the records, or an index range's columns after those its equalities fix.
+     */
+    boolean ascendsBy(List<Integer> positions) {
+        if (positions.isEmpty() || pointHandles != null || uniqueIndex != null) {
+            return false;
         }
+        List<ColumnInfo> publicColumns = access.table().publicColumns();
+        List<String> order;
+        if (rangeIndex != null) {
+            order = rangeIndex.columns().subList(rangePrefixLength, rangeIndex.columns().size());
+        } else if (access.table().handleColumn() != null) {
+            order = List.of(access.table().handleColumn());
+        } else {
+            return false;
+        }
+        if (positions.size() > order.size()) {
+            return false;
+        }
+        for (int i = 0; i < positions.size(); i++) {
+            if (!publicColumns.get(positions.get(i)).name().equalsIgnoreCase(order.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The first {@code limit} matching rows in the order {@link #ascendsBy} tells. A locking read locks only those
+     * (and rows that matched at the snapshot but no longer do once locked): an ORDER BY ... LIMIT 1 FOR UPDATE, such
+     * as TPC-C's Delivery, locked every row of its range before.
+     */
+    List<HandleRow> readFirst(long limit) {
+        List<HandleRow> rows = new ArrayList<>();
+        if (limit <= 0) {
+            return rows;
+        }
+        int page = (int) Math.min(SCAN_PAGE, Math.max(8, limit));
+        if (rangeIndex != null) {
+            TableAccess.forEachIndexPageWhile(transaction, rangeStart, rangeEnd, page, handles -> {
+                lockFirst(snapshotMatches(handles), limit, rows);
+                return rows.size() < limit;
+            });
+            return rows;
+        }
+        byte[][] range = recordRange();
+        byte[] start = range[0];
+        while (Arrays.compareUnsigned(start, range[1]) < 0) {
+            List<Map.Entry<ByteString, byte[]>> entries = transaction.scan(start, range[1], page);
+            List<Long> matching = new ArrayList<>();
+            for (Map.Entry<ByteString, byte[]> entry : entries) {
+                if (matches(access.decode(entry.getValue()))) {
+                    matching.add(io.duetdb.common.keys.Keys.handleOf(entry.getKey().toByteArray()));
+                }
+            }
+            lockFirst(matching, limit, rows);
+            if (rows.size() >= limit || entries.size() < page) {
+                return rows;
+            }
+            byte[] last = entries.get(entries.size() - 1).getKey().toByteArray();
+            start = Arrays.copyOf(last, last.length + 1);
+        }
+        return rows;
+    }
+
+    /** The handles whose rows match at the snapshot (read without locks), in their order. */
+    private List<Long> snapshotMatches(List<Long> handles) {
+        if (!locking) {
+            return handles;
+        }
+        List<byte[]> keys = handles.stream().map(access::rowKey).toList();
+        Map<ByteString, byte[]> values = keys.isEmpty() ? Map.of() : transaction.batchGet(keys);
+        List<Long> matching = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] value = values.get(ByteString.copyFrom(keys.get(i)));
+            if (value != null && matches(access.decode(value))) {
+                matching.add(handles.get(i));
+            }
+        }
+        return matching;
+    }
+
+    /** Reads (locking reads: locks) candidates in order, a few at a time, until {@code limit} rows match. */
+    private void lockFirst(List<Long> candidates, long limit, List<HandleRow> rows) {
+        int next = 0;
+        while (next < candidates.size() && rows.size() < limit) {
+            int take = (int) Math.min(candidates.size() - next, limit - rows.size());
+            readHandles(candidates.subList(next, next + take), rows);
+            next += take;
+        }
+    }
+
+    /** Reads (locking reads: locks, then reads the latest versions of) keys, one request per region. */
+    private Map<ByteString, byte[]> read(List<byte[]> keys) {
+        if (keys.isEmpty()) {
+            return Map.of();
+        }
+        if (skipLocked) {
+            return transaction.getForUpdateSkipLocked(keys).values();
+        }
+        if (keys.size() == 1) {
+            Optional<byte[]> value = locking ? transaction.getForUpdate(keys.get(0)) : transaction.get(keys.get(0));
+            return value.map(found -> Map.of(ByteString.copyFrom(keys.get(0)), found)).orElse(Map.of());
+        }
+        return locking ? transaction.getForUpdateAll(keys) : transaction.batchGet(keys);
+    }
+
+    /** The rows of those handles that exist and match, in the handles' order: one batch get per region. */
+    private void readHandles(List<Long> handles, List<HandleRow> rows) {
         List<byte[]> keys = new ArrayList<>(handles.size());
         handles.forEach(handle -> keys.add(access.rowKey(handle)));
-        Map<ByteString, byte[]> values = transaction.batchGet(keys);
+        Map<ByteString, byte[]> values = read(keys);
         for (int i = 0; i < keys.size(); i++) {
             byte[] value = values.get(ByteString.copyFrom(keys.get(i)));
             if (value != null) {
@@ -631,17 +712,6 @@ public final class TableReader {
                 if (matches(row)) {
                     rows.add(new HandleRow(handles.get(i), row));
                 }
-            }
-        }
-    }
-
-    private void readHandle(long handle, List<HandleRow> rows) {
-        byte[] key = access.rowKey(handle);
-        Optional<byte[]> value = locking ? transaction.getForUpdate(key) : transaction.get(key);
-        if (value.isPresent()) {
-            Object[] row = access.decode(value.get());
-            if (matches(row)) {
-                rows.add(new HandleRow(handle, row));
             }
         }
     }

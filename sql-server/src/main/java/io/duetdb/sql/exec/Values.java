@@ -61,7 +61,10 @@ public final class Values {
                 || value instanceof Float || value instanceof Integer;
     }
 
-    /** MySQL truth: null stays unknown, numbers are true when non-zero, strings by their numeric prefix. */
+    /**
+     * MySQL truth: null stays unknown, numbers are true when non-zero, strings by their numeric prefix, dates and times
+     * when not zero.
+     */
     public static Boolean truth(Object value) {
         if (value == null) {
             return null;
@@ -77,6 +80,9 @@ public final class Values {
         }
         if (value instanceof Double number) {
             return number != 0;
+        }
+        if (value instanceof Duration duration) {
+            return !duration.isZero();
         }
         return toDouble(value) != 0;
     }

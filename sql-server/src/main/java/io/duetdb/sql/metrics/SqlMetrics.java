@@ -22,6 +22,13 @@ public final class SqlMetrics {
     public final Counter droppedTablesDestroyed;
     /** COM_STMT_PREPARE answered from the session's plan cache (hit) or planned afresh (miss). */
     public final Counter planCache;
+    /** A DDL step's phases: commit (with this server's reload) and sync (the wait for every other server). */
+    public final Histogram ddlStepSeconds;
+    /** Index backfill transactions and the rows they indexed. */
+    public final Counter backfillBatches;
+    public final Counter backfillRows;
+    /** DDL steps whose new schema every live server confirmed (confirmed), or that waited two leases (lease). */
+    public final Counter ddlSchemaSyncs;
 
     public SqlMetrics() {
         JvmMetrics.builder().register(registry);
@@ -40,6 +47,20 @@ public final class SqlMetrics {
         planCache = Counter.builder().name("duet_sql_plan_cache_total")
                 .help("Prepared statements whose plan came from the session's plan cache (hit) or was made (miss)")
                 .labelNames("outcome").register(registry);
+        ddlStepSeconds = Histogram.builder().name("duet_sql_ddl_step_seconds")
+                .help("DDL step time by phase: commit (with this server's schema reload) and sync (until every live"
+                        + " SQL server has loaded the new schema)")
+                .labelNames("phase")
+                .classicUpperBounds(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5)
+                .register(registry);
+        ddlSchemaSyncs = Counter.builder().name("duet_sql_ddl_schema_syncs_total")
+                .help("DDL steps by how their wait for the other SQL servers ended: confirmed by every live server,"
+                        + " or the full two leases")
+                .labelNames("outcome").register(registry);
+        backfillBatches = Counter.builder().name("duet_sql_ddl_backfill_batches_total")
+                .help("Index backfill transactions (tidb_ddl_reorg_batch_size rows each)").register(registry);
+        backfillRows = Counter.builder().name("duet_sql_ddl_backfill_rows_total")
+                .help("Rows indexed by index backfills").register(registry);
         authentications = Counter.builder().name("duet_sql_authentications_total")
                 .help("Client logins, by authentication plugin, method and outcome")
                 .labelNames("plugin", "method", "outcome").register(registry);

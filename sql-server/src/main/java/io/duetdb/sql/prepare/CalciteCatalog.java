@@ -13,6 +13,7 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
@@ -38,6 +39,13 @@ public final class CalciteCatalog {
         @Override
         public java.nio.charset.Charset getDefaultCharset() {
             return java.nio.charset.StandardCharsets.UTF_8;
+        }
+
+        // Types Calcite finds no common type for (VALUES rows of a number and a string) get MySQL's.
+        @Override
+        public RelDataType leastRestrictive(List<RelDataType> types) {
+            RelDataType type = super.leastRestrictive(types);
+            return type != null ? type : MySqlTypes.aggregate(this, types);
         }
     };
 

@@ -51,6 +51,16 @@ public final class DuetFunctions {
     public static final SqlFunction SLEEP = function("SLEEP", ReturnTypes.BIGINT, OperandTypes.NUMERIC);
 
     /**
+     * MySQL's truth of a value where a condition stands (WHERE, ON, HAVING, AND, OR, NOT, XOR, CASE WHEN, IF): a
+     * number is true when it is not zero, a string by the number it starts with, a date or time when it is not
+     * zero; NULL stays unknown. The planner puts it around conditions that are not truth values already
+     * ({@code MySqlConditions}); numbers become {@code x <> 0} when converted, the rest is evaluated as it stands.
+     */
+    public static final SqlFunction TRUTH = new SqlFunction("DUET_TRUTH", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.BOOLEAN_NULLABLE, org.apache.calcite.sql.type.InferTypes.BOOLEAN, OperandTypes.ANY,
+            SqlFunctionCategory.SYSTEM);
+
+    /**
      * MySQL's division: exact operands give a DECIMAL with four more digits of scale (div_precision_increment),
      * not Calcite's integer division; approximate ones a DOUBLE. Division by zero is NULL.
      */
@@ -131,7 +141,8 @@ public final class DuetFunctions {
             .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.NUMERIC);
 
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, DATABASE,
-            SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, DIVIDE,
+            SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, TRUTH,
+            io.duetdb.sql.parser.MySqlOperators.XOR, DIVIDE,
             LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, STR_TO_DATE, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
             UNIX_TIMESTAMP, FROM_UNIXTIME, io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE,
             // MySQL functions Calcite defines for other dialects, with the types MySQL gives them.

@@ -1,5 +1,7 @@
 package io.duetdb.sql.prepare;
 
+import java.math.RoundingMode;
+
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
@@ -7,13 +9,21 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.sql.types.SqlType;
 
-/** MySQL's limits: DECIMAL up to (65, 30), fractional seconds up to 6 digits, and MySQL's SUM / AVG types. */
+/**
+ * MySQL's limits: DECIMAL up to (65, 30), fractional seconds up to 6 digits, MySQL's SUM / AVG types and rounding.
+ */
 final class DuetTypeSystem extends RelDataTypeSystemImpl {
     static final DuetTypeSystem INSTANCE = new DuetTypeSystem();
 
     @Override
     public boolean shouldConvertRaggedUnionTypesToVarying() {
         return true;
+    }
+
+    /** MySQL rounds exact values half away from zero (CAST(1.567 AS DECIMAL(5, 2)) is 1.57), where Calcite cuts. */
+    @Override
+    public RoundingMode roundingMode() {
+        return RoundingMode.HALF_UP;
     }
 
     @Override

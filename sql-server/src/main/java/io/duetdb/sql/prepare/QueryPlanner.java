@@ -29,8 +29,12 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.rel.core.RelFactories;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.common.error.DuetException;
 
 import io.duetdb.sql.parser.StatementParser;
 
@@ -40,6 +44,7 @@ import io.duetdb.sql.parser.StatementParser;
  * few rule-based rewrites. One planner per query (Calcite's validator and planners are not thread-safe).
  */
 public final class QueryPlanner {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryPlanner.class);
     // DuetDB's operators first: the validator re-resolves operators by name, and MySQL's "/" must win.
     private static final SqlOperatorTable OPERATORS = new ColumnsBeforeNiladicFunctions(SqlOperatorTables.chain(
             DuetFunctions.OPERATORS, SqlStdOperatorTable.instance(),
@@ -71,28 +76,18 @@ public final class QueryPlanner {
             .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
             .build();
 
-    /** Swaps Calcite's operators for MySQL's where their semantics differ (division). */
-    private static final org.apache.calcite.sql.util.SqlShuttle MYSQL_OPERATORS =
-            new org.apache.calcite.sql.util.SqlShuttle() {
-                @Override
-                public SqlNode visit(org.apache.calcite.sql.SqlCall call) {
-                    if (call.getOperator() == SqlStdOperatorTable.DIVIDE) {
-                        List<SqlNode> operands = new java.util.ArrayList<>();
-                        for (SqlNode operand : call.getOperandList()) {
-                            operands.add(operand == null ? null : operand.accept(this));
-                        }
-                        return DuetFunctions.DIVIDE.createCall(call.getParserPosition(), operands);
-                    }
-                    return super.visit(call);
-                }
-            };
-
     private final CalciteCatalog catalog;
     private final String defaultDatabase;
+    private final SqlMode sqlMode;
 
     public QueryPlanner(CalciteCatalog catalog, String defaultDatabase) {
+        this(catalog, defaultDatabase, SqlMode.DEFAULT);
+    }
+
+    public QueryPlanner(CalciteCatalog catalog, String defaultDatabase, SqlMode sqlMode) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.defaultDatabase = defaultDatabase;
+        this.sqlMode = requireNonNull(sqlMode, "sqlMode is null");
     }
 
     /**
@@ -112,6 +107,19 @@ public final class QueryPlanner {
     }
 
     public PlannedQuery plan(SqlNode query) {
+        try {
+            return planValidated(query);
+        } catch (DuetException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Calcite refused or failed on something its validator let through: say what, in MySQL's terms.
+            DuetException unsupported = ValidationErrors.unsupported(query, e);
+            LOG.info("Planning failed, reported as {}: {}", unsupported.code().errorNumber(), e.toString());
+            throw unsupported;
+        }
+    }
+
+    private PlannedQuery planValidated(SqlNode query) {
         java.util.Set<TableRead> reads = new java.util.LinkedHashSet<>();
         CalciteCatalogReader reader = catalog.reader(defaultDatabase, table -> record(table, reads));
         SqlValidator validator = validator(reader);
@@ -161,14 +169,22 @@ public final class QueryPlanner {
                 SqlValidator.Config.DEFAULT
                         .withConformance(SqlConformanceEnum.MYSQL_5)
                         .withDefaultNullCollation(NullCollation.LOW)
-                        .withIdentifierExpansion(true));
+                        .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(MySqlTypeCoercion::new));
     }
 
+    /** MySQL's rewrites (functions, GROUP BY, conditions), then Calcite's validation, errors in MySQL's terms. */
     private SqlNode validate(SqlValidator validator, SqlNode query) {
+        SqlNode rewritten = query.accept(MySqlFunctionRewrites.INSTANCE);
+        GroupByRewrite groupBy = new GroupByRewrite(catalog.infoSchema(), defaultDatabase, sqlMode.onlyFullGroupBy(),
+                OPERATORS);
+        groupBy.rewrite(rewritten);
+        MySqlConditions.wrapConditions(rewritten);
         try {
-            return validator.validate(query.accept(MYSQL_OPERATORS));
+            return validator.validate(rewritten);
         } catch (CalciteContextException e) {
-            throw ValidationErrors.translate(e, defaultDatabase);
+            throw ValidationErrors.translate(e, new ValidationErrors.Context(rewritten, defaultDatabase,
+                    groupBy.violations(), OPERATORS));
         }
     }
 
@@ -181,11 +197,11 @@ public final class QueryPlanner {
         org.apache.calcite.plan.RelOptTable.ViewExpander views = (rowType, sql, schemaPath, viewPath) -> {
             boolean invoker = catalog.infoSchema().table(viewPath.get(0), viewPath.get(1))
                     .map(table -> table.view() != null && table.view().invokerSecurity()).orElse(false);
-            QueryPlanner viewPlanner = new QueryPlanner(catalog, schemaPath.isEmpty() ? null : schemaPath.get(0));
+            QueryPlanner viewPlanner = new QueryPlanner(catalog, schemaPath.isEmpty() ? null : schemaPath.get(0), sqlMode);
             return viewPlanner.expandView(StatementParser.parse(sql), cluster,
                     invoker ? reads : new java.util.HashSet<>());
         };
-        return new SqlToRelConverter(views, validator, reader, cluster, StandardConvertletTable.INSTANCE,
+        return new SqlToRelConverter(views, validator, reader, cluster, MySqlConvertlets.INSTANCE,
                 SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
     }
 

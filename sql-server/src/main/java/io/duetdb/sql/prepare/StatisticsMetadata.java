@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 import org.apache.calcite.plan.RelOptUtil;
@@ -178,7 +179,28 @@ public final class StatisticsMetadata {
             return RelMdUtil.guessSelectivity(predicate);
         }
         RexNode expanded = RexUtil.expandSearch(scan.getCluster().getRexBuilder(), null, predicate);
-        return selectivity(table, RelOptUtil.conjunctions(expanded));
+        List<RexNode> conjuncts = RelOptUtil.conjunctions(expanded);
+        double selectivity = selectivity(table, conjuncts);
+        OptionalInt points = uniqueKeyPoints(table, conjuncts);
+        if (points.isPresent()) {
+            // Each point of a unique key is one row at most, whatever the statistics say of its columns.
+            selectivity = Math.min(selectivity, points.getAsInt() / Math.max(1, scan.getTable().getRowCount()));
+        }
+        return selectivity;
+    }
+
+    /**
+     * The number of points the conjuncts confine the table to when every point fixes all the columns of one of its
+     * unique keys (so no point matches more than one row); empty otherwise.
+     */
+    static OptionalInt uniqueKeyPoints(DuetTable table, List<RexNode> conjuncts) {
+        KeyPoints points = KeyPoints.of(conjuncts);
+        for (ImmutableBitSet key : table.getStatistic().getKeys()) {
+            if (!key.isEmpty() && points.assignAll(key.asList())) {
+                return OptionalInt.of(points.points().size());
+            }
+        }
+        return OptionalInt.empty();
     }
 
     /**

@@ -11,6 +11,8 @@ import io.duetdb.sql.types.SqlType;
  * unsigned integers the next wider signed type, so that arithmetic needs no unsigned support.
  */
 public final class TypeMapping {
+    private static final SqlType TRUTH_VALUE = new SqlType(io.duetdb.sql.types.SqlTypeName.BIGINT, 1, 0, false);
+
     private TypeMapping() {
     }
 
@@ -42,11 +44,13 @@ public final class TypeMapping {
     /** The DuetDB type of a computed value of a Calcite type (for result metadata and coercion). */
     public static SqlType fromCalcite(RelDataType type) {
         return switch (type.getSqlTypeName()) {
-            case BOOLEAN -> SqlType.BOOLEAN;
+            // MySQL's comparisons and logical operators give BIGINT 0 or 1.
+            case BOOLEAN -> TRUTH_VALUE;
             case TINYINT -> new SqlType(io.duetdb.sql.types.SqlTypeName.TINYINT, 4, 0, false);
             case SMALLINT -> new SqlType(io.duetdb.sql.types.SqlTypeName.SMALLINT, 6, 0, false);
             case INTEGER -> SqlType.INT;
             case BIGINT -> SqlType.BIGINT;
+            case UBIGINT -> SqlType.BIGINT_UNSIGNED;
             case DECIMAL -> SqlType.decimal(type.getPrecision(), Math.max(0, type.getScale()));
             case REAL, FLOAT -> new SqlType(io.duetdb.sql.types.SqlTypeName.FLOAT, 12, 31, false);
             case DOUBLE -> SqlType.DOUBLE;

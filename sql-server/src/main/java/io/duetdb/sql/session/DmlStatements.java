@@ -36,6 +36,7 @@ import io.duetdb.sql.exec.RowWriter;
 import io.duetdb.sql.exec.TableAccess;
 import io.duetdb.sql.exec.TableReader;
 import io.duetdb.sql.exec.Values;
+import io.duetdb.sql.prepare.MySqlConditions;
 import io.duetdb.sql.prepare.QueryPlanner;
 
 /**
@@ -152,7 +153,7 @@ final class DmlStatements {
             fullRows.add(row);
             handles.add(handle(table, access, row));
         }
-        if (fullRows.size() > 1 && onDuplicate == null && !insert.replace()) {
+        if (onDuplicate == null && !insert.replace()) {
             writer.prefetchKeyChecks(fullRows, handles);
         }
         rowNumber = 0;
@@ -283,11 +284,16 @@ final class DmlStatements {
         return new OnDuplicate(targets, target.values(), parameterColumns, parameters);
     }
 
-    /** Rows of the INSERT's source: literal VALUES directly, anything else through the query path. */
+    /**
+     * Rows of the INSERT's source: VALUES rows value by value (literals directly, the other values computed by one
+     * SELECT of them all, so that each keeps its own type until it is converted to its column, as in MySQL),
+     * anything else through the query path.
+     */
     private List<Object[]> sourceRows(SqlNode source, int width) {
-        List<Object[]> rows = new ArrayList<>();
         if (source.getKind() == SqlKind.VALUES) {
-            boolean literalOnly = true;
+            List<Object[]> rows = new ArrayList<>();
+            List<SqlNode> expressions = new ArrayList<>();
+            List<int[]> places = new ArrayList<>();
             for (SqlNode rowNode : ((SqlCall) source).getOperandList()) {
                 List<SqlNode> values = ((SqlCall) rowNode).getOperandList();
                 if (values.size() != width) {
@@ -298,21 +304,28 @@ final class DmlStatements {
                 for (int i = 0; i < width; i++) {
                     Object value = literal(values.get(i), parameters);
                     if (value == NOT_LITERAL) {
-                        literalOnly = false;
-                        break;
+                        places.add(new int[] {rows.size(), i});
+                        expressions.add(values.get(i));
+                    } else {
+                        row[i] = value;
                     }
-                    row[i] = value;
-                }
-                if (!literalOnly) {
-                    break;
                 }
                 rows.add(row);
             }
-            if (literalOnly) {
-                return rows;
+            if (!expressions.isEmpty()) {
+                SqlParserPos pos = SqlParserPos.ZERO;
+                Object[] computed = queryRows(new SqlSelect(pos, null, new SqlNodeList(expressions, pos), null, null,
+                        null, null, null, null, null, null, null, null), expressions.size()).get(0);
+                for (int k = 0; k < places.size(); k++) {
+                    rows.get(places.get(k)[0])[places.get(k)[1]] = computed[k];
+                }
             }
-            rows.clear();
+            return rows;
         }
+        return queryRows(source, width);
+    }
+
+    private List<Object[]> queryRows(SqlNode source, int width) {
         QueryPlanner.PlannedQuery planned = session.planner().plan(source);
         session.requireSelect(planned);
         if (planned.rowType().getFieldCount() != width) {
@@ -559,6 +572,10 @@ final class DmlStatements {
         long limit = limit(update.limit(), parameters);
         List<TableReader.HandleRow> rows = target.read(transaction, access, session);
         RowWriter writer = new RowWriter(transaction, access);
+        // MySQL assigns from left to right: an assignment reads the columns earlier ones set, as they were stored.
+        List<ColumnInfo> publicColumns = table.publicColumns();
+        int[] publicPositions = targetPositions.stream()
+                .mapToInt(position -> publicColumns.indexOf(table.columns().get(position))).toArray();
         long matched = 0;
         long changed = 0;
         for (TableReader.HandleRow read : rows) {
@@ -577,6 +594,9 @@ final class DmlStatements {
                             + "' cannot be null");
                 }
                 newRow[position] = value == null ? null : coerce(value, column, (int) matched);
+                if (publicPositions[i] >= 0) {
+                    publicRow[publicPositions[i]] = newRow[position];
+                }
             }
             for (int i = 0; i < newRow.length; i++) {
                 ColumnInfo column = table.columns().get(i);
@@ -714,7 +734,7 @@ final class DmlStatements {
         for (SqlNode value : values) {
             selectItems.add(value instanceof org.apache.calcite.sql.SqlDynamicParam ? SqlLiteral.createNull(pos) : value);
         }
-        selectItems.add(where != null ? where : SqlLiteral.createBoolean(true, pos));
+        selectItems.add(where != null ? MySqlConditions.condition(where) : SqlLiteral.createBoolean(true, pos));
         List<Boolean> descending = new ArrayList<>();
         if (orderBy != null) {
             for (SqlNode item : orderBy) {

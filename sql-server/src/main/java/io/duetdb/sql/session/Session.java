@@ -48,8 +48,10 @@ import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
+import io.duetdb.sql.prepare.SqlMode;
 import io.duetdb.sql.prepare.TypeMapping;
 import io.duetdb.sql.types.SqlType;
 
@@ -73,6 +75,8 @@ public final class Session implements SessionFunctions {
     private final String user;
     private final String host;
     private final Map<String, String> variables = new HashMap<>();
+    /** The cluster's global variable values when the session started, which it starts from (MySQL's rule). */
+    private final Map<String, String> globalsAtStart;
     private final ReentrantLock statementLock = new ReentrantLock();
     private final Runnable disconnect;
     /** Guards statementThread and interruptible: KILL QUERY interrupts only a thread in an interruptible phase. */
@@ -99,6 +103,7 @@ public final class Session implements SessionFunctions {
         this.user = requireNonNull(user, "user is null");
         this.host = requireNonNull(host, "host is null");
         this.database = database;
+        this.globalsAtStart = manager.globalVariables().current();
     }
 
     // ---- what the protocol layer uses ----
@@ -137,7 +142,8 @@ public final class Session implements SessionFunctions {
         final int parameterCount;
         /** A query (planned once with its placeholders); anything else is bound as text at each execution. */
         final boolean query;
-        final boolean locking;
+        /** A locking read's wait policy; null for statements that lock nothing. */
+        final WaitPolicy lockWait;
         /** For UPDATE and DELETE: their plan with placeholders, reused across executions. */
         final DmlStatements.PreparedDml dml;
         /** The statement as parsed at prepare time, never given to the validator (which may rewrite it). */
@@ -148,13 +154,13 @@ public final class Session implements SessionFunctions {
         List<ResultColumn> planColumns;
         long planSchemaVersion = -1;
 
-        Prepared(String sql, SqlNode parsed, int parameterCount, boolean query, boolean locking) {
+        Prepared(String sql, SqlNode parsed, int parameterCount, boolean query, WaitPolicy lockWait) {
             this.parsed = parsed;
             this.dml = parsed instanceof SqlMySqlUpdate || parsed instanceof SqlMySqlDelete ? new DmlStatements.PreparedDml() : null;
             this.sql = sql;
             this.parameterCount = parameterCount;
             this.query = query;
-            this.locking = locking;
+            this.lockWait = lockWait;
         }
     }
 
@@ -194,7 +200,8 @@ public final class Session implements SessionFunctions {
                 SqlNode statement = StatementParser.parse(text);
                 int parameterCount = ParameterBinder.count(statement);
                 boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
-                entry = new Prepared(text, statement, parameterCount, isQuery, statement instanceof SqlQueryWithLocking);
+                entry = new Prepared(text, statement, parameterCount, isQuery,
+                        statement instanceof SqlQueryWithLocking locking ? locking.waitPolicy() : null);
                 if (isQuery) {
                     columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
                 }
@@ -218,7 +225,8 @@ public final class Session implements SessionFunctions {
             SqlNode query = statement instanceof SqlQueryWithLocking locking ? locking.query() : statement;
             List<String> labels = labels(query, entry.sql);
             InfoSchema schema = manager.catalog().current();
-            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database).plan(query);
+            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database, sqlMode())
+                    .plan(query);
             entry.plan = planned;
             // The validator rewrites the tree it plans, so the point get is matched on the untouched parse.
             entry.pointGet = PointGetFastPath.match(entry.parsed, schema, database).orElse(null);
@@ -243,7 +251,7 @@ public final class Session implements SessionFunctions {
             SqlNode bound = StatementParser.parse(ParameterBinder.bindText(text, nulls));
             SqlNode query = bound instanceof SqlQueryWithLocking locking ? locking.query() : bound;
             QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(manager.catalog().current()),
-                    database).plan(query);
+                    database, sqlMode()).plan(query);
             return resultColumns(planned, labels(query, text));
         } catch (DuetException e) {
             // MySQL refuses to prepare a statement over names that do not exist; other planning failures (a
@@ -292,8 +300,8 @@ public final class Session implements SessionFunctions {
                     return measured("select", () -> inTransaction(transaction -> {
                         ExpressionCompiler compiler = new ExpressionCompiler(plan.plan().getCluster().getRexBuilder(),
                                 this, parameters);
-                        List<Object[]> rows = new PlanExecutor(transaction, compiler, statement.locking)
-                                .execute(plan.plan());
+                        List<Object[]> rows = LockingQueries.execute(transaction, compiler, statement.lockWait,
+                                plan.plan());
                         return new QueryResult(columns, rows);
                     }));
                 }
@@ -336,6 +344,7 @@ public final class Session implements SessionFunctions {
         currentStatement = sql;
         statementState = "executing";
         statementStart = System.nanoTime();
+        manager.generalLog(this, sql);
     }
 
     private void endStatement() {
@@ -498,6 +507,10 @@ public final class Session implements SessionFunctions {
             statementLock.unlock();
             manager.closed(this);
         }
+    }
+
+    String host() {
+        return host;
     }
 
     long connectionIdValue() {
@@ -664,14 +677,7 @@ public final class Session implements SessionFunctions {
         if (configured.isPresent()) {
             return configured.get();
         }
-        if (!scope.equals("global") && variables.containsKey(key)) {
-            return variables.get(key);
-        }
-        String value = SystemVariables.defaultValue(key);
-        if (value == null) {
-            throw new DuetException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, "Unknown system variable '" + name + "'");
-        }
-        return value;
+        return manager.globalVariables().value(scope, key, variables, globalsAtStart);
     }
 
     String variable(String name) {
@@ -821,7 +827,7 @@ public final class Session implements SessionFunctions {
             return inTransaction(transaction -> new ExplainStatement(this, transaction).run(explain));
         }
         if (statement instanceof SqlQueryWithLocking locking) {
-            return inTransaction(transaction -> query(transaction, locking.query(), true, rewritten));
+            return inTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
         }
         if (statement.getKind().belongsTo(SqlKind.QUERY)) {
             java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, manager.catalog().current(),
@@ -829,7 +835,7 @@ public final class Session implements SessionFunctions {
             if (pointGet.isPresent()) {
                 return pointGet(pointGet.get(), pointGet.get().handles(List.of()).orElseThrow());
             }
-            return inTransaction(transaction -> query(transaction, statement, false, rewritten));
+            return inTransaction(transaction -> query(transaction, statement, null, rewritten));
         }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "statement not supported yet: " + statement.getKind());
     }
@@ -863,6 +869,7 @@ public final class Session implements SessionFunctions {
         if (transaction != null) {
             Transaction.Savepoint before = transaction.savepoint();
             Transaction open = transaction;
+            open.startStatement(LockingQueries.lockWaitTimeout(variable("innodb_lock_wait_timeout")));
             try {
                 return interruptibly(() -> work.run(open));
             } catch (DuetException e) {
@@ -1006,16 +1013,20 @@ public final class Session implements SessionFunctions {
     /** The planner for the schema version {@code transaction} reads. */
     QueryPlanner planner() {
         CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().current());
-        return new QueryPlanner(catalog, database);
+        return new QueryPlanner(catalog, database, sqlMode());
     }
 
-    private StatementResult query(Transaction transaction, SqlNode query, boolean locking, String sql) {
+    private SqlMode sqlMode() {
+        return SqlMode.of(variable("sql_mode"));
+    }
+
+    private StatementResult query(Transaction transaction, SqlNode query, WaitPolicy lockWait, String sql) {
         List<String> labels = labels(query, sql);
         QueryPlanner.PlannedQuery planned = planner().plan(query);
         requireSelect(planned);
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
                 List.of());
-        List<Object[]> rows = new PlanExecutor(transaction, compiler, locking).execute(planned.plan());
+        List<Object[]> rows = LockingQueries.execute(transaction, compiler, lockWait, planned.plan());
         return new QueryResult(resultColumns(planned, labels), rows);
     }
 
@@ -1072,9 +1083,15 @@ public final class Session implements SessionFunctions {
                 ResultColumn.computed("Msg_text", SqlType.varchar(256))), rows);
     }
 
-    /** MySQL labels an unaliased select item by its text; the labels of a single SELECT's items, or null. */
+    /**
+     * MySQL labels an unaliased select item by its text; the labels of a SELECT's items (a set operation's first
+     * SELECT's), or null.
+     */
     private static List<String> labels(SqlNode query, String sql) {
         SqlNode body = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
+        while (body.getKind().belongsTo(SqlKind.SET_QUERY) && body instanceof SqlCall setOperation) {
+            body = setOperation.operand(0);
+        }
         if (!(body instanceof SqlSelect select)) {
             return null;
         }

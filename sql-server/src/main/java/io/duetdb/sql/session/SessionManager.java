@@ -26,6 +26,7 @@ import io.duetdb.sql.exec.AutoIdAllocator;
 import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.types.SqlType;
+import io.duetdb.sql.variables.TidbVariables;
 
 /**
  * What the sessions of one sql-server share: the catalog, the transaction client, the DDL executor, id
@@ -36,6 +37,7 @@ public final class SessionManager {
     private final TxnClient client;
     private final Catalog catalog;
     private final DdlExecutor ddl;
+    private final GlobalVariables globalVariables;
     private final AutoIdAllocator autoIds;
     private final String serverVersion;
     private final long startMillis = System.currentTimeMillis();
@@ -56,7 +58,11 @@ public final class SessionManager {
         metrics.gauge("duet_sql_sessions", "Open client sessions", () -> sessions.size());
         this.client = requireNonNull(client, "client is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
-        this.ddl = new DdlExecutor(catalog, client, settings.backfillBatchSize());
+        this.ddl = new DdlExecutor(catalog, client, settings.backfillBatchSize(), rows -> {
+            metrics.backfillBatches.inc();
+            metrics.backfillRows.inc(rows);
+        });
+        this.globalVariables = new GlobalVariables(catalog, settings);
         this.autoIds = new AutoIdAllocator(catalog::allocate, catalog::rebase);
         this.statistics = new io.duetdb.sql.statistics.StatisticsCache(catalog);
         this.analyzer = new io.duetdb.sql.statistics.TableAnalyzer(statistics);
@@ -139,6 +145,18 @@ public final class SessionManager {
 
     DdlExecutor ddl() {
         return ddl;
+    }
+
+    GlobalVariables globalVariables() {
+        return globalVariables;
+    }
+
+    /** With tidb_general_log ON (globally), one INFO line per statement, as TiDB's general log. */
+    void generalLog(Session session, String sql) {
+        if ("ON".equals(globalVariables.current().get(TidbVariables.GENERAL_LOG))) {
+            LOG.info("GENERAL_LOG conn={} user={}@{} schema={}: {}", session.connectionIdValue(), session.user(),
+                    session.host(), session.currentDatabase(), sql);
+        }
     }
 
     AutoIdAllocator autoIds() {

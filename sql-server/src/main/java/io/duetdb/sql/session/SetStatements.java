@@ -3,11 +3,16 @@ package io.duetdb.sql.session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.Privilege;
+import io.duetdb.sql.variables.Assignment;
+import io.duetdb.sql.variables.TidbVariables;
+import io.duetdb.sql.variables.TypedVariable;
 
 /** SET statements: NAMES, CHARACTER SET, TRANSACTION ISOLATION LEVEL, and variable assignments. */
 final class SetStatements {
@@ -38,6 +43,8 @@ final class SetStatements {
             }
             return;
         }
+        // As MySQL: a GLOBAL or SESSION keyword holds for the assignments after it that name no scope.
+        String keywordScope = null;
         for (String assignment : splitTopLevel(text)) {
             Matcher matcher = ASSIGNMENT.matcher(assignment);
             if (!matcher.matches()) {
@@ -54,9 +61,13 @@ final class SetStatements {
             if (!SystemVariables.exists(name)) {
                 throw new DuetException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, "Unknown system variable '" + name + "'");
             }
+            if (matcher.group(1) != null) {
+                keywordScope = matcher.group(1).toLowerCase(Locale.ROOT);
+            }
+            String scope = matcher.group(2) != null ? matcher.group(2).toLowerCase(Locale.ROOT)
+                    : matcher.group(0).strip().startsWith("@@") ? null : keywordScope;
+            boolean globalScope = "global".equals(scope) || "persist".equals(scope);
             if (session.manager().configuredVariable(name).isPresent()) {
-                boolean globalScope = "global".equalsIgnoreCase(matcher.group(1))
-                        || "persist".equalsIgnoreCase(matcher.group(1)) || "global".equalsIgnoreCase(matcher.group(2));
                 // As MySQL: a session cannot change it; globally it comes from the server's configuration here.
                 throw globalScope || name.equals("default_authentication_plugin")
                         ? new DuetException(ErrorCode.READ_ONLY_VARIABLE, "Variable '" + name
@@ -64,20 +75,53 @@ final class SetStatements {
                         : new DuetException(ErrorCode.SESSION_VARIABLE_IS_READ_ONLY, "SESSION variable '"
                                 + name + "' is read-only. Use SET GLOBAL to assign the value");
             }
-            if (name.equals("tidb_txn_mode") && !value.equalsIgnoreCase("pessimistic")
-                    && !value.equalsIgnoreCase("optimistic") && !value.isEmpty()) {
-                throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE,
-                        "Variable 'tidb_txn_mode' can't be set to the value of '" + value + "'");
-            }
             if (name.equals("tx_isolation")) {
                 name = "transaction_isolation";
             }
-            if (value.equalsIgnoreCase("DEFAULT")) {
-                value = SystemVariables.defaultValue(name);
+            TypedVariable typed = TidbVariables.find(name).orElse(null);
+            if (typed != null) {
+                checkScope(typed, globalScope);
             }
-            value = SystemVariables.normalise(name, value);
-            session.setVariable(name, value);
+            boolean isDefault = value.equalsIgnoreCase("DEFAULT");
+            if (globalScope) {
+                // As MySQL: the cluster's value, which new sessions start from; this session keeps its own.
+                session.requireGlobal(Privilege.SUPER);
+                if (isDefault) {
+                    session.manager().globalVariables().reset(name);
+                } else {
+                    session.manager().globalVariables().set(name, checked(session, name, typed, value));
+                }
+            } else {
+                // As MySQL: SET SESSION ... = DEFAULT takes the global value.
+                session.setVariable(name, !isDefault ? checked(session, name, typed, value)
+                        : typed != null && !typed.scope().hasGlobal() ? typed.defaultValue()
+                        : session.manager().globalVariables().value("global", name, Map.of(), Map.of()));
+            }
         }
+    }
+
+    private static void checkScope(TypedVariable typed, boolean globalScope) {
+        if (globalScope && !typed.scope().hasGlobal()) {
+            throw new DuetException(ErrorCode.SESSION_SCOPE_VARIABLE, "Variable '" + typed.name()
+                    + "' is a SESSION variable and can't be used with SET GLOBAL");
+        }
+        if (!globalScope && !typed.scope().hasSession()) {
+            throw new DuetException(ErrorCode.GLOBAL_SCOPE_VARIABLE, "Variable '" + typed.name()
+                    + "' is a GLOBAL variable and should be set with SET GLOBAL");
+        }
+    }
+
+    /** The value SET stores: typed variables checked by type (clamped values add MySQL's warning), others as before. */
+    private static String checked(Session session, String name, TypedVariable typed, String value) {
+        if (typed == null) {
+            return SystemVariables.normalise(name, value);
+        }
+        Assignment assignment = typed.assign(value);
+        assignment.warning().ifPresent(warning -> session.addWarning(ErrorCode.TRUNCATED_WRONG_VALUE, warning));
+        if (typed.name().equals(TidbVariables.SNAPSHOT) && !assignment.value().isEmpty()) {
+            session.addWarning("tidb_snapshot is stored, but reads do not use it yet: they see the newest data");
+        }
+        return assignment.value();
     }
 
     private static String unquote(String value) {

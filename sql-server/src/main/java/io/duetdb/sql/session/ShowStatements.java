@@ -127,6 +127,9 @@ final class ShowStatements {
             boolean global = "global".equalsIgnoreCase(matcher.group(1));
             List<Object[]> rows = new ArrayList<>();
             for (Map.Entry<String, String> variable : SystemVariables.defaults().entrySet()) {
+                if (global && !SystemVariables.hasGlobalScope(variable.getKey())) {
+                    continue;
+                }
                 Object value = session.systemVariable(global ? "global" : "", variable.getKey());
                 rows.add(new Object[] {variable.getKey(), String.valueOf(value)});
             }

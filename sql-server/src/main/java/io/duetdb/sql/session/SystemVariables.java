@@ -9,8 +9,13 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.exec.HandleLookup;
 import io.duetdb.sql.exec.ScanCostModel;
+import io.duetdb.sql.variables.TidbVariables;
+import io.duetdb.sql.variables.TypedVariable;
 
-/** The system variables clients probe, with MySQL 8.0's defaults; sessions override them with SET. */
+/**
+ * The system variables clients probe, with MySQL 8.0's defaults, and TiDB's ({@link TidbVariables}, typed);
+ * sessions override them with SET.
+ */
 public final class SystemVariables {
     private static final Map<String, String> DEFAULTS = new TreeMap<>();
     /** Switches: MySQL shows them as 1 or 0 (a BIGINT in queries) and accepts ON, OFF, TRUE and FALSE too. */
@@ -67,10 +72,8 @@ public final class SystemVariables {
         DEFAULTS.put("version_comment", "DuetDB");
         DEFAULTS.put("innodb_lock_wait_timeout", "50");
         DEFAULTS.put("lock_wait_timeout", "31536000");
-        DEFAULTS.put("tidb_txn_mode", "pessimistic");
         DEFAULTS.put("duet_coprocessor_push_down", "ON");
         DEFAULTS.put("duet_vectorized_execution", "ON");
-        DEFAULTS.put("tidb_mem_quota_query", "1073741824");
         DEFAULTS.put(ScanCostModel.SCAN_FACTOR_VARIABLE, plain(ScanCostModel.DEFAULT.scanFactor()));
         DEFAULTS.put(ScanCostModel.SEEK_FACTOR_VARIABLE, plain(ScanCostModel.DEFAULT.seekFactor()));
         DEFAULTS.put(HandleLookup.MAX_OUTER_ROWS_VARIABLE, Long.toString(HandleLookup.DEFAULT_MAX_OUTER_ROWS));
@@ -79,6 +82,9 @@ public final class SystemVariables {
         DEFAULTS.put("foreign_key_checks", "1");
         DEFAULTS.put("unique_checks", "1");
         DEFAULTS.put("names", "utf8mb4");
+        for (TypedVariable variable : TidbVariables.all()) {
+            DEFAULTS.put(variable.name(), variable.defaultValue());
+        }
     }
 
     private SystemVariables() {
@@ -98,7 +104,13 @@ public final class SystemVariables {
 
     /** True for variables that queries read as BIGINT. */
     public static boolean isInteger(String name) {
-        return INTEGERS.contains(name.toLowerCase(Locale.ROOT));
+        return INTEGERS.contains(name.toLowerCase(Locale.ROOT))
+                || TidbVariables.find(name).map(TypedVariable::readsAsInteger).orElse(false);
+    }
+
+    /** Whether the variable has a global value (all but TiDB's session-only ones). */
+    public static boolean hasGlobalScope(String name) {
+        return TidbVariables.find(name).map(variable -> variable.scope().hasGlobal()).orElse(true);
     }
 
     /**

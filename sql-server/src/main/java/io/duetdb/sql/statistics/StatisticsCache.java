@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.duetdb.sql.catalog.Catalog;
+import io.duetdb.sql.variables.TidbVariables;
 
 /**
  * The statistics this SQL server plans with: every table's, loaded from the catalog at start and refreshed
@@ -78,20 +79,27 @@ public final class StatisticsCache implements AutoCloseable {
     }
 
     /**
-     * The tables due for automatic analysis: written rows reaching half the analyzed row count (TiDB's
-     * tidb_auto_analyze_ratio), or {@link #AUTO_ANALYZE_MINIMUM_ROWS} rows for a table never analyzed.
+     * The tables due for automatic analysis: written rows reaching a share of the analyzed row count
+     * (tidb_auto_analyze_ratio, half by default), or {@link #AUTO_ANALYZE_MINIMUM_ROWS} rows for a table never analyzed.
      */
     public java.util.List<Long> dueForAnalysis() {
         java.util.List<Long> due = new java.util.ArrayList<>();
+        double ratio = autoAnalyzeRatio();
         modifications.forEach((tableId, count) -> {
             TableStatistics analyzed = tables.get(tableId);
             long threshold = analyzed == null ? AUTO_ANALYZE_MINIMUM_ROWS
-                    : Math.max(AUTO_ANALYZE_MINIMUM_ROWS, (long) (analyzed.rowCount() * AUTO_ANALYZE_RATIO));
+                    : Math.max(AUTO_ANALYZE_MINIMUM_ROWS, (long) (analyzed.rowCount() * ratio));
             if (count.sum() >= threshold) {
                 due.add(tableId);
             }
         });
         return due;
+    }
+
+    /** SET GLOBAL tidb_auto_analyze_ratio's value, else TiDB's default. */
+    private double autoAnalyzeRatio() {
+        String value = catalog.current().globalVariables().get(TidbVariables.AUTO_ANALYZE_RATIO);
+        return value == null ? AUTO_ANALYZE_RATIO : Double.parseDouble(value);
     }
 
     /** Planning's view of these statistics. */

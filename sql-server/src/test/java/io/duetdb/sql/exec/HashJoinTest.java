@@ -69,7 +69,7 @@ class HashJoinTest {
                 + " ON l.k = r.k AND r.w = l.v AND l.k < r.k + 1 AND r.k = 2");
         assertThat(keys.leftKeys()).hasSize(2);
         assertThat(keys.nullSafe()).containsExactly(false, false);
-        assertThat(keys.remaining().toString()).contains("<").contains("2");
+        assertThat(keys.remaining().toString()).contains("<");
         assertThat(keysOf("SELECT l.v FROM " + LEFT + " JOIN " + RIGHT + " ON l.k <= r.k AND l.k >= r.k")).isNull();
         JoinKeys factored = keysOf("SELECT l.v FROM " + LEFT + " JOIN " + RIGHT
                 + " ON (l.k = r.k AND l.v = 'a') OR (r.k = l.k AND r.w = 'y')");

@@ -175,7 +175,7 @@ public final class DataLoader {
      * A value as a MySQL literal; dates and datetimes as strings, which every MySQL server converts to the
      * column's type.
      */
-    static void literal(StringBuilder sql, Object value) {
+    public static void literal(StringBuilder sql, Object value) {
         if (value == null) {
             sql.append("NULL");
         } else if (value instanceof Integer || value instanceof Long) {

@@ -20,6 +20,7 @@ import io.duetdb.client.placement.PlacementClientConfig;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.testing.JavaProcess;
 import io.duetdb.testing.LocalPlacementCluster;
+import io.duetdb.testing.StatusPorts;
 
 /** Three `duet pd` processes from config files; the leader is killed with SIGKILL. */
 class ItPlacementProcesses {
@@ -46,6 +47,7 @@ class ItPlacementProcesses {
     void timestampsExceedEverythingHandedOutAfterTheLeaderIsKilled() throws Exception {
         List<String> initialCluster = new ArrayList<>();
         List<HostAndPort> clientAddresses = new ArrayList<>();
+        List<HostAndPort> statusAddresses = new ArrayList<>();
         Map<String, int[]> ports = new HashMap<>();
         for (int i = 1; i <= 3; i++) {
             int[] memberPorts = {LocalPlacementCluster.freePort(), LocalPlacementCluster.freePort(),
@@ -53,6 +55,7 @@ class ItPlacementProcesses {
             ports.put("pd-" + i, memberPorts);
             initialCluster.add("\"pd-" + i + "=127.0.0.1:" + memberPorts[1] + "\"");
             clientAddresses.add(new HostAndPort("127.0.0.1", memberPorts[0]));
+            statusAddresses.add(new HostAndPort("127.0.0.1", memberPorts[2]));
         }
         for (int i = 1; i <= 3; i++) {
             String name = "pd-" + i;
@@ -71,6 +74,8 @@ class ItPlacementProcesses {
             configs.put(name, config);
             start(name);
         }
+        // Three JVMs start on a loaded machine in their own time; the members say when a leader is there.
+        StatusPorts.awaitAnyServing("a member serving with a placement leader", Duration.ofSeconds(120), statusAddresses);
 
         try (PlacementClient client = new GrpcPlacementClient(
                 PlacementClientConfig.of(clientAddresses).withRequestTimeout(Duration.ofSeconds(30)), "it")) {

@@ -32,24 +32,34 @@ class ItPlaygroundLauncher {
     private static final class Playground implements AutoCloseable {
         final Process process;
         final Path outputFile;
+        final Path errorFile;
 
+        /** Starts the playground and waits for its ready line, which names the MySQL port. */
         Playground(Path dataDir, int portOffset, Path outputFile) throws Exception {
             this.outputFile = outputFile;
+            this.errorFile = outputFile.resolveSibling(outputFile.getFileName() + ".err");
             ProcessBuilder builder = new ProcessBuilder(PROJECT_ROOT.resolve("bin/duet").toString(), "playground",
                     "--data-dir", dataDir.toString(), "--port-offset", Integer.toString(portOffset))
-                    .redirectErrorStream(true).redirectOutput(outputFile.toFile());
+                    .redirectOutput(outputFile.toFile()).redirectError(errorFile.toFile());
             builder.environment().put("DUET_NO_BUILD", "1");
             builder.environment().put("DUET_HEAP", "512m");
             process = builder.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!output().contains("Ready.") && process.isAlive() && System.nanoTime() < deadline) {
+            String ready = "DuetDB is ready: mysql -h 127.0.0.1 -P " + (4000 + portOffset) + " -u root";
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!output().contains(ready) && process.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            assertThat(output()).as("playground output").contains("Ready.");
+            assertThat(output()).as("playground output; its errors:%n%s", errors()).contains(ready);
         }
 
+        /** What the playground printed on stdout: its own progress lines. */
         String output() throws IOException {
             return Files.exists(outputFile) ? Files.readString(outputFile) : "";
+        }
+
+        /** What it printed on stderr: components' warnings and errors, one line each. */
+        String errors() throws IOException {
+            return Files.exists(errorFile) ? Files.readString(errorFile) : "";
         }
 
         int terminate() throws InterruptedException {
@@ -99,14 +109,20 @@ class ItPlaygroundLauncher {
         long clusterId;
         try (Playground playground = new Playground(data, offset, root.resolve("first.out"))) {
             assertThat(playground.output()).contains("placement pd-1   client " + pd1)
-                    .contains("placement pd-3   client 127.0.0.1:" + (2385 + offset));
+                    .contains("placement pd-3   client 127.0.0.1:" + (2385 + offset))
+                    .contains("address 127.0.0.1:" + (20160 + offset) + "  raft 127.0.0.1:" + (20170 + offset))
+                    .contains("mysql 127.0.0.1:" + (4000 + offset) + "  status http://127.0.0.1:" + (10080 + offset) + "/")
+                    .contains("log in " + data.resolve("logs/duet.log").toAbsolutePath().normalize());
+            // The console holds the playground's own lines; the components' INFO lines are in the log file.
+            assertThat(playground.output().lines()).allMatch(line -> line.startsWith("DuetDB ") || line.startsWith("  "))
+                    .noneMatch(line -> line.contains(" INFO "));
+            assertThat(playground.errors().lines()).noneMatch(line -> line.contains(" INFO "));
             try (PlacementClient client = new GrpcPlacementClient(PlacementClientConfig.of(List.of(pd1)), "it")) {
                 before = client.getTimestamp();
                 clusterId = client.clusterId();
                 assertThat(client.getMembers().getMembersList()).hasSize(3);
             }
             String url = "jdbc:mysql://127.0.0.1:" + (4000 + offset) + "/test?user=root&useSSL=false";
-            assertThat(playground.output()).contains("mysql -h 127.0.0.1 -P " + (4000 + offset) + " -u root");
             try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url);
                     java.sql.Statement statement = connection.createStatement()) {
                 statement.execute("CREATE TABLE kept (id INT PRIMARY KEY, note VARCHAR(20))");
@@ -115,8 +131,10 @@ class ItPlaygroundLauncher {
             int exitCode = playground.terminate();
             assertThat(playground.output()).as("exit code %d", exitCode).contains("DuetDB playground stopped.");
         }
-        String log = Files.readString(data.resolve("logs/playground.log"));
-        assertThat(log).contains("[placement/pd-1]").contains("[placement/pd-2]").contains("[placement/pd-3]");
+        String log = Files.readString(data.resolve("logs/duet.log"));
+        assertThat(log).contains("INFO  [placement/pd-1]").contains("INFO  [placement/pd-2]")
+                .contains("INFO  [placement/pd-3]").contains("INFO  [storage/store-").contains("INFO  [sql/")
+                .contains("SQL server started: MySQL protocol on 127.0.0.1:" + (4000 + offset));
 
         try (Playground again = new Playground(data, offset, root.resolve("second.out"));
                 PlacementClient client = new GrpcPlacementClient(PlacementClientConfig.of(List.of(pd1))

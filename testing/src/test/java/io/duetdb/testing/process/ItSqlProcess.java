@@ -47,8 +47,8 @@ class ItSqlProcess {
 
     private static JavaProcess start(String pd, int port, int statusPort, Path output) throws Exception {
         return JavaProcess.startDuet(output, List.of("sql", "--pd", pd, "--port", Integer.toString(port),
-                "--status-port", Integer.toString(statusPort), "--log-dir", output.getParent().resolve("logs-" + port)
-                        .toString()));
+                "--status-port", Integer.toString(statusPort), "--log-file", output.getParent().resolve("logs-" + port)
+                        .resolve("sql.log").toString()));
     }
 
     private static Connection connect(int port, JavaProcess process) throws Exception {

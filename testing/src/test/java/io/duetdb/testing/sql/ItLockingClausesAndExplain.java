@@ -160,8 +160,10 @@ class ItLockingClausesAndExplain {
                     assertThat(withoutLock.stream().map(ItLockingClausesAndExplain::operator).toList())
                             .isEqualTo(plain.stream().map(ItLockingClausesAndExplain::operator).toList());
                     assertThat(locking.subList(lock + 1, locking.size()))
-                            .anyMatch(line -> line.contains("TableReader") || line.contains("Join"));
-                    assertThat(locking.subList(0, lock)).noneMatch(line -> line.contains("TableReader"));
+                            .anyMatch(line -> line.contains("TableReader") || line.contains("Point_Get")
+                                    || line.contains("Join"));
+                    assertThat(locking.subList(0, lock)).noneMatch(line -> line.contains("TableReader")
+                            || line.contains("Point_Get"));
                 }
             }
             List<String[]> analyzed = new ArrayList<>();

@@ -33,6 +33,7 @@ public final class StoreMetrics {
     public final Counter coprocessorRequests;
     public final Counter coprocessorRows;
     public final Histogram coprocessorSeconds;
+    public final Histogram lockWaitSeconds;
 
     public StoreMetrics() {
         JvmMetrics.builder().register(registry);
@@ -62,6 +63,12 @@ public final class StoreMetrics {
                 .help("Rows read and returned by coprocessor requests").labelNames("stage").register(registry);
         coprocessorSeconds = Histogram.builder().name("duet_store_coprocessor_seconds")
                 .help("Coprocessor request time from receipt to the last batch").register(registry);
+        lockWaitSeconds = Histogram.builder().name("duet_store_lock_wait_seconds")
+                .help("Time pessimistic lock requests waited for another transaction's lock, by how the wait ended"
+                        + " (released, expired, timeout, deadlock)")
+                .labelNames("outcome").classicUpperBounds(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5,
+                        10, 30, 60)
+                .register(registry);
         requests = Counter.builder().name("duet_store_requests_total").help("KV requests by method")
                 .labelNames("method").register(registry);
         requestSeconds = Histogram.builder().name("duet_store_request_seconds").help("KV request handling time")

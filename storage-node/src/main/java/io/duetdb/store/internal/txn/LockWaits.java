@@ -29,16 +29,32 @@ import io.duetdb.proto.kv.LockInfo;
 public final class LockWaits {
     private static final Logger LOG = LoggerFactory.getLogger(LockWaits.class);
 
-    private record Waiter(long startTs, LockInfo lock, CompletableFuture<KeyError> woken) {
+    private record Waiter(long startTs, LockInfo lock, CompletableFuture<KeyError> woken, long startNanos) {
+    }
+
+    /** How a wait ended, for metrics. */
+    public enum Outcome { RELEASED, EXPIRED, TIMEOUT, DEADLOCK }
+
+    /** Told of every wait as it ends: how long it took and how it ended. */
+    public interface Observer {
+        Observer NONE = (nanos, outcome) -> { };
+
+        void waited(long nanos, Outcome outcome);
     }
 
     private final Map<ByteString, List<Waiter>> waiters = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     private final DeadlockDetector detector;
+    private final Observer observer;
 
     public LockWaits(ScheduledExecutorService timer, DeadlockDetector detector) {
+        this(timer, detector, Observer.NONE);
+    }
+
+    public LockWaits(ScheduledExecutorService timer, DeadlockDetector detector, Observer observer) {
         this.timer = requireNonNull(timer, "timer is null");
         this.detector = requireNonNull(detector, "detector is null");
+        this.observer = requireNonNull(observer, "observer is null");
     }
 
     /**
@@ -46,7 +62,7 @@ public final class LockWaits {
      * when it expired, lock_wait_timeout at the deadline, or deadlock.
      */
     public CompletableFuture<KeyError> waitFor(long startTs, LockInfo lock, long deadlineNanos) {
-        Waiter waiter = new Waiter(startTs, lock, new CompletableFuture<>());
+        Waiter waiter = new Waiter(startTs, lock, new CompletableFuture<>(), System.nanoTime());
         waiters.computeIfAbsent(lock.getKey(), key -> new CopyOnWriteArrayList<>()).add(waiter);
         long untilDeadline = deadlineNanos - System.nanoTime();
         long expiresAtMillis = Timestamp.fromPacked(lock.getLockVersion()).physical() + lock.getLockTtl();
@@ -90,6 +106,8 @@ public final class LockWaits {
         if (!waiter.woken().complete(error)) {
             return false;
         }
+        observer.waited(System.nanoTime() - waiter.startNanos(), error == null ? Outcome.RELEASED
+                : error.hasDeadlock() ? Outcome.DEADLOCK : error.hasLockWaitTimeout() ? Outcome.TIMEOUT : Outcome.EXPIRED);
         List<Waiter> list = waiters.get(waiter.lock().getKey());
         if (list != null) {
             list.remove(waiter);

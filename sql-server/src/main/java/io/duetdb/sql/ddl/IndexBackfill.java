@@ -1,0 +1,133 @@
+package io.duetdb.sql.ddl;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.txn.Isolation;
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.client.txn.TxnClient;
+import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.exec.TableAccess;
+
+/**
+ * Writes the entries of a new index for a table's existing rows (ADD INDEX's write-reorganization state), a page of
+ * rows per pessimistic transaction. Each page locks its rows and reads their latest versions in one request per
+ * region, then locks the index entries it writes (and reads the unique ones, to find duplicates) in one more: a
+ * writer that changed a row since the page's snapshot has already maintained the index for its version, since the
+ * index is write-only or later on every server.
+ */
+final class IndexBackfill {
+    private static final Logger LOG = LoggerFactory.getLogger(IndexBackfill.class);
+
+    private final TxnClient client;
+    private final DdlExecutor.BackfillObserver observer;
+
+    IndexBackfill(TxnClient client, DdlExecutor.BackfillObserver observer) {
+        this.client = requireNonNull(client, "client is null");
+        this.observer = requireNonNull(observer, "observer is null");
+    }
+
+    /**
+     * Indexes every row of {@code table}, {@code batchSize} rows per transaction, reporting progress to {@code job}
+     * after each page.
+     */
+    void run(TableInfo table, long indexId, int batchSize, BooleanSupplier cancelled, DdlJobRecord job) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive");
+        }
+        TableAccess access = new TableAccess(table);
+        IndexInfo index = table.indexes().stream().filter(i -> i.id() == indexId).findFirst().orElseThrow();
+        byte[] start = access.recordStart();
+        byte[] end = access.recordEnd();
+        long rows = 0;
+        while (true) {
+            if (cancelled.getAsBoolean()) {
+                throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+            }
+            try (Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, batchSize);
+                indexPage(transaction, table, access, index, page);
+                transaction.commit();
+                observer.batchCommitted(page.size());
+                rows += page.size();
+                boolean done = page.size() < batchSize;
+                // The last count goes out with the public state's step.
+                job.progress(rows, !done);
+                if (done) {
+                    LOG.info("Backfilled index {} of {}: {} rows", index.name(), table.name(), rows);
+                    return;
+                }
+                byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+                start = Arrays.copyOf(last, last.length + 1);
+            }
+        }
+    }
+
+    /** One index entry to write: for a unique entry, the handle is its value and what a duplicate is checked by. */
+    private record Entry(byte[] key, long handle, boolean unique, Object[] row) {
+    }
+
+    private static void indexPage(Transaction transaction, TableInfo table, TableAccess access, IndexInfo index,
+            List<Map.Entry<ByteString, byte[]>> page) {
+        List<byte[]> rowKeys = new ArrayList<>(page.size());
+        for (Map.Entry<ByteString, byte[]> pair : page) {
+            rowKeys.add(pair.getKey().toByteArray());
+        }
+        // The latest versions under lock; a row deleted since the snapshot is missing and needs no entry.
+        Map<ByteString, byte[]> latest = rowKeys.isEmpty() ? Map.of() : transaction.getForUpdateAll(rowKeys);
+        List<Entry> entries = new ArrayList<>(page.size());
+        List<byte[]> uniqueKeys = new ArrayList<>();
+        List<byte[]> plainKeys = new ArrayList<>();
+        for (Map.Entry<ByteString, byte[]> pair : page) {
+            byte[] value = latest.get(pair.getKey());
+            if (value == null) {
+                continue;
+            }
+            long handle = Keys.handleOf(pair.getKey().toByteArray());
+            Object[] row = access.decode(value);
+            byte[] key = access.indexKey(index, row, handle);
+            boolean unique = access.isUniqueEntry(index, row);
+            entries.add(new Entry(key, handle, unique, row));
+            (unique ? uniqueKeys : plainKeys).add(key);
+        }
+        Map<ByteString, byte[]> existing = uniqueKeys.isEmpty() ? Map.of() : transaction.getForUpdateAll(uniqueKeys);
+        if (!plainKeys.isEmpty()) {
+            transaction.lockKeys(plainKeys);
+        }
+        // Unique entries this page wrote, so that two rows of one page with the same key are a duplicate too.
+        Map<ByteString, Long> written = new HashMap<>();
+        for (Entry entry : entries) {
+            if (!entry.unique()) {
+                transaction.put(entry.key(), new byte[] {'0'});
+                continue;
+            }
+            ByteString key = ByteString.copyFrom(entry.key());
+            Long earlier = written.get(key);
+            byte[] other = existing.get(key);
+            long holder = earlier != null ? earlier : other == null ? entry.handle() : TableAccess.handleOfValue(other);
+            if (holder != entry.handle()) {
+                throw new DuetException(ErrorCode.DUPLICATE_ENTRY, "Duplicate entry '"
+                        + access.indexValues(index, entry.row()) + "' for key '" + table.name() + "." + index.name()
+                        + "'");
+            }
+            transaction.put(entry.key(), TableAccess.handleValue(entry.handle()));
+            written.put(key, entry.handle());
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.testing.LocalCluster;
+
+/**
+ * SQL that MySQL 8.0 accepts and DuetDB once refused, through Connector/J: GROUP BY with functional dependencies,
+ * MySQL's type rules, truth values and MySQL's errors. Each expected answer is MySQL 8.0's, written down; where
+ * MariaDB gives the same answer and a private MariaDB can run here, it is asked too, so the written answer is
+ * checked against a real server.
+ */
+class ItMySqlCompatibility {
+    @TempDir
+    static Path root;
+    static LocalCluster cluster;
+    static SqlServer server;
+    static String url;
+    static PrivateMariaDbServer mariaDb;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
+        server = SqlTesting.startServer(cluster, config -> { });
+        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
+        mariaDb = PrivateMariaDbServer.startIfInstalled().orElse(null);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (mariaDb != null) {
+            mariaDb.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        cluster.close();
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(url);
+    }
+
+    /** Runs statements on DuetDB and, when it runs, on MariaDB. */
+    private static void onBoth(String... statements) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
+        if (mariaDb != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+                    Statement statement = connection.createStatement()) {
+                for (String sql : statements) {
+                    statement.execute(sql);
+                }
+            }
+        }
+    }
+
+    /** Asserts MySQL's answer on DuetDB and, when it runs, on MariaDB (which shares it). */
+    private static void assertShared(String query, String... expected) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, query)).as(query).containsExactly(expected);
+        }
+        if (mariaDb != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+                    Statement statement = connection.createStatement()) {
+                assertThat(SqlTesting.rows(statement, query)).as("MariaDB: " + query).containsExactly(expected);
+            }
+        }
+    }
+
+    private static List<String> rows(PreparedStatement statement) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= result.getMetaData().getColumnCount(); i++) {
+                    row.append(i > 1 ? "|" : "").append(result.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void groupByAcceptsColumnsFunctionallyDependentOnTheGroupedOnes() throws SQLException {
+        onBoth("CREATE TABLE warehouse (w_id INT PRIMARY KEY, w_name VARCHAR(10), w_ytd DECIMAL(12,2))",
+                "CREATE TABLE history (h_w_id INT, h_amount DECIMAL(6,2))",
+                "INSERT INTO warehouse VALUES (1, 'one', 30.00), (2, 'two', 10.00)",
+                "INSERT INTO history VALUES (1, 10.00), (1, 20.00), (2, 4.00), (2, 5.00)");
+        String consistency = "SELECT count(*) cn FROM (SELECT w_id, w_ytd, SUM(h_amount) sm FROM history, warehouse"
+                + " WHERE h_w_id = w_id AND w_id = ? GROUP BY w_id) t1 WHERE w_ytd <> sm";
+        for (String options : List.of("", "&useServerPrepStmts=true")) {
+            try (Connection connection = DriverManager.getConnection(url + options);
+                    PreparedStatement statement = connection.prepareStatement(consistency)) {
+                statement.setInt(1, 1);
+                assertThat(rows(statement)).as(options).containsExactly("0");
+                statement.setInt(1, 2);
+                assertThat(rows(statement)).as(options).containsExactly("1");
+            }
+        }
+        assertShared("SELECT w_id, w_name, w_ytd, SUM(h_amount) FROM history JOIN warehouse ON h_w_id = w_id"
+                + " GROUP BY h_w_id HAVING w_ytd > 15 ORDER BY w_name", "1|one|30.00|30.00");
+        assertShared("SELECT w_name, COUNT(*) FROM warehouse WHERE w_id = 2", "two|1");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SELECT h_w_id, ANY_VALUE(h_w_id * 10) FROM history GROUP BY h_w_id"
+                    + " ORDER BY h_w_id")).containsExactly("1|10", "2|20");
+            assertThat(SqlTesting.rows(statement, "SELECT ANY_VALUE(h_amount) FROM history ORDER BY 1"))
+                    .containsExactly("4.00", "5.00", "10.00", "20.00");
+            assertThatThrownBy(() -> statement.executeQuery("SELECT h_w_id, h_amount FROM history GROUP BY h_w_id"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessage("Expression #2 of SELECT list is not in GROUP BY clause and contains nonaggregated"
+                            + " column 'test.history.h_amount' which is not functionally dependent on columns in GROUP"
+                            + " BY clause; this is incompatible with sql_mode=only_full_group_by")
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1055))
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42000"));
+            assertThatThrownBy(() -> statement.executeQuery("SELECT w_name, COUNT(*) FROM warehouse"))
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1140));
+            // Without ONLY_FULL_GROUP_BY any column is accepted, with some value of its group.
+            statement.execute("SET sql_mode = 'STRICT_TRANS_TABLES'");
+            assertThat(SqlTesting.rows(statement, "SELECT h_w_id, h_amount IN (10, 20, 4, 5) FROM history"
+                    + " GROUP BY h_w_id ORDER BY h_w_id")).containsExactly("1|1", "2|1");
+            assertThat(SqlTesting.rows(statement, "SELECT w_name, COUNT(*) FROM warehouse WHERE w_id > 1"))
+                    .containsExactly("two|1");
+        }
+    }
+
+    @Test
+    void typesAreUnifiedAndComparedAsMySqlDoes() throws SQLException {
+        onBoth("CREATE TABLE mixed (k INT PRIMARY KEY, c VARCHAR(10), d DECIMAL(10,2), ts DATETIME)",
+                "INSERT INTO mixed (k, c, d, ts) VALUES (1,'a',1.50,'2026-01-01 10:00:00'), (2,'b',NULL,NOW())",
+                "INSERT INTO mixed VALUES (3, '3', 2.25, '2026-03-01 00:00:00'), (4, '4abc', 0, '2026-04-01 12:30:00')");
+        assertShared("SELECT k, c, d FROM mixed WHERE k IN (1, '2', 3.5) ORDER BY k", "1|a|1.50", "2|b|null");
+        assertShared("SELECT k FROM mixed WHERE c IN (3, 'a') ORDER BY k", "1", "3");
+        assertShared("SELECT k FROM mixed WHERE c = 4", "4");
+        assertShared("SELECT k FROM mixed WHERE k = '3'", "3");
+        assertShared("SELECT k FROM mixed WHERE k IN (SELECT c FROM mixed) ORDER BY k", "3", "4");
+        assertShared("SELECT k FROM mixed WHERE ts > '2026-02-01' AND ts < '2026-05-01' ORDER BY k", "3", "4");
+        assertShared("SELECT k FROM mixed WHERE k = 1 UNION SELECT c FROM mixed WHERE k = 2", "1", "b");
+        assertShared("SELECT 1 UNION SELECT 2.5", "1.0", "2.5");
+        assertShared("SELECT DATE(ts) FROM mixed WHERE k = 3 UNION SELECT '2026-01-02 10:00:00'", "2026-03-01",
+                "2026-01-02 10:00:00");
+        assertShared("SELECT IFNULL(d, 'none'), COALESCE(d, k), IF(k > 2, c, k), CASE WHEN k < 3 THEN k ELSE d END"
+                + " FROM mixed ORDER BY k", "1.50|1.50|1|1.00", "none|2.00|2|2.00", "2.25|2.25|3|2.25",
+                "0.00|0.00|4abc|0.00");
+        assertShared("SELECT CAST(c AS SIGNED), CONVERT(c, UNSIGNED), CAST(k AS CHAR), CONVERT(d, SIGNED),"
+                + " CAST(-k AS UNSIGNED) FROM mixed ORDER BY k", "0|0|1|2|18446744073709551615", "0|0|2|null|18446744073709551614",
+                "3|3|3|2|18446744073709551613", "4|4|4|0|18446744073709551612");
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT CAST('12' AS UNSIGNED), CONVERT('12', SIGNED)")) {
+            assertThat(result.getMetaData().getColumnTypeName(1)).isEqualTo("BIGINT UNSIGNED");
+            assertThat(result.getMetaData().getColumnTypeName(2)).isEqualTo("BIGINT");
+            assertThat(result.next()).isTrue();
+            assertThat(result.getString(1) + "|" + result.getLong(2)).isEqualTo("12|12");
+        }
+        // Prepared with placeholders, the same conversions.
+        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true");
+                PreparedStatement statement = connection.prepareStatement("SELECT k FROM mixed WHERE c = ? OR k = ?"
+                        + " ORDER BY k")) {
+            statement.setString(1, "a");
+            statement.setString(2, "3");
+            assertThat(rows(statement)).containsExactly("1", "3");
+        }
+    }
+
+    @Test
+    void numbersStringsAndDatesAreTruthValues() throws SQLException {
+        onBoth("CREATE TABLE truth (c0 VARCHAR(100), c1 INT PRIMARY KEY, c2 INT, d DATE)",
+                "INSERT INTO truth VALUES ('12', 1, 1, '2026-01-01'), ('7', 2, 0, NULL), ('0', 3, NULL, '2026-02-01')");
+        assertShared("SELECT c1 FROM truth WHERE c2", "1");
+        assertShared("SELECT c1 FROM truth WHERE c0 ORDER BY c1", "1", "2");
+        assertShared("SELECT c1 FROM truth WHERE d AND NOT c2 IS NULL ORDER BY c1", "1");
+        assertShared("SELECT c1, c1 XOR c2, c0 AND 5, CASE WHEN c2 THEN 'yes' ELSE 'no' END, IF(c0, 1, 0), NOT c0"
+                + " FROM truth ORDER BY c1", "1|0|1|yes|1|0", "2|1|1|no|1|0", "3|null|0|no|0|1");
+        assertShared("SELECT 5 AND 0, NOT 'abc', 1 XOR 1, CASE WHEN 1 THEN 'x' END", "0|1|0|x");
+        assertShared("SELECT c1 FROM truth GROUP BY c1 HAVING c1 - 1 ORDER BY c1", "2", "3");
+        onBoth("UPDATE truth SET c0 = (truth.c0 AND 1611354947)", "UPDATE truth SET c2 = c2 AND 5");
+        assertShared("SELECT c0, c2 FROM truth ORDER BY c1", "1|1", "1|0", "0|null");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            try (ResultSet result = statement.executeQuery("SELECT 5 AND 0, 1 = 1")) {
+                assertThat(result.getMetaData().getColumnType(1)).isEqualTo(java.sql.Types.BIGINT);
+                assertThat(result.getMetaData().getColumnType(2)).isEqualTo(java.sql.Types.BIGINT);
+            }
+            // A number tested against zero runs in the stores; a string's truth only in the SQL layer.
+            assertThat(SqlTesting.rows(statement, "EXPLAIN SELECT c1 FROM truth WHERE c2"))
+                    .anySatisfy(row -> assertThat(row).contains("Selection").contains("cop[row]").contains("c2 <> 0"));
+            assertThat(SqlTesting.rows(statement, "EXPLAIN SELECT c1 FROM truth WHERE c0"))
+                    .anySatisfy(row -> assertThat(row).contains("Selection").contains("root").contains("duet_truth(c0)"));
+            assertThat(SqlTesting.rows(statement, "SELECT c1 FROM truth WHERE c0 AND c2")).containsExactly("1");
+            // Strict mode refuses the user name as an integer, as MySQL does; without it the value is 0.
+            assertThatThrownBy(() -> statement.executeUpdate("UPDATE truth SET c0 = SESSION_USER(), c2 = truth.c0"
+                    + " WHERE truth.c2")).satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1366));
+            statement.execute("SET sql_mode = ''");
+            assertThat(statement.executeUpdate("UPDATE truth SET c0 = SESSION_USER(), c2 = truth.c0 WHERE truth.c2"))
+                    .isEqualTo(1);
+            assertThat(SqlTesting.rows(statement, "SELECT c0 LIKE 'root@%', c2 FROM truth WHERE c1 = 1"))
+                    .containsExactly("1|0");
+        }
+    }
+
+    /** MySQL's error for {@code sql} on DuetDB; MariaDB, when it runs, must fail with the same code. */
+    private static void assertError(String sql, int code, String sqlState, String message) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThatThrownBy(() -> statement.execute(sql)).as(sql).isInstanceOfSatisfying(SQLException.class,
+                    e -> {
+                        assertThat(e.getErrorCode()).as(sql).isEqualTo(code);
+                        assertThat(e.getSQLState()).as(sql).isEqualTo(sqlState);
+                        assertThat(e.getMessage()).as(sql).isEqualTo(message);
+                    });
+        }
+        if (mariaDb != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+                    Statement statement = connection.createStatement()) {
+                assertThatThrownBy(() -> statement.execute(sql)).as("MariaDB: " + sql)
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(code));
+            }
+        }
+    }
+
+    @Test
+    void errorsCarryMySqlsCodesAndWording() throws SQLException {
+        onBoth("CREATE TABLE errs (a INT PRIMARY KEY, b VARCHAR(10))", "CREATE TABLE errs2 (a INT PRIMARY KEY, c INT)");
+        assertError("SELEC 1", 1064, "42000", "You have an error in your SQL syntax; check the manual that corresponds"
+                + " to your MySQL server version for the right syntax to use near 'SELEC 1' at line 1");
+        assertError("SELECT nosuch FROM errs", 1054, "42S22", "Unknown column 'nosuch' in 'field list'");
+        assertError("SELECT a FROM errs WHERE zz = 1", 1054, "42S22", "Unknown column 'zz' in 'where clause'");
+        assertError("SELECT e.zz FROM errs e", 1054, "42S22", "Unknown column 'e.zz' in 'field list'");
+        assertError("SELECT a FROM errs, errs2", 1052, "23000", "Column 'a' in field list is ambiguous");
+        assertError("SELECT * FROM nosuch", 1146, "42S02", "Table 'test.nosuch' doesn't exist");
+        assertError("SELECT foo(1)", 1305, "42000", "FUNCTION test.foo does not exist");
+        assertError("SELECT abs(1, 2)", 1582, "42000", "Incorrect parameter count in the call to native function 'abs'");
+        assertError("SELECT SUM(SUM(a)) FROM errs", 1111, "HY000", "Invalid use of group function");
+        assertError("SELECT a FROM errs UNION SELECT a, c FROM errs2", 1222, "21000",
+                "The used SELECT statements have a different number of columns");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // ONLY_FULL_GROUP_BY is not MariaDB's default: MySQL 8.0's answer alone.
+            assertThatThrownBy(() -> statement.executeQuery("SELECT a FROM errs GROUP BY b"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(1055);
+                        assertThat(e.getMessage()).isEqualTo("Expression #1 of SELECT list is not in GROUP BY clause and"
+                                + " contains nonaggregated column 'test.errs.a' which is not functionally dependent on"
+                                + " columns in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by");
+                    });
+        }
+    }
+}

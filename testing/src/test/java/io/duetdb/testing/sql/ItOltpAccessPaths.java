@@ -1,0 +1,335 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.testing.LocalCluster;
+
+/**
+ * The access paths OLTP statements take, through Connector/J: batch point gets on composite primary keys, unique
+ * indexes and clustered keys (IN lists of tuples, IN lists, ORs of equalities), as text and prepared statements, in
+ * autocommit and in transactions, plain and locking; and locking reads that lock exactly the rows they read.
+ */
+class ItOltpAccessPaths {
+    private static final int WAREHOUSES = 3;
+    private static final int ITEMS = 50;
+
+    @TempDir
+    static Path root;
+    static LocalCluster cluster;
+    static SqlServer server;
+    static String url;
+
+    @BeforeAll
+    static void start() throws SQLException {
+        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
+        server = SqlTesting.startServer(cluster, config -> { });
+        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false";
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE stock (s_w_id INT NOT NULL, s_i_id INT NOT NULL, s_quantity INT NOT NULL,"
+                    + " s_data VARCHAR(20), PRIMARY KEY (s_w_id, s_i_id))");
+            statement.execute("CREATE TABLE item (i_id INT PRIMARY KEY, i_name VARCHAR(20) NOT NULL)");
+            statement.execute("CREATE TABLE customer (c_w_id INT NOT NULL, c_id INT NOT NULL, c_last VARCHAR(16) NOT NULL,"
+                    + " c_balance INT NOT NULL, PRIMARY KEY (c_w_id, c_id), UNIQUE KEY c_name (c_w_id, c_last))");
+            for (int w = 1; w <= WAREHOUSES; w++) {
+                int warehouse = w;
+                SqlTesting.insertRows(statement, "stock", 1, ITEMS,
+                        i -> warehouse + "," + i + "," + quantity(warehouse, i) + ",'data-" + warehouse + "-" + i + "'");
+                SqlTesting.insertRows(statement, "customer", 1, 10,
+                        c -> warehouse + "," + c + ",'" + (char) ('A' + c) + "'," + (warehouse * 1000 + c));
+            }
+            SqlTesting.insertRows(statement, "item", 1, ITEMS, i -> i + ",'item-" + i + "'");
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static int quantity(int warehouse, int item) {
+        return warehouse * 100 + item;
+    }
+
+    private static String stockRow(int warehouse, int item) {
+        return warehouse + "|" + item + "|" + quantity(warehouse, item);
+    }
+
+    @Test
+    void keyListsAreReadByBatchPointGets() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            String tuples = "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((1,1),(1,3),(2,2),(9,9))";
+            assertThat(SqlTesting.rows(statement, tuples)).containsExactlyInAnyOrder(stockRow(1, 1), stockRow(1, 3),
+                    stockRow(2, 2));
+            assertThat(operator(statement, tuples)).isEqualTo(
+                    "Batch_Point_Get|4.00|root|table:stock, index:PRIMARY(s_w_id, s_i_id)");
+
+            String prefixAndList = "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE s_w_id = 2 AND s_i_id IN (7, 5, 6)";
+            assertThat(SqlTesting.rows(statement, prefixAndList)).containsExactlyInAnyOrder(stockRow(2, 5),
+                    stockRow(2, 6), stockRow(2, 7));
+            assertThat(operator(statement, prefixAndList)).startsWith("Batch_Point_Get|3.00|");
+
+            String orOfKeys = "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE (s_w_id = 1 AND s_i_id = 4)"
+                    + " OR (s_i_id = 50 AND s_w_id = 3)";
+            assertThat(SqlTesting.rows(statement, orOfKeys)).containsExactlyInAnyOrder(stockRow(1, 4), stockRow(3, 50));
+            assertThat(operator(statement, orOfKeys)).startsWith("Batch_Point_Get|2.00|");
+
+            String oneKey = "SELECT s_quantity FROM stock WHERE s_i_id = 9 AND s_w_id = 3";
+            assertThat(SqlTesting.rows(statement, oneKey)).containsExactly(String.valueOf(quantity(3, 9)));
+            assertThat(operator(statement, oneKey)).startsWith("Point_Get|1.00|");
+
+            String clustered = "SELECT i_id, i_name FROM item WHERE i_id IN (3, 1, 2, 1000) OR i_id = 7";
+            assertThat(SqlTesting.rows(statement, clustered)).containsExactly("1|item-1", "2|item-2", "3|item-3",
+                    "7|item-7");
+            assertThat(operator(statement, clustered)).isEqualTo("Batch_Point_Get|5.00|root|table:item, handle:i_id");
+
+            String uniqueIndex = "SELECT c_id, c_balance FROM customer WHERE c_w_id = 2 AND c_last IN ('C', 'E', 'Z')";
+            assertThat(SqlTesting.rows(statement, uniqueIndex)).containsExactlyInAnyOrder("2|2002", "4|2004");
+            assertThat(operator(statement, uniqueIndex)).isEqualTo(
+                    "Batch_Point_Get|3.00|root|table:customer, index:c_name(c_w_id, c_last)");
+
+            // A key part that cannot hold the value, or contradicting equalities, match nothing.
+            assertThat(SqlTesting.rows(statement, "SELECT s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((1, 1.5))"))
+                    .isEmpty();
+            assertThat(SqlTesting.rows(statement, "SELECT s_quantity FROM stock WHERE s_w_id = 1 AND s_w_id = 2"
+                    + " AND s_i_id = 1")).isEmpty();
+            // Other conjuncts are still applied to the rows read.
+            assertThat(SqlTesting.rows(statement, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((1,1),(1,2))"
+                    + " AND s_quantity > 101")).containsExactly("2");
+        }
+    }
+
+    @Test
+    void preparedKeyListsInTransactionsAndLockingReads() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true")) {
+            String sql = "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((?,?),(?,?),(?,?))";
+            for (String suffix : List.of("", " FOR UPDATE", " LOCK IN SHARE MODE")) {
+                for (boolean autocommit : List.of(true, false)) {
+                    connection.setAutoCommit(autocommit);
+                    try (PreparedStatement select = connection.prepareStatement(sql + suffix)) {
+                        for (int round = 1; round <= 3; round++) {
+                            int[] keys = {round, round, round, round + 10, WAREHOUSES, ITEMS - round};
+                            for (int i = 0; i < keys.length; i++) {
+                                select.setInt(i + 1, keys[i]);
+                            }
+                            assertThat(rows(select.executeQuery())).as("%s, autocommit %s, round %s", suffix,
+                                    autocommit, round).containsExactlyInAnyOrder(stockRow(round, round),
+                                            stockRow(round, round + 10), stockRow(WAREHOUSES, ITEMS - round));
+                        }
+                    }
+                    if (!autocommit) {
+                        connection.commit();
+                    }
+                }
+            }
+            connection.setAutoCommit(true);
+        }
+    }
+
+    @Test
+    void lockingReadsLockTheRowsTheyReadAndNoOthers() throws Exception {
+        try (Connection holder = DriverManager.getConnection(url); Connection other = DriverManager.getConnection(url);
+                Statement held = holder.createStatement(); Statement contender = other.createStatement()) {
+            holder.setAutoCommit(false);
+            other.setAutoCommit(false);
+            contender.execute("SET innodb_lock_wait_timeout = 1");
+            assertThat(SqlTesting.rows(held, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((1,21),(1,23))"
+                    + " FOR UPDATE")).containsExactlyInAnyOrder("21", "23");
+
+            // Neighbours of the locked rows, in the same region, are free.
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((1,22),(2,21))"
+                    + " FOR UPDATE")).containsExactlyInAnyOrder("22", "21");
+            assertThat(contender.executeUpdate("UPDATE stock SET s_quantity = s_quantity + 1 WHERE s_w_id = 1"
+                    + " AND s_i_id = 24")).isEqualTo(1);
+            // A locked one waits, here for one second, then fails with MySQL's lock wait timeout.
+            assertThatThrownBy(() -> contender.executeQuery("SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id = 23"
+                    + " FOR UPDATE")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo(1205));
+            // The transaction goes on after the timeout, its earlier locks held.
+            holder.commit();
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id = 23"
+                    + " FOR UPDATE")).containsExactly("23");
+            other.commit();
+        }
+    }
+
+    @Test
+    void nowaitFailsAtOnceAndSkipLockedPassesHeldRowsBy() throws Exception {
+        try (Connection holder = DriverManager.getConnection(url); Connection other = DriverManager.getConnection(url);
+                Statement held = holder.createStatement(); Statement contender = other.createStatement()) {
+            holder.setAutoCommit(false);
+            other.setAutoCommit(false);
+            // A lock wait this long would outlast the test: only NOWAIT and SKIP LOCKED can answer in time.
+            contender.execute("SET innodb_lock_wait_timeout = 50");
+            assertThat(SqlTesting.rows(held, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id IN (11, 13)"
+                    + " FOR UPDATE")).containsExactlyInAnyOrder("11", "13");
+
+            CompletableFuture<SQLException> nowait = CompletableFuture.supplyAsync(() -> {
+                try {
+                    SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id IN (12, 13)"
+                            + " FOR UPDATE NOWAIT");
+                    return null;
+                } catch (SQLException e) {
+                    return e;
+                }
+            });
+            SQLException refused = nowait.get(10, TimeUnit.SECONDS);
+            assertThat((Object) refused).isNotNull();
+            assertThat(refused.getErrorCode()).isEqualTo(3572);
+            // The failed statement took (12) with it; nothing it read stays locked.
+            assertThat(SqlTesting.rows(held, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id = 12 FOR UPDATE"
+                    + " NOWAIT")).containsExactly("12");
+
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE s_w_id = 1 AND s_i_id BETWEEN 10 AND 15"
+                    + " ORDER BY s_i_id FOR UPDATE SKIP LOCKED")).containsExactly("10", "14", "15");
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((1,13),(1,16))"
+                    + " FOR UPDATE SKIP LOCKED")).containsExactly("16");
+            holder.commit();
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((1,13),(1,16))"
+                    + " FOR UPDATE NOWAIT")).containsExactlyInAnyOrder("13", "16");
+            other.commit();
+        }
+    }
+
+    @Test
+    void anOrderedLockingReadWithALimitLocksOnlyTheRowsItReturns() throws Exception {
+        try (Connection holder = DriverManager.getConnection(url); Connection other = DriverManager.getConnection(url);
+                Statement held = holder.createStatement(); Statement contender = other.createStatement()) {
+            holder.setAutoCommit(false);
+            other.setAutoCommit(false);
+            contender.execute("SET innodb_lock_wait_timeout = 1");
+            // TPC-C Delivery's shape: the oldest row of a key prefix, through the primary key's order.
+            assertThat(SqlTesting.rows(held, "SELECT s_i_id FROM stock WHERE s_w_id = 2 AND s_quantity > 202"
+                    + " ORDER BY s_i_id LIMIT 2 FOR UPDATE")).containsExactly("3", "4");
+            assertThat(SqlTesting.rows(held, "SELECT i_id FROM item WHERE i_id > 40 ORDER BY i_id LIMIT 1 FOR UPDATE"))
+                    .containsExactly("41");
+
+            assertThat(SqlTesting.rows(contender, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((2,2),(2,5))"
+                    + " FOR UPDATE")).containsExactlyInAnyOrder("2", "5");
+            assertThat(SqlTesting.rows(contender, "SELECT i_id FROM item WHERE i_id = 42 FOR UPDATE"))
+                    .containsExactly("42");
+            assertThatThrownBy(() -> contender.executeQuery("SELECT s_i_id FROM stock WHERE s_w_id = 2 AND s_i_id = 4"
+                    + " FOR UPDATE")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo(1205));
+            assertThatThrownBy(() -> contender.executeQuery("SELECT i_id FROM item WHERE i_id = 41 FOR UPDATE"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1205));
+            holder.commit();
+            other.commit();
+        }
+    }
+
+    @Test
+    void aFailedStatementReleasesTheLocksOnlyItTook() throws Exception {
+        try (Connection first = DriverManager.getConnection(url); Connection second = DriverManager.getConnection(url);
+                Statement failing = first.createStatement(); Statement waiting = second.createStatement()) {
+            first.setAutoCommit(false);
+            second.setAutoCommit(false);
+            waiting.execute("SET innodb_lock_wait_timeout = 1");
+            assertThat(failing.executeUpdate("UPDATE stock SET s_quantity = s_quantity + 1 WHERE s_w_id = 2"
+                    + " AND s_i_id = 31")).isEqualTo(1);
+            // Locks (2,32) and (2,33), then fails: s_quantity is NOT NULL.
+            assertThatThrownBy(() -> failing.executeUpdate("UPDATE stock SET s_quantity = NULL WHERE"
+                    + " (s_w_id, s_i_id) IN ((2,32),(2,33))")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo(1048));
+            assertThat(SqlTesting.rows(waiting, "SELECT s_i_id FROM stock WHERE (s_w_id, s_i_id) IN ((2,32),(2,33))"
+                    + " FOR UPDATE")).containsExactlyInAnyOrder("32", "33");
+            // The row the earlier statement wrote stays locked.
+            assertThatThrownBy(() -> waiting.executeQuery("SELECT s_i_id FROM stock WHERE s_w_id = 2 AND s_i_id = 31"
+                    + " FOR UPDATE")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo(1205));
+            first.commit();
+            second.commit();
+            assertThat(SqlTesting.rows(waiting, "SELECT s_quantity FROM stock WHERE s_w_id = 2 AND s_i_id IN (31, 32)"))
+                    .containsExactly(String.valueOf(quantity(2, 31) + 1), String.valueOf(quantity(2, 32)));
+        }
+    }
+
+    @Test
+    void aDeadlockBetweenTwoLockingReadsIsReportedAndTheOtherGoesOn() throws Exception {
+        try (Connection first = DriverManager.getConnection(url); Connection second = DriverManager.getConnection(url);
+                Statement one = first.createStatement(); Statement two = second.createStatement()) {
+            first.setAutoCommit(false);
+            second.setAutoCommit(false);
+            // Long enough that a timeout cannot pass for the detection.
+            one.execute("SET innodb_lock_wait_timeout = 50");
+            two.execute("SET innodb_lock_wait_timeout = 50");
+            assertThat(SqlTesting.rows(one, "SELECT s_i_id FROM stock WHERE s_w_id = 3 AND s_i_id = 41 FOR UPDATE"))
+                    .containsExactly("41");
+            assertThat(SqlTesting.rows(two, "SELECT s_i_id FROM stock WHERE s_w_id = 3 AND s_i_id = 42 FOR UPDATE"))
+                    .containsExactly("42");
+            CompletableFuture<List<String>> firstWaits = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return SqlTesting.rows(one, "SELECT s_i_id FROM stock WHERE s_w_id = 3 AND s_i_id = 42 FOR UPDATE");
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // The second closes the cycle, whenever the first's wait began: one of them is the deadlock's victim.
+            SQLException victim = null;
+            try {
+                SqlTesting.rows(two, "SELECT s_i_id FROM stock WHERE s_w_id = 3 AND s_i_id = 41 FOR UPDATE");
+            } catch (SQLException e) {
+                victim = e;
+            }
+            if (victim != null) {
+                assertThat(victim.getErrorCode()).isEqualTo(1213);
+                assertThat(firstWaits.get(30, TimeUnit.SECONDS)).containsExactly("42");
+                first.commit();
+            } else {
+                assertThat(firstWaits).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(Exception.class)
+                        .withMessageContaining("Deadlock");
+                second.commit();
+            }
+        }
+    }
+
+    /** The first plan line's operator, estimated rows, task and access object. */
+    private static String operator(Statement statement, String query) throws SQLException {
+        for (String row : SqlTesting.rows(statement, "EXPLAIN " + query)) {
+            String[] columns = row.split("\\|", -1);
+            String name = columns[0].replaceAll("^[└─│ ]+", "");
+            if (!name.equals("Projection")) {
+                return name + "|" + columns[1] + "|" + columns[2] + "|" + columns[3];
+            }
+        }
+        throw new AssertionError("no operator below the projection for " + query);
+    }
+
+    private static List<String> rows(ResultSet result) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (result) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(i > 1 ? "|" : "").append(result.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+}
