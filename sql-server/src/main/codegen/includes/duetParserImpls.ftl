@@ -856,3 +856,129 @@ SqlNode DuetReservedWordFunctionCall() :
         return createCall(name, s.end(this), SqlFunctionCategory.USER_DEFINED_FUNCTION, null, args);
     }
 }
+
+/* The @ of 'user'@'host' in DEFINER = ... (the session's front end rewrites @@variables before parsing). */
+<DEFAULT, DQID, BTID, BQID, BQHID> TOKEN :
+{
+    < AT_SIGN: "@" >
+}
+
+/** CREATE [OR REPLACE] [view options] VIEW ...; see DuetViewDefinition. */
+SqlCreate DuetCreateView(Span s, boolean replace) :
+{
+    final SqlCreateView.Options viewOptions;
+    final SqlCreateView create;
+}
+{
+    viewOptions = DuetViewOptions() create = DuetViewDefinition(s, replace, false, viewOptions)
+    {
+        return create;
+    }
+}
+
+/** ALTER [view options] VIEW ...: as CREATE OR REPLACE, of a view that exists. */
+SqlNode DuetAlterView() :
+{
+    final Span s;
+    final SqlCreateView.Options viewOptions;
+    final SqlCreateView alter;
+}
+{
+    <ALTER> { s = span(); } viewOptions = DuetViewOptions() alter = DuetViewDefinition(s, true, true, viewOptions)
+    {
+        return alter;
+    }
+}
+
+/** [ALGORITHM = {UNDEFINED | MERGE | TEMPTABLE}] [DEFINER = user] [SQL SECURITY {DEFINER | INVOKER}]. */
+SqlCreateView.Options DuetViewOptions() :
+{
+    String algorithm = null;
+    String definer = null;
+    String security = null;
+}
+{
+    [ <ALGORITHM> <EQ> ( <UNDEFINED> | <MERGE> | <TEMPTABLE> ) { algorithm = token.image.toUpperCase(Locale.ROOT); } ]
+    [ <DEFINER> <EQ> definer = DuetAccountName() ]
+    [ <SQL> <SECURITY> ( <DEFINER> | <INVOKER> ) { security = token.image.toUpperCase(Locale.ROOT); } ]
+    {
+        return new SqlCreateView.Options(algorithm, definer, security);
+    }
+}
+
+/** VIEW name [(column, ...)] AS query [WITH [CASCADED | LOCAL] CHECK OPTION]. */
+SqlCreateView DuetViewDefinition(Span s, boolean replace, boolean alter, SqlCreateView.Options viewOptions) :
+{
+    final SqlIdentifier name;
+    SqlNodeList columns = null;
+    final Token first;
+    final SqlNode query;
+    final Token last;
+    String checkOption = null;
+}
+{
+    <VIEW> name = CompoundIdentifier()
+    [ columns = ParenthesizedSimpleIdentifierList() ]
+    <AS> { first = getToken(1); }
+    query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) { last = getToken(0); }
+    [
+        <WITH> { checkOption = "CASCADED"; }
+        [ <CASCADED> | <LOCAL> { checkOption = "LOCAL"; } ]
+        <CHECK> <OPTION>
+    ]
+    {
+        if (!query.getKind().belongsTo(SqlKind.QUERY)) {
+            throw SqlUtil.newContextException(query.getParserPosition(), RESOURCE.illegalNonQueryExpression());
+        }
+        return new SqlCreateView(s.end(this), replace, alter, name, columns, query,
+            SqlCreateView.text(originalSql, first.beginLine, first.beginColumn, last.endLine, last.endColumn),
+            viewOptions, checkOption);
+    }
+}
+
+/** An account: user[@host] (names or strings) or CURRENT_USER[()]; as user@host, or CURRENT_USER. */
+String DuetAccountName() :
+{
+    final String user;
+    String host = null;
+}
+{
+    (
+        <CURRENT_USER> [ LOOKAHEAD(2) <LPAREN> <RPAREN> ] { return "CURRENT_USER"; }
+    |
+        user = DuetAccountPart() [ <AT_SIGN> host = DuetAccountPart() ]
+        {
+            return host == null ? user + "@%" : user + "@" + host;
+        }
+    )
+}
+
+String DuetAccountPart() :
+{
+    final String name;
+    final SqlNode literal;
+}
+{
+    (
+        name = Identifier() { return name; }
+    |
+        literal = StringLiteral() { return SqlLiteral.unchain(literal).getValueAs(String.class); }
+    )
+}
+
+/** DROP VIEW [IF EXISTS] v [, v ...] [RESTRICT | CASCADE]. */
+SqlDrop DuetDropView(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final List<SqlNode> views = new ArrayList<SqlNode>();
+    SqlIdentifier view;
+}
+{
+    <VIEW> ifExists = DuetIfExists()
+    view = CompoundIdentifier() { views.add(view); }
+    ( <COMMA> view = CompoundIdentifier() { views.add(view); } )*
+    [ <RESTRICT> | <CASCADE> ]
+    {
+        return new SqlDropView(s.end(this), ifExists, new SqlNodeList(views, s.pos()));
+    }
+}

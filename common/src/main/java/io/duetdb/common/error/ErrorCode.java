@@ -69,6 +69,13 @@ public enum ErrorCode {
     CANNOT_USER(1396, "HY000"),
     NONEXISTING_GRANT(1141, "42000"),
     SPECIFIC_ACCESS_DENIED(1227, "42000"),
+    /** "'db.t' is not VIEW" / "is not BASE TABLE". */
+    WRONG_OBJECT(1347, "HY000"),
+    VIEW_WRONG_LIST(1353, "HY000"),
+    VIEW_INVALID(1356, "HY000"),
+    VIEW_RECURSIVE(1462, "HY000"),
+    NON_UPDATABLE_TABLE(1288, "HY000"),
+    NON_INSERTABLE_TABLE(1471, "HY000"),
     /** MySQL's "Server shutdown in progress": a server stopped while it was still starting or waiting. */
     SERVER_SHUTDOWN(1053, "08S01"),
     /** A selected column neither grouped nor functionally dependent on the grouped ones (ONLY_FULL_GROUP_BY). */

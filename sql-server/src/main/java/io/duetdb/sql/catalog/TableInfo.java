@@ -12,15 +12,30 @@ import io.duetdb.common.row.RowColumn;
 /**
  * A table as the catalog stores it. Rows are keyed by an integer handle: the primary-key column when the key is
  * one integer column (a clustered key, {@code handleColumn}), else a hidden row id from the table's
- * auto-increment allocator, with the primary key kept as a unique index.
+ * auto-increment allocator, with the primary key kept as a unique index. A view is a table with {@code view}
+ * set, its query's columns and no indexes or rows.
  */
 public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
-        String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase) {
+        String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
+        ViewInfo view) {
     public TableInfo {
         requireNonNull(name, "name is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         indexes = List.copyOf(requireNonNull(indexes, "indexes is null"));
         requireNonNull(comment, "comment is null");
+    }
+
+    /** A base table. */
+    public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+            String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase) {
+        this(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, null);
+    }
+
+    /** A view of {@code columns}. */
+    public static TableInfo view(long id, long databaseId, String name, List<ColumnInfo> columns, ViewInfo view) {
+        return new TableInfo(id, databaseId, name, columns, List.of(), null, columns.size() + 1, 1, "", 0,
+                requireNonNull(view, "view is null"));
     }
 
     /** Columns in position order that statements can see (public ones). */
@@ -80,17 +95,17 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
 
     public TableInfo withName(String newName) {
         return new TableInfo(id, databaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase);
+                autoIncrementBase, view);
     }
 
     public TableInfo withColumnsAndIndexes(List<ColumnInfo> newColumns, List<IndexInfo> newIndexes, int newNextColumnId,
             long newNextIndexId) {
         return new TableInfo(id, databaseId, name, newColumns, newIndexes, handleColumn, newNextColumnId, newNextIndexId,
-                comment, autoIncrementBase);
+                comment, autoIncrementBase, view);
     }
 
     public TableInfo withDatabase(long newDatabaseId, String newName) {
         return new TableInfo(id, newDatabaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId,
-                comment, autoIncrementBase);
+                comment, autoIncrementBase, view);
     }
 }

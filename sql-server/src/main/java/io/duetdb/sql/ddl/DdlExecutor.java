@@ -40,9 +40,11 @@ import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateIndex;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
+import io.duetdb.sql.parser.ddl.SqlCreateView;
 import io.duetdb.sql.parser.ddl.SqlDropDatabase;
 import io.duetdb.sql.parser.ddl.SqlDropIndex;
 import io.duetdb.sql.parser.ddl.SqlDropTable;
+import io.duetdb.sql.parser.ddl.SqlDropView;
 import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
 import io.duetdb.sql.parser.ddl.SqlTableOption;
 import io.duetdb.sql.parser.ddl.SqlTruncateTable;
@@ -59,6 +61,7 @@ public final class DdlExecutor {
     private final Catalog catalog;
     private final TxnClient client;
     private final int backfillBatchSize;
+    private final ViewDdl views;
     private final BackfillObserver observer;
 
     /** Told of each backfill transaction that committed, with its rows. */
@@ -80,6 +83,7 @@ public final class DdlExecutor {
             throw new IllegalArgumentException("backfillBatchSize must be positive");
         }
         this.backfillBatchSize = backfillBatchSize;
+        this.views = new ViewDdl(catalog);
     }
 
     /**
@@ -94,6 +98,12 @@ public final class DdlExecutor {
             runJob("drop schema", job -> dropDatabase(drop, job));
         } else if (statement instanceof SqlCreateTable create) {
             runJob("create table", job -> createTable(create, currentDatabase, warnings, job));
+        } else if (statement instanceof SqlCreateView create) {
+            runJob(create.alter() ? "alter view" : "create view", job -> views.create(create, currentDatabase, job));
+        } else if (statement instanceof SqlDropView drop) {
+            for (SqlIdentifier view : drop.views()) {
+                runJob("drop view", job -> views.drop(view, drop.ifExists(), currentDatabase, warnings, job));
+            }
         } else if (statement instanceof SqlDropTable drop) {
             for (SqlNode table : drop.tables()) {
                 runJob("drop table", job -> dropTable((SqlIdentifier) table, drop.ifExists(), currentDatabase, job));
@@ -388,7 +398,8 @@ public final class DdlExecutor {
         String[] name = qualified(tableName, currentDatabase);
         job.runDdl("drop table " + name[0] + "." + name[1], (ddl, current) -> {
             TableInfo table = current.table(name[0], name[1]).orElse(null);
-            if (table == null) {
+            if (table == null || table.view() != null) {
+                // DROP TABLE of a view is MySQL's "unknown table" too (DROP VIEW drops it).
                 if (ifExists) {
                     return null;
                 }
@@ -598,7 +609,7 @@ public final class DdlExecutor {
         String[] target = qualified(to, currentDatabase);
         job.runDdl("rename table " + source[0] + "." + source[1] + " to " + target[0] + "." + target[1],
                 (ddl, current) -> {
-                    TableInfo table = table(current, source);
+                    TableInfo table = tableOrView(current, source);
                     DatabaseInfo database = database(current, target[0]);
                     if (current.table(target[0], target[1]).isPresent()) {
                         throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + target[1] + "' already exists");
@@ -741,7 +752,16 @@ public final class DdlExecutor {
                 "Unknown database '" + name + "'"));
     }
 
+    /** A base table: a view is MySQL's 1347 to the statements that change tables' definitions or rows. */
     private static TableInfo table(InfoSchema schema, String[] name) {
+        TableInfo table = tableOrView(schema, name);
+        if (table.view() != null) {
+            throw new DuetException(ErrorCode.WRONG_OBJECT, "'" + name[0] + "." + name[1] + "' is not BASE TABLE");
+        }
+        return table;
+    }
+
+    private static TableInfo tableOrView(InfoSchema schema, String[] name) {
         database(schema, name[0]);
         return schema.table(name[0], name[1]).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE,
                 "Table '" + name[0] + "." + name[1] + "' doesn't exist"));

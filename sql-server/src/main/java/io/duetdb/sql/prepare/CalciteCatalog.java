@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
@@ -11,6 +12,7 @@ import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Table;
@@ -57,7 +59,9 @@ public final class CalciteCatalog {
         for (DatabaseInfo database : infoSchema.databases()) {
             Map<String, Table> tables = new HashMap<>();
             for (TableInfo table : infoSchema.tables(database)) {
-                tables.put(table.name(), new DuetTable(database, table, statistics));
+                tables.put(table.name(), table.view() == null ? new DuetTable(database, table, statistics)
+                        : new DuetView(database, table, view -> new QueryPlanner(this, view.view().resolveIn())
+                                .queryRowType(view.view().definition())));
             }
             rootSchema.add(database.name(), new AbstractSchema() {
                 @Override
@@ -83,9 +87,22 @@ public final class CalciteCatalog {
         return typeFactory;
     }
 
-    /** A catalog reader resolving unqualified names in {@code defaultDatabase} (none when null). */
-    CalciteCatalogReader reader(String defaultDatabase) {
+    /**
+     * A catalog reader resolving unqualified names in {@code defaultDatabase} (none when null), telling
+     * {@code reads} of every table and view it finds.
+     */
+    CalciteCatalogReader reader(String defaultDatabase, Consumer<Table> reads) {
         List<String> path = defaultDatabase == null ? List.of() : List.of(defaultDatabase);
-        return new CalciteCatalogReader(rootSchema, path, typeFactory, CONNECTION_CONFIG);
+        return new CalciteCatalogReader(rootSchema, path, typeFactory, CONNECTION_CONFIG) {
+            @Override
+            public Prepare.PreparingTable getTable(List<String> names) {
+                Prepare.PreparingTable table = super.getTable(names);
+                Table found = table == null ? null : table.unwrap(Table.class);
+                if (found != null) {
+                    reads.accept(found);
+                }
+                return table;
+            }
+        };
     }
 }

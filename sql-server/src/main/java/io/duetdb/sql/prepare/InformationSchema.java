@@ -14,10 +14,11 @@ import io.duetdb.sql.catalog.IndexInfo;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.SchemaState;
 import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.catalog.ViewInfo;
 import io.duetdb.sql.types.SqlType;
 import io.duetdb.sql.types.SqlTypeName;
 
-/** The information_schema views MySQL tools read: SCHEMATA, TABLES, COLUMNS, STATISTICS. */
+/** The information_schema views MySQL tools read: SCHEMATA, TABLES, VIEWS, COLUMNS, STATISTICS. */
 final class InformationSchema {
     static final String NAME = "information_schema";
 
@@ -36,6 +37,9 @@ final class InformationSchema {
                 "#ORDINAL_POSITION", "COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "#CHARACTER_MAXIMUM_LENGTH",
                 "#NUMERIC_PRECISION", "#NUMERIC_SCALE", "#DATETIME_PRECISION", "CHARACTER_SET_NAME", "COLLATION_NAME",
                 "COLUMN_TYPE", "COLUMN_KEY", "EXTRA", "PRIVILEGES", "COLUMN_COMMENT"), InformationSchema::columnRows);
+        add(tables, schema, "VIEWS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "VIEW_DEFINITION",
+                "CHECK_OPTION", "IS_UPDATABLE", "DEFINER", "SECURITY_TYPE", "CHARACTER_SET_CLIENT",
+                "COLLATION_CONNECTION"), InformationSchema::viewRows);
         add(tables, schema, "STATISTICS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "#NON_UNIQUE",
                 "INDEX_SCHEMA", "INDEX_NAME", "#SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "#CARDINALITY",
                 "#SUB_PART", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"),
@@ -71,8 +75,27 @@ final class InformationSchema {
         List<Object[]> rows = new ArrayList<>();
         for (DatabaseInfo database : schema.databases()) {
             for (TableInfo table : schema.tables(database)) {
-                rows.add(new Object[] {"def", database.name(), table.name(), "BASE TABLE", "InnoDB", 10L, "Dynamic",
-                        null, null, "utf8mb4_bin", table.comment(), table.id()});
+                rows.add(table.view() != null
+                        ? new Object[] {"def", database.name(), table.name(), "VIEW", null, null, null, null, null, null,
+                                "VIEW", table.id()}
+                        : new Object[] {"def", database.name(), table.name(), "BASE TABLE", "InnoDB", 10L, "Dynamic",
+                                null, null, "utf8mb4_bin", table.comment(), table.id()});
+            }
+        }
+        return rows;
+    }
+
+    /** Updatable views are not built: IS_UPDATABLE is NO. */
+    private static List<Object[]> viewRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                ViewInfo view = table.view();
+                if (view != null) {
+                    rows.add(new Object[] {"def", database.name(), table.name(), view.definition(), view.checkOption(),
+                            "NO", view.definer(), view.security(), view.characterSetClient(),
+                            view.collationConnection()});
+                }
             }
         }
         return rows;

@@ -35,7 +35,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.duetdb.common.error.DuetException;
-import io.duetdb.common.error.ErrorCode;
+
+import io.duetdb.sql.parser.StatementParser;
 
 /**
  * Validates a query against one schema version and turns it into a logical plan: Calcite's validator with
@@ -89,9 +90,20 @@ public final class QueryPlanner {
         this.sqlMode = requireNonNull(sqlMode, "sqlMode is null");
     }
 
-    /** A validated and converted query: its plan and the validated tree (for column labels and origins). */
+    /**
+     * A validated and converted query: its plan and the validated tree (for column labels and origins), and the tables
+     * and views whose SELECT privilege a reader needs: those it names, and those that views of SQL SECURITY INVOKER
+     * read (a DEFINER view's tables are its definer's business).
+     */
     public record PlannedQuery(RelNode plan, RelDataType rowType, List<List<String>> fieldOrigins,
-            SqlNode validated) {
+            SqlNode validated, List<TableRead> reads) {
+        public PlannedQuery {
+            reads = List.copyOf(reads);
+        }
+    }
+
+    /** A table or view a query reads. */
+    public record TableRead(String database, String table, boolean view) {
     }
 
     public PlannedQuery plan(SqlNode query) {
@@ -108,25 +120,10 @@ public final class QueryPlanner {
     }
 
     private PlannedQuery planValidated(SqlNode query) {
-        CalciteCatalogReader reader = catalog.reader(defaultDatabase);
-        SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, reader, catalog.typeFactory(),
-                SqlValidator.Config.DEFAULT
-                        .withConformance(SqlConformanceEnum.MYSQL_5)
-                        .withDefaultNullCollation(NullCollation.LOW)
-                        .withIdentifierExpansion(true)
-                        .withTypeCoercionFactory(MySqlTypeCoercion::new));
-        SqlNode rewritten = query.accept(MySqlFunctionRewrites.INSTANCE);
-        GroupByRewrite groupBy = new GroupByRewrite(catalog.infoSchema(), defaultDatabase, sqlMode.onlyFullGroupBy(),
-                OPERATORS);
-        groupBy.rewrite(rewritten);
-        MySqlConditions.wrapConditions(rewritten);
-        SqlNode validated;
-        try {
-            validated = validator.validate(rewritten);
-        } catch (CalciteContextException e) {
-            throw ValidationErrors.translate(e, new ValidationErrors.Context(rewritten, defaultDatabase,
-                    groupBy.violations(), OPERATORS));
-        }
+        java.util.Set<TableRead> reads = new java.util.LinkedHashSet<>();
+        CalciteCatalogReader reader = catalog.reader(defaultDatabase, table -> record(table, reads));
+        SqlValidator validator = validator(reader);
+        SqlNode validated = validate(validator, query);
         RelDataType rowType = validator.getValidatedNodeType(validated);
         List<List<String>> origins = validator.getFieldOrigins(validated);
 
@@ -135,10 +132,7 @@ public final class QueryPlanner {
         RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(catalog.typeFactory()));
         cluster.setMetadataProvider(StatisticsMetadata.PROVIDER);
         cluster.setMetadataQuerySupplier(StatisticsMetadata::query);
-        SqlToRelConverter converter = new SqlToRelConverter((type, queryString, schemaPath, viewPath) -> {
-            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "views are not supported");
-        }, validator, reader, cluster, MySqlConvertlets.INSTANCE,
-                SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+        SqlToRelConverter converter = converter(validator, reader, cluster, reads);
         RelRoot root = converter.convertQuery(validated, false, true);
         RelNode plan = root.project();
         if (containsSubQuery(plan)) {
@@ -167,7 +161,70 @@ public final class QueryPlanner {
             tidy.setRoot(plan);
             plan = tidy.findBestExp();
         }
-        return new PlannedQuery(plan, rowType, origins, validated);
+        return new PlannedQuery(plan, rowType, origins, validated, List.copyOf(reads));
+    }
+
+    private SqlValidator validator(CalciteCatalogReader reader) {
+        return SqlValidatorUtil.newValidator(OPERATORS, reader, catalog.typeFactory(),
+                SqlValidator.Config.DEFAULT
+                        .withConformance(SqlConformanceEnum.MYSQL_5)
+                        .withDefaultNullCollation(NullCollation.LOW)
+                        .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(MySqlTypeCoercion::new));
+    }
+
+    /** MySQL's rewrites (functions, GROUP BY, conditions), then Calcite's validation, errors in MySQL's terms. */
+    private SqlNode validate(SqlValidator validator, SqlNode query) {
+        SqlNode rewritten = query.accept(MySqlFunctionRewrites.INSTANCE);
+        GroupByRewrite groupBy = new GroupByRewrite(catalog.infoSchema(), defaultDatabase, sqlMode.onlyFullGroupBy(),
+                OPERATORS);
+        groupBy.rewrite(rewritten);
+        MySqlConditions.wrapConditions(rewritten);
+        try {
+            return validator.validate(rewritten);
+        } catch (CalciteContextException e) {
+            throw ValidationErrors.translate(e, new ValidationErrors.Context(rewritten, defaultDatabase,
+                    groupBy.violations(), OPERATORS));
+        }
+    }
+
+    /**
+     * A converter whose views expand into their queries' plans in {@code cluster}; {@code reads} hears of what
+     * views of SQL SECURITY INVOKER read.
+     */
+    private SqlToRelConverter converter(SqlValidator validator, CalciteCatalogReader reader, RelOptCluster cluster,
+            java.util.Set<TableRead> reads) {
+        org.apache.calcite.plan.RelOptTable.ViewExpander views = (rowType, sql, schemaPath, viewPath) -> {
+            boolean invoker = catalog.infoSchema().table(viewPath.get(0), viewPath.get(1))
+                    .map(table -> table.view() != null && table.view().invokerSecurity()).orElse(false);
+            QueryPlanner viewPlanner = new QueryPlanner(catalog, schemaPath.isEmpty() ? null : schemaPath.get(0), sqlMode);
+            return viewPlanner.expandView(StatementParser.parse(sql), cluster,
+                    invoker ? reads : new java.util.HashSet<>());
+        };
+        return new SqlToRelConverter(views, validator, reader, cluster, MySqlConvertlets.INSTANCE,
+                SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+    }
+
+    /** A view's query converted in the plan that reads the view (its own sub-queries are removed with the plan's). */
+    private RelRoot expandView(SqlNode query, RelOptCluster cluster, java.util.Set<TableRead> reads) {
+        CalciteCatalogReader reader = catalog.reader(defaultDatabase, table -> record(table, reads));
+        SqlValidator validator = validator(reader);
+        SqlNode validated = validate(validator, query);
+        return converter(validator, reader, cluster, reads).convertQuery(validated, false, true);
+    }
+
+    /** The row type of a view's query {@code definition} (its columns' types), validated only. */
+    RelDataType queryRowType(String definition) {
+        SqlValidator validator = validator(catalog.reader(defaultDatabase, table -> { }));
+        return validator.getValidatedNodeType(validate(validator, StatementParser.parse(definition)));
+    }
+
+    private static void record(org.apache.calcite.schema.Table table, java.util.Set<TableRead> reads) {
+        if (table instanceof DuetTable read) {
+            reads.add(new TableRead(read.database().name(), read.table().name(), false));
+        } else if (table instanceof DuetView read) {
+            reads.add(new TableRead(read.database().name(), read.table().name(), true));
+        }
     }
 
     private static int countJoins(RelNode plan) {

@@ -107,7 +107,7 @@ final class DmlStatements {
 
     StatementResult insert(io.duetdb.sql.parser.dml.SqlMySqlInsert insert) {
         ignoreConversionErrors = insert.ignore();
-        TableInfo table = table(insert.table());
+        TableInfo table = table(insert.table(), insert.replace() ? "REPLACE" : "INSERT");
         session.writing(table);
         String databaseName = session.qualifiedName(insert.table())[0];
         session.require(Privilege.INSERT, databaseName, table.name());
@@ -327,7 +327,7 @@ final class DmlStatements {
 
     private List<Object[]> queryRows(SqlNode source, int width) {
         QueryPlanner.PlannedQuery planned = session.planner().plan(source);
-        session.requireSelect(planned.plan());
+        session.requireSelect(planned);
         if (planned.rowType().getFieldCount() != width) {
             throw new DuetException(ErrorCode.WRONG_VALUE_COUNT, "Column count doesn't match value count at row 1");
         }
@@ -542,7 +542,7 @@ final class DmlStatements {
     }
 
     private UpdatePlan updatePlan(io.duetdb.sql.parser.dml.SqlMySqlUpdate update, List<Object> parameters) {
-        TableInfo table = table(update.table());
+        TableInfo table = table(update.table(), "UPDATE");
         List<SqlNode> expressions = new ArrayList<>();
         List<Integer> targetPositions = new ArrayList<>();
         for (SqlNode node : update.assignments()) {
@@ -632,7 +632,7 @@ final class DmlStatements {
     }
 
     private DeletePlan deletePlan(io.duetdb.sql.parser.dml.SqlMySqlDelete delete, List<Object> parameters) {
-        TableInfo table = table(delete.table());
+        TableInfo table = table(delete.table(), "DELETE");
         return new DeletePlan(table, target(delete.table(), delete.alias(), delete.where(), delete.orderBy(), List.of(),
                 parameters));
     }
@@ -783,6 +783,20 @@ final class DmlStatements {
         return table.publicColumns().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
                 .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + name
                         + "' in 'field list'"));
+    }
+
+    /** The table {@code statement} (INSERT, UPDATE, ...) writes; views are refused (updatable views are not built). */
+    private TableInfo table(SqlIdentifier name, String statement) {
+        TableInfo table = table(name);
+        if (table.view() != null) {
+            if (statement.equals("UPDATE") || statement.equals("DELETE")) {
+                throw new DuetException(ErrorCode.NON_UPDATABLE_TABLE, "The target table " + table.name() + " of the "
+                        + statement + " is not updatable");
+            }
+            throw new DuetException(ErrorCode.NON_INSERTABLE_TABLE, "The target table " + table.name() + " of the "
+                    + statement + " is not insertable-into");
+        }
+        return table;
     }
 
     private TableInfo table(SqlIdentifier name) {

@@ -2,6 +2,7 @@ package io.duetdb.sql.session;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,17 +33,25 @@ final class ExplainStatement {
     QueryResult run(SqlExplainQuery explain) {
         SqlNode query = explain.query();
         String lock = null;
+        SqlQueryWithLocking.WaitPolicy policy = null;
         if (query instanceof SqlQueryWithLocking locking) {
             query = locking.query();
             lock = locking.description();
+            policy = locking.waitPolicy();
         }
         QueryPlanner.PlannedQuery planned = session.planner().plan(query);
-        session.requireSelect(planned.plan());
+        session.requireSelect(planned);
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), session,
                 List.of());
         PlanExecutor run = null;
         if (explain.analyze()) {
             run = new PlanExecutor(transaction, compiler, lock != null).recordingStatistics();
+            if (policy == SqlQueryWithLocking.WaitPolicy.SKIP_LOCKED) {
+                run.skippingLocked();
+            }
+            if (policy == SqlQueryWithLocking.WaitPolicy.NOWAIT) {
+                transaction.setLockWaitTimeout(Duration.ZERO);
+            }
             run.execute(planned.plan());
         }
         List<Object[]> rows = new ArrayList<>();

@@ -40,6 +40,8 @@ import io.duetdb.sql.exec.PlanExecutor;
 import io.duetdb.sql.exec.SessionFunctions;
 import io.duetdb.sql.parser.StatementParser;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
+import io.duetdb.sql.parser.ddl.SqlCreateView;
+import io.duetdb.sql.parser.ddl.SqlDropView;
 import io.duetdb.sql.parser.ddl.SqlRenameTable;
 import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
@@ -294,7 +296,7 @@ public final class Session implements SessionFunctions {
                 if (statement.plan != null) {
                     QueryPlanner.PlannedQuery plan = statement.plan;
                     List<ResultColumn> columns = statement.planColumns;
-                    requireSelect(plan.plan());
+                    requireSelect(plan);
                     return measured("select", () -> inTransaction(transaction -> {
                         ExpressionCompiler compiler = new ExpressionCompiler(plan.plan().getCluster().getRexBuilder(),
                                 this, parameters);
@@ -569,20 +571,14 @@ public final class Session implements SessionFunctions {
         }
     }
 
-    /** SELECT on every table a plan reads. */
-    void requireSelect(org.apache.calcite.rel.RelNode plan) {
-        new org.apache.calcite.rel.RelVisitor() {
-            @Override
-            public void visit(org.apache.calcite.rel.RelNode node, int ordinal, org.apache.calcite.rel.RelNode parent) {
-                if (node instanceof org.apache.calcite.rel.core.TableScan scan) {
-                    io.duetdb.sql.prepare.DuetTable table = scan.getTable().unwrap(io.duetdb.sql.prepare.DuetTable.class);
-                    if (table != null) {
-                        require(Privilege.SELECT, table.database().name(), table.table().name());
-                    }
-                }
-                super.visit(node, ordinal, parent);
-            }
-        }.go(plan);
+    /**
+     * SELECT on every table and view a query names, and on what the SQL SECURITY INVOKER views among them read; the
+     * tables a DEFINER view reads are its definer's (checked when the view was created).
+     */
+    void requireSelect(QueryPlanner.PlannedQuery planned) {
+        for (QueryPlanner.TableRead read : planned.reads()) {
+            require(Privilege.SELECT, read.database(), read.table());
+        }
     }
 
     private void requireForDdl(SqlNode statement) {
@@ -607,6 +603,11 @@ public final class Session implements SessionFunctions {
         } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlDropIndex drop) {
             String[] name = qualifiedName(drop.table());
             require(Privilege.INDEX, name[0], name[1]);
+        } else if (statement instanceof SqlDropView drop) {
+            for (SqlIdentifier view : drop.views()) {
+                String[] name = qualifiedName(view);
+                require(Privilege.DROP, name[0], name[1]);
+            }
         } else if (statement instanceof SqlAlterTable alter) {
             String[] name = qualifiedName(alter.table());
             require(Privilege.ALTER, name[0], name[1]);
@@ -803,7 +804,8 @@ public final class Session implements SessionFunctions {
         return "other";
     }
 
-    private StatementResult dispatchUnmeasured(SqlNode statement, String rewritten) {
+    private StatementResult dispatchUnmeasured(SqlNode parsed, String rewritten) {
+        SqlNode statement = parsed instanceof SqlCreateView create ? ViewPrivileges.checked(this, create) : parsed;
         if (statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable) {
             requireForDdl(statement);
             // DDL commits the open transaction first, as MySQL does.
@@ -1021,7 +1023,7 @@ public final class Session implements SessionFunctions {
     private StatementResult query(Transaction transaction, SqlNode query, WaitPolicy lockWait, String sql) {
         List<String> labels = labels(query, sql);
         QueryPlanner.PlannedQuery planned = planner().plan(query);
-        requireSelect(planned.plan());
+        requireSelect(planned);
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
                 List.of());
         List<Object[]> rows = LockingQueries.execute(transaction, compiler, lockWait, planned.plan());
@@ -1064,6 +1066,10 @@ public final class Session implements SessionFunctions {
             io.duetdb.sql.catalog.TableInfo table = manager.latestInfoSchema().table(databaseName, tableName)
                     .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE, "Table '" + databaseName + "."
                             + tableName + "' doesn't exist"));
+            if (table.view() != null) {
+                throw new DuetException(ErrorCode.WRONG_OBJECT, "'" + databaseName + "." + table.name()
+                        + "' is not BASE TABLE");
+            }
             require(Privilege.SELECT, databaseName, table.name());
             require(Privilege.INSERT, databaseName, table.name());
             inTransaction(transaction -> {

@@ -27,6 +27,7 @@ final class ShowStatements {
     private static final Pattern INDEX = Pattern.compile(
             "(?is)(?:index|indexes|keys)\\s+(?:from|in)\\s+([`\\w.]+)(?:\\s+(?:from|in)\\s+`?([^`\\s]+)`?)?");
     private static final Pattern CREATE_TABLE = Pattern.compile("(?is)create\\s+table\\s+([`\\w.]+)");
+    private static final Pattern CREATE_VIEW = Pattern.compile("(?is)create\\s+view\\s+([`\\w.]+)");
     private static final Pattern CREATE_DATABASE = Pattern.compile("(?is)create\\s+(?:database|schema)\\s+`?([^`\\s]+)`?");
     private static final Pattern VARIABLES = Pattern.compile(
             "(?is)(?:(global|session|local)\\s+)?variables(?:\\s+like\\s+'([^']*)'|\\s+where\\s+.*)?");
@@ -56,7 +57,8 @@ final class ShowStatements {
             boolean full = matcher.group(1) != null;
             List<Object[]> rows = new ArrayList<>();
             for (TableInfo table : schema.tables(database)) {
-                rows.add(full ? new Object[] {table.name(), "BASE TABLE"} : new Object[] {table.name()});
+                rows.add(full ? new Object[] {table.name(), table.view() != null ? "VIEW" : "BASE TABLE"}
+                        : new Object[] {table.name()});
             }
             String label = "Tables_in_" + database.name();
             return result(full ? List.of(label, "Table_type") : List.of(label), filter(rows, matcher.group(3)));
@@ -99,8 +101,20 @@ final class ShowStatements {
                     "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Visible",
                     "Expression"), rows);
         }
+        if ((matcher = CREATE_VIEW.matcher(text)).matches()) {
+            TableInfo table = table(session, schema, matcher.group(1), null);
+            String databaseName = schema.database(table.databaseId()).map(DatabaseInfo::name).orElse("");
+            if (table.view() == null) {
+                throw new DuetException(ErrorCode.WRONG_OBJECT, "'" + databaseName + "." + table.name()
+                        + "' is not VIEW");
+            }
+            return createView(session, databaseName, table);
+        }
         if ((matcher = CREATE_TABLE.matcher(text)).matches()) {
             TableInfo table = table(session, schema, matcher.group(1), null);
+            if (table.view() != null) {
+                return createView(session, schema.database(table.databaseId()).map(DatabaseInfo::name).orElse(""), table);
+            }
             return result(List.of("Table", "Create Table"), List.<Object[]>of(new Object[] {table.name(),
                     CreateTableText.of(table)}));
         }
@@ -236,6 +250,14 @@ final class ShowStatements {
     private static DatabaseInfo database(InfoSchema schema, String name) {
         return schema.database(name).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_DATABASE,
                 "Unknown database '" + name + "'"));
+    }
+
+    /** SHOW CREATE VIEW (and SHOW CREATE TABLE of a view), for an account that may read the view. */
+    private static QueryResult createView(Session session, String databaseName, TableInfo view) {
+        session.require(io.duetdb.sql.catalog.Privilege.SELECT, databaseName, view.name());
+        return result(List.of("View", "Create View", "character_set_client", "collation_connection"),
+                List.<Object[]>of(new Object[] {view.name(), CreateViewText.of(view), view.view().characterSetClient(),
+                        view.view().collationConnection()}));
     }
 
     private static TableInfo table(Session session, InfoSchema schema, String written, String databaseName) {

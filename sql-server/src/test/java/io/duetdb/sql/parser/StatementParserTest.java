@@ -19,6 +19,8 @@ import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
+import io.duetdb.sql.parser.ddl.SqlCreateView;
+import io.duetdb.sql.parser.ddl.SqlDropView;
 import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
 import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
@@ -200,6 +202,38 @@ class StatementParserTest {
         }
         assertThatThrownBy(() -> StatementParser.parse("EXPLAIN 1 + 1")).isInstanceOf(DuetException.class)
                 .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.PARSE_ERROR));
+    }
+
+    @Test
+    void parsesViewsWithMySqlsOptionsAndKeepsTheQuerysText() {
+        SqlCreateView create = (SqlCreateView) StatementParser.parse("CREATE OR REPLACE ALGORITHM = MERGE"
+                + " DEFINER = 'app'@'%' SQL SECURITY INVOKER VIEW db.v (a, b) AS\n  SELECT x, 'it''s'\n  FROM t"
+                + " WITH LOCAL CHECK OPTION");
+        assertThat(create.replace()).isTrue();
+        assertThat(create.alter()).isFalse();
+        assertThat(create.name().names).containsExactly("db", "v");
+        assertThat(create.columns()).extracting(SqlNode::toString).containsExactly("a", "b");
+        assertThat(create.definition()).isEqualTo("SELECT x, 'it\\'s'\n  FROM t");
+        assertThat(create.options()).isEqualTo(new SqlCreateView.Options("MERGE", "app@%", "INVOKER"));
+        assertThat(create.checkOption()).isEqualTo("LOCAL");
+        SqlCreateView plain = (SqlCreateView) StatementParser.parse("CREATE VIEW v AS (SELECT 1) UNION (SELECT 2)");
+        assertThat(plain.definition()).isEqualTo("(SELECT 1) UNION (SELECT 2)");
+        assertThat(plain.options()).isEqualTo(new SqlCreateView.Options(null, null, null));
+        assertThat(plain.checkOption()).isNull();
+        assertThat(((SqlCreateView) StatementParser.parse("CREATE DEFINER = CURRENT_USER() VIEW v AS SELECT 1"))
+                .options().definer()).isEqualTo("CURRENT_USER");
+        SqlCreateView alter = (SqlCreateView) StatementParser.parse("ALTER DEFINER = root@localhost VIEW v AS SELECT 2"
+                + " WITH CHECK OPTION");
+        assertThat(alter.alter()).isTrue();
+        assertThat(alter.options().definer()).isEqualTo("root@localhost");
+        assertThat(alter.checkOption()).isEqualTo("CASCADED");
+        SqlDropView drop = (SqlDropView) StatementParser.parse("DROP VIEW IF EXISTS v, db.w");
+        assertThat(drop.ifExists()).isTrue();
+        assertThat(drop.views()).extracting(SqlIdentifier::toString).containsExactly("v", "db.w");
+        assertThatThrownBy(() -> StatementParser.parse("CREATE VIEW v AS 1 + 1")).isInstanceOf(DuetException.class);
+        // ALGORITHM and the words after it stay names MySQL does not reserve.
+        assertThat(StatementParser.parse("CREATE TABLE t (algorithm INT, undefined INT, temptable INT)"))
+                .isInstanceOf(SqlCreateTable.class);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.duetdb.sql.prepare;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
@@ -8,11 +9,14 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.junit.jupiter.api.Test;
 
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.DatabaseInfo;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.SchemaState;
 import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.sql.catalog.ViewInfo;
 import io.duetdb.sql.parser.StatementParser;
 import io.duetdb.sql.types.SqlType;
 
@@ -56,6 +60,58 @@ class QueryPlannerTest {
                 "SELECT user, user.user, USER() FROM user WHERE user.user = 'x'"));
         assertThat(RelOptUtil.toString(planned.plan())).contains("user=[$0], user0=[$0], EXPR$2=[USER()]")
                 .contains("condition=[=($0, _UTF-8'x')]");
+    }
+
+    private static ColumnInfo intColumn(int id, String name) {
+        return new ColumnInfo(id, name, id - 1, new SqlType(io.duetdb.sql.types.SqlTypeName.INT, 11, 0, false), false,
+                false, null, false, false, false, "", SchemaState.PUBLIC);
+    }
+
+    /** Database db: table t (a, b), view v (x, y) of {@code definition} with {@code security}, view w over v. */
+    private static QueryPlanner viewPlanner(String definition, String security) {
+        TableInfo t = new TableInfo(10, 1, "t", List.of(intColumn(1, "a"), intColumn(2, "b")), List.of(), null, 3, 1,
+                "", 0);
+        TableInfo v = TableInfo.view(11, 1, "v", List.of(intColumn(1, "x"), intColumn(2, "y")), new ViewInfo(definition,
+                "db", "UNDEFINED", "root@%", security, "NONE", "utf8mb4", "utf8mb4_bin"));
+        TableInfo w = TableInfo.view(12, 1, "w", List.of(intColumn(1, "x")), new ViewInfo("SELECT x FROM v", "db",
+                "UNDEFINED", "root@%", "DEFINER", "NONE", "utf8mb4", "utf8mb4_bin"));
+        return new QueryPlanner(new CalciteCatalog(new InfoSchema(1, List.of(new DatabaseInfo(1, "db")),
+                List.of(t, v, w))), "db");
+    }
+
+    @Test
+    void aViewIsReplacedByItsQuerysPlanWithTheViewsColumnNames() {
+        QueryPlanner.PlannedQuery planned = viewPlanner("SELECT a, b FROM t WHERE b > 0", "DEFINER")
+                .plan(StatementParser.parse("SELECT y FROM v WHERE x = 3"));
+        String plan = RelOptUtil.toString(planned.plan());
+        assertThat(plan).doesNotContain("[db, v]").contains("LogicalTableScan(table=[[db, t]])");
+        // The view's filter and the query's meet over the table's scan.
+        assertThat(plan).contains(">($1, 0)").contains("=($0, 3)");
+        assertThat(planned.rowType().getFieldNames()).containsExactly("y");
+        // A DEFINER view's tables are not the reader's to be checked: only the view is.
+        assertThat(planned.reads()).containsExactly(new QueryPlanner.TableRead("db", "v", true));
+    }
+
+    @Test
+    void anInvokerViewsTablesAreCheckedAgainstItsReader() {
+        QueryPlanner.PlannedQuery planned = viewPlanner("SELECT a, b FROM t", "INVOKER")
+                .plan(StatementParser.parse("SELECT COUNT(*) FROM w"));
+        // w (DEFINER) is read; what w reads is its definer's: v and t are not the reader's.
+        assertThat(planned.reads()).containsExactly(new QueryPlanner.TableRead("db", "w", true));
+        QueryPlanner.PlannedQuery direct = viewPlanner("SELECT a, b FROM t", "INVOKER")
+                .plan(StatementParser.parse("SELECT COUNT(*) FROM v"));
+        assertThat(direct.reads()).containsExactly(new QueryPlanner.TableRead("db", "v", true),
+                new QueryPlanner.TableRead("db", "t", false));
+    }
+
+    @Test
+    void aViewWhoseQueryNoLongerValidatesIs1356AndOneThatReadsItselfIs1462() {
+        assertThatThrownBy(() -> viewPlanner("SELECT a, gone FROM t", "DEFINER").plan(StatementParser.parse(
+                "SELECT * FROM v"))).isInstanceOf(DuetException.class)
+                .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.VIEW_INVALID));
+        assertThatThrownBy(() -> viewPlanner("SELECT x, x AS y FROM w", "DEFINER").plan(StatementParser.parse(
+                "SELECT * FROM v"))).isInstanceOf(DuetException.class)
+                .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.VIEW_RECURSIVE));
     }
 
     @Test

@@ -1,6 +1,13 @@
 package io.duetdb.testing.sql;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -129,6 +136,54 @@ class ItTpchReference {
             all.add(i);
         }
         endpoints.assertQueriesMatch(endpoints.url(), windows, all, PASSING_TIMEOUT, OTHER_TIMEOUT);
+    }
+
+    /** The TPC-H driver's Q15 as the specification writes it: a view, the query over it, then DROP VIEW. */
+    static final String Q15_VIEW = "CREATE OR REPLACE VIEW revenue0 (supplier_no, total_revenue) AS"
+            + " SELECT l_suppkey, sum(l_extendedprice * (1 - l_discount)) FROM lineitem"
+            + " WHERE l_shipdate >= date '1996-01-01' AND l_shipdate < date '1996-01-01' + interval '3' month"
+            + " GROUP BY l_suppkey";
+    static final String Q15_OVER_VIEW = "SELECT s_suppkey, s_name, s_address, s_phone, total_revenue"
+            + " FROM supplier, revenue0 WHERE s_suppkey = supplier_no"
+            + " AND total_revenue = (SELECT max(total_revenue) FROM revenue0) ORDER BY s_suppkey";
+
+    /** Q15 through the view revenue0 on DuetDB against Q15's single-statement form on DuckDB. */
+    @Test
+    void q15ThroughTheRevenueViewReturnsTheReferenceResult() throws SQLException {
+        QuerySet q15 = new QuerySet() {
+            @Override
+            public String title() {
+                return "TPC-H Q15 through the view revenue0 at scale factor " + SCALE_FACTOR;
+            }
+
+            @Override
+            public int count() {
+                return 1;
+            }
+
+            @Override
+            public String sql(int number) {
+                return Q15_OVER_VIEW;
+            }
+
+            @Override
+            public String referenceSql(int number) {
+                return TpchQueries.referenceSql(15, SCALE_FACTOR);
+            }
+
+            @Override
+            public boolean ordered(int number) {
+                return true;
+            }
+        };
+        try (Connection connection = DriverManager.getConnection(endpoints.url());
+                Statement statement = connection.createStatement()) {
+            statement.execute(Q15_VIEW);
+            endpoints.assertQueriesMatch(endpoints.url(), q15, Set.of(1), PASSING_TIMEOUT, OTHER_TIMEOUT);
+            statement.execute("DROP VIEW revenue0");
+            assertThatThrownBy(() -> statement.executeQuery(Q15_OVER_VIEW)).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1146));
+        }
     }
 
     private static void compareWithReference(String jdbcUrl) {
