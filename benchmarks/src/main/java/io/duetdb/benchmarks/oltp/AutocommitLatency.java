@@ -23,9 +23,12 @@ import org.HdrHistogram.Histogram;
 final class AutocommitLatency {
     static final String TABLE = "oltp_latency";
 
-    /** One statement's latencies in microseconds, and its failures (with the first failure's message). */
-    record Result(String statement, long count, long p50Micros, long p99Micros, double meanMicros, long errors,
-            Optional<String> firstError) {
+    /**
+     * One statement's latencies in microseconds, this process's CPU per measured statement ({@link ProcessCpu}), and
+     * its failures (with the first failure's message).
+     */
+    record Result(String statement, long count, long p50Micros, long p99Micros, double meanMicros,
+            double cpuMicros, long errors, Optional<String> firstError) {
         Result {
             requireNonNull(statement, "statement is null");
             requireNonNull(firstError, "firstError is null");
@@ -89,8 +92,12 @@ final class AutocommitLatency {
         long errors = 0;
         String firstError = null;
         long start = System.nanoTime();
+        long cpuStart = 0;
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int round = 0; round < warmup + statements; round++) {
+                if (round == warmup) {
+                    cpuStart = ProcessCpu.nanos();
+                }
                 long before = System.nanoTime();
                 try {
                     execution.execute(statement, round);
@@ -105,9 +112,10 @@ final class AutocommitLatency {
                 }
             }
         }
+        double cpuMicros = (ProcessCpu.nanos() - cpuStart) / 1000.0 / Math.max(1, statements);
         progress.printf("%s: %d autocommit %s statements (%d of them warm-up) in %.1f s%n", endpoint.name(),
                 warmup + statements, name, warmup, (System.nanoTime() - start) / 1e9);
         return new Result(name, histogram.getTotalCount(), histogram.getValueAtPercentile(50),
-                histogram.getValueAtPercentile(99), histogram.getMean(), errors, Optional.ofNullable(firstError));
+                histogram.getValueAtPercentile(99), histogram.getMean(), cpuMicros, errors, Optional.ofNullable(firstError));
     }
 }

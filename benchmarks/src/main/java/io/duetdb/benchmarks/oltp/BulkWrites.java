@@ -30,9 +30,12 @@ final class BulkWrites {
     static final String EMPTY_TABLE = "oltp_bulk_empty";
     private static final long PROGRESS_INTERVAL_SECONDS = 5;
 
-    /** The load's and the index builds' times; rows counts only what the INSERTs that succeeded wrote. */
-    record Result(long rows, double insertSeconds, long failedInserts, double emptyIndexSeconds,
-            double backfillSeconds, Optional<String> firstError) {
+    /**
+     * The load's and the index builds' times, and this process's CPU per row loaded ({@link ProcessCpu}); rows counts
+     * only what the INSERTs that succeeded wrote.
+     */
+    record Result(long rows, double insertSeconds, double insertCpuMicrosPerRow, long failedInserts,
+            double emptyIndexSeconds, double backfillSeconds, Optional<String> firstError) {
         Result {
             requireNonNull(firstError, "firstError is null");
         }
@@ -76,6 +79,7 @@ final class BulkWrites {
         int batches = (rows + rowsPerInsert - 1) / rowsPerInsert;
         ExecutorService pool = Executors.newFixedThreadPool(connections);
         long start = System.nanoTime();
+        long cpuStart = ProcessCpu.nanos();
         try {
             List<Future<?>> loaders = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
@@ -113,6 +117,7 @@ final class BulkWrites {
             pool.shutdownNow();
         }
         double insertSeconds = (System.nanoTime() - start) / 1e9;
+        double cpuMicrosPerRow = (ProcessCpu.nanos() - cpuStart) / 1000.0 / Math.max(1, written.get());
         progress.printf("%s: %,d rows in %.1f s (%,.0f rows/s), %d INSERTs failed%n", endpoint.name(), written.get(),
                 insertSeconds, written.get() / insertSeconds, failed.get());
         double emptyIndexSeconds;
@@ -126,7 +131,7 @@ final class BulkWrites {
                     backfillSeconds, written.get() / backfillSeconds);
             statement.execute("DROP TABLE " + EMPTY_TABLE);
         }
-        return new Result(written.get(), insertSeconds, failed.get(), emptyIndexSeconds, backfillSeconds,
+        return new Result(written.get(), insertSeconds, cpuMicrosPerRow, failed.get(), emptyIndexSeconds, backfillSeconds,
                 Optional.ofNullable(firstError.get()));
     }
 

@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /** Everything measured on one endpoint; the parts not run stay empty. */
 final class EndpointResult {
-    /** One measured sysbench run. */
-    record SysbenchRun(String workload, int threads, SysbenchResult result) {
+    /** One measured sysbench run, with this process's CPU per transaction meanwhile ({@link ProcessCpu}). */
+    record SysbenchRun(String workload, int threads, SysbenchResult result, double cpuMicrosPerTransaction) {
         SysbenchRun {
             requireNonNull(workload, "workload is null");
             requireNonNull(result, "result is null");
@@ -43,8 +43,11 @@ final class EndpointResult {
     }
 
     Optional<SysbenchResult> run(String workload, int threads) {
-        return runs.stream().filter(run -> run.workload().equals(workload) && run.threads() == threads)
-                .map(SysbenchRun::result).findFirst();
+        return sysbenchRun(workload, threads).map(SysbenchRun::result);
+    }
+
+    Optional<SysbenchRun> sysbenchRun(String workload, int threads) {
+        return runs.stream().filter(run -> run.workload().equals(workload) && run.threads() == threads).findFirst();
     }
 
     List<AutocommitLatency.Result> latencies() {

@@ -195,8 +195,11 @@ public final class OltpBenchmark implements Callable<Integer> {
             }
             for (int count : threads) {
                 System.out.printf("%s: %s, %d threads, %d s%n", endpoint.name(), workload, count, seconds);
+                long cpuStart = ProcessCpu.nanos();
                 SysbenchResult run = sysbench.run(workload, count, seconds, reportInterval);
-                result.runs().add(new EndpointResult.SysbenchRun(workload, count, run));
+                double cpuMicros = (ProcessCpu.nanos() - cpuStart) / 1000.0
+                        / Math.max(1, run.transactionsPerSecond() * seconds);
+                result.runs().add(new EndpointResult.SysbenchRun(workload, count, run, cpuMicros));
                 System.out.printf("%s: %s, %d threads: %s%n", endpoint.name(), workload, count, run.completed()
                         ? String.format("%,.0f TPS, %,.0f QPS, p95 %.2f ms, %d ignored errors",
                                 run.transactionsPerSecond(), run.queriesPerSecond(), run.p95Millis(), run.ignoredErrors())

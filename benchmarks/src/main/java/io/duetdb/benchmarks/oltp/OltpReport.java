@@ -77,31 +77,34 @@ final class OltpReport {
         out.printf("sysbench: %d tables x %,d rows, %d s per run after a %d s warm-up per workload,"
                 + " --db-ps-mode=auto%n", settings.tables(), settings.tableSize(), settings.seconds(),
                 settings.warmupSeconds());
-        out.printf("%-18s %7s  %-26s %10s %10s %9s %9s %10s %7s%n", "workload", "threads", "endpoint", "TPS", "QPS",
-                "avg ms", "p95 ms", "ign. err.", "ratio");
+        out.printf("%-18s %7s  %-26s %10s %10s %9s %9s %10s %9s %7s%n", "workload", "threads", "endpoint", "TPS",
+                "QPS", "avg ms", "p95 ms", "ign. err.", "CPU us/tx", "ratio");
         for (String workload : settings.workloads()) {
             for (int threads : settings.threads()) {
                 for (EndpointResult result : results) {
-                    Optional<SysbenchResult> run = result.run(workload, threads);
+                    Optional<EndpointResult.SysbenchRun> run = result.sysbenchRun(workload, threads);
                     if (run.isEmpty()) {
                         continue;
                     }
-                    SysbenchResult figures = run.get();
+                    SysbenchResult figures = run.get().result();
                     if (!figures.completed()) {
                         out.printf("%-18s %7d  %-26s failed: %s%n", workload, threads, result.name(),
                                 figures.failure().orElseThrow());
                         continue;
                     }
-                    out.printf("%-18s %7d  %-26s %,10.0f %,10.0f %9.2f %9.2f %,10d %7s%n", workload, threads,
+                    out.printf("%-18s %7d  %-26s %,10.0f %,10.0f %9.2f %9.2f %,10d %,9.0f %7s%n", workload, threads,
                             result.name(), figures.transactionsPerSecond(), figures.queriesPerSecond(),
                             figures.averageMillis(), figures.p95Millis(), figures.ignoredErrors(),
+                            run.get().cpuMicrosPerTransaction(),
                             ratio(result, other -> other.run(workload, threads).filter(SysbenchResult::completed)
                                     .map(SysbenchResult::transactionsPerSecond).orElse(Double.NaN)));
                 }
             }
         }
         out.println("ign. err.: errors sysbench retried and counted (its --mysql-ignore-errors default: 1213, 1020,"
-                + " 1205); any other error fails the run; ratio: TPS (below 1: slower)");
+                + " 1205); any other error fails the run; CPU us/tx: this process's CPU per transaction (the in-process"
+                + " DuetDB's whole cluster; sysbench's own is not counted; about 0 for other endpoints); ratio: TPS"
+                + " (below 1: slower)");
     }
 
     private void printLatency() {
@@ -111,18 +114,21 @@ final class OltpReport {
         out.println();
         out.printf("autocommit latency, one connection, Connector/J server-side prepared statements: %,d each after"
                 + " %,d unmeasured%n", settings.latencyStatements(), settings.latencyWarmup());
-        out.printf("%-8s %-26s %10s %10s %10s %8s %10s%n", "stmt", "endpoint", "p50 ms", "p99 ms", "mean ms",
-                "errors", "ratio p50");
+        out.printf("%-8s %-26s %10s %10s %10s %8s %8s %10s%n", "stmt", "endpoint", "p50 ms", "p99 ms", "mean ms",
+                "CPU us", "errors", "ratio p50");
         for (String statement : List.of("INSERT", "UPDATE", "SELECT")) {
             for (EndpointResult result : results) {
-                result.latency(statement).ifPresent(latency -> out.printf("%-8s %-26s %10.3f %10.3f %10.3f %,8d %10s%n",
-                        statement, result.name(), latency.p50Micros() / 1000.0, latency.p99Micros() / 1000.0,
-                        latency.meanMicros() / 1000.0, latency.errors(), ratio(result, other -> other.latency(statement)
+                result.latency(statement).ifPresent(latency -> out.printf(
+                        "%-8s %-26s %10.3f %10.3f %10.3f %,8.0f %,8d %10s%n", statement, result.name(),
+                        latency.p50Micros() / 1000.0, latency.p99Micros() / 1000.0, latency.meanMicros() / 1000.0,
+                        latency.cpuMicros(), latency.errors(), ratio(result, other -> other.latency(statement)
                                 .map(l -> (double) l.p50Micros()).orElse(Double.NaN))));
             }
         }
         out.println("INSERT: one row (and its entry in index k); UPDATE: a non-indexed column by primary key;"
-                + " SELECT: by primary key; ratio: p50 latency (above 1: slower)");
+                + " SELECT: by primary key; CPU us: this process's CPU per statement (in-process DuetDB: clients,"
+                + " SQL server, placement and stores; other endpoints: the client only); ratio: p50 latency (above 1:"
+                + " slower)");
         for (EndpointResult result : results) {
             for (AutocommitLatency.Result latency : result.latencies()) {
                 latency.firstError().ifPresent(error -> out.printf("%s: %s failed %d times, first: %s%n",
@@ -139,17 +145,18 @@ final class OltpReport {
         out.printf("bulk writes: %,d rows in INSERTs of %,d rows from %d connections into a table with one secondary"
                 + " index, then CREATE INDEX on it%n", settings.bulkRows(), settings.rowsPerInsert(),
                 settings.bulkConnections());
-        out.printf("%-26s %12s %8s %8s %10s %14s %12s %8s%n", "endpoint", "rows/s", "failed", "ratio",
-                "empty s", "backfill s", "backfill r/s", "ratio");
+        out.printf("%-26s %12s %9s %8s %8s %10s %12s %12s %8s%n", "endpoint", "rows/s", "CPU us/row", "failed",
+                "ratio", "empty s", "backfill s", "backfill r/s", "ratio");
         for (EndpointResult result : results) {
-            result.bulk().ifPresent(bulk -> out.printf("%-26s %,12.0f %,8d %8s %10.3f %14.1f %,12.0f %8s%n",
-                    result.name(), bulk.insertRowsPerSecond(), bulk.failedInserts(),
+            result.bulk().ifPresent(bulk -> out.printf("%-26s %,12.0f %,9.0f %,8d %8s %10.3f %12.1f %,12.0f %8s%n",
+                    result.name(), bulk.insertRowsPerSecond(), bulk.insertCpuMicrosPerRow(), bulk.failedInserts(),
                     ratio(result, other -> other.bulk().map(BulkWrites.Result::insertRowsPerSecond).orElse(Double.NaN)),
                     bulk.emptyIndexSeconds(), bulk.backfillSeconds(), bulk.backfillRowsPerSecond(),
                     ratio(result, other -> other.bulk().map(BulkWrites.Result::backfillRowsPerSecond)
                             .orElse(Double.NaN))));
         }
-        out.println("failed: INSERT statements that failed (their rows are not counted); empty s: CREATE INDEX on an"
+        out.println("CPU us/row: this process's CPU per row loaded (as for latency); failed: INSERT statements that"
+                + " failed (their rows are not counted); empty s: CREATE INDEX on an"
                 + " empty table of the same shape; backfill: CREATE INDEX on pad over the loaded rows; ratios: rows/s");
         for (EndpointResult result : results) {
             result.bulk().flatMap(BulkWrites.Result::firstError).ifPresent(error ->

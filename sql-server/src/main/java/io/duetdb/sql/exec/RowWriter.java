@@ -84,6 +84,35 @@ public final class RowWriter {
         return Optional.empty();
     }
 
+    /**
+     * The handle of another row that already holds one of the keys that changing row {@code oldHandle} from
+     * {@code oldRow} to {@code newRow} (at {@code newHandle}) takes, if any. Only the keys the change takes anew are
+     * read: the primary key when the handle changes, and each unique key whose values change; a key the row keeps is
+     * its own, and reading it would also stop the check there, before the keys that do change.
+     */
+    public Optional<Conflict> findUpdateConflict(long oldHandle, Object[] oldRow, long newHandle, Object[] newRow) {
+        TableInfo table = access.table();
+        if (table.hasClusteredHandle() && newHandle != oldHandle && readForUpdate(access.rowKey(newHandle)).isPresent()) {
+            return Optional.of(new Conflict(newHandle, IndexInfo.PRIMARY_NAME,
+                    String.valueOf(newRow[access.handleColumnIndex()])));
+        }
+        for (IndexInfo index : access.writableIndexes()) {
+            if (!access.isUniqueEntry(index, newRow)
+                    || TableAccess.sameValues(access.indexValues(index, oldRow), access.indexValues(index, newRow))) {
+                continue;
+            }
+            Optional<byte[]> existing = readForUpdate(access.indexKey(index, newRow, newHandle));
+            if (existing.isEmpty()) {
+                continue;
+            }
+            long holder = TableAccess.handleOfValue(existing.get());
+            if (holder != newHandle && holder != oldHandle) {
+                return Optional.of(new Conflict(holder, index.name(), describe(access.indexValues(index, newRow))));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** A key conflict: the other row's handle, the key's name and the duplicated value as MySQL prints it. */
     public record Conflict(long handle, String keyName, String value) {
         public DuetException toError(String tableName) {

@@ -243,8 +243,8 @@ final class DmlStatements {
                 return 0;
             }
             long newHandle = table.hasClusteredHandle() ? Values.toLong(updated[access.handleColumnIndex()]) : handle;
-            Optional<RowWriter.Conflict> other = writer.findConflict(updated, newHandle);
-            if (other.isPresent() && other.get().handle() != handle) {
+            Optional<RowWriter.Conflict> other = writer.findUpdateConflict(handle, existing, newHandle, updated);
+            if (other.isPresent()) {
                 throw other.get().toError(table.name());
             }
             writer.update(handle, existing, newHandle, updated);
@@ -610,8 +610,8 @@ final class DmlStatements {
             }
             long newHandle = table.hasClusteredHandle() ? Values.toLong(newRow[access.handleColumnIndex()])
                     : read.handle();
-            Optional<RowWriter.Conflict> conflict = writer.findConflict(newRow, newHandle);
-            if (conflict.isPresent() && conflict.get().handle() != read.handle()) {
+            Optional<RowWriter.Conflict> conflict = writer.findUpdateConflict(read.handle(), read.row(), newHandle, newRow);
+            if (conflict.isPresent()) {
                 throw conflict.get().toError(table.name());
             }
             writer.update(read.handle(), read.row(), newHandle, newRow);
