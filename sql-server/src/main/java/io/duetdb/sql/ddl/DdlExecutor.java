@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -16,12 +15,8 @@ import org.apache.calcite.sql.SqlNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.google.protobuf.ByteString;
 
-import io.duetdb.client.txn.Isolation;
-import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
-import io.duetdb.client.txn.TxnMode;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.Catalog;
@@ -32,7 +27,6 @@ import io.duetdb.sql.catalog.IndexInfo;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.SchemaState;
 import io.duetdb.sql.catalog.TableInfo;
-import io.duetdb.sql.exec.TableAccess;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
@@ -637,58 +631,9 @@ public final class DdlExecutor {
         });
     }
 
-    /** Writes the index entries of every existing row, a batch per transaction, reporting progress. */
+    /** Writes the index entries of every existing row, a page per transaction, reporting progress. */
     private void backfill(TableInfo table, long indexId, BooleanSupplier cancelled, DdlJobRecord job) {
-        int backfillBatchSize = backfillBatchSize();
-        TableAccess access = new TableAccess(table);
-        IndexInfo index = table.indexes().stream().filter(i -> i.id() == indexId).findFirst().orElseThrow();
-        byte[] start = access.recordStart();
-        byte[] end = access.recordEnd();
-        long rows = 0;
-        while (true) {
-            checkNotCancelled(cancelled);
-            Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
-            try {
-                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, backfillBatchSize);
-                for (Map.Entry<ByteString, byte[]> entry : page) {
-                    byte[] key = entry.getKey().toByteArray();
-                    long handle = io.duetdb.common.keys.Keys.handleOf(key);
-                    // The latest version under lock: a writer that changed the row since this snapshot has already
-                    // maintained the index for its version (the index is write-only or later everywhere).
-                    java.util.Optional<byte[]> latest = transaction.getForUpdate(key);
-                    if (latest.isEmpty()) {
-                        continue;
-                    }
-                    Object[] row = access.decode(latest.get());
-                    byte[] indexKey = access.indexKey(index, row, handle);
-                    if (access.isUniqueEntry(index, row)) {
-                        java.util.Optional<byte[]> existing = transaction.getForUpdate(indexKey);
-                        if (existing.isPresent() && TableAccess.handleOfValue(existing.get()) != handle) {
-                            throw new DuetException(ErrorCode.DUPLICATE_ENTRY, "Duplicate entry '"
-                                    + access.indexValues(index, row) + "' for key '" + table.name() + "."
-                                    + index.name() + "'");
-                        }
-                        transaction.put(indexKey, TableAccess.handleValue(handle));
-                    } else {
-                        transaction.put(indexKey, new byte[] {'0'});
-                    }
-                }
-                transaction.commit();
-                observer.batchCommitted(page.size());
-                rows += page.size();
-                boolean done = page.size() < backfillBatchSize;
-                // The last count goes out with the public state's step.
-                job.progress(rows, !done);
-                if (done) {
-                    LOG.info("Backfilled index {} of {}: {} rows", index.name(), table.name(), rows);
-                    return;
-                }
-                byte[] last = page.get(page.size() - 1).getKey().toByteArray();
-                start = java.util.Arrays.copyOf(last, last.length + 1);
-            } finally {
-                transaction.close();
-            }
-        }
+        new IndexBackfill(client, observer).run(table, indexId, backfillBatchSize(), cancelled, job);
     }
 
     /** SET GLOBAL tidb_ddl_reorg_batch_size's value, else the server's configured backfill batch size. */
