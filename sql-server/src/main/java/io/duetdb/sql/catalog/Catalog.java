@@ -8,6 +8,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,12 @@ public final class Catalog implements AutoCloseable {
     private final ScheduledExecutorService reloader;
     private final SchemaSyncer syncer;
     private final DdlStepObserver observer;
+    /**
+     * Serializes this server's DDL steps. They all lock the one schema-version key, and a step that waited for it
+     * finds the version moved past its snapshot and must start again: without this, a burst of DDL from many
+     * sessions of one server spent its attempts losing to itself (9007).
+     */
+    private final ReentrantLock localSteps = new ReentrantLock(true);
     private volatile boolean started;
     private volatile InfoSchema cached = new InfoSchema(-1, java.util.List.of(), java.util.List.of());
     private volatile long loadedAtNanos;
@@ -270,11 +277,13 @@ public final class Catalog implements AutoCloseable {
         long stepStarted = System.nanoTime();
         DuetException last = null;
         for (int attempt = 0; attempt < DDL_ATTEMPTS; attempt++) {
-            Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+            localSteps.lock();
+            Transaction transaction = null;
             T result;
             long version;
             InfoSchema next;
             try {
+                transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
                 OptionalLong locked = store.lockSchemaVersion(transaction);
                 if (locked.isEmpty()) {
                     // Another DDL statement committed after this transaction began: read the catalog again.
@@ -292,8 +301,11 @@ public final class Catalog implements AutoCloseable {
                 version = store.bumpSchemaVersion(transaction);
                 next = ddl.changes.applyTo(current, version);
                 transaction.commit();
+                install(next);
             } catch (DuetException e) {
-                transaction.close();
+                if (transaction != null) {
+                    transaction.close();
+                }
                 if (e.code() != ErrorCode.WRITE_CONFLICT && e.code() != ErrorCode.TRANSACTION_RETRYABLE
                         && e.code() != ErrorCode.DEADLOCK) {
                     throw e;
@@ -301,11 +313,14 @@ public final class Catalog implements AutoCloseable {
                 last = e;
                 continue;
             } catch (RuntimeException e) {
-                transaction.close();
+                if (transaction != null) {
+                    transaction.close();
+                }
                 throw e;
+            } finally {
+                localSteps.unlock();
             }
             long committed = System.nanoTime();
-            install(next);
             if (started) {
                 // Only other servers' later steps read this server's record, for their newer versions: the
                 // report need not delay this step.

@@ -3,11 +3,14 @@ package io.duetdb.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
@@ -16,23 +19,29 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 
 import com.google.protobuf.ByteString;
 
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.error.DuetException;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.common.types.ColumnType;
 import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.IndexInfo;
 import io.duetdb.sql.catalog.SchemaState;
 import io.duetdb.sql.prepare.DuetTable;
+import io.duetdb.sql.prepare.KeyPoints;
 
 /**
  * The inner side of an index lookup join (TiDB's IndexJoin): when the outer side of a join turned out small and the
  * inner side is (a projection of) (a filter over) a table joined on its clustered handle, the inner rows are read by
- * batch gets of the outer side's key values instead of a scan of the whole table; when it is joined on the first
- * column of a secondary index instead, each distinct key value's index entries are read and then their rows by
- * batch gets (the double read), as long as the keys are few beside the table's rows. The hash join then runs as
- * usual over the rows found, so its semantics do not change.
+ * batch gets of the outer side's key values instead of a scan of the whole table. Joined instead on columns of a
+ * secondary index (or of a composite primary key) whose leading columns are each a join key or fixed by an
+ * equality of the inner filter ({@code s_w_id = ?} beside {@code s_i_id = ol_i_id}), each distinct key tuple's
+ * index entries are read and then their rows by batch gets (the double read): by batch gets of the entries too when
+ * the tuple covers a unique index, by a scan of the tuple's prefix otherwise, as long as the keys are few beside the
+ * table's rows. The hash join then runs as usual over the rows found, so its semantics do not change.
  */
 public final class HandleLookup {
     /** Session variable: the most outer rows a lookup serves (0 turns lookups off). */
@@ -45,28 +54,35 @@ public final class HandleLookup {
      * this many rows of the table costs, so more keys than rows / this read the whole table instead.
      */
     static final long ROWS_PER_INDEX_KEY = 1_000;
+    /** As {@link #ROWS_PER_INDEX_KEY} for a unique key read by batch gets: an entry and a row per key. */
+    static final long ROWS_PER_UNIQUE_KEY = 4;
     /** The most keys a secondary-index lookup serves when the table was never analyzed. */
     static final int UNANALYZED_INDEX_KEYS = 100;
     /** Outer rows and the inner rows their keys reach only (no RIGHT or FULL join needs the rest). */
     private static final Set<JoinRelType> LOOKUP_JOINS = Set.of(JoinRelType.INNER, JoinRelType.LEFT, JoinRelType.SEMI);
 
+    /**
+     * One leading column of the index looked up (the handle's column for clustered lookups): its value comes from
+     * the outer row ({@code outerKey}) or is a constant of the inner filter ({@code constant}).
+     */
+    private record KeyPart(int column, RexNode outerKey, RexNode constant) {
+    }
+
     private final TableAccess access;
-    private final int keyColumn;
     private final IndexInfo index;
+    private final List<KeyPart> parts;
     private final long tableRows;
     private final RexNode condition;
     private final List<RexNode> projects;
-    private final RexNode outerKey;
 
-    private HandleLookup(TableAccess access, int keyColumn, IndexInfo index, long tableRows, RexNode condition,
-            List<RexNode> projects, RexNode outerKey) {
+    private HandleLookup(TableAccess access, IndexInfo index, List<KeyPart> parts, long tableRows, RexNode condition,
+            List<RexNode> projects) {
         this.access = access;
-        this.keyColumn = keyColumn;
         this.index = index;
+        this.parts = List.copyOf(parts);
         this.tableRows = tableRows;
         this.condition = condition;
         this.projects = projects;
-        this.outerKey = outerKey;
     }
 
     /** Whether the inner rows are read by their clustered keys (else through a secondary index's entries). */
@@ -79,12 +95,17 @@ public final class HandleLookup {
         return index;
     }
 
+    /** Whether each key tuple is a whole unique key, so its entry is read by a batch get rather than a scan. */
+    boolean byUniqueKey() {
+        return index != null && index.unique() && parts.size() == index.columns().size();
+    }
+
     static long maxOuterRows(SessionFunctions session) {
         Object value = session.systemVariable("", MAX_OUTER_ROWS_VARIABLE);
         return value == null ? DEFAULT_MAX_OUTER_ROWS : Values.toLong(value);
     }
 
-    /** The lookup for a join's inner (right) side, or null when it is not one table joined on its handle. */
+    /** The lookup for a join's inner (right) side, or null when no handle or index of its table serves the join. */
     static HandleLookup of(Join join, JoinKeys keys) {
         if (!LOOKUP_JOINS.contains(join.getJoinType())) {
             return null;
@@ -107,37 +128,74 @@ public final class HandleLookup {
         TableAccess access = new TableAccess(table.table());
         String handleName = access.table().handleColumn();
         List<ColumnInfo> columns = access.table().publicColumns();
-        HandleLookup byIndex = null;
+        // Inner table column -> the outer key it is joined on.
+        Map<Integer, RexNode> joined = new HashMap<>();
         for (int i = 0; i < keys.rightKeys().size(); i++) {
             if (keys.nullSafe().get(i) || !(keys.rightKeys().get(i) instanceof RexInputRef reference)) {
                 continue;
             }
             RexNode column = projects == null ? reference : projects.get(reference.getIndex());
-            if (!(column instanceof RexInputRef scanColumn)) {
+            if (column instanceof RexInputRef scanColumn) {
+                if (handleName != null && columns.get(scanColumn.getIndex()).name().equalsIgnoreCase(handleName)) {
+                    return new HandleLookup(access, null, List.of(new KeyPart(scanColumn.getIndex(),
+                            keys.leftKeys().get(i), null)), 0, condition, projects);
+                }
+                joined.putIfAbsent(scanColumn.getIndex(), keys.leftKeys().get(i));
+            }
+        }
+        if (joined.isEmpty()) {
+            return null;
+        }
+        Map<Integer, RexNode> fixed = new HashMap<>();
+        if (condition != null) {
+            RexNode expanded = RexUtil.expandSearch(join.getCluster().getRexBuilder(), null, condition);
+            for (RexNode conjunct : RelOptUtil.conjunctions(expanded)) {
+                KeyPoints.equality(conjunct).ifPresent(equality -> fixed.putIfAbsent(equality.getKey(), equality.getValue()));
+            }
+        }
+        List<KeyPart> best = List.of();
+        IndexInfo bestIndex = null;
+        for (IndexInfo index : access.table().indexes()) {
+            if (index.state() != SchemaState.PUBLIC || index.primary() && handleName != null) {
                 continue;
             }
-            String name = columns.get(scanColumn.getIndex()).name();
-            if (handleName != null && name.equalsIgnoreCase(handleName)) {
-                return new HandleLookup(access, scanColumn.getIndex(), null, 0, condition, projects, keys.leftKeys().get(i));
-            }
-            IndexInfo index = byIndex != null ? null : leadingIndex(access, name);
-            if (index != null) {
-                long rows = table.statistics().rowCount(access.table().id()).orElse(-1);
-                byIndex = new HandleLookup(access, scanColumn.getIndex(), index, rows, condition, projects,
-                        keys.leftKeys().get(i));
+            List<KeyPart> parts = leadingParts(index, columns, joined, fixed);
+            boolean wholeUnique = index.unique() && parts.size() == index.columns().size();
+            boolean bestWholeUnique = bestIndex != null && bestIndex.unique() && best.size() == bestIndex.columns().size();
+            boolean usesJoin = parts.stream().anyMatch(part -> part.outerKey() != null);
+            if (usesJoin && (bestIndex == null || wholeUnique && !bestWholeUnique
+                    || wholeUnique == bestWholeUnique && parts.size() > best.size())) {
+                best = parts;
+                bestIndex = index;
             }
         }
-        return byIndex;
+        if (bestIndex == null) {
+            return null;
+        }
+        long rows = table.statistics().rowCount(access.table().id()).orElse(-1);
+        return new HandleLookup(access, bestIndex, best, rows, condition, projects);
     }
 
-    /** A public secondary index whose first column is {@code column}, or null. */
-    private static IndexInfo leadingIndex(TableAccess access, String column) {
-        for (IndexInfo index : access.table().indexes()) {
-            if (index.state() == SchemaState.PUBLIC && !index.primary() && index.columns().get(0).equalsIgnoreCase(column)) {
-                return index;
+    /** The index's leading columns that a join key or a constant of the inner filter sets. */
+    private static List<KeyPart> leadingParts(IndexInfo index, List<ColumnInfo> columns, Map<Integer, RexNode> joined,
+            Map<Integer, RexNode> fixed) {
+        List<KeyPart> parts = new ArrayList<>();
+        for (String name : index.columns()) {
+            int column = -1;
+            for (int i = 0; i < columns.size(); i++) {
+                if (columns.get(i).name().equalsIgnoreCase(name)) {
+                    column = i;
+                }
+            }
+            if (joined.containsKey(column)) {
+                parts.add(new KeyPart(column, joined.get(column), null));
+            } else if (fixed.containsKey(column)) {
+                parts.add(new KeyPart(column, null, fixed.get(column)));
+            } else {
+                break;
             }
         }
-        return null;
+        return parts;
     }
 
     /** Whether a lookup of this many distinct keys is cheaper than reading the inner table whole. */
@@ -145,43 +203,77 @@ public final class HandleLookup {
         if (index == null) {
             return true;
         }
+        if (byUniqueKey()) {
+            return tableRows < 0 || distinctKeys * ROWS_PER_UNIQUE_KEY <= tableRows;
+        }
         return tableRows < 0 ? distinctKeys <= UNANALYZED_INDEX_KEYS : distinctKeys * ROWS_PER_INDEX_KEY <= tableRows;
     }
 
-    /** The distinct values of the outer rows' keys that the inner key column can hold, as that column holds them. */
-    List<Object> keyValues(List<Object[]> outer, ExpressionCompiler compiler) {
-        RowExpression key = compiler.compile(outerKey);
-        ColumnInfo info = access.table().publicColumns().get(keyColumn);
-        Set<Object> values = new LinkedHashSet<>();
+    /**
+     * The distinct key tuples of the outer rows that the inner key columns can hold, in storage form (handles for
+     * clustered lookups); a tuple with a NULL, or with a value its column cannot hold exactly, matches no row.
+     */
+    List<List<Object>> keyValues(List<Object[]> outer, ExpressionCompiler compiler) {
+        List<RowExpression> outerKeys = new ArrayList<>(parts.size());
+        List<Object> constants = new ArrayList<>(parts.size());
+        for (KeyPart part : parts) {
+            outerKeys.add(part.outerKey() == null ? null : compiler.compile(part.outerKey()));
+            constants.add(part.constant() == null ? null : compiler.compile(part.constant()).evaluate(new Object[0]));
+        }
+        Set<List<Object>> tuples = new LinkedHashSet<>();
         for (Object[] row : outer) {
-            Object value = key.evaluate(row);
-            if (value == null) {
-                continue;
-            }
-            try {
-                Object coerced = Coercion.toColumn(value, info);
-                if (Values.compare(coerced, value) == 0) {
-                    values.add(index == null ? (Object) Values.toLong(coerced) : TableAccess.toStorage(info, coerced));
+            List<Object> tuple = new ArrayList<>(parts.size());
+            for (int i = 0; i < parts.size(); i++) {
+                Object value = outerKeys.get(i) == null ? constants.get(i) : outerKeys.get(i).evaluate(row);
+                Object stored = stored(parts.get(i).column(), value);
+                if (stored == null) {
+                    break;
                 }
-            } catch (DuetException e) {
-                // Out of the key column's range: no row has it.
+                tuple.add(stored);
+            }
+            if (tuple.size() == parts.size()) {
+                tuples.add(tuple);
             }
         }
-        return new ArrayList<>(values);
+        return new ArrayList<>(tuples);
+    }
+
+    /** A key value as its column stores it, or null when no row can hold it there. */
+    private Object stored(int column, Object value) {
+        if (value == null) {
+            return null;
+        }
+        ColumnInfo info = access.table().publicColumns().get(column);
+        try {
+            Object coerced = Coercion.toColumn(value, info);
+            if (Values.compare(coerced, value) != 0) {
+                return null;
+            }
+            return index == null ? (Object) Values.toLong(coerced) : TableAccess.toStorage(info, coerced);
+        } catch (DuetException e) {
+            return null; // out of the key column's range
+        }
     }
 
     /** The inner side's rows (in its output columns) whose key is one of {@code keyValues}. */
-    List<Object[]> read(Transaction transaction, List<Object> keyValues, ExpressionCompiler compiler) {
+    List<Object[]> read(Transaction transaction, List<List<Object>> keyValues, ExpressionCompiler compiler) {
         requireNonNull(transaction, "transaction is null");
         RowExpression filter = condition == null ? null : compiler.compile(condition);
         List<RowExpression> outputs = new ArrayList<>();
         if (projects != null) {
             projects.forEach(project -> outputs.add(compiler.compile(project)));
         }
+        Collection<Long> handles;
+        if (index == null) {
+            handles = keyValues.stream().map(tuple -> (Long) tuple.get(0)).toList();
+        } else if (byUniqueKey()) {
+            handles = uniqueHandles(transaction, keyValues);
+        } else {
+            handles = indexHandles(transaction, keyValues);
+        }
         List<Object[]> rows = new ArrayList<>();
         List<byte[]> batch = new ArrayList<>(BATCH_KEYS);
-        for (long handle : index == null ? keyValues.stream().map(value -> (Long) value).toList()
-                : indexHandles(transaction, keyValues)) {
+        for (long handle : handles) {
             batch.add(access.rowKey(handle));
             if (batch.size() == BATCH_KEYS) {
                 fetch(transaction, batch, filter, outputs, rows);
@@ -194,14 +286,36 @@ public final class HandleLookup {
         return rows;
     }
 
-    /** The handles of the index entries whose first column holds one of {@code values}, in the values' order. */
-    private Set<Long> indexHandles(Transaction transaction, List<Object> values) {
-        List<io.duetdb.common.types.ColumnType> types = access.indexTypes(index).subList(0, 1);
+    private byte[] prefix(List<Object> tuple) {
+        List<ColumnType> types = access.indexTypes(index).subList(0, tuple.size());
+        return Keys.indexValuesPrefix(access.table().id(), index.id(), types, tuple);
+    }
+
+    /** The handles of the unique entries keyed by whole tuples, read by batch gets. */
+    private Set<Long> uniqueHandles(Transaction transaction, List<List<Object>> tuples) {
         Set<Long> handles = new LinkedHashSet<>();
-        for (Object value : values) {
-            byte[] prefix = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), index.id(), types, List.of(value));
-            TableAccess.forEachIndexPage(transaction, prefix, io.duetdb.common.keys.Keys.indexValuesEnd(prefix), SCAN_PAGE,
-                    handles::addAll);
+        for (int from = 0; from < tuples.size(); from += BATCH_KEYS) {
+            List<byte[]> keys = new ArrayList<>();
+            for (List<Object> tuple : tuples.subList(from, Math.min(tuples.size(), from + BATCH_KEYS))) {
+                keys.add(prefix(tuple));
+            }
+            Map<ByteString, byte[]> entries = transaction.batchGet(keys);
+            for (byte[] key : keys) {
+                byte[] entry = entries.get(ByteString.copyFrom(key));
+                if (entry != null) {
+                    handles.add(TableAccess.handleOfValue(entry));
+                }
+            }
+        }
+        return handles;
+    }
+
+    /** The handles of the index entries whose leading columns hold one of the tuples, in the tuples' order. */
+    private Set<Long> indexHandles(Transaction transaction, List<List<Object>> tuples) {
+        Set<Long> handles = new LinkedHashSet<>();
+        for (List<Object> tuple : tuples) {
+            byte[] prefix = prefix(tuple);
+            TableAccess.forEachIndexPage(transaction, prefix, Keys.indexValuesEnd(prefix), SCAN_PAGE, handles::addAll);
         }
         return handles;
     }

@@ -341,11 +341,12 @@ public final class PlanExecutor {
         public void close() {
             if (!closed) {
                 closed = true;
+                // A stream closed unopened did not run (a lookup join read its rows instead): it records nothing.
                 if (opened != null) {
                     opened.close();
-                }
-                if (statistics != null) {
-                    record();
+                    if (statistics != null) {
+                        record();
+                    }
                 }
             }
         }
@@ -755,7 +756,7 @@ public final class PlanExecutor {
     /** The join's inner rows read by lookups of the outer rows' keys, or null when reading them whole is cheaper. */
     private List<Object[]> lookUp(Join join, List<Object[]> outerRows) {
         HandleLookup lookup = HandleLookup.of(join, JoinKeys.of(join, compiler.rexBuilder()));
-        List<Object> keyValues = lookup.keyValues(outerRows, compiler);
+        List<List<Object>> keyValues = lookup.keyValues(outerRows, compiler);
         if (!lookup.worthIt(keyValues.size())) {
             return null;
         }

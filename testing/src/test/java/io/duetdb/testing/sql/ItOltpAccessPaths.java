@@ -306,6 +306,68 @@ class ItOltpAccessPaths {
         }
     }
 
+    /**
+     * TPC-C's Stock-Level: the order lines of a district's last orders joined to the warehouse's stock on the item.
+     * The join key is the second column of stock's primary key and the filter fixes the first, so the inner rows
+     * are read by batch gets of whole keys (s_w_id, ol_i_id); a non-unique index with a fixed leading column is
+     * read by a scan of each key's prefix. Results equal those of the plan that reads the inner table whole.
+     */
+    @Test
+    void aJoinOnTheSecondColumnOfACompositeKeyWithTheFirstFixedLooksTheKeysUp() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE order_line (ol_w_id INT NOT NULL, ol_d_id INT NOT NULL, ol_o_id INT NOT NULL,"
+                    + " ol_number INT NOT NULL, ol_i_id INT NOT NULL, PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number))");
+            // Orders 1..10 of district (2, 1), three lines each, on items 1..13 (repeats across orders).
+            SqlTesting.insertRows(statement, "order_line", 1, 30,
+                    n -> "2, 1, " + ((n - 1) / 3 + 1) + ", " + ((n - 1) % 3 + 1) + ", " + (n % 13 + 1));
+            statement.execute("INSERT INTO order_line VALUES (1, 1, 5, 1, 40), (2, 2, 5, 1, 41)");
+            statement.execute("CREATE TABLE reorders (r_w_id INT NOT NULL, r_quantity INT NOT NULL, r_id INT PRIMARY KEY,"
+                    + " KEY by_quantity (r_w_id, r_quantity))");
+            SqlTesting.insertRows(statement, "reorders", 1, 60, r -> (r % 3 + 1) + ", " + (200 + r % 20) + ", " + r);
+
+            String stockLevel = "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = 2 AND ol_d_id = 1"
+                    + " AND ol_o_id < 9 AND ol_o_id >= 3 AND s_w_id = 2 AND s_i_id = ol_i_id AND s_quantity < 210";
+            String byPrefix = "SELECT i_id, r_id FROM item, reorders WHERE i_id < 4 AND r_w_id = 2"
+                    + " AND r_quantity = i_id + 200 ORDER BY i_id, r_id";
+            List<String> lookedUp = SqlTesting.rows(statement, stockLevel);
+            List<String> lookedUpByPrefix = SqlTesting.rows(statement, byPrefix);
+            List<String> plan = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + stockLevel);
+            // Orders 3..8 have 18 lines on 13 distinct items: 13 keys looked up, of which 9 have s_quantity < 210.
+            assertThat(plan).as(String.join("\n", plan)).anySatisfy(line -> assertThat(line)
+                    .contains("IndexJoin|").contains("inner rows through index PRIMARY lookups"));
+            assertThat(plan).anySatisfy(line -> assertThat(line).contains("IndexLookUp|")
+                    .contains("|9|root|table:test.stock, index:PRIMARY|"));
+            List<String> prefixPlan = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + byPrefix);
+            assertThat(prefixPlan).as(String.join("\n", prefixPlan)).anySatisfy(line -> assertThat(line)
+                    .contains("inner rows through index by_quantity lookups"));
+
+            statement.execute("SET duet_index_join_max_outer_rows = 0");
+            assertThat(SqlTesting.rows(statement, stockLevel)).isEqualTo(lookedUp);
+            assertThat(SqlTesting.rows(statement, byPrefix)).isEqualTo(lookedUpByPrefix);
+            statement.execute("SET duet_index_join_max_outer_rows = DEFAULT");
+            // Items 1..13 in warehouse 2 have quantities 201..213: those below 210 are items 1..9.
+            assertThat(lookedUp).containsExactly("9");
+            // Of the reorders of warehouse 2 (r % 3 = 1), quantities 201, 202 and 203 are those of r = 1, 22 and 43.
+            assertThat(lookedUpByPrefix).containsExactly("1|1", "2|22", "3|43");
+
+            try (PreparedStatement prepared = connection.prepareStatement("SELECT COUNT(DISTINCT s_i_id)"
+                    + " FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ?"
+                    + " AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?")) {
+                for (int i = 0; i < 3; i++) {
+                    prepared.setInt(1, 2);
+                    prepared.setInt(2, 1);
+                    prepared.setInt(3, 9);
+                    prepared.setInt(4, 3);
+                    prepared.setInt(5, 2);
+                    prepared.setInt(6, 210);
+                    assertThat(rows(prepared.executeQuery())).isEqualTo(lookedUp);
+                }
+            }
+            statement.execute("DROP TABLE order_line");
+            statement.execute("DROP TABLE reorders");
+        }
+    }
+
     /** The first plan line's operator, estimated rows, task and access object. */
     private static String operator(Statement statement, String query) throws SQLException {
         for (String row : SqlTesting.rows(statement, "EXPLAIN " + query)) {
