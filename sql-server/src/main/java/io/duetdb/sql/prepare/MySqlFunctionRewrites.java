@@ -8,12 +8,14 @@ import java.util.Set;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.fun.SqlCase;
@@ -28,7 +30,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * one type by MySQL's rules as CASE's do; CAST to CHAR or BINARY without a length is to a string of any length
  * (Calcite's CHAR is CHAR(1)), and to DECIMAL without precision is to DECIMAL(10, 0), as in MySQL; an IN list
  * of quoted and unquoted values is split so that each value compares by its own rules; VALUES rows whose columns mix
- * literals of different kinds become a UNION ALL of their rows, so that each column gets one type by MySQL's rules.
+ * literals of different kinds become a UNION ALL of their rows, so that each column gets one type by MySQL's rules;
+ * a row IN list with placeholders is written out as the equalities it means.
  */
 final class MySqlFunctionRewrites extends SqlShuttle {
     static final MySqlFunctionRewrites INSTANCE = new MySqlFunctionRewrites();
@@ -58,6 +61,10 @@ final class MySqlFunctionRewrites extends SqlShuttle {
         if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN)
                 && call.operand(1) instanceof SqlNodeList list && mixesStringsAndNumbers(list)) {
             return splitByQuoting(call, list).accept(this);
+        }
+        if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN) && call.operand(0).getKind() == SqlKind.ROW
+                && call.operand(1) instanceof SqlNodeList list && isRowsWithPlaceholders(list, call.operand(0))) {
+            return rowEqualities(call, list).accept(this);
         }
         if (call.getOperator() == SqlStdOperatorTable.CAST && call.operand(1) instanceof SqlDataTypeSpec type) {
             SqlDataTypeSpec target = mySqlCastType(type);
@@ -138,6 +145,54 @@ final class MySqlFunctionRewrites extends SqlShuttle {
                 new SqlNodeList(others, list.getParserPosition()));
         return (call.getKind() == SqlKind.IN ? SqlStdOperatorTable.OR : SqlStdOperatorTable.AND)
                 .createCall(position, quoted, unquoted);
+    }
+
+    /**
+     * Whether an IN list holds rows as wide as the left row, with a placeholder among their values: Calcite's
+     * converter expands such a list into equalities whose placeholders its validator never typed (it fails), so
+     * they are written out here instead.
+     */
+    private static boolean isRowsWithPlaceholders(SqlNodeList list, SqlCall left) {
+        boolean placeholders = false;
+        for (SqlNode element : list) {
+            if (element.getKind() != SqlKind.ROW || ((SqlCall) element).operandCount() != left.operandCount()) {
+                return false;
+            }
+            for (SqlNode value : ((SqlCall) element).getOperandList()) {
+                placeholders |= value instanceof SqlDynamicParam;
+            }
+        }
+        return placeholders;
+    }
+
+    /**
+     * (a, b) IN ((x, y), (z, w)) as what it means: (a = x AND b = y) OR (a = z AND b = w); NOT IN as the negation of
+     * that (NULLs come out as IN's: an equality with NULL is unknown).
+     */
+    private static SqlNode rowEqualities(SqlCall call, SqlNodeList list) {
+        SqlParserPos position = call.getParserPosition();
+        SqlCall left = call.operand(0);
+        List<SqlNode> disjuncts = new ArrayList<>();
+        for (SqlNode element : list) {
+            SqlCall row = (SqlCall) element;
+            List<SqlNode> equalities = new ArrayList<>();
+            for (int i = 0; i < left.operandCount(); i++) {
+                equalities.add(SqlStdOperatorTable.EQUALS.createCall(position, left.operand(i).accept(DeepCopy.INSTANCE),
+                        row.operand(i)));
+            }
+            disjuncts.add(binary(SqlStdOperatorTable.AND, equalities, position));
+        }
+        SqlNode any = binary(SqlStdOperatorTable.OR, disjuncts, position);
+        return call.getKind() == SqlKind.IN ? any : SqlStdOperatorTable.NOT.createCall(position, any);
+    }
+
+    /** {@code a op b op c} as the parser writes it: ((a op b) op c). */
+    private static SqlNode binary(SqlOperator operator, List<SqlNode> operands, SqlParserPos position) {
+        SqlNode result = operands.get(0);
+        for (int i = 1; i < operands.size(); i++) {
+            result = operator.createCall(position, result, operands.get(i));
+        }
+        return result;
     }
 
     /** A copy of a tree that shares no identifier or literal with it (the validator rewrites nodes in place). */

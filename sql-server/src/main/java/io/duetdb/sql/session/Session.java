@@ -220,11 +220,11 @@ public final class Session implements SessionFunctions {
      * where they stand); false when it cannot (a placeholder whose type nothing determines).
      */
     private boolean planPrepared(Prepared entry) {
+        InfoSchema schema = manager.catalog().current();
         try {
             SqlNode statement = StatementParser.parse(entry.sql);
             SqlNode query = statement instanceof SqlQueryWithLocking locking ? locking.query() : statement;
             List<String> labels = labels(query, entry.sql);
-            InfoSchema schema = manager.catalog().current();
             QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database, sqlMode())
                     .plan(query);
             entry.plan = planned;
@@ -234,9 +234,11 @@ public final class Session implements SessionFunctions {
             entry.planSchemaVersion = schema.version();
             return true;
         } catch (RuntimeException e) {
+            // Executions bind their values into the text and plan that until the schema changes: trying again
+            // at every execution would plan twice.
             entry.plan = null;
             entry.pointGet = null;
-            entry.planSchemaVersion = -1;
+            entry.planSchemaVersion = schema.version();
             return false;
         }
     }

@@ -62,6 +62,19 @@ class QueryPlannerTest {
                 .contains("condition=[=($0, _UTF-8'x')]");
     }
 
+    @Test
+    void anInListOfTuplesOfPlaceholdersPlans() {
+        TableInfo t = new TableInfo(10, 1, "t", List.of(intColumn(1, "a"), intColumn(2, "b")), List.of(), null, 3, 1,
+                "", 0);
+        QueryPlanner tuples = new QueryPlanner(new CalciteCatalog(new InfoSchema(1, List.of(new DatabaseInfo(1, "db")),
+                List.of(t))), "db");
+        for (String sql : List.of("SELECT a FROM t WHERE (a, b) IN ((?, ?), (?, ?), (?, ?))",
+                "SELECT a FROM t WHERE (a, b) IN ((?, ?))", "SELECT a FROM t WHERE a IN (?, ?, ?)")) {
+            QueryPlanner.PlannedQuery planned = tuples.plan(StatementParser.parse(sql));
+            assertThat(RelOptUtil.toString(planned.plan())).as(sql).contains("?0");
+        }
+    }
+
     private static ColumnInfo intColumn(int id, String name) {
         return new ColumnInfo(id, name, id - 1, new SqlType(io.duetdb.sql.types.SqlTypeName.INT, 11, 0, false), false,
                 false, null, false, false, false, "", SchemaState.PUBLIC);

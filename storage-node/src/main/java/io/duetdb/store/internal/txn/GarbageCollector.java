@@ -3,6 +3,7 @@ package io.duetdb.store.internal.txn;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,6 +31,8 @@ import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.region.WrittenKeys;
 import io.duetdb.store.txn.MvccReader;
 import io.duetdb.store.txn.TxnActions;
+import io.duetdb.store.txn.Write;
+import io.duetdb.store.txn.WriteType;
 
 /**
  * Removes MVCC versions no snapshot can read any more: follows placement's GC safe point and, in each region
@@ -161,7 +164,6 @@ public final class GarbageCollector {
         byte[] upper = Keys.dataEndKey(region.getEndKey().toByteArray());
         try (EngineSnapshot snapshot = engine.snapshot();
                 EngineIterator writes = snapshot.iterator(ColumnFamily.WRITE, lower, upper)) {
-            MvccReader reader = new MvccReader(snapshot);
             writes.seekToFirst();
             while (writes.valid()) {
                 if (Thread.currentThread().isInterrupted()) {
@@ -175,8 +177,9 @@ public final class GarbageCollector {
                     // Its newer versions are not below the point yet: a later round checks the key again.
                     peer.noteExistingWrite(ByteString.copyFrom(userKey), newest);
                 }
-                if (TxnActions.hasGarbage(reader, userKey, point)) {
+                if (walkToGarbage(writes, dataKey, point)) {
                     batch.add(ByteString.copyFrom(userKey));
+                    writes.seek(MvccReader.keyEnd(dataKey));
                 }
                 if (batch.size() >= KEYS_PER_COMMAND) {
                     if (!propose(peer, batch, point)) {
@@ -185,7 +188,6 @@ public final class GarbageCollector {
                     total += batch.size();
                     batch.clear();
                 }
-                writes.seek(MvccReader.keyEnd(dataKey));
             }
         }
         if (!batch.isEmpty()) {
@@ -195,6 +197,30 @@ public final class GarbageCollector {
             total += batch.size();
         }
         return total;
+    }
+
+    /**
+     * Walks the versions of {@code dataKey} from the iterator's position (its newest) with the region's one iterator,
+     * rather than opening one per key: true, stopping there, at the first version {@link TxnActions#garbageCollect}
+     * would remove (below the safe point, anything but one newest PUT); false past the key's versions otherwise.
+     */
+    private static boolean walkToGarbage(EngineIterator writes, byte[] dataKey, long point) {
+        boolean keptPut = false;
+        while (writes.valid() && isVersionOf(writes.key(), dataKey)) {
+            if (Keys.timestampOf(writes.key()) <= point) {
+                if (keptPut || Write.decode(writes.value()).type() != WriteType.PUT) {
+                    return true;
+                }
+                keptPut = true;
+            }
+            writes.next();
+        }
+        return false;
+    }
+
+    private static boolean isVersionOf(byte[] versionKey, byte[] dataKey) {
+        return versionKey.length == dataKey.length + 8
+                && Arrays.equals(versionKey, 0, dataKey.length, dataKey, 0, dataKey.length);
     }
 
     private boolean propose(RegionPeer peer, List<ByteString> keys, long point) {
