@@ -20,6 +20,9 @@ import java.util.function.Function;
  * when it is not one of them.
  */
 final class MySqlFunctions {
+    /** max_allowed_packet's default, for a session that does not say. */
+    static final long DEFAULT_MAX_RESULT_BYTES = 64L * 1024 * 1024;
+
     private MySqlFunctions() {
     }
 
@@ -36,8 +39,8 @@ final class MySqlFunctions {
                         Values.toLong(args[1])));
                 return text.substring(characters(text, keep));
             };
-            case "REPEAT" -> args -> Values.toText(args[0]).repeat((int) Math.max(0, Math.min(1 << 20, Values.toLong(args[1]))));
-            case "SPACE" -> args -> " ".repeat((int) Math.max(0, Math.min(1 << 20, Values.toLong(args[0]))));
+            case "REPEAT" -> args -> repeat(Values.toText(args[0]), Values.toLong(args[1]), maxResultBytes(session));
+            case "SPACE" -> args -> repeat(" ", Values.toLong(args[0]), maxResultBytes(session));
             case "REPLACE" -> args -> {
                 String from = Values.toText(args[1]);
                 return from.isEmpty() ? Values.toText(args[0]) : Values.toText(args[0]).replace(from, Values.toText(args[2]));
@@ -46,7 +49,7 @@ final class MySqlFunctions {
             case "LTRIM" -> args -> trimSpaces(Values.toText(args[0]), true);
             case "RTRIM" -> args -> trimSpaces(Values.toText(args[0]), false);
             case "LPAD", "RPAD" -> args -> pad(Values.toText(args[0]), Values.toLong(args[1]), Values.toText(args[2]),
-                    name.equals("LPAD"));
+                    name.equals("LPAD"), maxResultBytes(session));
             case "SUBSTRING_INDEX" -> args -> substringIndex(Values.toText(args[0]), Values.toText(args[1]),
                     Values.toLong(args[2]));
             // Calcite turns INSTR(s, t) into POSITION(t IN s); LOCATE(t, s[, from]) is the same search.
@@ -156,7 +159,27 @@ final class MySqlFunctions {
         return text.offsetByCodePoints(0, (int) Math.max(0, Math.min(total, count)));
     }
 
-    private static String pad(String text, long length, String padding, boolean left) {
+    /**
+     * The longest string a function builds: max_allowed_packet, as in MySQL, whose REPEAT, SPACE, LPAD and RPAD give
+     * NULL past it (building it whole would exhaust memory or, for a repeat count near 2^31, fail outright).
+     */
+    private static long maxResultBytes(SessionFunctions session) {
+        Object value = session.systemVariable("", "max_allowed_packet");
+        return value == null ? DEFAULT_MAX_RESULT_BYTES : Values.toLong(value);
+    }
+
+    private static String repeat(String text, long count, long maxBytes) {
+        if (count <= 0 || text.isEmpty()) {
+            return "";
+        }
+        long bytes = (long) text.getBytes(StandardCharsets.UTF_8).length;
+        if (count > maxBytes / bytes) {
+            return null;
+        }
+        return text.repeat((int) count);
+    }
+
+    private static String pad(String text, long length, String padding, boolean left, long maxBytes) {
         int total = text.codePointCount(0, text.length());
         if (length < 0) {
             return null;
@@ -167,12 +190,14 @@ final class MySqlFunctions {
         if (padding.isEmpty()) {
             return null;
         }
-        StringBuilder fill = new StringBuilder();
-        int needed = (int) Math.min(1 << 20, length - total);
-        while (fill.codePointCount(0, fill.length()) < needed) {
-            fill.append(padding);
+        long needed = length - total;
+        // Four bytes per character at most: a result that could pass the limit is refused before it is built.
+        if (length > maxBytes / 4) {
+            return null;
         }
-        String cut = fill.substring(0, fill.offsetByCodePoints(0, needed));
+        int paddingLength = padding.codePointCount(0, padding.length());
+        String fill = padding.repeat((int) ((needed + paddingLength - 1) / paddingLength));
+        String cut = fill.substring(0, fill.offsetByCodePoints(0, (int) needed));
         return left ? cut + text : text + cut;
     }
 

@@ -379,6 +379,11 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException | StackOverflowError e) {
             LOG.warn("Connection {}: command failed unexpectedly", connectionId, e);
             writeError(new DuetException(ErrorCode.UNKNOWN_ERROR, String.valueOf(e.getMessage())));
+        } catch (Error e) {
+            // Any other error (out of memory, a class that failed to load) still answers the command: left
+            // unanswered, the client would wait for ever on a connection whose next command never runs.
+            LOG.error("Connection {}: command failed with {}", connectionId, e.toString(), e);
+            writeError(new DuetException(ErrorCode.UNKNOWN_ERROR, "Internal error: " + e));
         } finally {
             packet.release();
         }

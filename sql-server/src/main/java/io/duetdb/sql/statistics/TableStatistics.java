@@ -91,6 +91,12 @@ public record TableStatistics(long tableId, long rowCount, long analyzedTs, Stri
     }
 
     public Optional<ColumnStatistics> column(int columnId) {
-        return columns.stream().filter(column -> column.columnId() == columnId).findFirst();
+        // A loop, not a stream: the access-path costing asks for every column of a table at every execution.
+        for (ColumnStatistics column : columns) {
+            if (column.columnId() == columnId) {
+                return Optional.of(column);
+            }
+        }
+        return Optional.empty();
     }
 }
