@@ -391,6 +391,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             writer.flush();
             context.executor().execute(() -> commandDone(context));
         } else {
+            writer.send();
             context.writeAndFlush(context.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
         }
     }
@@ -692,6 +693,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private void writeErrorAndClose(ChannelHandlerContext context, DuetException error) {
         state = State.CLOSED;
         writeError(error);
+        writer.send();
         context.writeAndFlush(context.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
     }
 
@@ -716,6 +718,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext context) {
         state = State.CLOSED;
+        writer.discard();
         for (QueuedCommand command : queued) {
             command.packet().release();
         }
