@@ -631,9 +631,16 @@ public final class PlanExecutor {
     }
 
     static Comparator<Object[]> comparator(List<RelFieldCollation> collations) {
+        // Arrays rather than the collation list: a sort compares n log n times, each walking the keys.
+        int[] fields = new int[collations.size()];
+        boolean[] descending = new boolean[collations.size()];
+        for (int i = 0; i < fields.length; i++) {
+            fields[i] = collations.get(i).getFieldIndex();
+            descending[i] = collations.get(i).getDirection().isDescending();
+        }
         return (a, b) -> {
-            for (RelFieldCollation collation : collations) {
-                int index = collation.getFieldIndex();
+            for (int key = 0; key < fields.length; key++) {
+                int index = fields[key];
                 Object x = a[index];
                 Object y = b[index];
                 int result;
@@ -643,7 +650,7 @@ public final class PlanExecutor {
                 } else {
                     result = io.duetdb.sql.exec.Values.compare(x, y);
                 }
-                if (collation.getDirection().isDescending()) {
+                if (descending[key]) {
                     result = -result;
                 }
                 if (result != 0) {
