@@ -165,9 +165,22 @@ final class CoprocessorPushDown {
      * or the entries of a covering {@code index} (null for records).
      */
     private record ScanChain(TableAccess access, RelNode scan, RexNode condition, List<RexNode> projects, byte[][] range,
-            IndexInfo index, String accessNote) {
+            IndexInfo index, String accessNote, TableReader reader) {
         Pushed noted(Pushed pushed) {
             return pushed == null ? null : pushed.withAccessNote(accessNote);
+        }
+
+        /** Whether the scan reads its rows in the order of these ascending sort keys (over the chain's outputs). */
+        boolean ascendsBy(List<org.apache.calcite.rel.RelFieldCollation> collations) {
+            List<Integer> positions = new ArrayList<>();
+            for (org.apache.calcite.rel.RelFieldCollation collation : collations) {
+                if (collation.getDirection() != org.apache.calcite.rel.RelFieldCollation.Direction.ASCENDING
+                        || !(projects.get(collation.getFieldIndex()) instanceof RexInputRef column)) {
+                    return false;
+                }
+                positions.add(column.getIndex());
+            }
+            return reader.ascendsBy(positions);
         }
 
         /** The column a scan reads when the consumer uses none (COUNT(*)): one its index holds, for an index. */
@@ -230,7 +243,7 @@ final class CoprocessorPushDown {
         if (range == null) {
             return null;
         }
-        return new ScanChain(access, tableScan, condition, projects, range, index, reader.costNote());
+        return new ScanChain(access, tableScan, condition, projects, range, index, reader.costNote(), reader);
     }
 
     /**
@@ -272,7 +285,9 @@ final class CoprocessorPushDown {
             }
             dag.addExecutors(Executor.newBuilder().setSelection(selection));
         }
-        if (collations.isEmpty()) {
+        // A scan in the sort's order (an index range past its fixed columns, or the clustered key) keeps its first
+        // rows: a limit stops the region's scan there, where a top N reads every row of the range.
+        if (collations.isEmpty() || chain.ascendsBy(collations)) {
             dag.addExecutors(Executor.newBuilder().setLimit(io.duetdb.proto.coprocessor.Limit.newBuilder().setLimit(count)));
         } else {
             io.duetdb.proto.coprocessor.TopN.Builder topN = io.duetdb.proto.coprocessor.TopN.newBuilder().setLimit(count);

@@ -219,6 +219,12 @@ class ItAnalyticalQueries {
                             "    └─TopN|cop[row]||limit 3 per region",
                             "      └─Selection|cop[row]||like(name, 'item1%') and (id > 20)",
                             "        └─TableRangeScan|cop[row]|table:items|2 column(s) read");
+            // Ascending by the clustered key, the scan's own order: a limit stops each region's scan (same rows as a
+            // top N by an expression of the key).
+            String ascending = "SELECT id, name FROM items WHERE name LIKE 'item1%' AND id > 20 ORDER BY id LIMIT 3";
+            assertThat(explain(statement, ascending)).contains("    └─Limit|cop[row]||limit 3 per region");
+            assertThat(SqlTesting.rows(statement, ascending)).hasSize(3).isEqualTo(SqlTesting.rows(statement,
+                    "SELECT id, name FROM items WHERE name LIKE 'item1%' AND id > 20 ORDER BY id + 0 LIMIT 3"));
             // Constant expressions the stores cannot compute (date arithmetic) are computed once and sent as literals.
             assertThat(explain(statement, "SELECT COUNT(*) FROM items WHERE ship <= DATE '2024-03-01' - INTERVAL '10' DAY"))
                     .contains("  └─HashAgg|cop[row]||partial: 0 group key(s), [COUNT]");

@@ -368,6 +368,30 @@ class ItOltpAccessPaths {
         }
     }
 
+    /**
+     * TPC-C Delivery's oldest new order without a lock: ORDER BY the index column after the fixed prefix with a
+     * LIMIT reads the range in the sort's order, so each region's scan stops after the rows kept instead of reading
+     * the whole range for a top N.
+     */
+    @Test
+    void anOrderedLimitOverAnIndexRangeStopsTheScan() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            String first = "SELECT s_i_id FROM stock WHERE s_w_id = 3 ORDER BY s_i_id LIMIT 2";
+            assertThat(SqlTesting.rows(statement, first)).containsExactly("1", "2");
+            List<String> plan = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + first);
+            assertThat(plan).as(String.join("\n", plan)).anySatisfy(line -> assertThat(line).contains("Limit|")
+                    .contains("limit 2 per region"));
+            String scan = plan.stream().filter(line -> line.contains("IndexRangeScan")).findFirst().orElseThrow();
+            // The scan's first batch (32 rows at most), not the range's 50 entries.
+            assertThat(Long.parseLong(scan.split("\\|", -1)[2])).as(scan).isLessThan(ITEMS);
+            // Descending, or by a column the range does not ascend by, it is still a top N of the whole range.
+            assertThat(SqlTesting.rows(statement, "SELECT s_i_id FROM stock WHERE s_w_id = 3 ORDER BY s_i_id DESC LIMIT 2"))
+                    .containsExactly(String.valueOf(ITEMS), String.valueOf(ITEMS - 1));
+            assertThat(SqlTesting.rows(statement, "SELECT s_i_id FROM stock WHERE s_w_id = 3 ORDER BY s_quantity DESC"
+                    + " LIMIT 1")).containsExactly(String.valueOf(ITEMS));
+        }
+    }
+
     /** The first plan line's operator, estimated rows, task and access object. */
     private static String operator(Statement statement, String query) throws SQLException {
         for (String row : SqlTesting.rows(statement, "EXPLAIN " + query)) {

@@ -32,6 +32,8 @@ final class IndexScanOperator implements BatchOperator {
 
     private final BufferAllocator allocator;
     private final int batchRows;
+    /** Rows of the next batch: they start at {@link ScanBatches#FIRST_ROWS} and double up to batchRows. */
+    private int nextBatchRows;
     private final int prefixLength;
     private final ColumnType[] keyTypes;
     private final List<FieldType> keyFieldTypes;
@@ -47,6 +49,7 @@ final class IndexScanOperator implements BatchOperator {
         this.cursor = new RangesCursor(engine, ranges, version);
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.batchRows = batchRows;
+        this.nextBatchRows = ScanBatches.first(batchRows);
         this.types = List.copyOf(types);
         byte[] indexStart = Keys.indexPrefix(scan.getTableId(), scan.getIndexId());
         byte[] indexEnd = Keys.indexEnd(scan.getTableId(), scan.getIndexId());
@@ -87,7 +90,9 @@ final class IndexScanOperator implements BatchOperator {
         output.allocateNew();
         List<FieldVector> vectors = output.getFieldVectors();
         int rows = 0;
-        while (rows < batchRows) {
+        int wanted = nextBatchRows;
+        nextBatchRows = ScanBatches.next(nextBatchRows, batchRows);
+        while (rows < wanted) {
             if (!cursor.advance()) {
                 break;
             }

@@ -35,6 +35,8 @@ final class RowScanOperator implements BatchOperator {
 
     private final BufferAllocator allocator;
     private final int batchRows;
+    /** Rows of the next batch: they start at {@link ScanBatches#FIRST_ROWS} and double up to batchRows. */
+    private int nextBatchRows;
     private final List<FieldType> types;
     private final RowColumn[] columns;
     private final Object[] defaults;
@@ -51,6 +53,7 @@ final class RowScanOperator implements BatchOperator {
         this.cursor = new RangesCursor(engine, ranges, version);
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.batchRows = batchRows;
+        this.nextBatchRows = ScanBatches.first(batchRows);
         byte[] tableStart = Keys.recordPrefix(scan.getTableId());
         byte[] tableEnd = Keys.recordEnd(scan.getTableId());
         for (byte[][] range : ranges) {
@@ -133,7 +136,9 @@ final class RowScanOperator implements BatchOperator {
             }
         }
         int rows = 0;
-        while (rows < batchRows) {
+        int wanted = nextBatchRows;
+        nextBatchRows = ScanBatches.next(nextBatchRows, batchRows);
+        while (rows < wanted) {
             if (!cursor.advance()) {
                 break;
             }
