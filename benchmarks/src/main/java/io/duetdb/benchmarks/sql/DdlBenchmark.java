@@ -45,7 +45,7 @@ public final class DdlBenchmark implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "20", description = "measured rounds (default: ${DEFAULT-VALUE})")
     int rounds;
 
-    @Option(names = "--warmup-rounds", defaultValue = "3", description = "rounds before measuring (default: ${DEFAULT-VALUE})")
+    @Option(names = "--warmup-rounds", defaultValue = "10", description = "rounds before measuring (default: ${DEFAULT-VALUE})")
     int warmupRounds;
 
     @Option(names = "--url", description = "JDBC URLs of MySQL endpoints to measure, e.g. "
