@@ -1,17 +1,14 @@
 package io.duetdb.benchmarks.oltp;
 
 import java.io.Closeable;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 import io.duetdb.benchmarks.mariadb.PrivateMariaDb;
 import io.duetdb.common.config.DataSize;
@@ -23,6 +20,7 @@ import io.duetdb.testing.LocalCluster;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import io.duetdb.benchmarks.common.DataDirectories;
 
 /**
  * OLTP as MySQL users measure it, DuetDB beside MariaDB in one run: sysbench's oltp_point_select, oltp_read_only
@@ -150,7 +148,7 @@ public final class OltpBenchmark implements Callable<Integer> {
     private EndpointResult runInProcess() throws Exception {
         Path root = Files.createTempDirectory("duet-oltp-bench");
         LoopbackPorts ports = new LoopbackPorts();
-        try (Closeable cleanup = () -> delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { },
+        try (Closeable cleanup = () -> DataDirectories.delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { },
                 config -> config.setBlockCacheSize(DataSize.ofMebibytes(128)).setReserveSpace(DataSize.ofMebibytes(256)))) {
             cluster.start(3);
             try (SqlServer server = new SqlServer(new SqlServerConfig()
@@ -208,12 +206,4 @@ public final class OltpBenchmark implements Callable<Integer> {
         }
     }
 
-    /** Deletes the in-process cluster's data once it has stopped. */
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
-    }
 }

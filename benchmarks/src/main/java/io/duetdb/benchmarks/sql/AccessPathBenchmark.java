@@ -1,6 +1,5 @@
 package io.duetdb.benchmarks.sql;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,11 +9,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.net.LoopbackPorts;
@@ -24,6 +21,7 @@ import io.duetdb.testing.LocalCluster;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import io.duetdb.benchmarks.common.DataDirectories;
 
 /**
  * Calibrates the access path cost factors: times the same range query through a secondary index (with its double
@@ -92,7 +90,7 @@ public final class AccessPathBenchmark implements Callable<Integer> {
                     + " per table row: implied duet_opt_seek_factor %.0f (default %.0f)%n", tupleBytes, slope, scanPerRow,
                     seekFactor, io.duetdb.sql.exec.ScanCostModel.DEFAULT.seekFactor());
         } finally {
-            delete(root);
+            DataDirectories.delete(root);
         }
         return 0;
     }
@@ -166,11 +164,4 @@ public final class AccessPathBenchmark implements Callable<Integer> {
         return millis[runs / 2];
     }
 
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
-    }
 }

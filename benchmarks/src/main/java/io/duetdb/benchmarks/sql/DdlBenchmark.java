@@ -2,7 +2,6 @@ package io.duetdb.benchmarks.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,12 +11,10 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 import io.duetdb.benchmarks.mariadb.PrivateMariaDb;
 import io.duetdb.common.config.DataSize;
@@ -29,6 +26,8 @@ import io.duetdb.testing.LocalCluster;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import io.duetdb.benchmarks.common.DataDirectories;
+import io.duetdb.benchmarks.common.JdbcUrls;
 
 /**
  * DDL latency through MySQL Connector/J, as migrations and test suites issue it: rounds of CREATE TABLE, CREATE
@@ -96,7 +95,7 @@ public final class DdlBenchmark implements Callable<Integer> {
         }
         List<Result> results = new ArrayList<>();
         for (String url : urls) {
-            results.add(run(name(url), url));
+            results.add(run(JdbcUrls.endpointName(url), url));
         }
         if (mariadb) {
             PrivateMariaDb.Config config = new PrivateMariaDb.Config(DataSize.parse(mariadbBufferPool),
@@ -137,7 +136,7 @@ public final class DdlBenchmark implements Callable<Integer> {
                 }
             }
         } finally {
-            delete(root);
+            DataDirectories.delete(root);
         }
     }
 
@@ -225,17 +224,4 @@ public final class DdlBenchmark implements Callable<Integer> {
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
-    private static String name(String url) {
-        String rest = url.replaceFirst("^jdbc:[a-z]+://", "");
-        int slash = rest.indexOf('/');
-        return slash < 0 ? rest : rest.substring(0, slash);
-    }
-
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
-    }
 }

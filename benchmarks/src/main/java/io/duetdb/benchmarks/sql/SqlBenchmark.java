@@ -34,6 +34,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import io.duetdb.benchmarks.common.JdbcUrls;
 
 /**
  * SQL workloads through MySQL Connector/J against any MySQL endpoint, several in one run for a ratio: by
@@ -76,7 +77,7 @@ public final class SqlBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         List<Result> results = new ArrayList<>();
         for (String url : urls) {
-            results.addAll(runEndpoint(name(url), url));
+            results.addAll(runEndpoint(JdbcUrls.endpointName(url), url));
         }
         if (!noLocal) {
             Path root = Files.createTempDirectory("duet-sql-bench");
@@ -123,12 +124,6 @@ public final class SqlBenchmark implements Callable<Integer> {
         System.out.println("harness CPU us: CPU time of this process per operation (for the in-process DuetDB: clients, SQL"
                 + " server, placement and stores together; for other endpoints: the clients only)");
         return 0;
-    }
-
-    private static String name(String url) {
-        String rest = url.replaceFirst("^jdbc:[a-z]+://", "");
-        int slash = rest.indexOf('/');
-        return slash < 0 ? rest : rest.substring(0, slash);
     }
 
     private static String withOptions(String url) {

@@ -1,7 +1,6 @@
 package io.duetdb.benchmarks.tpcc;
 
 import java.io.Closeable;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,10 +8,8 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 import io.duetdb.benchmarks.mariadb.PrivateMariaDb;
 import io.duetdb.common.config.DataSize;
@@ -30,6 +27,8 @@ import io.duetdb.testing.tpcc.TpccScale;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import io.duetdb.benchmarks.common.DataDirectories;
+import io.duetdb.benchmarks.common.JdbcUrls;
 
 /**
  * TPC-C through MySQL Connector/J with server-side prepared statements: loads the initial population into each
@@ -117,7 +116,7 @@ public final class TpccBenchmark implements Callable<Integer> {
         System.out.println("TPC-C: " + scale.describe());
         List<EndpointResult> results = new ArrayList<>();
         for (String url : urls) {
-            results.add(runEndpoint(name(url), url, scale, !noLoad));
+            results.add(runEndpoint(JdbcUrls.endpointName(url), url, scale, !noLoad));
         }
         if (mariadb) {
             results.add(runPrivateMariaDb(scale));
@@ -141,7 +140,7 @@ public final class TpccBenchmark implements Callable<Integer> {
     private EndpointResult runInProcess(TpccScale scale) throws Exception {
         Path root = Files.createTempDirectory("duet-tpcc-bench");
         LoopbackPorts ports = new LoopbackPorts();
-        try (Closeable cleanup = () -> delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { },
+        try (Closeable cleanup = () -> DataDirectories.delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { },
                 config -> config.setBlockCacheSize(DataSize.ofMebibytes(256))
                         .setReserveSpace(DataSize.ofMebibytes(256)))) {
             cluster.start(3);
@@ -226,21 +225,6 @@ public final class TpccBenchmark implements Callable<Integer> {
                 + " not counted); tpmTotal: committed transactions of all five types per minute; latency from the"
                 + " first attempt to the end, retries included; retried: deadlocks (1213), lock wait timeouts (1205)"
                 + " and write conflicts (9007), run again with the same inputs; failed: any other error, per code");
-    }
-
-    /** Deletes the in-process cluster's data once it has stopped. */
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
-    }
-
-    private static String name(String url) {
-        String rest = url.replaceFirst("^jdbc:[a-z]+://", "");
-        int slash = rest.indexOf('/');
-        return slash < 0 ? rest : rest.substring(0, slash);
     }
 
     private static String withOptions(String url) {

@@ -1,7 +1,6 @@
 package io.duetdb.benchmarks.tpch;
 
 import java.io.Closeable;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,12 +9,10 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 import io.duetdb.benchmarks.mariadb.PrivateMariaDb;
 import io.duetdb.common.config.DataSize;
@@ -35,6 +32,8 @@ import io.duetdb.testing.tpch.TpchQueries;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import io.duetdb.benchmarks.common.DataDirectories;
+import io.duetdb.benchmarks.common.JdbcUrls;
 
 /**
  * TPC-H through MySQL Connector/J: generates the data at a scale factor, loads it through the SQL layer into a
@@ -142,7 +141,7 @@ public final class TpchBenchmark implements Callable<Integer> {
         }
         List<EndpointResult> results = new ArrayList<>();
         for (String url : urls) {
-            results.add(runEndpoint(name(url), url, data, selected, expected, !noLoad));
+            results.add(runEndpoint(JdbcUrls.endpointName(url), url, data, selected, expected, !noLoad));
         }
         if (mariadb) {
             results.add(runPrivateMariaDb(data, selected, expected));
@@ -150,7 +149,7 @@ public final class TpchBenchmark implements Callable<Integer> {
         if (!noLocal) {
             Path root = Files.createTempDirectory("duet-tpch-bench");
             LoopbackPorts ports = new LoopbackPorts();
-            try (Closeable cleanup = () -> delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
+            try (Closeable cleanup = () -> DataDirectories.delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
                     .setBlockCacheSize(DataSize.ofMebibytes(256)).setReserveSpace(DataSize.ofMebibytes(256)))) {
                 cluster.start(3);
                 try (SqlServer server = new SqlServer(new SqlServerConfig()
@@ -189,21 +188,6 @@ public final class TpchBenchmark implements Callable<Integer> {
             return runEndpoint("mariadb (private)", server.jdbcUrl(PrivateMariaDb.DATABASE), data, selected, expected,
                     true);
         }
-    }
-
-    /** Deletes the in-process cluster's data (about 10 GB at scale factor 1) once it has stopped. */
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
-    }
-
-    private static String name(String url) {
-        String rest = url.replaceFirst("^jdbc:[a-z]+://", "");
-        int slash = rest.indexOf('/');
-        return slash < 0 ? rest : rest.substring(0, slash);
     }
 
     private static String withOptions(String url) {
