@@ -45,7 +45,7 @@ public final class StoreConfig {
     private Duration splitCheckInterval = Duration.ofSeconds(10);
     private Duration replicaGcInterval = Duration.ofSeconds(30);
     /** How often the store checks placement's GC safe point and collects old MVCC versions in the regions it leads. */
-    private Duration gcRunInterval = Duration.ofMinutes(1);
+    private Duration gcRunInterval = Duration.ofMinutes(10);
     /** Slots of the transaction latch table (keys hash to slots; more slots, fewer false waits). */
     private int latchSlots = 2048;
     private boolean inMemoryPessimisticLocks = true;

@@ -37,7 +37,7 @@ class StoreConfigTest {
         assertThat(config.coprocessorMemory()).isEqualTo(DataSize.ofMebibytes(1024));
         assertThat(config.maxInflightProposals()).isEqualTo(1);
         assertThat(config.raftServerThreads()).isZero();
-        assertThat(config.gcRunInterval()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(config.gcRunInterval()).isEqualTo(Duration.ofMinutes(10));
         assertThat(config.latchSlots()).isEqualTo(2048);
         assertThat(config.inMemoryPessimisticLocks()).isTrue();
     }

@@ -73,6 +73,7 @@ import io.duetdb.store.internal.txn.LockWaits;
 import io.duetdb.store.txn.KeyErrors;
 import io.duetdb.store.txn.Lock;
 import io.duetdb.store.txn.LockType;
+import io.duetdb.store.txn.MvccCursor;
 import io.duetdb.store.txn.MvccReader;
 import io.duetdb.store.txn.MvccTxn;
 import io.duetdb.store.txn.TxnActions;
@@ -133,15 +134,16 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
                 if (early != null) {
                     return TxnGetResponse.newBuilder().setError(early).build();
                 }
-                MvccReader reader = new MvccReader(node.engine());
-                byte[] key = request.getKey().toByteArray();
-                KeyError locked = readBlocker(reader, key, request.getVersion());
-                if (locked != null) {
-                    return TxnGetResponse.newBuilder().setError(locked).build();
+                try (MvccReader reader = new MvccReader(node.engine())) {
+                    byte[] key = request.getKey().toByteArray();
+                    KeyError locked = readBlocker(reader, key, request.getVersion());
+                    if (locked != null) {
+                        return TxnGetResponse.newBuilder().setError(locked).build();
+                    }
+                    byte[] value = reader.valueAt(key, request.getVersion());
+                    return value == null ? TxnGetResponse.newBuilder().setNotFound(true).build()
+                            : TxnGetResponse.newBuilder().setValue(ByteString.copyFrom(value)).build();
                 }
-                byte[] value = reader.valueAt(key, request.getVersion());
-                return value == null ? TxnGetResponse.newBuilder().setNotFound(true).build()
-                        : TxnGetResponse.newBuilder().setValue(ByteString.copyFrom(value)).build();
             });
         } catch (Refusal refusal) {
             return CompletableFuture.completedFuture(refusal.regionError != null ? regionFailure.apply(refusal.regionError)
@@ -162,8 +164,7 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
                     return TxnBatchGetResponse.newBuilder().addErrors(early).build();
                 }
                 TxnBatchGetResponse.Builder response = TxnBatchGetResponse.newBuilder();
-                try (EngineSnapshot snapshot = node.engine().snapshot()) {
-                    MvccReader reader = new MvccReader(snapshot);
+                try (EngineSnapshot snapshot = node.engine().snapshot(); MvccReader reader = new MvccReader(snapshot)) {
                     for (ByteString key : request.getKeysList()) {
                         byte[] bytes = key.toByteArray();
                         KeyError locked = readBlocker(reader, bytes, request.getVersion());
@@ -323,41 +324,37 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
         return wait.thenComposeAsync(ignored -> whenNoInflight(blocker, read), executor);
     }
 
-    /** Walks the write and lock column families together, one user key at a time. */
+    /**
+     * Walks the visible values (one iterator over the write column family, versions passed by stepping) and the
+     * locks of the range together in key order; a lock that blocks the read ends the scan with the pairs before it.
+     */
     private TxnScanResponse scan(byte[] startUser, byte[] endUser, int limit, long version, boolean keyOnly) {
         TxnScanResponse.Builder response = TxnScanResponse.newBuilder();
-        byte[] lower = Keys.dataKey(startUser);
-        byte[] upper = Keys.dataEndKey(endUser);
         try (EngineSnapshot snapshot = node.engine().snapshot();
-                EngineIterator writes = snapshot.iterator(ColumnFamily.WRITE, lower, upper);
-                EngineIterator locks = snapshot.iterator(ColumnFamily.LOCK, lower, upper)) {
-            MvccReader reader = new MvccReader(snapshot);
-            writes.seekToFirst();
+                MvccCursor values = new MvccCursor(snapshot, startUser, endUser, version);
+                EngineIterator locks = snapshot.iterator(ColumnFamily.LOCK, Keys.dataKey(startUser),
+                        Keys.dataEndKey(endUser))) {
             locks.seekToFirst();
-            while (response.getPairsCount() < limit && (writes.valid() || locks.valid())) {
-                byte[] writeKey = writes.valid() ? Keys.dataKeyOfVersion(writes.key()) : null;
+            boolean hasValue = values.advance();
+            while (response.getPairsCount() < limit) {
                 byte[] lockKey = locks.valid() ? locks.key() : null;
-                byte[] dataKey = writeKey == null ? lockKey
-                        : lockKey == null ? writeKey : KeyRanges.compare(writeKey, lockKey) <= 0 ? writeKey : lockKey;
-                byte[] userKey = Keys.userKeyOf(dataKey);
-                if (lockKey != null && KeyRanges.compare(lockKey, dataKey) == 0) {
+                if (lockKey != null && (!hasValue || KeyRanges.compare(lockKey, values.dataKey()) <= 0)) {
                     Lock lock = Lock.decode(locks.value());
                     if (lock.startTs() <= version && lock.type().blocksReads()) {
-                        return response.setError(KeyErrors.locked(userKey, lock)).build();
+                        return response.setError(KeyErrors.locked(Keys.userKeyOf(lockKey), lock)).build();
                     }
                     locks.next();
+                    continue;
                 }
-                if (writeKey != null && KeyRanges.compare(writeKey, dataKey) == 0) {
-                    byte[] value = reader.valueAt(userKey, version);
-                    if (value != null) {
-                        KeyValue.Builder pair = KeyValue.newBuilder().setKey(ByteString.copyFrom(userKey));
-                        if (!keyOnly) {
-                            pair.setValue(ByteString.copyFrom(value));
-                        }
-                        response.addPairs(pair);
-                    }
-                    writes.seek(MvccReader.keyEnd(dataKey));
+                if (!hasValue) {
+                    break;
                 }
+                KeyValue.Builder pair = KeyValue.newBuilder().setKey(ByteString.copyFrom(values.userKey()));
+                if (!keyOnly) {
+                    pair.setValue(ByteString.copyFrom(values.value()));
+                }
+                response.addPairs(pair);
+                hasValue = values.advance();
             }
         }
         return response.build();
@@ -411,8 +408,8 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
     private <T> void runLatched(RegionPeer peer, Latches.Guard guard, Function<MvccReader, Step<T>> step,
             CompletableFuture<T> reply) {
         Step<T> outcome;
-        try {
-            outcome = step.apply(new MvccReader(node.engine(), memoryLocks(peer)));
+        try (MvccReader reader = new MvccReader(node.engine(), memoryLocks(peer))) {
+            outcome = step.apply(reader);
         } catch (RuntimeException e) {
             outcome = Step.of(CompletableFuture.failedFuture(e));
         }

@@ -18,7 +18,6 @@ public final class MvccCursor implements AutoCloseable {
      * one or two versions, and a step costs much less than a seek.
      */
     private static final int STEPS_BEFORE_SEEK = 3;
-    private static final int TIMESTAMP_BYTES = 8;
 
     private final MvccReader reader;
     private final EngineIterator writes;
@@ -37,12 +36,20 @@ public final class MvccCursor implements AutoCloseable {
 
     /** Moves to the next visible key; false at the end of the range. */
     public boolean advance() {
+        int newerSteps = 0;
         while (writes.valid()) {
             byte[] versionKey = writes.key();
             if (Keys.timestampOf(versionKey) > ts) {
-                writes.next();
+                // A hot key can hold many versions newer than the snapshot: past a few, seek to the snapshot's.
+                if (++newerSteps > STEPS_BEFORE_SEEK) {
+                    writes.seek(Keys.versionKeyOf(Keys.dataKeyOfVersion(versionKey), ts));
+                    newerSteps = 0;
+                } else {
+                    writes.next();
+                }
                 continue;
             }
+            newerSteps = 0;
             Write write = Write.decode(writes.value());
             switch (write.type()) {
                 case PUT -> {
@@ -75,8 +82,12 @@ public final class MvccCursor implements AutoCloseable {
     }
 
     private static boolean isVersionOf(byte[] versionKey, byte[] dataKey) {
-        return versionKey.length == dataKey.length + TIMESTAMP_BYTES
-                && java.util.Arrays.equals(versionKey, 0, dataKey.length, dataKey, 0, dataKey.length);
+        return MvccReader.isVersionOf(versionKey, dataKey);
+    }
+
+    /** The engine data key of the current entry (no timestamp). */
+    public byte[] dataKey() {
+        return dataKey;
     }
 
     public byte[] userKey() {
@@ -93,5 +104,6 @@ public final class MvccCursor implements AutoCloseable {
     @Override
     public void close() {
         writes.close();
+        reader.close();
     }
 }

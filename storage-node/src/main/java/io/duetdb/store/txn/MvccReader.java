@@ -2,6 +2,7 @@ package io.duetdb.store.txn;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Arrays;
 import java.util.Optional;
 
 import io.duetdb.common.keys.Keys;
@@ -9,8 +10,14 @@ import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.engine.EngineReader;
 
-/** Reads a key's lock, versions and values from the three data column families of one engine view. */
-public final class MvccReader {
+/**
+ * Reads a key's lock, versions and values from the three data column families of one engine view. Point reads of
+ * versions share one cursor over the write column family, opened at the first of them (opening a RocksDB iterator
+ * costs several times its seek), so a reader belongs to one thread and one step, and is closed after it; the cursor
+ * sees the view as it was when it opened, which callers guarantee by holding the keys' latches (or reading a
+ * snapshot). A closed reader still answers, opening a cursor per read.
+ */
+public final class MvccReader implements AutoCloseable {
     /** Locks kept outside the engine: a region leader's in-memory pessimistic locks. */
     public interface MemoryLocks {
         MemoryLocks NONE = userKey -> null;
@@ -18,8 +25,12 @@ public final class MvccReader {
         Lock lock(byte[] userKey);
     }
 
+    private static final int TIMESTAMP_BYTES = 8;
+
     private final EngineReader engine;
     private final MemoryLocks memoryLocks;
+    private EngineIterator versions;
+    private boolean closed;
 
     public MvccReader(EngineReader engine) {
         this(engine, MemoryLocks.NONE);
@@ -45,9 +56,7 @@ public final class MvccReader {
     /** The newest write record of the key filed at or before {@code maxTs}. */
     public Optional<CommittedWrite> newestWrite(byte[] userKey, long maxTs) {
         byte[] dataKey = Keys.dataKey(userKey);
-        try (EngineIterator iterator = engine.iterator(ColumnFamily.WRITE, Keys.versionKeyOf(dataKey, maxTs),
-                keyEnd(dataKey))) {
-            iterator.seekToFirst();
+        try (Versions iterator = versionsFrom(dataKey, Keys.versionKeyOf(dataKey, maxTs))) {
             if (!iterator.valid()) {
                 return Optional.empty();
             }
@@ -59,8 +68,8 @@ public final class MvccReader {
     public Optional<CommittedWrite> writeOfTransaction(byte[] userKey, long startTs) {
         byte[] dataKey = Keys.dataKey(userKey);
         // Newest first: every record at or after startTs is a candidate; the transaction's own commit is one.
-        try (EngineIterator iterator = engine.iterator(ColumnFamily.WRITE, dataKey, Keys.versionKeyOf(dataKey, startTs - 1))) {
-            for (iterator.seekToFirst(); iterator.valid(); iterator.next()) {
+        try (Versions iterator = versionsFrom(dataKey, dataKey)) {
+            for (; iterator.valid() && Keys.timestampOf(iterator.key()) >= startTs; iterator.next()) {
                 Write write = Write.decode(iterator.value());
                 if (write.startTs() == startTs) {
                     return Optional.of(new CommittedWrite(Keys.timestampOf(iterator.key()), write));
@@ -73,8 +82,8 @@ public final class MvccReader {
     /** The value a snapshot at {@code ts} sees, ignoring locks; null when the key has none. */
     public byte[] valueAt(byte[] userKey, long ts) {
         byte[] dataKey = Keys.dataKey(userKey);
-        try (EngineIterator iterator = engine.iterator(ColumnFamily.WRITE, Keys.versionKeyOf(dataKey, ts), keyEnd(dataKey))) {
-            for (iterator.seekToFirst(); iterator.valid(); iterator.next()) {
+        try (Versions iterator = versionsFrom(dataKey, Keys.versionKeyOf(dataKey, ts))) {
+            for (; iterator.valid(); iterator.next()) {
                 Write write = Write.decode(iterator.value());
                 switch (write.type()) {
                     case PUT -> {
@@ -92,6 +101,65 @@ public final class MvccReader {
         return null;
     }
 
+    /** The versions of {@code dataKey} from the engine key {@code from} on, newest first. */
+    private Versions versionsFrom(byte[] dataKey, byte[] from) {
+        if (closed) {
+            EngineIterator own = engine.iterator(ColumnFamily.WRITE, from, keyEnd(dataKey));
+            own.seek(from);
+            return new Versions(own, dataKey, true);
+        }
+        if (versions == null) {
+            versions = engine.iterator(ColumnFamily.WRITE, null, null);
+        }
+        versions.seek(from);
+        return new Versions(versions, dataKey, false);
+    }
+
+    /** A walk over one key's versions on a shared or an own iterator. */
+    private static final class Versions implements AutoCloseable {
+        private final EngineIterator iterator;
+        private final byte[] dataKey;
+        private final boolean owned;
+
+        Versions(EngineIterator iterator, byte[] dataKey, boolean owned) {
+            this.iterator = iterator;
+            this.dataKey = dataKey;
+            this.owned = owned;
+        }
+
+        boolean valid() {
+            return iterator.valid() && isVersionOf(iterator.key(), dataKey);
+        }
+
+        byte[] key() {
+            return iterator.key();
+        }
+
+        byte[] value() {
+            return iterator.value();
+        }
+
+        void next() {
+            iterator.next();
+        }
+
+        @Override
+        public void close() {
+            if (owned) {
+                iterator.close();
+            }
+        }
+    }
+
+    /**
+     * Whether an engine key is a version of {@code dataKey}: data keys are groups of nine bytes after one prefix
+     * byte, so no other data key is a data key plus eight bytes.
+     */
+    static boolean isVersionOf(byte[] versionKey, byte[] dataKey) {
+        return versionKey.length == dataKey.length + TIMESTAMP_BYTES
+                && Arrays.equals(versionKey, 0, dataKey.length, dataKey, 0, dataKey.length);
+    }
+
     public byte[] longValue(byte[] userKey, long startTs) {
         byte[] value = engine.get(ColumnFamily.DEFAULT, Keys.versionKey(userKey, startTs));
         if (value == null) {
@@ -102,6 +170,15 @@ public final class MvccReader {
 
     public EngineReader engine() {
         return engine;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (versions != null) {
+            versions.close();
+            versions = null;
+        }
     }
 
     /** The first engine key after every version of a data key (its last byte is a group marker below 0xFF). */

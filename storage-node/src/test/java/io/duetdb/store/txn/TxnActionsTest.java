@@ -29,12 +29,23 @@ class TxnActionsTest {
     @BeforeEach
     void open() {
         engine = RocksEngine.open(directory.resolve("db"), 8 << 20);
-        reader = new MvccReader(engine);
     }
 
     @AfterEach
     void close() {
+        if (reader != null) {
+            reader.close();
+        }
         engine.close();
+    }
+
+    /** A fresh reader for each action, as the store opens one per step: a reader sees the engine as it first read it. */
+    private MvccReader reader() {
+        if (reader != null) {
+            reader.close();
+        }
+        reader = new MvccReader(engine);
+        return reader;
     }
 
     private static byte[] key(String text) {
@@ -56,7 +67,7 @@ class TxnActionsTest {
         MvccTxn txn = new MvccTxn();
         Mutation mutation = value == null ? Mutation.newBuilder().setOp(Op.DELETE).setKey(ByteString.copyFromUtf8(key)).build()
                 : Mutation.newBuilder().setOp(Op.PUT).setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8(value)).build();
-        KeyError error = TxnActions.prewrite(reader, txn, new TxnActions.PrewriteContext(key(key), startTs, 3000, 0, 1),
+        KeyError error = TxnActions.prewrite(reader(), txn, new TxnActions.PrewriteContext(key(key), startTs, 3000, 0, 1),
                 mutation, false);
         if (error == null) {
             write(txn);
@@ -68,29 +79,29 @@ class TxnActionsTest {
 
     private KeyError commit(String key, long startTs, long commitTs) {
         MvccTxn txn = new MvccTxn();
-        KeyError error = TxnActions.commit(reader, txn, key(key), startTs, commitTs);
+        KeyError error = TxnActions.commit(reader(), txn, key(key), startTs, commitTs);
         write(txn);
         return error;
     }
 
     private KeyError rollback(String key, long startTs) {
         MvccTxn txn = new MvccTxn();
-        KeyError error = TxnActions.rollback(reader, txn, key(key), startTs);
+        KeyError error = TxnActions.rollback(reader(), txn, key(key), startTs);
         write(txn);
         return error;
     }
 
     private String read(String key, long ts) {
-        byte[] value = reader.valueAt(key(key), ts);
+        byte[] value = reader().valueAt(key(key), ts);
         return value == null ? null : new String(value, StandardCharsets.UTF_8);
     }
 
     @Test
     void committedValuesAreVisibleFromTheirCommitTimestamp() {
         assertThat(prewrite("k", "v1", ts(10))).isNull();
-        assertThat(reader.lock(key("k")).startTs()).isEqualTo(ts(10));
+        assertThat(reader().lock(key("k")).startTs()).isEqualTo(ts(10));
         assertThat(commit("k", ts(10), ts(11))).isNull();
-        assertThat(reader.lock(key("k"))).isNull();
+        assertThat(reader().lock(key("k"))).isNull();
         assertThat(read("k", ts(10))).isNull();
         assertThat(read("k", ts(11))).isEqualTo("v1");
         String large = "x".repeat(Write.SHORT_VALUE_MAX_BYTES + 1);
@@ -137,14 +148,14 @@ class TxnActionsTest {
     @Test
     void checkTxnStatusFollowsTheLockTtl() {
         assertThat(prewrite("p", "a", ts(1_000))).isNull();
-        assertThat(TxnActions.checkTxnStatus(reader, key("p"), ts(1_000), ts(2_000), true))
+        assertThat(TxnActions.checkTxnStatus(reader(), key("p"), ts(1_000), ts(2_000), true))
                 .isInstanceOf(TxnActions.TxnStatus.Alive.class);
-        assertThat(TxnActions.checkTxnStatus(reader, key("p"), ts(1_000), ts(4_000), true))
+        assertThat(TxnActions.checkTxnStatus(reader(), key("p"), ts(1_000), ts(4_000), true))
                 .isInstanceOf(TxnActions.TxnStatus.ShouldRollBack.class);
-        assertThat(TxnActions.checkTxnStatus(reader, key("p"), ts(500), ts(4_000), false))
+        assertThat(TxnActions.checkTxnStatus(reader(), key("p"), ts(500), ts(4_000), false))
                 .isInstanceOf(TxnActions.TxnStatus.NotFound.class);
         assertThat(commit("p", ts(1_000), ts(1_001))).isNull();
-        assertThat(TxnActions.checkTxnStatus(reader, key("p"), ts(1_000), ts(4_000), true))
+        assertThat(TxnActions.checkTxnStatus(reader(), key("p"), ts(1_000), ts(4_000), true))
                 .isEqualTo(new TxnActions.TxnStatus.Committed(ts(1_001)));
     }
 
@@ -153,17 +164,17 @@ class TxnActionsTest {
         MvccTxn txn = new MvccTxn();
         assertThat(prewrite("k", "a", ts(10))).isNull();
         assertThat(commit("k", ts(10), ts(20))).isNull();
-        TxnActions.PessimisticLockOutcome stale = TxnActions.pessimisticLock(reader, txn, key("k"), key("k"), ts(15), ts(15), 3000, true);
+        TxnActions.PessimisticLockOutcome stale = TxnActions.pessimisticLock(reader(), txn, key("k"), key("k"), ts(15), ts(15), 3000, true);
         assertThat(stale.error().hasConflict()).isTrue();
-        TxnActions.PessimisticLockOutcome locked = TxnActions.pessimisticLock(reader, txn, key("k"), key("k"), ts(15), ts(21), 3000, true);
+        TxnActions.PessimisticLockOutcome locked = TxnActions.pessimisticLock(reader(), txn, key("k"), key("k"), ts(15), ts(21), 3000, true);
         assertThat(locked.error()).isNull();
         assertThat(new String(locked.value(), StandardCharsets.UTF_8)).isEqualTo("a");
         write(txn);
         // Readers are not blocked by a pessimistic lock; writers are.
-        assertThat(reader.lock(key("k")).type().blocksReads()).isFalse();
+        assertThat(reader().lock(key("k")).type().blocksReads()).isFalse();
         assertThat(prewrite("k", "other", ts(22)).hasLocked()).isTrue();
         MvccTxn missing = new MvccTxn();
-        KeyError notFound = TxnActions.prewrite(reader, missing, new TxnActions.PrewriteContext(key("x"), ts(15), 3000, ts(21), 1),
+        KeyError notFound = TxnActions.prewrite(reader(), missing, new TxnActions.PrewriteContext(key("x"), ts(15), 3000, ts(21), 1),
                 Mutation.newBuilder().setOp(Op.PUT).setKey(ByteString.copyFromUtf8("x")).build(), true);
         assertThat(notFound.hasPessimisticLockNotFound()).isTrue();
     }
@@ -174,9 +185,9 @@ class TxnActionsTest {
             assertThat(prewrite("k", "v" + i + "x".repeat(300), ts(i * 10))).isNull();
             assertThat(commit("k", ts(i * 10), ts(i * 10 + 1))).isNull();
         }
-        assertThat(TxnActions.hasGarbage(reader, key("k"), ts(15))).isFalse();
+        assertThat(TxnActions.hasGarbage(reader(), key("k"), ts(15))).isFalse();
         MvccTxn txn = new MvccTxn();
-        TxnActions.garbageCollect(reader, txn, key("k"), ts(25));
+        TxnActions.garbageCollect(reader(), txn, key("k"), ts(25));
         write(txn);
         assertThat(read("k", ts(25))).startsWith("v2");
         assertThat(read("k", ts(35))).startsWith("v3");
@@ -184,10 +195,10 @@ class TxnActionsTest {
         assertThat(prewrite("k", null, ts(40))).isNull();
         assertThat(commit("k", ts(40), ts(41))).isNull();
         MvccTxn all = new MvccTxn();
-        TxnActions.garbageCollect(reader, all, key("k"), ts(50));
+        TxnActions.garbageCollect(reader(), all, key("k"), ts(50));
         write(all);
-        assertThat(reader.newestWrite(key("k"), Long.MAX_VALUE)).isEmpty();
-        assertThat(TxnActions.hasGarbage(reader, key("k"), ts(50))).isFalse();
+        assertThat(reader().newestWrite(key("k"), Long.MAX_VALUE)).isEmpty();
+        assertThat(TxnActions.hasGarbage(reader(), key("k"), ts(50))).isFalse();
 
         // Rolled-back records below the safe point go; the newest value stays; records above it stay.
         assertThat(prewrite("r", "kept", ts(60))).isNull();
@@ -196,36 +207,36 @@ class TxnActionsTest {
         assertThat(rollback("r", ts(62))).isNull();
         assertThat(rollback("r", ts(70))).isNull();
         MvccTxn rolledBack = new MvccTxn();
-        TxnActions.garbageCollect(reader, rolledBack, key("r"), ts(65));
+        TxnActions.garbageCollect(reader(), rolledBack, key("r"), ts(65));
         write(rolledBack);
-        assertThat(reader.writeOfTransaction(key("r"), ts(62))).isEmpty();
-        assertThat(reader.writeOfTransaction(key("r"), ts(70))).isPresent();
+        assertThat(reader().writeOfTransaction(key("r"), ts(62))).isEmpty();
+        assertThat(reader().writeOfTransaction(key("r"), ts(70))).isPresent();
         assertThat(read("r", ts(80))).isEqualTo("kept");
     }
     @Test
     void onePhaseCommitWritesTheCommitRecordWithoutALock() {
         MvccTxn locking = new MvccTxn();
-        assertThat(TxnActions.pessimisticLock(reader, locking, key("p"), key("p"), ts(10), ts(12), 3000, false).error()).isNull();
+        assertThat(TxnActions.pessimisticLock(reader(), locking, key("p"), key("p"), ts(10), ts(12), 3000, false).error()).isNull();
         write(locking);
         MvccTxn txn = new MvccTxn();
         TxnActions.PrewriteContext onePhase = new TxnActions.PrewriteContext(key("p"), ts(10), 3000, ts(12), 2, ts(13));
-        assertThat(TxnActions.prewrite(reader, txn, onePhase, Mutation.newBuilder().setOp(Op.PUT)
+        assertThat(TxnActions.prewrite(reader(), txn, onePhase, Mutation.newBuilder().setOp(Op.PUT)
                 .setKey(ByteString.copyFromUtf8("p")).setValue(ByteString.copyFromUtf8("one")).build(), true)).isNull();
-        assertThat(TxnActions.prewrite(reader, txn, onePhase, Mutation.newBuilder().setOp(Op.PUT)
+        assertThat(TxnActions.prewrite(reader(), txn, onePhase, Mutation.newBuilder().setOp(Op.PUT)
                 .setKey(ByteString.copyFromUtf8("q")).setValue(ByteString.copyFromUtf8("x".repeat(400))).build(), false)).isNull();
         write(txn);
-        assertThat(reader.lock(key("p"))).as("the pessimistic lock is released").isNull();
-        assertThat(reader.lock(key("q"))).isNull();
+        assertThat(reader().lock(key("p"))).as("the pessimistic lock is released").isNull();
+        assertThat(reader().lock(key("q"))).isNull();
         assertThat(read("p", ts(12))).isNull();
         assertThat(read("p", ts(13))).isEqualTo("one");
         assertThat(read("q", ts(13))).hasSize(400);
         // The same request again (a retry) finds its own commit and changes nothing.
         MvccTxn retry = new MvccTxn();
-        assertThat(TxnActions.prewrite(reader, retry, onePhase, Mutation.newBuilder().setOp(Op.PUT)
+        assertThat(TxnActions.prewrite(reader(), retry, onePhase, Mutation.newBuilder().setOp(Op.PUT)
                 .setKey(ByteString.copyFromUtf8("q")).setValue(ByteString.copyFromUtf8("y")).build(), false)).isNull();
         assertThat(retry.isEmpty()).isTrue();
         // A commit ts not after the start ts is refused.
-        assertThat(TxnActions.prewrite(reader, new MvccTxn(), new TxnActions.PrewriteContext(key("r"), ts(20), 3000, 0, 1, ts(20)),
+        assertThat(TxnActions.prewrite(reader(), new MvccTxn(), new TxnActions.PrewriteContext(key("r"), ts(20), 3000, 0, 1, ts(20)),
                 Mutation.newBuilder().setOp(Op.PUT).setKey(ByteString.copyFromUtf8("r")).build(), false).hasInvalid()).isTrue();
     }
 }

@@ -33,6 +33,7 @@ import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.duetdb.common.keys.Keys;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.Engine;
 import io.duetdb.store.engine.EngineException;
@@ -57,6 +58,9 @@ public final class RocksEngine implements Engine {
     private final Map<ColumnFamily, ColumnFamilyHandle> handles = new EnumMap<>(ColumnFamily.class);
     private final List<ColumnFamilyHandle> allHandles = new ArrayList<>();
     private final WriteOptions syncWrite = new WriteOptions().setSync(true);
+    /** The length of a table row's data key: the write column family's filters cover keys' first this many bytes. */
+    static final int WRITE_PREFIX_BYTES = Keys.dataKey(Keys.recordKey(0, 0)).length;
+
     private final WriteOptions asyncWrite = new WriteOptions().setSync(false);
 
     private RocksEngine(Path path, RocksDB db, DBOptions dbOptions, LRUCache blockCache) {
@@ -82,10 +86,10 @@ public final class RocksEngine implements Engine {
                 .setKeepLogFileNum(3);
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         List<ColumnFamilyOptions> options = new ArrayList<>();
-        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions(cache, true, options)));
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions(cache, ColumnFamily.DEFAULT, options)));
         for (ColumnFamily cf : ColumnFamily.values()) {
             if (cf != ColumnFamily.DEFAULT) {
-                descriptors.add(new ColumnFamilyDescriptor(cf.engineName().getBytes(), cfOptions(cache, cf != ColumnFamily.RAFT, options)));
+                descriptors.add(new ColumnFamilyDescriptor(cf.engineName().getBytes(), cfOptions(cache, cf, options)));
             }
         }
         List<ColumnFamilyHandle> handleList = new ArrayList<>();
@@ -112,12 +116,18 @@ public final class RocksEngine implements Engine {
         return engine;
     }
 
-    private static ColumnFamilyOptions cfOptions(LRUCache cache, boolean bloom, List<ColumnFamilyOptions> created) {
+    private static ColumnFamilyOptions cfOptions(LRUCache cache, ColumnFamily cf, List<ColumnFamilyOptions> created) {
         BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache).setBlockSize(16 * 1024);
-        if (bloom) {
+        if (cf != ColumnFamily.RAFT) {
             table.setFilterPolicy(new BloomFilter(10, false)).setWholeKeyFiltering(true);
         }
-        ColumnFamilyOptions options = new ColumnFamilyOptions()
+        ColumnFamilyOptions options = new ColumnFamilyOptions();
+        if (cf == ColumnFamily.WRITE) {
+            // A read of one key seeks among its versions; filtering files by the key's first bytes lets that seek
+            // skip every file without the key (a row's whole data key is this long, an index entry's is longer).
+            options.useCappedPrefixExtractor(WRITE_PREFIX_BYTES);
+        }
+        options
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
                 .setWriteBufferSize(32L << 20)
@@ -189,7 +199,7 @@ public final class RocksEngine implements Engine {
 
     @Override
     public SstFileBuilder newSstFile(ColumnFamily cf, Path file) {
-        return new RocksSstFileBuilder(file);
+        return new RocksSstFileBuilder(cf, file);
     }
 
     @Override
@@ -292,7 +302,9 @@ public final class RocksEngine implements Engine {
         private final RocksIterator iterator;
 
         RocksEngineIterator(ColumnFamily cf, byte[] lower, byte[] upper, Snapshot snapshot) {
-            readOptions = new ReadOptions().setFillCache(true);
+            // The write column family has a prefix extractor: RocksDB then uses its prefix filters only where the
+            // bounds keep the iterator inside one prefix (a key's versions), and orders everything else totally.
+            readOptions = new ReadOptions().setFillCache(true).setAutoPrefixMode(true);
             if (snapshot != null) {
                 readOptions.setSnapshot(snapshot);
             }
@@ -423,12 +435,21 @@ public final class RocksEngine implements Engine {
         private final Path file;
         private final EnvOptions envOptions = new EnvOptions();
         private final Options options = new Options().setCompressionType(CompressionType.LZ4_COMPRESSION);
+        private final BloomFilter filter = new BloomFilter(10, false);
         private final SstFileWriter writer;
         private boolean empty = true;
         private boolean finished;
 
-        RocksSstFileBuilder(Path file) {
+        RocksSstFileBuilder(ColumnFamily cf, Path file) {
             this.file = file;
+            // Filters as the column family builds them, so ingested files are filtered like flushed ones.
+            if (cf != ColumnFamily.RAFT) {
+                options.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(16 * 1024)
+                        .setFilterPolicy(filter).setWholeKeyFiltering(true));
+            }
+            if (cf == ColumnFamily.WRITE) {
+                options.useCappedPrefixExtractor(WRITE_PREFIX_BYTES);
+            }
             writer = new SstFileWriter(envOptions, options);
             try {
                 writer.open(file.toString());
@@ -472,6 +493,7 @@ public final class RocksEngine implements Engine {
             writer.close();
             envOptions.close();
             options.close();
+            filter.close();
             if (!finished || empty) {
                 try {
                     Files.deleteIfExists(file);

@@ -142,9 +142,20 @@ public final class CommandApplier {
                 return ApplyOutcome.of(regionError(RegionErrors.keyNotInRegion(key.toByteArray(), region)), state);
             }
         }
-        MvccReader reader = new MvccReader(engine);
         MvccTxn txn = new MvccTxn();
         List<KeyError> errors = new ArrayList<>();
+        try (MvccReader reader = new MvccReader(engine)) {
+            collect(command, reader, txn, errors);
+        }
+        if (!errors.isEmpty()) {
+            return ApplyOutcome.of(CommandResult.newBuilder().addAllKeyErrors(errors).build(), state);
+        }
+        txn.writeTo(batch);
+        return ApplyOutcome.of(CommandResult.getDefaultInstance(), state);
+    }
+
+    /** Runs a transactional command's actions: their changes into {@code txn}, their refusals into {@code errors}. */
+    private static void collect(RaftCommand command, MvccReader reader, MvccTxn txn, List<KeyError> errors) {
         switch (command.getCommandCase()) {
             case PREWRITE -> {
                 TxnPrewrite prewrite = command.getPrewrite();
@@ -197,11 +208,6 @@ public final class CommandApplier {
             }
             default -> throw new IllegalStateException("not a transactional command: " + command.getCommandCase());
         }
-        if (!errors.isEmpty()) {
-            return ApplyOutcome.of(CommandResult.newBuilder().addAllKeyErrors(errors).build(), state);
-        }
-        txn.writeTo(batch);
-        return ApplyOutcome.of(CommandResult.getDefaultInstance(), state);
     }
 
     private static void addIfError(List<KeyError> errors, KeyError error) {

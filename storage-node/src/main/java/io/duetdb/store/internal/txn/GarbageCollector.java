@@ -128,8 +128,7 @@ public final class GarbageCollector {
         long total = 0;
         byte[] start = region.getStartKey().toByteArray();
         byte[] end = region.getEndKey().toByteArray();
-        try (EngineSnapshot snapshot = engine.snapshot()) {
-            MvccReader reader = new MvccReader(snapshot);
+        try (EngineSnapshot snapshot = engine.snapshot(); MvccReader reader = new MvccReader(snapshot)) {
             for (ByteString key : candidates) {
                 if (Thread.currentThread().isInterrupted()) {
                     return -1;
