@@ -101,6 +101,22 @@ public final class MvccReader implements AutoCloseable {
         return null;
     }
 
+    /**
+     * The value a snapshot after every write sees, given the key's {@link #newestWrite} up to the maximum timestamp:
+     * read from that record when it sets or deletes the value, without a second seek.
+     */
+    public byte[] latestValue(byte[] userKey, Optional<CommittedWrite> newest) {
+        if (newest.isEmpty()) {
+            return null;
+        }
+        Write write = newest.get().write();
+        return switch (write.type()) {
+            case PUT -> write.shortValue() != null ? write.shortValue() : longValue(userKey, write.startTs());
+            case DELETE -> null;
+            default -> valueAt(userKey, newest.get().commitTs() - 1);
+        };
+    }
+
     /** The versions of {@code dataKey} from the engine key {@code from} on, newest first. */
     private Versions versionsFrom(byte[] dataKey, byte[] from) {
         if (closed) {

@@ -178,7 +178,7 @@ public final class TxnActions {
             return new PessimisticLockOutcome(KeyErrors.conflict(key, primary, startTs, newest.get()), null);
         }
         txn.putLock(key, new Lock(LockType.PESSIMISTIC, primary, startTs, lockTtl, forUpdateTs, 0, null));
-        return new PessimisticLockOutcome(null, readValue ? reader.valueAt(key, Long.MAX_VALUE) : null);
+        return new PessimisticLockOutcome(null, readValue ? reader.latestValue(key, newest) : null);
     }
 
     public static KeyError pessimisticRollback(MvccReader reader, MvccTxn txn, byte[] key, long startTs, long forUpdateTs) {

@@ -22,8 +22,8 @@ import io.duetdb.store.engine.EngineWriteBatch;
 import io.duetdb.store.engine.rocksdb.RocksEngine;
 
 /**
- * Point reads and cursors over keys whose versions are spread over several flushed files (where the write column
- * family's prefix filters decide which files a seek visits), for row keys, longer index keys and short keys.
+ * Point reads and cursors over keys whose versions are spread over several flushed files, for row keys, longer
+ * index keys and short keys; one reader's shared cursor seeking back and forth among them.
  */
 class MvccReadsTest {
     @TempDir
@@ -52,6 +52,8 @@ class MvccReadsTest {
         return reader;
     }
 
+    private static final String LOCK = "(lock)";
+
     private static long ts(long physical) {
         return new Timestamp(physical, 0).packed();
     }
@@ -59,6 +61,7 @@ class MvccReadsTest {
     private void commit(byte[] key, String value, long startTs, long commitTs) {
         MvccTxn txn = new MvccTxn();
         Mutation mutation = value == null ? Mutation.newBuilder().setOp(Op.DELETE).setKey(ByteString.copyFrom(key)).build()
+                : value.equals(LOCK) ? Mutation.newBuilder().setOp(Op.LOCK).setKey(ByteString.copyFrom(key)).build()
                 : Mutation.newBuilder().setOp(Op.PUT).setKey(ByteString.copyFrom(key))
                         .setValue(ByteString.copyFromUtf8(value)).build();
         assertThat(TxnActions.prewrite(reader(), txn, new TxnActions.PrewriteContext(key, startTs, 3000, 0, 1), mutation,
@@ -139,6 +142,31 @@ class MvccReadsTest {
         assertThat(visible(ts(120))).containsExactly("new9", "plain");
         assertThat(visible(Long.MAX_VALUE)).containsExactly("new19", "plain");
         assertThat(visible(ts(5))).isEmpty();
+    }
+
+    @Test
+    void theLatestValueFollowsTheNewestRecordPastLockAndRollbackRecords() {
+        byte[] locked = Keys.recordKey(7, 1);
+        byte[] rolledBack = Keys.recordKey(7, 2);
+        byte[] deleted = Keys.recordKey(7, 3);
+        byte[] plain = Keys.recordKey(7, 4);
+        for (byte[] key : List.of(locked, rolledBack, deleted, plain)) {
+            commit(key, "first", ts(10), ts(11));
+        }
+        engine.flush();
+        commit(locked, LOCK, ts(20), ts(21));
+        MvccTxn rollback = new MvccTxn();
+        assertThat(TxnActions.rollback(reader(), rollback, rolledBack, ts(30))).isNull();
+        write(rollback);
+        commit(deleted, null, ts(40), ts(41));
+        commit(plain, "second", ts(50), ts(51));
+        for (byte[] key : List.of(locked, rolledBack, deleted, plain, Keys.recordKey(7, 5))) {
+            MvccReader reader = reader();
+            assertThat(text(reader.latestValue(key, reader.newestWrite(key, Long.MAX_VALUE))))
+                    .isEqualTo(text(reader.valueAt(key, Long.MAX_VALUE)));
+        }
+        MvccReader reader = reader();
+        assertThat(text(reader.latestValue(locked, reader.newestWrite(locked, Long.MAX_VALUE)))).isEqualTo("first");
     }
 
     private List<String> visible(long ts) {

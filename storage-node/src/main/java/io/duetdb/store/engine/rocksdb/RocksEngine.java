@@ -33,7 +33,6 @@ import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.duetdb.common.keys.Keys;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.Engine;
 import io.duetdb.store.engine.EngineException;
@@ -58,9 +57,6 @@ public final class RocksEngine implements Engine {
     private final Map<ColumnFamily, ColumnFamilyHandle> handles = new EnumMap<>(ColumnFamily.class);
     private final List<ColumnFamilyHandle> allHandles = new ArrayList<>();
     private final WriteOptions syncWrite = new WriteOptions().setSync(true);
-    /** The length of a table row's data key: the write column family's filters cover keys' first this many bytes. */
-    static final int WRITE_PREFIX_BYTES = Keys.dataKey(Keys.recordKey(0, 0)).length;
-
     private final WriteOptions asyncWrite = new WriteOptions().setSync(false);
 
     private RocksEngine(Path path, RocksDB db, DBOptions dbOptions, LRUCache blockCache) {
@@ -121,13 +117,7 @@ public final class RocksEngine implements Engine {
         if (cf != ColumnFamily.RAFT) {
             table.setFilterPolicy(new BloomFilter(10, false)).setWholeKeyFiltering(true);
         }
-        ColumnFamilyOptions options = new ColumnFamilyOptions();
-        if (cf == ColumnFamily.WRITE) {
-            // A read of one key seeks among its versions; filtering files by the key's first bytes lets that seek
-            // skip every file without the key (a row's whole data key is this long, an index entry's is longer).
-            options.useCappedPrefixExtractor(WRITE_PREFIX_BYTES);
-        }
-        options
+        ColumnFamilyOptions options = new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
                 .setWriteBufferSize(32L << 20)
@@ -302,9 +292,7 @@ public final class RocksEngine implements Engine {
         private final RocksIterator iterator;
 
         RocksEngineIterator(ColumnFamily cf, byte[] lower, byte[] upper, Snapshot snapshot) {
-            // The write column family has a prefix extractor: RocksDB then uses its prefix filters only where the
-            // bounds keep the iterator inside one prefix (a key's versions), and orders everything else totally.
-            readOptions = new ReadOptions().setFillCache(true).setAutoPrefixMode(true);
+            readOptions = new ReadOptions().setFillCache(true);
             if (snapshot != null) {
                 readOptions.setSnapshot(snapshot);
             }
@@ -446,9 +434,6 @@ public final class RocksEngine implements Engine {
             if (cf != ColumnFamily.RAFT) {
                 options.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(16 * 1024)
                         .setFilterPolicy(filter).setWholeKeyFiltering(true));
-            }
-            if (cf == ColumnFamily.WRITE) {
-                options.useCappedPrefixExtractor(WRITE_PREFIX_BYTES);
             }
             writer = new SstFileWriter(envOptions, options);
             try {
