@@ -52,10 +52,12 @@ public final class TxnActions {
             // The same prewrite again (a retry): the lock is already there.
             return null;
         }
-        if (lock == null) {
+        Optional<CommittedWrite> newest = Optional.empty();
+        boolean newestRead = lock == null;
+        if (newestRead) {
             // The transaction's own commit or rollback record is filed at or after its start, so it can only
             // exist when the newest record is that recent: the common case needs one seek.
-            Optional<CommittedWrite> newest = reader.newestWrite(key, Long.MAX_VALUE);
+            newest = reader.newestWrite(key, Long.MAX_VALUE);
             boolean recent = newest.isPresent() && newest.get().commitTs() >= context.startTs();
             Optional<CommittedWrite> own = recent ? reader.writeOfTransaction(key, context.startTs()) : Optional.empty();
             if (own.isPresent()) {
@@ -69,7 +71,8 @@ public final class TxnActions {
                 return KeyErrors.conflict(key, context.primary(), context.startTs(), newest.get());
             }
         }
-        if (mutation.getOp() == Op.CHECK_NOT_EXISTS && reader.valueAt(key, Long.MAX_VALUE) != null) {
+        if (mutation.getOp() == Op.CHECK_NOT_EXISTS
+                && (newestRead ? reader.latestValue(key, newest) : reader.valueAt(key, Long.MAX_VALUE)) != null) {
             return KeyErrors.alreadyExist(key);
         }
         LockType type;

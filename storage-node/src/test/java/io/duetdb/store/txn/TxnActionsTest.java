@@ -96,6 +96,30 @@ class TxnActionsTest {
         return value == null ? null : new String(value, StandardCharsets.UTF_8);
     }
 
+    private KeyError checkNotExists(String key, long startTs) {
+        MvccTxn txn = new MvccTxn();
+        Mutation mutation = Mutation.newBuilder().setOp(Op.CHECK_NOT_EXISTS).setKey(ByteString.copyFromUtf8(key)).build();
+        return TxnActions.prewrite(reader(), txn, new TxnActions.PrewriteContext(key(key), startTs, 3000, 0, 1),
+                mutation, false);
+    }
+
+    @Test
+    void anInsertCheckFindsTheLatestValuePastLockRecords() {
+        assertThat(checkNotExists("absent", ts(5))).isNull();
+        assertThat(prewrite("k", "v", ts(10))).isNull();
+        assertThat(commit("k", ts(10), ts(11))).isNull();
+        assertThat(checkNotExists("k", ts(20)).hasAlreadyExist()).isTrue();
+        MvccTxn lockOnly = new MvccTxn();
+        assertThat(TxnActions.prewrite(reader(), lockOnly, new TxnActions.PrewriteContext(key("k"), ts(30), 3000, 0, 1),
+                Mutation.newBuilder().setOp(Op.LOCK).setKey(ByteString.copyFromUtf8("k")).build(), false)).isNull();
+        write(lockOnly);
+        assertThat(commit("k", ts(30), ts(31))).isNull();
+        assertThat(checkNotExists("k", ts(40)).hasAlreadyExist()).as("a LOCK record does not hide the value").isTrue();
+        assertThat(prewrite("k", null, ts(50))).isNull();
+        assertThat(commit("k", ts(50), ts(51))).isNull();
+        assertThat(checkNotExists("k", ts(60))).isNull();
+    }
+
     @Test
     void committedValuesAreVisibleFromTheirCommitTimestamp() {
         assertThat(prewrite("k", "v1", ts(10))).isNull();
