@@ -54,6 +54,8 @@ public final class DdlExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(DdlExecutor.class);
     private final Catalog catalog;
     private final TxnClient client;
+    private static final int DEFAULT_BACKFILL_WORKERS = 4;
+
     private final int backfillBatchSize;
     private final ViewDdl views;
     private final BackfillObserver observer;
@@ -633,7 +635,13 @@ public final class DdlExecutor {
 
     /** Writes the index entries of every existing row, a page per transaction, reporting progress. */
     private void backfill(TableInfo table, long indexId, BooleanSupplier cancelled, DdlJobRecord job) {
-        new IndexBackfill(client, observer).run(table, indexId, backfillBatchSize(), cancelled, job);
+        new IndexBackfill(client, observer).run(table, indexId, backfillBatchSize(), backfillWorkers(), cancelled, job);
+    }
+
+    /** SET GLOBAL tidb_ddl_reorg_worker_cnt's value (4 by default, as TiDB's): backfill transactions at once. */
+    private int backfillWorkers() {
+        String value = catalog.current().globalVariables().get(TidbVariables.DDL_REORG_WORKER_COUNT);
+        return value == null ? DEFAULT_BACKFILL_WORKERS : Integer.parseInt(value);
     }
 
     /** SET GLOBAL tidb_ddl_reorg_batch_size's value, else the server's configured backfill batch size. */

@@ -2,11 +2,18 @@ package io.duetdb.sql.ddl;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
@@ -18,6 +25,7 @@ import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.Keys;
@@ -27,10 +35,12 @@ import io.duetdb.sql.exec.TableAccess;
 
 /**
  * Writes the entries of a new index for a table's existing rows (ADD INDEX's write-reorganization state), a page of
- * rows per pessimistic transaction. Each page locks its rows and reads their latest versions in one request per
- * region, then locks the index entries it writes (and reads the unique ones, to find duplicates) in one more: a
- * writer that changed a row since the page's snapshot has already maintained the index for its version, since the
- * index is write-only or later on every server.
+ * rows per pessimistic transaction, up to {@code workers} pages at once (TiDB's {@code tidb_ddl_reorg_worker_cnt}):
+ * one reader takes the pages from a snapshot, each worker's transaction locks its page's rows and reads their latest
+ * versions in one request per region, then locks the index entries it writes (and reads the unique ones, to find
+ * duplicates) in one more. A row deleted since the snapshot needs no entry, and a writer that changed a row since
+ * has already maintained the index for its version, since the index is write-only or later on every server before
+ * the snapshot is taken. Pages are disjoint, so their transactions never wait for one another.
  */
 final class IndexBackfill {
     private static final Logger LOG = LoggerFactory.getLogger(IndexBackfill.class);
@@ -44,39 +54,84 @@ final class IndexBackfill {
     }
 
     /**
-     * Indexes every row of {@code table}, {@code batchSize} rows per transaction, reporting progress to {@code job}
-     * after each page.
+     * Indexes every row of {@code table}, {@code batchSize} rows per transaction and {@code workers} transactions at
+     * a time, reporting progress to {@code job} as pages commit.
      */
-    void run(TableInfo table, long indexId, int batchSize, BooleanSupplier cancelled, DdlJobRecord job) {
-        if (batchSize < 1) {
-            throw new IllegalArgumentException("batchSize must be positive");
+    void run(TableInfo table, long indexId, int batchSize, int workers, BooleanSupplier cancelled, DdlJobRecord job) {
+        if (batchSize < 1 || workers < 1) {
+            throw new IllegalArgumentException("batchSize and workers must be positive");
         }
         TableAccess access = new TableAccess(table);
         IndexInfo index = table.indexes().stream().filter(i -> i.id() == indexId).findFirst().orElseThrow();
-        byte[] start = access.recordStart();
-        byte[] end = access.recordEnd();
+        ExecutorService pool = Executors.newFixedThreadPool(workers,
+                new NamedThreadFactory("sql", "ddl", "backfill-" + table.name() + "-" + index.name()));
+        Deque<Future<Integer>> pages = new ArrayDeque<>();
         long rows = 0;
-        while (true) {
-            if (cancelled.getAsBoolean()) {
-                throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
-            }
-            try (Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
-                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, batchSize);
-                indexPage(transaction, table, access, index, page);
-                transaction.commit();
-                observer.batchCommitted(page.size());
-                rows += page.size();
-                boolean done = page.size() < batchSize;
-                // The last count goes out with the public state's step.
-                job.progress(rows, !done);
-                if (done) {
-                    LOG.info("Backfilled index {} of {}: {} rows", index.name(), table.name(), rows);
-                    return;
+        try (Transaction snapshot = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            byte[] start = access.recordStart();
+            byte[] end = access.recordEnd();
+            while (true) {
+                if (cancelled.getAsBoolean()) {
+                    throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+                }
+                List<Map.Entry<ByteString, byte[]>> page = snapshot.scan(start, end, batchSize);
+                pages.add(pool.submit(() -> indexPage(table, access, index, page)));
+                while (pages.size() >= workers) {
+                    rows += committed(pages.poll());
+                    job.progress(rows, true);
+                }
+                if (page.size() < batchSize) {
+                    break;
                 }
                 byte[] last = page.get(page.size() - 1).getKey().toByteArray();
                 start = Arrays.copyOf(last, last.length + 1);
             }
+            while (!pages.isEmpty()) {
+                rows += committed(pages.poll());
+            }
+        } finally {
+            // A failed or cancelled backfill returns only once no page transaction is left running.
+            pages.forEach(page -> page.cancel(false));
+            pool.shutdown();
+            awaitTermination(pool);
         }
+        // The last count goes out with the public state's step.
+        job.progress(rows, false);
+        LOG.info("Backfilled index {} of {}: {} rows", index.name(), table.name(), rows);
+    }
+
+    private static int committed(Future<Integer> page) {
+        try {
+            return page.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw new DuetException(ErrorCode.UNKNOWN_ERROR, "index backfill failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+        }
+    }
+
+    private static void awaitTermination(ExecutorService pool) {
+        try {
+            while (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.info("waiting for index backfill transactions to finish");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Indexes one page in a transaction of its own; the rows it committed. */
+    private int indexPage(TableInfo table, TableAccess access, IndexInfo index, List<Map.Entry<ByteString, byte[]>> page) {
+        try (Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
+            indexPage(transaction, table, access, index, page);
+            transaction.commit();
+        }
+        observer.batchCommitted(page.size());
+        return page.size();
     }
 
     /** One index entry to write: for a unique entry, the handle is its value and what a duplicate is checked by. */

@@ -20,6 +20,7 @@ import java.util.Optional;
 public final class TidbVariables {
     /** The rows an index backfill writes per transaction (the server's backfill-batch-size until set). */
     public static final String DDL_REORG_BATCH_SIZE = "tidb_ddl_reorg_batch_size";
+    public static final String DDL_REORG_WORKER_COUNT = "tidb_ddl_reorg_worker_cnt";
     /** The regions a coprocessor read has in flight at once. */
     public static final String DISTSQL_SCAN_CONCURRENCY = "tidb_distsql_scan_concurrency";
     /** The share of a table's rows modified since its last ANALYZE that triggers the next. */
@@ -223,7 +224,7 @@ public final class TidbVariables {
         list.add(choice("tidb_redact_log", SESSION_AND_GLOBAL, "OFF", "OFF", "ON", "MARKER"));
         // DDL.
         list.add(integer(DDL_REORG_BATCH_SIZE, GLOBAL, 256, 32, 10240));
-        list.add(integer("tidb_ddl_reorg_worker_cnt", GLOBAL, 4, 1, 256));
+        list.add(integer(DDL_REORG_WORKER_COUNT, GLOBAL, 4, 1, 256));
         list.add(integer("tidb_ddl_error_count_limit", GLOBAL, 512, 0, MAX_INT64));
         list.add(choice("tidb_ddl_reorg_priority", SESSION, "PRIORITY_LOW", "PRIORITY_LOW", "PRIORITY_NORMAL",
                 "PRIORITY_HIGH"));

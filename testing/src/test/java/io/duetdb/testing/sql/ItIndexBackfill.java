@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,6 +102,27 @@ class ItIndexBackfill {
             // Two requests a page (its rows, then its entries), where locking row by row took two per row.
             int pages = ROWS / PAGE + 1;
             assertThat(backfillRequests).isLessThanOrEqualTo(2 * pages + 4);
+        }
+    }
+
+    @Test
+    void oneBackfillWorkerIndexesTheSameRowsAsSeveral() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            fill(statement, "serial");
+            statement.executeUpdate("DELETE FROM serial WHERE id % 11 = 0");
+            statement.execute("SET GLOBAL tidb_ddl_reorg_worker_cnt = 1");
+            try {
+                statement.execute("CREATE INDEX idx_k ON serial (k)");
+            } finally {
+                statement.execute("SET GLOBAL tidb_ddl_reorg_worker_cnt = DEFAULT");
+            }
+            statement.execute("CREATE UNIQUE INDEX uk_u ON serial (u)");
+            assertThat(IndexConsistency.check(cluster, "test", "serial", "idx_k")).isEmpty();
+            assertThat(IndexConsistency.check(cluster, "test", "serial", "uk_u")).isEmpty();
+            long expected = IntStream.rangeClosed(1, ROWS)
+                    .filter(id -> id % 7 == 3 && id % 10 != 0 && id % 11 != 0).count();
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM serial WHERE k = 3"))
+                    .containsExactly(String.valueOf(expected));
         }
     }
 
