@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -55,6 +56,8 @@ public final class DdlExecutor {
     private final Catalog catalog;
     private final TxnClient client;
     private static final int DEFAULT_BACKFILL_WORKERS = 4;
+    /** Backfill page transactions of all jobs at once: as many as one job's default workers. */
+    private final Semaphore backfillSlots = new Semaphore(DEFAULT_BACKFILL_WORKERS, true);
 
     private final int backfillBatchSize;
     private final ViewDdl views;
@@ -635,7 +638,7 @@ public final class DdlExecutor {
 
     /** Writes the index entries of every existing row, a page per transaction, reporting progress. */
     private void backfill(TableInfo table, long indexId, BooleanSupplier cancelled, DdlJobRecord job) {
-        new IndexBackfill(client, observer).run(table, indexId, backfillBatchSize(), backfillWorkers(), cancelled, job);
+        new IndexBackfill(client, observer, backfillSlots).run(table, indexId, backfillBatchSize(), backfillWorkers(), cancelled, job);
     }
 
     /** SET GLOBAL tidb_ddl_reorg_worker_cnt's value (4 by default, as TiDB's): backfill transactions at once. */
