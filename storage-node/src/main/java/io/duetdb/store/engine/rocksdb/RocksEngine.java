@@ -117,8 +117,13 @@ public final class RocksEngine implements Engine {
         if (cf != ColumnFamily.RAFT) {
             table.setFilterPolicy(new BloomFilter(10, false)).setWholeKeyFiltering(true);
         }
-        ColumnFamilyOptions options = new ColumnFamilyOptions()
-                .setTableFormatConfig(table)
+        ColumnFamilyOptions options = new ColumnFamilyOptions();
+        if (cf == ColumnFamily.LOCK) {
+            // Nearly every lock read is of a key without a lock, whose puts and deletes fill the memtables: a
+            // memtable filter answers those without searching the skip lists (two thirds of a lock read's time).
+            options.setMemtablePrefixBloomSizeRatio(0.1).setMemtableWholeKeyFiltering(true);
+        }
+        options.setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
                 .setWriteBufferSize(32L << 20)
                 .setMaxWriteBufferNumber(3)
