@@ -3,60 +3,24 @@ package io.duetdb.store.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.google.protobuf.ByteString;
 
 import io.duetdb.common.keys.Keys;
-import io.duetdb.common.time.Timestamp;
+import io.duetdb.common.types.ColumnType;
 import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.Op;
-import io.duetdb.store.engine.EngineWriteBatch;
-import io.duetdb.store.engine.rocksdb.RocksEngine;
 
 /**
  * Point reads and cursors over keys whose versions are spread over several flushed files, for row keys, longer
  * index keys and short keys; one reader's shared cursor seeking back and forth among them.
  */
-class MvccReadsTest {
-    @TempDir
-    Path directory;
-    private RocksEngine engine;
-    private MvccReader reader;
-
-    @BeforeEach
-    void open() {
-        engine = RocksEngine.open(directory.resolve("db"), 8 << 20);
-    }
-
-    @AfterEach
-    void close() {
-        if (reader != null) {
-            reader.close();
-        }
-        engine.close();
-    }
-
-    private MvccReader reader() {
-        if (reader != null) {
-            reader.close();
-        }
-        reader = new MvccReader(engine);
-        return reader;
-    }
-
+class MvccReadsTest extends EngineFixture {
     private static final String LOCK = "(lock)";
-
-    private static long ts(long physical) {
-        return new Timestamp(physical, 0).packed();
-    }
 
     private void commit(byte[] key, String value, long startTs, long commitTs) {
         MvccTxn txn = new MvccTxn();
@@ -72,13 +36,6 @@ class MvccReadsTest {
         write(commit);
     }
 
-    private void write(MvccTxn txn) {
-        try (EngineWriteBatch batch = engine.newWriteBatch()) {
-            txn.writeTo(batch);
-            engine.write(batch, false);
-        }
-    }
-
     private static String text(byte[] value) {
         return value == null ? null : new String(value, StandardCharsets.UTF_8);
     }
@@ -86,7 +43,7 @@ class MvccReadsTest {
     @Test
     void pointReadsFindTheVersionOfEachSnapshotAcrossFlushedFiles() {
         List<byte[]> keys = List.of(Keys.recordKey(7, 1), Keys.recordKey(7, 2),
-                Keys.uniqueIndexKey(7, 1, List.of(io.duetdb.common.types.ColumnType.INT64), List.of(5L)),
+                Keys.uniqueIndexKey(7, 1, List.of(ColumnType.INT64), List.of(5L)),
                 "m".getBytes(StandardCharsets.UTF_8), "meta-key".getBytes(StandardCharsets.UTF_8));
         for (int round = 1; round <= 5; round++) {
             for (byte[] key : keys) {

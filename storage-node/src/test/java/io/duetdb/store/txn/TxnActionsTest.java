@@ -3,64 +3,19 @@ package io.duetdb.store.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.google.protobuf.ByteString;
 
-import io.duetdb.common.time.Timestamp;
 import io.duetdb.proto.kv.KeyError;
 import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.Op;
-import io.duetdb.store.engine.EngineWriteBatch;
-import io.duetdb.store.engine.rocksdb.RocksEngine;
 
 /** Percolator's rules, one action at a time, on a real engine. */
-class TxnActionsTest {
-    @TempDir
-    Path directory;
-    private RocksEngine engine;
-    private MvccReader reader;
-
-    @BeforeEach
-    void open() {
-        engine = RocksEngine.open(directory.resolve("db"), 8 << 20);
-    }
-
-    @AfterEach
-    void close() {
-        if (reader != null) {
-            reader.close();
-        }
-        engine.close();
-    }
-
-    /** A fresh reader for each action, as the store opens one per step: a reader sees the engine as it first read it. */
-    private MvccReader reader() {
-        if (reader != null) {
-            reader.close();
-        }
-        reader = new MvccReader(engine);
-        return reader;
-    }
-
+class TxnActionsTest extends EngineFixture {
     private static byte[] key(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static long ts(long physical) {
-        return new Timestamp(physical, 0).packed();
-    }
-
-    private void write(MvccTxn txn) {
-        try (EngineWriteBatch batch = engine.newWriteBatch()) {
-            txn.writeTo(batch);
-            engine.write(batch, false);
-        }
     }
 
     private KeyError prewrite(String key, String value, long startTs) {

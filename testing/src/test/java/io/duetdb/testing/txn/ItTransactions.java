@@ -35,6 +35,8 @@ import io.duetdb.proto.kv.Op;
 import io.duetdb.proto.kv.PrewriteRequest;
 import io.duetdb.proto.kv.PrewriteResponse;
 import io.duetdb.proto.kv.ReplicaRead;
+import io.duetdb.proto.kv.TxnScanRequest;
+import io.duetdb.proto.kv.TxnScanResponse;
 import io.duetdb.testing.LocalCluster;
 
 /** Percolator transactions through the client, against three in-process stores. */
@@ -397,6 +399,51 @@ class ItTransactions {
                 assertThat(latest.get(bytes("lr-a")).map(ItTransactions::text)).hasValue("1");
             }
         }
+    }
+
+    @Test
+    void aScanStopsAtTheFirstBlockingLockAndReadsPastVersionsNewerThanItsSnapshot() {
+        put("sc-a", "a");
+        put("sc-c", "c");
+        put("sc-d", "d");
+        put("sc-hot", "old");
+        long snapshot = placement.getTimestamp().packed();
+        for (int version = 0; version < 12; version++) {
+            put("sc-hot", "new" + version);
+        }
+        try (Transaction deleter = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            deleter.delete(bytes("sc-d"));
+            deleter.commit();
+        }
+        try (RegionRequestSender raw = new RegionRequestSender(new RegionCache(placement), Duration.ofSeconds(10),
+                ReplicaRead.LEADER)) {
+            long locked = placement.getTimestamp().packed();
+            prewrite(raw, locked, "sc-b", List.of("sc-b"), 60_000);
+            // At the older snapshot the lock is newer than the read: every value of that time, the hot key's old one.
+            assertThat(scan(raw, snapshot).getPairsList()).extracting(pair -> pair.getKey().toStringUtf8() + "="
+                    + pair.getValue().toStringUtf8()).containsExactly("sc-a=a", "sc-c=c", "sc-d=d", "sc-hot=old");
+            TxnScanResponse blocked = scan(raw, placement.getTimestamp().packed());
+            assertThat(blocked.getPairsList()).extracting(pair -> pair.getKey().toStringUtf8()).containsExactly("sc-a");
+            assertThat(blocked.getError().getLocked().getKey().toStringUtf8()).isEqualTo("sc-b");
+            assertThat(commit(raw, locked, "sc-b", placement.getTimestamp().packed()).hasError()).isFalse();
+            assertThat(scan(raw, placement.getTimestamp().packed()).getPairsList()).extracting(pair ->
+                    pair.getKey().toStringUtf8() + "=" + pair.getValue().toStringUtf8())
+                    .containsExactly("sc-a=a", "sc-b=sc-b", "sc-c=c", "sc-hot=new11");
+        }
+    }
+
+    private static void put(String key, String value) {
+        try (Transaction writer = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            writer.put(bytes(key), bytes(value));
+            writer.commit();
+        }
+    }
+
+    private static TxnScanResponse scan(RegionRequestSender raw, long version) {
+        return raw.call(bytes("sc-"), false, (context, stub) -> stub.kvScan(TxnScanRequest.newBuilder()
+                        .setContext(context).setStartKey(ByteString.copyFromUtf8("sc-"))
+                        .setEndKey(ByteString.copyFromUtf8("sc-z")).setLimit(100).setVersion(version).build()),
+                TxnScanResponse::getRegionError, TxnScanResponse::hasRegionError, r -> "");
     }
 
     private static void prewrite(RegionRequestSender raw, long startTs, String primary, List<String> keys, long ttl) {
