@@ -44,6 +44,7 @@ import io.duetdb.raft.RaftNodeOptions;
 import io.duetdb.store.engine.EngineException;
 import io.duetdb.store.engine.rocksdb.RocksEngine;
 import io.duetdb.store.internal.DiskMonitor;
+import io.duetdb.store.internal.ImportService;
 import io.duetdb.store.internal.KvService;
 import io.duetdb.store.internal.TxnService;
 import io.duetdb.store.internal.txn.GarbageCollector;
@@ -235,7 +236,8 @@ public final class StoreServer implements AutoCloseable {
                     .executor(rpcExecutor)
                     .callExecutor(KvGrpcEndpoint.INLINE_CALLS)
                     .maxInboundMessageSize(64 << 20)
-                    .addService(new KvGrpcEndpoint(kv, txn, metrics, rpcExecutor))
+                    .addService(new KvGrpcEndpoint(kv, txn, new ImportService(kv, garbageCollector::safePoint), metrics,
+                            rpcExecutor))
                     .addService(new CoprocessorGrpcEndpoint(coprocessor))
                     .addService(new StoreAdminGrpcEndpoint(this.node, operations, merger, snapshots, slow))
                     .build()

@@ -2,6 +2,8 @@ package io.duetdb.client.txn;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
@@ -13,10 +15,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.google.protobuf.ByteString;
+
 import io.duetdb.client.kv.RegionRequestSender;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.region.RegionCache;
 import io.duetdb.common.concurrent.NamedThreadFactory;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.KvLimits;
+import io.duetdb.proto.kv.ImportRequest;
+import io.duetdb.proto.kv.ImportResponse;
+import io.duetdb.proto.kv.KeyValue;
 import io.duetdb.proto.kv.ReplicaRead;
 
 /**
@@ -79,6 +89,27 @@ public final class TxnClient implements AutoCloseable {
 
     public Transaction begin() {
         return begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
+    }
+
+    /**
+     * Writes committed PUTs of {@code pairs} at {@code commitTs} without locks or conflict checks, one request per
+     * region (and size), regions in parallel (KvImport). Only for versions no transaction needs checked: see
+     * {@code ImportRequest} in kv.proto. Returns once every region has applied its part.
+     */
+    public void importCommitted(Map<ByteString, ByteString> pairs, long commitTs) {
+        requireNonNull(pairs, "pairs is null");
+        for (RegionBatches.Sent<ImportResponse> sent : batches.send(List.copyOf(pairs.keySet()), false,
+                key -> KvLimits.pairBytes(key.size(), pairs.get(key).size()), (stub, context, keys) -> {
+                    ImportRequest.Builder request = ImportRequest.newBuilder().setContext(context).setCommitVersion(commitTs);
+                    for (ByteString key : keys) {
+                        request.addPairs(KeyValue.newBuilder().setKey(key).setValue(pairs.get(key)));
+                    }
+                    return stub.kvImport(request.build());
+                }, ImportResponse::getRegionError, ImportResponse::hasRegionError)) {
+            if (!sent.response().getError().isEmpty()) {
+                throw new DuetException(ErrorCode.INVALID_ARGUMENT, "import refused: " + sent.response().getError());
+            }
+        }
     }
 
     void finished(long startTs) {

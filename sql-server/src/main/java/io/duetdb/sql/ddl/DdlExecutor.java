@@ -638,7 +638,14 @@ public final class DdlExecutor {
 
     /** Writes the index entries of every existing row, a page per transaction, reporting progress. */
     private void backfill(TableInfo table, long indexId, BooleanSupplier cancelled, DdlJobRecord job) {
-        new IndexBackfill(client, observer, backfillSlots).run(table, indexId, backfillBatchSize(), backfillWorkers(), cancelled, job);
+        new IndexBackfill(client, observer, backfillSlots).run(table, indexId, backfillBatchSize(), backfillWorkers(),
+                fastReorg(), cancelled, job);
+    }
+
+    /** SET GLOBAL tidb_ddl_enable_fast_reorg's value (ON by default, as TiDB's): non-unique indexes are imported. */
+    private boolean fastReorg() {
+        String value = catalog.current().globalVariables().get(TidbVariables.DDL_ENABLE_FAST_REORG);
+        return value == null || !value.equalsIgnoreCase("OFF");
     }
 
     /** SET GLOBAL tidb_ddl_reorg_worker_cnt's value (4 by default, as TiDB's): backfill transactions at once. */

@@ -21,6 +21,8 @@ public final class TidbVariables {
     /** The rows an index backfill writes per transaction (the server's backfill-batch-size until set). */
     public static final String DDL_REORG_BATCH_SIZE = "tidb_ddl_reorg_batch_size";
     public static final String DDL_REORG_WORKER_COUNT = "tidb_ddl_reorg_worker_cnt";
+    /** ADD INDEX imports a non-unique index's entries at the backfill's snapshot instead of writing transactions. */
+    public static final String DDL_ENABLE_FAST_REORG = "tidb_ddl_enable_fast_reorg";
     /** The regions a coprocessor read has in flight at once. */
     public static final String DISTSQL_SCAN_CONCURRENCY = "tidb_distsql_scan_concurrency";
     /** The share of a table's rows modified since its last ANALYZE that triggers the next. */
@@ -228,7 +230,7 @@ public final class TidbVariables {
         list.add(integer("tidb_ddl_error_count_limit", GLOBAL, 512, 0, MAX_INT64));
         list.add(choice("tidb_ddl_reorg_priority", SESSION, "PRIORITY_LOW", "PRIORITY_LOW", "PRIORITY_NORMAL",
                 "PRIORITY_HIGH"));
-        list.add(switchOf("tidb_ddl_enable_fast_reorg", GLOBAL, true));
+        list.add(switchOf(DDL_ENABLE_FAST_REORG, GLOBAL, true));
         list.add(switchOf("tidb_scatter_region", GLOBAL, false));
         list.add(switchOf("tidb_wait_split_region_finish", SESSION, true));
         list.add(integer("tidb_wait_split_region_timeout", SESSION, 300, 1, MAX_INT32));

@@ -135,6 +135,22 @@ public final class TxnActions {
         return KeyErrors.rolledBack(key, startTs);
     }
 
+    /**
+     * A committed PUT of {@code value} at {@code commitTs} without a lock or a conflict check (TxnImport): the
+     * importer vouches that no transaction needs this version checked. It reads nothing, so it is the same on
+     * every replica whatever the key holds; a lock on the key stays, and its transaction's commit, which comes
+     * later, overrides this version. The record's start ts is its commit ts, which no transaction starts at.
+     */
+    public static void importCommitted(MvccTxn txn, byte[] key, byte[] value, long commitTs) {
+        byte[] shortValue = null;
+        if (value.length <= Write.SHORT_VALUE_MAX_BYTES) {
+            shortValue = value;
+        } else {
+            txn.putValue(key, commitTs, value);
+        }
+        txn.putWrite(key, commitTs, new Write(WriteType.PUT, commitTs, shortValue));
+    }
+
     public static KeyError rollback(MvccReader reader, MvccTxn txn, byte[] key, long startTs) {
         Lock lock = reader.lock(key);
         if (lock != null && lock.startTs() == startTs) {

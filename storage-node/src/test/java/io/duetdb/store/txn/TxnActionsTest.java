@@ -218,4 +218,40 @@ class TxnActionsTest extends EngineFixture {
         assertThat(TxnActions.prewrite(reader(), new MvccTxn(), new TxnActions.PrewriteContext(key("r"), ts(20), 3000, 0, 1, ts(20)),
                 Mutation.newBuilder().setOp(Op.PUT).setKey(ByteString.copyFromUtf8("r")).build(), false).hasInvalid()).isTrue();
     }
+
+    private void importCommitted(String key, String value, long commitTs) {
+        MvccTxn txn = new MvccTxn();
+        TxnActions.importCommitted(txn, key(key), value.getBytes(StandardCharsets.UTF_8), commitTs);
+        write(txn);
+    }
+
+    @Test
+    void anImportedVersionIsVisibleFromItsTimestampAndNewerCommitsOverrideIt() {
+        // A writer that deleted the key after the import's timestamp committed first: its delete stays the newest.
+        assertThat(prewrite("deleted", "v", ts(10))).isNull();
+        assertThat(commit("deleted", ts(10), ts(11))).isNull();
+        assertThat(prewrite("deleted", null, ts(30))).isNull();
+        assertThat(commit("deleted", ts(30), ts(31))).isNull();
+        importCommitted("deleted", "entry", ts(20));
+        assertThat(read("deleted", ts(19))).isEqualTo("v");
+        assertThat(read("deleted", ts(25))).isEqualTo("entry");
+        assertThat(read("deleted", ts(40))).isNull();
+
+        // Values longer than a write record holds go to the default column family, as a commit's do.
+        importCommitted("long", "x".repeat(400), ts(20));
+        assertThat(read("long", ts(19))).isNull();
+        assertThat(read("long", ts(20))).hasSize(400);
+
+        // A lock stays, and its transaction's later commit overrides the imported version.
+        assertThat(prewrite("locked", "new", ts(15))).isNull();
+        importCommitted("locked", "entry", ts(20));
+        assertThat(reader().lock(key("locked"))).isNotNull();
+        assertThat(commit("locked", ts(15), ts(22))).isNull();
+        assertThat(read("locked", ts(21))).isEqualTo("entry");
+        assertThat(read("locked", ts(22))).isEqualTo("new");
+
+        // A transaction that started before the imported version and writes the key afterwards conflicts with it.
+        importCommitted("late", "entry", ts(20));
+        assertThat(prewrite("late", "mine", ts(18))).satisfies(error -> assertThat(error.hasConflict()).isTrue());
+    }
 }

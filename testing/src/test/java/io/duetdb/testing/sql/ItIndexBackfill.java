@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,9 +25,9 @@ import io.duetdb.testing.LocalCluster;
 
 /**
  * ADD INDEX's backfill through MySQL Connector/J, with pages of 8 rows so that a table spans many: one entry per
- * row (rows deleted before the index are skipped, NULLs of a unique index are not duplicates), duplicates of a
- * unique index found within a page and across pages (1062, no index left behind), and the rows of a page locked
- * together rather than one by one.
+ * row (rows deleted before the index are skipped, NULLs of a unique index are not duplicates), a non-unique index
+ * imported a page per request without locks, and duplicates of a unique index found within a page and across
+ * pages (1062, no index left behind).
  */
 class ItIndexBackfill {
     private static final int PAGE = 8;
@@ -67,26 +68,38 @@ class ItIndexBackfill {
 
     /** Pessimistic lock requests the stores granted so far. */
     static double lockRequests() {
+        return storeMetric("duet_store_pessimistic_locks_total");
+    }
+
+    /** KvImport requests the stores served so far. */
+    static double importRequests() {
+        return storeMetric("duet_store_requests_total", "method=\"KvImport\"");
+    }
+
+    private static double storeMetric(String name, String... labels) {
         double total = 0;
         for (int i = 0; i < 3; i++) {
             StoreServer store = cluster.store(i).orElseThrow();
-            total += SqlTesting.metric(String.valueOf(store.statusAddress()), "duet_store_pessimistic_locks_total");
+            total += SqlTesting.metric(String.valueOf(store.statusAddress()), name, labels);
         }
         return total;
     }
 
     @Test
-    void aNonUniqueIndexGetsOneEntryPerRowLockingEachPageTogether() throws SQLException {
+    void aNonUniqueIndexIsWrittenAsTheSnapshotSawItWithoutLocksOneImportPerPage() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             fill(statement, "plain");
             statement.executeUpdate("DELETE FROM plain WHERE id IN (5, 9, 10, 17, 64)");
             statement.execute("CREATE TABLE plain_empty (id INT PRIMARY KEY, k INT, u INT, note VARCHAR(20))");
-            double before = lockRequests();
+            double locksBefore = lockRequests();
+            double importsBefore = importRequests();
             statement.execute("CREATE INDEX idx_k ON plain_empty (k)");
-            double withoutRows = lockRequests() - before;
-            before = lockRequests();
+            double locksWithoutRows = lockRequests() - locksBefore;
+            assertThat(importRequests()).as("an empty table imports nothing").isEqualTo(importsBefore);
+            locksBefore = lockRequests();
             statement.execute("CREATE INDEX idx_k ON plain (k)");
-            double backfillRequests = lockRequests() - before - withoutRows;
+            double backfillLocks = lockRequests() - locksBefore - locksWithoutRows;
+            double imports = importRequests() - importsBefore;
 
             assertThat(IndexConsistency.check(cluster, "test", "plain", "idx_k")).isEmpty();
             List<String> expected = new ArrayList<>();
@@ -99,9 +112,53 @@ class ItIndexBackfill {
                     .anyMatch(row -> row.contains("idx_k"));
             assertThat(SqlTesting.rows(statement, "SELECT id FROM plain WHERE k = 3 ORDER BY id"))
                     .containsExactlyElementsOf(expected);
-            // Two requests a page (its rows, then its entries), where locking row by row took two per row.
-            int pages = ROWS / PAGE + 1;
-            assertThat(backfillRequests).isLessThanOrEqualTo(2 * pages + 4);
+            assertThat(backfillLocks).as("no row or entry is locked").isZero();
+            assertThat(imports).as("one page of at least 4,096 rows, one region").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLargerTableIsImportedInPagesOfAtLeast4096Rows() throws SQLException {
+        int rows = 2 * 4096 + 808;
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE wide (id INT PRIMARY KEY, k INT, note VARCHAR(20))");
+            for (int first = 1; first <= rows; first += 1500) {
+                SqlTesting.insertRows(statement, "wide", first, Math.min(rows, first + 1499),
+                        id -> id + ", " + (id % 13) + ", 'row " + id + "'");
+            }
+            double importsBefore = importRequests();
+            statement.execute("CREATE INDEX idx_k ON wide (k)");
+            // Pages of 4,096, 4,096 and 808 rows; a request carries at most 2,048 keys.
+            assertThat(importRequests() - importsBefore).isEqualTo(2 + 2 + 1);
+            assertThat(IndexConsistency.check(cluster, "test", "wide", "idx_k")).isEmpty();
+            long twelves = IntStream.rangeClosed(1, rows).filter(id -> id % 13 == 12).count();
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM wide WHERE k = 12"))
+                    .containsExactly(String.valueOf(twelves));
+        }
+    }
+
+    @Test
+    void withFastReorganizationOffANonUniqueIndexLocksEachPageTogether() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            fill(statement, "locked");
+            statement.execute("CREATE TABLE locked_empty (id INT PRIMARY KEY, k INT, u INT, note VARCHAR(20))");
+            statement.execute("SET GLOBAL tidb_ddl_enable_fast_reorg = OFF");
+            try {
+                double before = lockRequests();
+                statement.execute("CREATE INDEX idx_k ON locked_empty (k)");
+                double withoutRows = lockRequests() - before;
+                double importsBefore = importRequests();
+                before = lockRequests();
+                statement.execute("CREATE INDEX idx_k ON locked (k)");
+                double backfillRequests = lockRequests() - before - withoutRows;
+                assertThat(importRequests()).isEqualTo(importsBefore);
+                assertThat(IndexConsistency.check(cluster, "test", "locked", "idx_k")).isEmpty();
+                // Two requests a page (its rows, then its entries), where locking row by row took two per row.
+                int pages = ROWS / PAGE + 1;
+                assertThat(backfillRequests).isBetween((double) pages, 2.0 * pages + 4);
+            } finally {
+                statement.execute("SET GLOBAL tidb_ddl_enable_fast_reorg = DEFAULT");
+            }
         }
     }
 

@@ -36,17 +36,23 @@ class ItSqlDdlJobs {
     @TempDir
     static Path root;
     static LocalCluster cluster;
-    /** Runs the DDL; its backfill indexes 16 rows per transaction, so it runs for seconds. */
+    /**
+     * Runs the DDL; its backfill indexes 16 rows per transaction (fast reorganization off, so non-unique indexes are
+     * backfilled in transactions too), so it runs for seconds.
+     */
     static SqlServer ddlServer;
     /** Watches the jobs. */
     static SqlServer watchServer;
     static ExecutorService background = Executors.newCachedThreadPool();
 
     @BeforeAll
-    static void start() {
+    static void start() throws SQLException {
         cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
         ddlServer = SqlTesting.startServer(cluster, config -> config.setBackfillBatchSize(16));
         watchServer = SqlTesting.startServer(cluster, config -> { });
+        try (Connection connection = connect(ddlServer); Statement statement = connection.createStatement()) {
+            statement.execute("SET GLOBAL tidb_ddl_enable_fast_reorg = OFF");
+        }
     }
 
     @AfterAll

@@ -26,6 +26,7 @@ import io.duetdb.proto.raftcmd.MvccGarbageCollect;
 import io.duetdb.proto.raftcmd.Split;
 import io.duetdb.proto.raftcmd.TxnCommit;
 import io.duetdb.proto.raftcmd.TxnHeartBeat;
+import io.duetdb.proto.raftcmd.TxnImport;
 import io.duetdb.proto.raftcmd.TxnPessimisticLock;
 import io.duetdb.proto.raftcmd.TxnPessimisticRollback;
 import io.duetdb.proto.raftcmd.TxnPrewrite;
@@ -53,7 +54,8 @@ public final class CommandApplier {
         Region region = state.getRegion();
         return switch (command.getCommandCase()) {
             case RAW_PUT, RAW_DELETE, RAW_DELETE_RANGE -> applyData(state, command, batch);
-            case PREWRITE, COMMIT, ROLLBACK, PESSIMISTIC_LOCK, PESSIMISTIC_ROLLBACK, TXN_HEART_BEAT, GARBAGE_COLLECT ->
+            case PREWRITE, COMMIT, ROLLBACK, PESSIMISTIC_LOCK, PESSIMISTIC_ROLLBACK, TXN_HEART_BEAT, GARBAGE_COLLECT,
+                    TXN_IMPORT ->
                     applyTransactional(state, command, engine, batch);
             case CHANGE_PEER -> changePeer(state, command.getEpoch(), command.getChangePeer(), batch);
             case SPLIT -> split(state, command.getEpoch(), command.getSplit(), batch);
@@ -122,6 +124,7 @@ public final class CommandApplier {
             case PESSIMISTIC_ROLLBACK -> command.getPessimisticRollback().getKeysList();
             case TXN_HEART_BEAT -> List.of(command.getTxnHeartBeat().getPrimary());
             case GARBAGE_COLLECT -> command.getGarbageCollect().getKeysList();
+            case TXN_IMPORT -> command.getTxnImport().getPairsList().stream().map(KeyValue::getKey).toList();
             default -> List.of();
         };
     }
@@ -204,6 +207,13 @@ public final class CommandApplier {
                 MvccGarbageCollect collect = command.getGarbageCollect();
                 for (ByteString key : collect.getKeysList()) {
                     TxnActions.garbageCollect(reader, txn, key.toByteArray(), collect.getSafePoint());
+                }
+            }
+            case TXN_IMPORT -> {
+                TxnImport txnImport = command.getTxnImport();
+                for (KeyValue pair : txnImport.getPairsList()) {
+                    TxnActions.importCommitted(txn, pair.getKey().toByteArray(), pair.getValue().toByteArray(),
+                            txnImport.getCommitTs());
                 }
             }
             default -> throw new IllegalStateException("not a transactional command: " + command.getCommandCase());

@@ -128,8 +128,8 @@ public final class RegionPeer {
     }
 
     /**
-     * The newest timestamp of an MVCC write record (a commit, a one-phase commit, a rollback) proposed through this
-     * replica, 0 when none: garbage collection skips a region that wrote nothing since its last round.
+     * The newest timestamp of an MVCC write record (a commit, a one-phase commit, a rollback, an import) proposed
+     * through this replica, 0 when none: garbage collection skips a region that wrote nothing since its last round.
      */
     public long lastWriteTs() {
         return lastWriteTs;
@@ -141,12 +141,15 @@ public final class RegionPeer {
             case COMMIT -> command.getCommit().getCommitTs();
             case ROLLBACK -> command.getRollback().getStartTs();
             case PREWRITE -> command.getPrewrite().getOnePcCommitTs();
+            case TXN_IMPORT -> command.getTxnImport().getCommitTs();
             default -> 0;
         };
         if (writeTs > 0) {
             switch (command.getCommandCase()) {
                 case COMMIT -> writtenKeys.record(command.getCommit().getKeysList(), writeTs);
                 case ROLLBACK -> writtenKeys.record(command.getRollback().getKeysList(), writeTs);
+                case TXN_IMPORT -> writtenKeys.record(command.getTxnImport().getPairsList().stream()
+                        .map(pair -> pair.getKey()).toList(), writeTs);
                 default -> writtenKeys.record(command.getPrewrite().getMutationsList().stream()
                         .map(mutation -> mutation.getKey()).toList(), writeTs);
             }

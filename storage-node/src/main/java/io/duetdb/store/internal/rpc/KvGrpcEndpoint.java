@@ -39,6 +39,8 @@ import io.duetdb.proto.kv.TxnScanResponse;
 import io.duetdb.proto.kv.PrewriteRequest;
 import io.duetdb.proto.kv.PrewriteResponse;
 import io.duetdb.proto.kv.CommitRequest;
+import io.duetdb.proto.kv.ImportRequest;
+import io.duetdb.proto.kv.ImportResponse;
 import io.duetdb.proto.kv.CommitResponse;
 import io.duetdb.proto.kv.BatchRollbackRequest;
 import io.duetdb.proto.kv.BatchRollbackResponse;
@@ -54,6 +56,7 @@ import io.duetdb.proto.kv.ResolveLockRequest;
 import io.duetdb.proto.kv.ResolveLockResponse;
 import io.duetdb.proto.kv.ScanLockRequest;
 import io.duetdb.proto.kv.ScanLockResponse;
+import io.duetdb.store.internal.ImportService;
 import io.duetdb.store.internal.KvService;
 import io.duetdb.store.internal.TxnService;
 import io.duetdb.store.internal.metrics.StoreMetrics;
@@ -83,12 +86,15 @@ public final class KvGrpcEndpoint extends KvGrpc.KvImplBase {
 
     private final KvService service;
     private final TxnService txn;
+    private final ImportService imports;
     private final StoreMetrics metrics;
     private final Executor executor;
 
-    public KvGrpcEndpoint(KvService service, TxnService txn, StoreMetrics metrics, Executor executor) {
+    public KvGrpcEndpoint(KvService service, TxnService txn, ImportService imports, StoreMetrics metrics,
+            Executor executor) {
         this.service = requireNonNull(service, "service is null");
         this.txn = requireNonNull(txn, "txn is null");
+        this.imports = requireNonNull(imports, "imports is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.executor = requireNonNull(executor, "executor is null");
     }
@@ -159,6 +165,12 @@ public final class KvGrpcEndpoint extends KvGrpc.KvImplBase {
     public void kvPrewrite(PrewriteRequest request, StreamObserver<PrewriteResponse> observer) {
         serveTxn("KvPrewrite", observer, () -> txn.prewrite(request), PrewriteResponse::getRegionError,
                 PrewriteResponse::hasRegionError, PrewriteResponse::getErrorsList);
+    }
+
+    @Override
+    public void kvImport(ImportRequest request, StreamObserver<ImportResponse> observer) {
+        serve("KvImport", observer, () -> imports.importCommitted(request), ImportResponse::getRegionError,
+                ImportResponse::hasRegionError);
     }
 
     @Override

@@ -27,11 +27,13 @@ import io.duetdb.proto.raftcmd.RawDeleteRange;
 import io.duetdb.proto.raftcmd.RawPut;
 import io.duetdb.proto.raftcmd.RollbackMerge;
 import io.duetdb.proto.raftcmd.Split;
+import io.duetdb.proto.raftcmd.TxnImport;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineWriteBatch;
 import io.duetdb.store.engine.rocksdb.RocksEngine;
 import io.duetdb.store.internal.proto.PeerState;
 import io.duetdb.store.internal.proto.RegionLocalState;
+import io.duetdb.store.txn.MvccReader;
 
 /** Apply rules on a real engine: epochs, ranges, splits, merges, membership records. */
 class CommandApplierTest {
@@ -88,6 +90,36 @@ class CommandApplierTest {
         assertThat(apply(state, put(EPOCH, "z", "3")).result().getRegionError().hasKeyNotInRegion()).isTrue();
         assertThat(read("z")).isNull();
         assertThat(read("c")).isEqualTo("1".getBytes());
+    }
+
+    @Test
+    void anImportCommitsItsPairsOnlyWhenAllAreInTheRegionAtItsVersion() {
+        RegionLocalState state = state("b", "m");
+        RaftCommand outside = RaftCommand.newBuilder().setEpoch(EPOCH).setTxnImport(TxnImport.newBuilder().setCommitTs(100)
+                .addPairs(pair("c", "1")).addPairs(pair("z", "2"))).build();
+        assertThat(apply(state, outside).result().getRegionError().hasKeyNotInRegion()).isTrue();
+        RegionEpoch older = EPOCH.toBuilder().setVersion(1).build();
+        RaftCommand stale = RaftCommand.newBuilder().setEpoch(older).setTxnImport(TxnImport.newBuilder().setCommitTs(100)
+                .addPairs(pair("c", "1"))).build();
+        assertThat(apply(state, stale).result().getRegionError().hasEpochNotMatch()).isTrue();
+        assertThat(readAt("c", 100)).isNull();
+
+        RaftCommand inside = RaftCommand.newBuilder().setEpoch(EPOCH).setTxnImport(TxnImport.newBuilder().setCommitTs(100)
+                .addPairs(pair("c", "1")).addPairs(pair("d", "2"))).build();
+        assertThat(apply(state, inside).result().hasRegionError()).isFalse();
+        assertThat(readAt("c", 99)).isNull();
+        assertThat(readAt("c", 100)).isEqualTo("1".getBytes());
+        assertThat(readAt("d", 200)).isEqualTo("2".getBytes());
+    }
+
+    private static KeyValue pair(String key, String value) {
+        return KeyValue.newBuilder().setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8(value)).build();
+    }
+
+    private byte[] readAt(String key, long ts) {
+        try (MvccReader reader = new MvccReader(engine)) {
+            return reader.valueAt(key.getBytes(), ts);
+        }
     }
 
     @Test
