@@ -8,7 +8,8 @@ import java.util.function.BiFunction;
  * per server (TiDB's scheme): ids are unique cluster-wide and increase per server, with gaps between servers.
  */
 public final class AutoIdAllocator {
-    private static final long BLOCK = 1000;
+    /** TiDB's default AUTO_ID_CACHE: a block costs a catalog transaction, and a bulk INSERT of 2,600 rows took three. */
+    private static final long BLOCK = 30_000;
 
     private final BiFunction<String, Long, Long> reserve;
     private final java.util.function.BiConsumer<String, Long> rebase;
