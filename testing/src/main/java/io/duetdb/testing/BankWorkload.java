@@ -27,8 +27,11 @@ import io.duetdb.common.error.ErrorCode;
  * by {@link #stop()}.
  */
 public final class BankWorkload implements AutoCloseable {
-    /** What the run did. */
-    public record Stats(long transfers, long reads, Map<ErrorCode, Long> aborts) {
+    /**
+     * What the run did; {@code lostLocks}: transactions that failed because a pessimistic lock they were granted was
+     * gone at prewrite (one of the aborts).
+     */
+    public record Stats(long transfers, long reads, Map<ErrorCode, Long> aborts, long lostLocks) {
     }
 
     private final TxnClient client;
@@ -39,6 +42,7 @@ public final class BankWorkload implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong transfers = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
+    private final AtomicLong lostLocks = new AtomicLong();
     private final Map<ErrorCode, AtomicLong> aborts = new EnumMap<>(ErrorCode.class);
     private final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
@@ -97,6 +101,9 @@ public final class BankWorkload implements AutoCloseable {
                     step.run();
                 } catch (DuetException e) {
                     aborts.get(e.code()).incrementAndGet();
+                    if (e.getMessage().contains("holds no pessimistic lock")) {
+                        lostLocks.incrementAndGet();
+                    }
                 } catch (RuntimeException | Error e) {
                     failures.add(e);
                     return;
@@ -172,7 +179,7 @@ public final class BankWorkload implements AutoCloseable {
                 counts.put(code, count.get());
             }
         });
-        return new Stats(transfers.get(), reads.get(), counts);
+        return new Stats(transfers.get(), reads.get(), counts, lostLocks.get());
     }
 
     @Override

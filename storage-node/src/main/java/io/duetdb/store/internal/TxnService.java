@@ -922,11 +922,24 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
                 return Step.now(new LockAttempt(null, response.build()));
             }
             metrics.pessimisticLocks.labelValues("log").inc();
-            // Answer before the lock is replicated: a lost lock fails the transaction's prewrite (docs/ARCHITECTURE.md).
             CompletableFuture<CommandResult> replicated = propose(peer, RaftCommand.newBuilder()
                     .setPessimisticLock(TxnPessimisticLock.newBuilder().addAllKeys(request.getKeysList())
                             .setPrimary(request.getPrimaryLock()).setStartTs(request.getStartVersion())
                             .setForUpdateTs(request.getForUpdateTs()).setLockTtl(request.getLockTtl())));
+            if (!peer.pessimisticLocks().isAccepting()) {
+                // A planned hand-over is under way: the old leader's last entries may never commit, so answer once
+                // the lock applied, or with the region error that sends the client to the new leader.
+                return Step.of(replicated.thenApply(result -> {
+                    if (result.hasRegionError()) {
+                        return new LockAttempt(null, PessimisticLockResponse.newBuilder()
+                                .setRegionError(result.getRegionError()).build());
+                    }
+                    List<KeyError> errors = resultErrors(result);
+                    return errors.isEmpty() ? new LockAttempt(null, response.build())
+                            : new LockAttempt(null, PessimisticLockResponse.newBuilder().addAllErrors(errors).build());
+                }));
+            }
+            // Answer before the lock is replicated: a lost lock fails the transaction's prewrite (docs/ARCHITECTURE.md).
             return new Step<>(CompletableFuture.completedFuture(new LockAttempt(null, response.build())), replicated);
         }).whenComplete((attempt, error) -> {
             if (error != null || attempt.response() == null && !(attempt.error().hasLocked() && System.nanoTime() < deadline)) {

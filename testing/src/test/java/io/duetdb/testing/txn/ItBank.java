@@ -61,6 +61,8 @@ class ItBank {
             System.out.println("bank: " + stats + ", leader transfers " + transfers);
             assertThat(stats.transfers()).as("committed transfers").isGreaterThan(50);
             assertThat(stats.reads()).as("checked snapshots").isGreaterThan(20);
+            // A lock granted while its leader hands over is answered once it applied (it lost nine of 571 here).
+            assertThat(stats.lostLocks()).as("pessimistic locks lost in planned transfers and splits").isZero();
             assertThat(placement.scanRegions(new byte[0], new byte[0], 0)).hasSizeGreaterThanOrEqualTo(3);
         }
     }

@@ -66,6 +66,11 @@ public final class PessimisticLockTable implements MvccReader.MemoryLocks {
         this.accepting = accepting;
     }
 
+    /** False while a leader hands over (a planned transfer or a split is being prepared). */
+    public synchronized boolean isAccepting() {
+        return accepting;
+    }
+
     /** Puts all the locks, or none when the table would grow past its limit or is handing over. */
     public synchronized boolean putAll(Map<ByteString, Lock> added) {
         if (!accepting || locks.size() + added.size() > MAX_LOCKS) {
