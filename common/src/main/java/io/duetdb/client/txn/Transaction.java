@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -70,6 +71,8 @@ public final class Transaction implements AutoCloseable {
     private final TxnMode mode;
     private final Isolation isolation;
     private final NavigableMap<ByteString, Mutation> writes = new TreeMap<>(ByteString.unsignedLexicographicalComparator());
+    /** Keys put by {@link #insert}: their PUT is sent as an INSERT, which the prewrite checks is new. */
+    private Set<ByteString> presumedAbsent = new HashSet<>();
     /** Keys this transaction holds pessimistic locks on. */
     private final Set<ByteString> locked = new LinkedHashSet<>();
     /** The latest committed value (or its absence) that each lock request with values answered for its keys. */
@@ -357,6 +360,31 @@ public final class Transaction implements AutoCloseable {
         buffer(Mutation.newBuilder().setOp(Op.PUT).setKey(wrapped).setValue(ByteString.copyFrom(value)).build());
     }
 
+    /**
+     * Puts a key the caller presumes has no value (an INSERT's primary or unique key), checked when the transaction
+     * prewrites instead of read first: a value there fails the commit with {@link ErrorCode#DUPLICATE_ENTRY} and
+     * writes nothing (TiDB's lazy uniqueness check). Optimistic transactions only: a pessimistic one reads and locks
+     * the key at once.
+     */
+    public void insert(byte[] key, byte[] value) {
+        if (mode != TxnMode.OPTIMISTIC) {
+            throw new IllegalStateException("only an optimistic transaction checks keys at prewrite");
+        }
+        put(key, value);
+        presumedAbsent.add(ByteString.copyFrom(key));
+    }
+
+    /** Whether this transaction has put a value for the key (its own write, not a lock). */
+    public boolean putsValue(byte[] key) {
+        Mutation own = writes.get(ByteString.copyFrom(key));
+        return own != null && own.getOp() == Op.PUT;
+    }
+
+    /** Whether any key was put by {@link #insert}, so that a duplicate may only show at commit. */
+    public boolean presumesAbsentKeys() {
+        return !presumedAbsent.isEmpty();
+    }
+
     public void delete(byte[] key) {
         checkActive();
         checkKey(key);
@@ -498,11 +526,14 @@ public final class Transaction implements AutoCloseable {
     /** The buffered writes at a point in the transaction, to undo one statement's writes (statement atomicity). */
     public static final class Savepoint {
         private final NavigableMap<ByteString, Mutation> writes;
+        private final Set<ByteString> presumedAbsent;
         private final long writtenBytes;
         private final int lockedKeys;
 
-        private Savepoint(NavigableMap<ByteString, Mutation> writes, long writtenBytes, int lockedKeys) {
+        private Savepoint(NavigableMap<ByteString, Mutation> writes, Set<ByteString> presumedAbsent, long writtenBytes,
+                int lockedKeys) {
             this.writes = writes;
+            this.presumedAbsent = presumedAbsent;
             this.writtenBytes = writtenBytes;
             this.lockedKeys = lockedKeys;
         }
@@ -510,7 +541,7 @@ public final class Transaction implements AutoCloseable {
 
     public Savepoint savepoint() {
         checkActive();
-        return new Savepoint(new TreeMap<>(writes), writtenBytes, locked.size());
+        return new Savepoint(new TreeMap<>(writes), Set.copyOf(presumedAbsent), writtenBytes, locked.size());
     }
 
     /**
@@ -522,6 +553,7 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         writes.clear();
         writes.putAll(savepoint.writes);
+        presumedAbsent = new HashSet<>(savepoint.presumedAbsent);
         writtenBytes = savepoint.writtenBytes;
         if (locked.size() > savepoint.lockedKeys) {
             List<ByteString> since = new ArrayList<>(locked).subList(savepoint.lockedKeys, locked.size());
@@ -754,7 +786,8 @@ public final class Transaction implements AutoCloseable {
             primary = mutations.get(0).getKey();
         }
         Map<ByteString, Mutation> byKey = new HashMap<>();
-        mutations.forEach(mutation -> byKey.put(mutation.getKey(), mutation));
+        mutations.forEach(mutation -> byKey.put(mutation.getKey(), mutation.getOp() == Op.PUT
+                && presumedAbsent.contains(mutation.getKey()) ? mutation.toBuilder().setOp(Op.INSERT).build() : mutation));
         List<ByteString> keys = mutations.stream().map(Mutation::getKey).toList();
         startHeartbeat();
         long onePhase;

@@ -156,6 +156,34 @@ public final class RowWriter {
         }
     }
 
+    /**
+     * Inserts a row whose primary and unique keys the prewrite checks (Transaction.insert, an optimistic autocommit
+     * INSERT) rather than a read now; answers the conflict instead when the statement already wrote one of those
+     * keys (two rows with one key), which the transaction's own writes answer without a read.
+     */
+    public Optional<Conflict> insertCheckedAtPrewrite(long handle, Object[] row) {
+        for (byte[] key : checkedKeys(row, handle)) {
+            if (transaction.putsValue(key)) {
+                return findConflict(row, handle);
+            }
+        }
+        byte[] rowKey = access.rowKey(handle);
+        if (access.table().hasClusteredHandle()) {
+            transaction.insert(rowKey, access.encode(row));
+        } else {
+            transaction.put(rowKey, access.encode(row));
+        }
+        for (IndexInfo index : access.writableIndexes()) {
+            byte[] key = access.indexKey(index, row, handle);
+            if (access.isUniqueEntry(index, row)) {
+                transaction.insert(key, TableAccess.handleValue(handle));
+            } else {
+                transaction.put(key, new byte[] {'0'});
+            }
+        }
+        return Optional.empty();
+    }
+
     public void delete(long handle, Object[] row) {
         List<byte[]> keys = new java.util.ArrayList<>();
         keys.add(access.rowKey(handle));

@@ -22,6 +22,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.client.txn.TxnMode;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.catalog.ColumnInfo;
@@ -153,6 +154,16 @@ final class DmlStatements {
             fullRows.add(row);
             handles.add(handle(table, access, row));
         }
+        boolean plain = onDuplicate == null && !insert.replace() && !insert.ignore();
+        if (plain && session.checksKeysAtPrewrite() && transaction.mode() == TxnMode.OPTIMISTIC) {
+            for (int r = 0; r < fullRows.size(); r++) {
+                Optional<RowWriter.Conflict> duplicate = writer.insertCheckedAtPrewrite(handles.get(r), fullRows.get(r));
+                if (duplicate.isPresent()) {
+                    throw duplicate.get().toError(table.name());
+                }
+            }
+            return inserted(table, rows.size(), rows.size(), firstGenerated);
+        }
         if (onDuplicate == null && !insert.replace()) {
             writer.prefetchKeyChecks(fullRows, handles);
         }
@@ -191,11 +202,15 @@ final class DmlStatements {
             writer.insert(handle, row);
             affected++;
         }
+        return inserted(table, affected, rows.size(), firstGenerated);
+    }
+
+    private UpdateResult inserted(TableInfo table, long affected, int rows, long firstGenerated) {
         if (firstGenerated != 0) {
             session.setLastInsertId(firstGenerated);
         }
         session.manager().statistics().recordModifications(table.id(), affected);
-        return new UpdateResult(affected, firstGenerated, rows.size() > 1 ? "Records: " + rows.size()
+        return new UpdateResult(affected, firstGenerated, rows > 1 ? "Records: " + rows
                 + "  Duplicates: 0  Warnings: " + session.warningCount() : "");
     }
 

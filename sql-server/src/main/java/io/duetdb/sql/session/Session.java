@@ -88,6 +88,7 @@ public final class Session implements SessionFunctions {
     private String database;
     private Transaction transaction;
     private boolean explicitTransaction;
+    private boolean statementChecksKeysAtPrewrite;
     private long lastInsertId;
     private LocalDateTime statementTime = LocalDateTime.now(ZoneOffset.UTC);
     private volatile String currentStatement = "";
@@ -887,17 +888,28 @@ public final class Session implements SessionFunctions {
             }
         }
         // An autocommit statement is its own transaction: it runs optimistically (no lock round trips) and is
-        // retried from the start on a write conflict, as TiDB does (pessimistic-auto-commit = false).
+        // retried from the start on a write conflict, as TiDB does (pessimistic-auto-commit = false). Its INSERTs
+        // leave their key checks to the prewrite unless tidb_constraint_check_in_place is on.
+        boolean keyChecksAtPrewrite = !"ON".equalsIgnoreCase(variable("tidb_constraint_check_in_place"));
         for (int attempt = 1; ; attempt++) {
             Transaction own = singleKeyRead ? manager.client().beginLatestRead()
                     : manager.client().begin(TxnMode.OPTIMISTIC, isolation());
             tablesWritten.clear();
+            statementChecksKeysAtPrewrite = keyChecksAtPrewrite;
             try {
                 StatementResult result = interruptibly(() -> work.run(own));
                 checkSchemaUnchanged();
                 own.commit();
                 return result;
             } catch (DuetException e) {
+                if (e.code() == ErrorCode.DUPLICATE_ENTRY && keyChecksAtPrewrite && own.presumesAbsentKeys()
+                        && !queryKilled) {
+                    // The prewrite found a duplicate and wrote nothing: run the statement again reading its keys
+                    // first, for MySQL's message naming the entry and key (or success if that row went away).
+                    keyChecksAtPrewrite = false;
+                    warnings.clear();
+                    continue;
+                }
                 boolean retryable = e.code() == ErrorCode.WRITE_CONFLICT || e.code() == ErrorCode.TRANSACTION_RETRYABLE
                         || e.code() == ErrorCode.SCHEMA_CHANGED;
                 if (!retryable || attempt >= AUTOCOMMIT_ATTEMPTS || queryKilled) {
@@ -906,9 +918,18 @@ public final class Session implements SessionFunctions {
                 warnings.clear();
                 backOff(attempt);
             } finally {
+                statementChecksKeysAtPrewrite = false;
                 own.close();
             }
         }
+    }
+
+    /**
+     * Whether the running statement's INSERTs may leave their primary and unique key checks to the prewrite (TiDB's
+     * lazy uniqueness check): an autocommit statement, on its first run, with tidb_constraint_check_in_place off.
+     */
+    boolean checksKeysAtPrewrite() {
+        return statementChecksKeysAtPrewrite;
     }
 
     private static final int AUTOCOMMIT_ATTEMPTS = 10;

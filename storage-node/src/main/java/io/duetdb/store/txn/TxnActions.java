@@ -71,13 +71,13 @@ public final class TxnActions {
                 return KeyErrors.conflict(key, context.primary(), context.startTs(), newest.get());
             }
         }
-        if (mutation.getOp() == Op.CHECK_NOT_EXISTS
+        if ((mutation.getOp() == Op.CHECK_NOT_EXISTS || mutation.getOp() == Op.INSERT)
                 && (newestRead ? reader.latestValue(key, newest) : reader.valueAt(key, Long.MAX_VALUE)) != null) {
             return KeyErrors.alreadyExist(key);
         }
         LockType type;
         switch (mutation.getOp()) {
-            case PUT -> type = LockType.PUT;
+            case PUT, INSERT -> type = LockType.PUT;
             case DELETE -> type = LockType.DELETE;
             case LOCK -> type = LockType.LOCK;
             case CHECK_NOT_EXISTS -> {

@@ -254,4 +254,34 @@ class TxnActionsTest extends EngineFixture {
         importCommitted("late", "entry", ts(20));
         assertThat(prewrite("late", "mine", ts(18))).satisfies(error -> assertThat(error.hasConflict()).isTrue());
     }
+
+    @Test
+    void anInsertIsAPutThatFailsWhenTheKeyHasAValue() {
+        assertThat(prewrite("taken", "v", ts(10))).isNull();
+        assertThat(commit("taken", ts(10), ts(11))).isNull();
+        assertThat(prewrite("gone", "v", ts(10))).isNull();
+        assertThat(commit("gone", ts(10), ts(11))).isNull();
+        assertThat(prewrite("gone", null, ts(12))).isNull();
+        assertThat(commit("gone", ts(12), ts(13))).isNull();
+
+        assertThat(insert("taken", ts(20)).hasAlreadyExist()).isTrue();
+        assertThat(reader().lock(key("taken"))).as("a refused insert locks nothing").isNull();
+        assertThat(insert("gone", ts(20))).isNull();
+        assertThat(insert("new", ts(20))).isNull();
+        assertThat(commit("gone", ts(20), ts(21))).isNull();
+        assertThat(commit("new", ts(20), ts(21))).isNull();
+        assertThat(read("gone", ts(30))).isEqualTo("inserted");
+        assertThat(read("new", ts(30))).isEqualTo("inserted");
+    }
+
+    private KeyError insert(String key, long startTs) {
+        MvccTxn txn = new MvccTxn();
+        KeyError error = TxnActions.prewrite(reader(), txn, new TxnActions.PrewriteContext(key(key), startTs, 3000, 0, 1),
+                Mutation.newBuilder().setOp(Op.INSERT).setKey(ByteString.copyFromUtf8(key))
+                        .setValue(ByteString.copyFromUtf8("inserted")).build(), false);
+        if (error == null) {
+            write(txn);
+        }
+        return error;
+    }
 }
