@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.duetdb.sql.server.SqlServer;
-import io.duetdb.store.StoreServer;
 import io.duetdb.testing.LocalCluster;
 
 /**
@@ -68,21 +67,12 @@ class ItIndexBackfill {
 
     /** Pessimistic lock requests the stores granted so far. */
     static double lockRequests() {
-        return storeMetric("duet_store_pessimistic_locks_total");
+        return SqlTesting.storeMetric(cluster, "duet_store_pessimistic_locks_total");
     }
 
     /** KvImport requests the stores served so far. */
     static double importRequests() {
-        return storeMetric("duet_store_requests_total", "method=\"KvImport\"");
-    }
-
-    private static double storeMetric(String name, String... labels) {
-        double total = 0;
-        for (int i = 0; i < 3; i++) {
-            StoreServer store = cluster.store(i).orElseThrow();
-            total += SqlTesting.metric(String.valueOf(store.statusAddress()), name, labels);
-        }
-        return total;
+        return SqlTesting.storeMetric(cluster, "duet_store_requests_total", "method=\"KvImport\"");
     }
 
     @Test

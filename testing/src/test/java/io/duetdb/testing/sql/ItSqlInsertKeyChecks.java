@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.duetdb.sql.server.SqlServer;
-import io.duetdb.store.StoreServer;
 import io.duetdb.testing.LocalCluster;
 
 /**
@@ -50,13 +49,7 @@ class ItSqlInsertKeyChecks {
 
     /** Transactional batch reads the stores served so far. */
     static double batchGets() {
-        double total = 0;
-        for (int i = 0; i < 3; i++) {
-            StoreServer store = cluster.store(i).orElseThrow();
-            total += SqlTesting.metric(String.valueOf(store.statusAddress()), "duet_store_requests_total",
-                    "method=\"KvBatchGet\"");
-        }
-        return total;
+        return SqlTesting.storeMetric(cluster, "duet_store_requests_total", "method=\"KvBatchGet\"");
     }
 
     @Test

@@ -12,12 +12,14 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
+import io.duetdb.store.StoreServer;
 import io.duetdb.testing.LocalCluster;
 
 /** What the SQL integration tests share: a SQL server on a test cluster, and rows as text. */
@@ -44,6 +46,18 @@ final class SqlTesting {
      */
     static double metric(SqlServer server, String name, String... labels) {
         return metric(String.valueOf(server.statusAddress()), name, labels);
+    }
+
+    /** A counter summed over the cluster's running stores (their /metrics), for the samples with all the labels. */
+    static double storeMetric(LocalCluster cluster, String name, String... labels) {
+        double total = 0;
+        for (int i = 0; i < cluster.storeCount(); i++) {
+            Optional<StoreServer> store = cluster.store(i);
+            if (store.isPresent()) {
+                total += metric(String.valueOf(store.get().statusAddress()), name, labels);
+            }
+        }
+        return total;
     }
 
     /** As {@link #metric(SqlServer, String, String...)} for any component's status address. */
