@@ -21,7 +21,12 @@ import io.duetdb.proto.kv.RegionError;
 
 /** Sends per-key requests as one request per region (and size), in parallel, regrouping when regions change. */
 final class RegionBatches {
-    static final int MAX_KEYS = 2048;
+    /**
+     * Keys per request: a transaction whose keys fit one request commits in one phase, and sysbench's prepare
+     * (INSERTs of about 2,600 rows) inserted its 200,000 rows in 11.6-12.3 s with 8,192 and in 14.0-18.5 s with
+     * 2,048 here. Stores take up to 10,000.
+     */
+    static final int MAX_KEYS = 8192;
     static final long MAX_BYTES = 4L << 20;
 
     /** Builds and sends one region's request. */
