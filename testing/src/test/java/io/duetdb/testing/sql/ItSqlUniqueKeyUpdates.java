@@ -17,14 +17,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.duetdb.sql.server.SqlServer;
-import io.duetdb.store.StoreServer;
 import io.duetdb.testing.LocalCluster;
 
 /**
  * UPDATE and INSERT ... ON DUPLICATE KEY UPDATE through MySQL Connector/J against the unique keys a row takes:
  * a changed unique value that another row holds fails with 1062 as in MySQL, whether or not the primary key is the
  * clustered integer handle and whether or not the primary key changes too; keys the row keeps are its own and are
- * not read again, so an UPDATE by primary key reads one key.
+ * not read again, so an UPDATE by primary key reads one key. A plain autocommit INSERT leaves its primary and
+ * unique key checks to the prewrite (TiDB's lazy uniqueness check, no read first) and still fails with MySQL's 1062
+ * naming the entry and key, for a row already stored, two rows of one statement and a unique index, writing nothing;
+ * with tidb_constraint_check_in_place on, or inside a transaction, the keys are read first.
  */
 class ItSqlUniqueKeyUpdates {
     @TempDir
@@ -137,15 +139,8 @@ class ItSqlUniqueKeyUpdates {
 
     /** Point reads (KvGet and KvBatchGet requests) the stores served so far. */
     static double reads() {
-        double total = 0;
-        for (int i = 0; i < 3; i++) {
-            StoreServer store = cluster.store(i).orElseThrow();
-            for (String method : new String[] {"KvGet", "KvBatchGet"}) {
-                total += SqlTesting.metric(String.valueOf(store.statusAddress()), "duet_store_request_seconds_count",
-                        "method=\"" + method + "\"");
-            }
-        }
-        return total;
+        return SqlTesting.storeMetric(cluster, "duet_store_request_seconds_count", "method=\"KvGet\"")
+                + batchGets();
     }
 
     @Test
@@ -178,6 +173,60 @@ class ItSqlUniqueKeyUpdates {
             assertThat(updateReads).isLessThan(selectReads + statements / 2.0);
             assertThat(SqlTesting.rows(statement, "SELECT SUM(v) FROM counted")).containsExactly(
                     String.valueOf(7 * statements * (statements + 1) / 2));
+        }
+    }
+
+    /** Transactional batch reads the stores served so far. */
+    static double batchGets() {
+        return SqlTesting.storeMetric(cluster, "duet_store_request_seconds_count", "method=\"KvBatchGet\"");
+    }
+
+    @Test
+    void autocommitInsertsCheckKeysAtPrewriteAndReportDuplicatesAsMysql() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE items (id INT PRIMARY KEY, code VARCHAR(10), note VARCHAR(10),"
+                    + " UNIQUE KEY uk_code (code))");
+            double before = batchGets();
+            for (int id = 1; id <= 20; id++) {
+                statement.executeUpdate("INSERT INTO items VALUES (" + id + ", 'c" + id + "', 'n')");
+            }
+            assertThat(statement.executeUpdate("INSERT INTO items VALUES (21, 'c21', 'n'), (22, NULL, 'n'),"
+                    + " (23, NULL, 'n')")).isEqualTo(3);
+            assertThat(batchGets()).as("no key read before writing").isEqualTo(before);
+
+            assertDuplicate(() -> statement.executeUpdate("INSERT INTO items VALUES (5, 'new', 'n')"), "5",
+                    "items.PRIMARY");
+            assertDuplicate(() -> statement.executeUpdate("INSERT INTO items VALUES (30, 'c7', 'n')"), "c7",
+                    "items.uk_code");
+            assertDuplicate(() -> statement.executeUpdate("INSERT INTO items VALUES (31, 'a', 'n'), (32, 'b', 'n'),"
+                    + " (31, 'c', 'n')"), "31", "items.PRIMARY");
+            assertDuplicate(() -> statement.executeUpdate("INSERT INTO items VALUES (33, 'd', 'n'), (34, 'd', 'n')"),
+                    "d", "items.uk_code");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*), MAX(id) FROM items")).containsExactly("23|23");
+            assertThat(SqlTesting.rows(statement, "SELECT id FROM items WHERE code IN ('new', 'a', 'b', 'c', 'd')"))
+                    .isEmpty();
+            assertThat(SqlTesting.rows(statement, "SELECT note FROM items WHERE id = 5")).containsExactly("n");
+        }
+    }
+
+    @Test
+    void withConstraintCheckInPlaceOrInATransactionKeysAreReadFirst() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE eager (id INT PRIMARY KEY, v INT)");
+            statement.executeUpdate("INSERT INTO eager VALUES (1, 1)");
+            statement.execute("SET tidb_constraint_check_in_place = ON");
+            double before = batchGets();
+            statement.executeUpdate("INSERT INTO eager VALUES (2, 2)");
+            assertThat(batchGets()).isGreaterThan(before);
+            assertDuplicate(() -> statement.executeUpdate("INSERT INTO eager VALUES (1, 9)"), "1", "eager.PRIMARY");
+            statement.execute("SET tidb_constraint_check_in_place = OFF");
+
+            statement.execute("BEGIN");
+            assertDuplicate(() -> statement.executeUpdate("INSERT INTO eager VALUES (2, 9)"), "2", "eager.PRIMARY");
+            statement.executeUpdate("INSERT INTO eager VALUES (3, 3)");
+            statement.execute("COMMIT");
+            assertThat(SqlTesting.rows(statement, "SELECT id, v FROM eager ORDER BY id"))
+                    .containsExactly("1|1", "2|2", "3|3");
         }
     }
 }
