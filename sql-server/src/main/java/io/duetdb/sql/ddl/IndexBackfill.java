@@ -41,13 +41,16 @@ import io.duetdb.sql.exec.TableAccess;
  * <p>
  * A non-unique index is written as the snapshot saw it (TiDB's fast reorganization, on by default): each page's
  * entries are committed at the snapshot's timestamp without locks (KvImport), one request per region. Every writer
- * that commits after that timestamp maintains the index itself, and its versions are newer, so an entry of a row changed or deleted since is
- * overridden by that writer's delete; an entry's key holds the row's handle, so no other row's entry can collide.
+ * that commits after that timestamp maintains the index itself, and its versions are newer, so an entry of a row
+ * changed or deleted since is overridden by that writer's delete; an entry's key holds the row's handle, so no
+ * other row's entry can collide.
+ * <p>
  * A unique index needs its duplicates found against rows written meanwhile, so each of its pages (and every page
- * with fast reorganization off) is a pessimistic transaction instead: it locks the page's rows and reads their latest versions in one request per region, then
- * locks the entries it writes (and reads them, to find duplicates) in one more. Pages are disjoint, so their
- * transactions never wait for one another. Every backfill of a server shares its {@code slots}: four CREATE INDEX
- * at once (sysbench's prepare) run four pages, not sixteen, which on two cores only queued behind one another.
+ * with fast reorganization off) is a pessimistic transaction instead: it locks the page's rows and reads their
+ * latest versions in one request per region, then locks the entries it writes (and reads them, to find duplicates)
+ * in one more. Pages are disjoint, so their transactions never wait for one another. Every backfill of a server
+ * shares its {@code slots}: four CREATE INDEX at once (sysbench's prepare) run four pages, not sixteen, which on two
+ * cores only queued behind one another.
  */
 final class IndexBackfill {
     private static final Logger LOG = LoggerFactory.getLogger(IndexBackfill.class);
@@ -88,6 +91,7 @@ final class IndexBackfill {
         Deque<Future<Integer>> pages = new ArrayDeque<>();
         long rows = 0;
         try (Transaction snapshot = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            long snapshotTs = snapshot.startTs();
             byte[] start = access.recordStart();
             byte[] end = access.recordEnd();
             while (true) {
@@ -95,8 +99,7 @@ final class IndexBackfill {
                     throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
                 }
                 List<Map.Entry<ByteString, byte[]>> page = snapshot.scan(start, end, batchSize);
-                long snapshotTs = snapshot.startTs();
-                pages.add(pool.submit(() -> indexPage(table, access, index, page, imported ? snapshotTs : 0)));
+                pages.add(pool.submit(() -> indexPage(table, access, index, page, imported, snapshotTs)));
                 while (pages.size() >= workers) {
                     rows += committed(pages.poll());
                     job.progress(rows, true);
@@ -145,12 +148,12 @@ final class IndexBackfill {
         }
     }
 
-    /** Indexes one page in one of the server's slots, imported at {@code snapshotTs} if not 0; the rows it indexed. */
+    /** Indexes one page in one of the server's slots, imported at {@code snapshotTs} or in a transaction. */
     private int indexPage(TableInfo table, TableAccess access, IndexInfo index, List<Map.Entry<ByteString, byte[]>> page,
-            long snapshotTs) throws InterruptedException {
+            boolean imported, long snapshotTs) throws InterruptedException {
         slots.acquire();
         try {
-            if (snapshotTs == 0) {
+            if (!imported) {
                 try (Transaction transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ)) {
                     indexPage(transaction, table, access, index, page);
                     transaction.commit();

@@ -61,8 +61,7 @@ public final class ImportService {
             }
             return CompletableFuture.completedFuture(response.build());
         }
-        RaftCommand raftCommand = RaftCommand.newBuilder().setEpoch(peer.region().getEpoch()).setTxnImport(command).build();
-        return peer.propose(raftCommand).thenApply(result -> {
+        return peer.propose(RaftCommand.newBuilder().setEpoch(peer.region().getEpoch()).setTxnImport(command).build()).thenApply(result -> {
             ImportResponse.Builder response = ImportResponse.newBuilder();
             if (result.hasRegionError()) {
                 response.setRegionError(result.getRegionError());
