@@ -438,6 +438,9 @@ SqlNode DuetAlterAction() :
     boolean ifNotExists = false;
     SqlIdentifier after = null;
     boolean first = false;
+    SqlIdentifier engine;
+    SqlIdentifier replica;
+    int count;
 }
 {
     { s = span(); }
@@ -473,6 +476,15 @@ SqlNode DuetAlterAction() :
     |
         <RENAME> [ <TO> | <AS> ] name = CompoundIdentifier() {
             return new SqlAlterTableRename(s.end(this), name);
+        }
+    |
+        <SET> engine = SimpleIdentifier() replica = SimpleIdentifier() count = UnsignedIntLiteral() {
+            if (!(engine.getSimple().equalsIgnoreCase("TIFLASH") || engine.getSimple().equalsIgnoreCase("COLUMNAR"))
+                    || !replica.getSimple().equalsIgnoreCase("REPLICA")) {
+                throw new ParseException("Encountered \"" + engine.getSimple() + " " + replica.getSimple()
+                    + "\": ALTER TABLE ... SET takes TIFLASH REPLICA n or COLUMNAR REPLICA n");
+            }
+            return new SqlAlterTableSetReplica(s.end(this), count);
         }
     |
         tableOptions = DuetTableOptions() {

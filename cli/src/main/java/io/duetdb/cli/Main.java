@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
 /** {@code bin/duet}: the one launcher for every component and for cluster inspection. */
 @Command(name = "duet", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "DuetDB: a distributed HTAP SQL database.",
-        subcommands = {PlaygroundCommand.class, PdCommand.class, StoreCommand.class, SqlCommand.class, CtlCommand.class})
+        subcommands = {PlaygroundCommand.class, PdCommand.class, StoreCommand.class, LearnerCommand.class, SqlCommand.class,
+                CtlCommand.class})
 public final class Main implements Runnable {
     static final int EXIT_ERROR = 1;
     static final int EXIT_USAGE = 2;

@@ -17,10 +17,12 @@ import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.build.BuildInfo;
 import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.sql.server.SqlServerConfig;
+import io.duetdb.learner.LearnerConfig;
+import io.duetdb.learner.LearnerServer;
 import io.duetdb.placement.PlacementConfig;
 import io.duetdb.placement.PlacementServer;
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.store.StoreConfig;
 import io.duetdb.store.StoreServer;
 import picocli.CommandLine;
@@ -53,6 +55,10 @@ public final class PlaygroundCommand implements Callable<Integer> {
     @Option(names = "--stores", defaultValue = "3", paramLabel = "N", description = "storage nodes, 0 to 10 (default: ${DEFAULT-VALUE})")
     int storeCount;
 
+    @Option(names = "--learners", defaultValue = "1", paramLabel = "N",
+            description = "column learners, 0 to 5 (default: ${DEFAULT-VALUE})")
+    int learnerCount;
+
     @Option(names = "--port-offset", defaultValue = "0", hidden = true,
             description = "added to every default port (for tests that run beside a playground)")
     int portOffset;
@@ -70,6 +76,9 @@ public final class PlaygroundCommand implements Callable<Integer> {
         }
         if (storeCount < 0 || storeCount > 10) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--stores must be between 0 and 10");
+        }
+        if (learnerCount < 0 || learnerCount > 5) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--learners must be between 0 and 5");
         }
         PrintWriter out = spec.commandLine().getOut();
         if (clean) {
@@ -107,6 +116,7 @@ public final class PlaygroundCommand implements Callable<Integer> {
         List<PlacementServer> placement = startPlacement(out);
         List<HostAndPort> placementAddresses = placement.stream().map(PlacementServer::clientAddress).toList();
         startStores(placementAddresses, out);
+        startLearners(placementAddresses, out);
         String inspect = "  inspect the cluster with: bin/duet ctl --pd " + placement.get(0).clientAddress()
                 + " members; Ctrl-C stops it, the data stays for the next start";
         if (storeCount == 0) {
@@ -180,6 +190,27 @@ public final class PlaygroundCommand implements Callable<Integer> {
             store.start();
             out.printf("  store %-8s address %s  raft %s  status http://%s/%n", "store-" + store.storeId(),
                     store.address(), config.raftAddress(), store.statusAddress());
+            out.flush();
+        }
+    }
+
+    /** Column learners register as stores that take learner replicas only. */
+    private void startLearners(List<HostAndPort> placementAddresses, PrintWriter out) {
+        for (int i = 0; i < learnerCount; i++) {
+            LearnerConfig config = new LearnerConfig()
+                    .setDataDir(dataDir.resolve("learner-" + (i + 1)))
+                    .setPd(placementAddresses)
+                    .setAddress(new HostAndPort(host, LearnerConfig.DEFAULT_PORT + portOffset + 2 * i))
+                    .setRaftAddress(new HostAndPort(host, LearnerConfig.DEFAULT_RAFT_PORT + portOffset + 2 * i))
+                    .setStatusAddress(new HostAndPort(host, LearnerConfig.DEFAULT_STATUS_PORT + portOffset + i));
+            if (host.equals("0.0.0.0") || host.equals("::")) {
+                config.setAdvertiseAddress(new HostAndPort("127.0.0.1", config.address().port()));
+            }
+            LearnerServer learner = new LearnerServer(config);
+            running.add(learner);
+            learner.start();
+            out.printf("  learner %-6s address %s  raft %s  status http://%s/%n", "store-" + learner.storeId(),
+                    learner.address(), config.raftAddress(), learner.statusAddress());
             out.flush();
         }
     }

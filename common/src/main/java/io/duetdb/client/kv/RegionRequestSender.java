@@ -53,6 +53,8 @@ public final class RegionRequestSender implements AutoCloseable {
 
     private final RegionCache regions;
     private final Duration timeout;
+    private static final String COLUMNAR_LABEL = "engine";
+    private static final String COLUMNAR_ENGINE = "columnar";
     private final ReplicaRead readMode;
     private final Map<HostAndPort, BatchCommandChannel> channels = new ConcurrentHashMap<>();
     private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(
@@ -62,6 +64,11 @@ public final class RegionRequestSender implements AutoCloseable {
         this.regions = requireNonNull(regions, "regions is null");
         this.timeout = requireNonNull(timeout, "timeout is null");
         this.readMode = requireNonNull(readMode, "readMode is null");
+    }
+
+    /** How reads are served unless a call says otherwise. */
+    public ReplicaRead readMode() {
+        return readMode;
     }
 
     public RegionCache regions() {
@@ -105,6 +112,18 @@ public final class RegionRequestSender implements AutoCloseable {
     public <R> R callChannel(byte[] key, boolean read, ChannelCall<R> rpc,
             Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
             java.util.function.Consumer<Region> regionUsed, boolean batched) {
+        return callChannel(key, read ? readMode : ReplicaRead.LEADER, rpc, regionErrorOf, hasRegionError, errorOf,
+                regionUsed, batched);
+    }
+
+    /**
+     * As above, reading from the replicas {@code replica} names: the leader, any replica (FOLLOWER), or a column
+     * learner (LEARNER: a learner peer on a store labelled engine=columnar, which reads after a ReadIndex).
+     */
+    public <R> R callChannel(byte[] key, ReplicaRead replica, ChannelCall<R> rpc,
+            Function<R, RegionError> regionErrorOf, Function<R, Boolean> hasRegionError, Function<R, String> errorOf,
+            java.util.function.Consumer<Region> regionUsed, boolean batched) {
+        boolean read = replica != ReplicaRead.LEADER;
         long deadline = System.nanoTime() + timeout.toNanos();
         long backoff = 5;
         String lastProblem = "no attempt";
@@ -123,7 +142,14 @@ public final class RegionRequestSender implements AutoCloseable {
                 continue;
             }
             Region region = cached.region();
-            Peer target = choosePeer(cached, read, attempt);
+            Peer target = choosePeer(cached, replica, attempt);
+            if (target == null) {
+                // No column learner in the region yet (placement adds them, and a split region waits for its own).
+                regions.invalidate(region.getId());
+                lastProblem = "region " + region.getId() + " has no column learner replica";
+                backoff = sleep(deadline, backoff, lastProblem);
+                continue;
+            }
             attempt++;
             HostAndPort address;
             try {
@@ -135,7 +161,7 @@ public final class RegionRequestSender implements AutoCloseable {
                 continue;
             }
             Context context = Context.newBuilder().setRegionId(region.getId()).setRegionEpoch(region.getEpoch())
-                    .setPeer(target).setReplicaRead(read ? readMode : ReplicaRead.LEADER).build();
+                    .setPeer(target).setReplicaRead(replica).build();
             R response;
             LOG.debug("attempt {} on region {} at store {} ({})", attempt, region.getId(), target.getStoreId(), address);
             try {
@@ -200,11 +226,19 @@ public final class RegionRequestSender implements AutoCloseable {
         }
     }
 
-    /** The leader if known; else the voters in turn; for follower reads, any replica. */
-    private Peer choosePeer(RegionCache.CachedRegion cached, boolean read, int attempt) {
+    /**
+     * The leader if known; else the voters in turn; for follower reads, any replica; for learner reads, the column
+     * learners in turn (null when the region has none).
+     */
+    private Peer choosePeer(RegionCache.CachedRegion cached, ReplicaRead replica, int attempt) {
+        if (replica == ReplicaRead.LEARNER) {
+            List<Peer> learners = cached.region().getPeersList().stream()
+                    .filter(p -> p.getRole() == PeerRole.LEARNER && isColumnarStore(p.getStoreId())).toList();
+            return learners.isEmpty() ? null : learners.get(attempt % learners.size());
+        }
         List<Peer> voters = cached.region().getPeersList().stream().filter(p -> p.getRole() == PeerRole.VOTER).toList();
         List<Peer> candidates = voters.isEmpty() ? cached.region().getPeersList() : voters;
-        if (read && readMode == ReplicaRead.FOLLOWER) {
+        if (replica == ReplicaRead.FOLLOWER) {
             List<Peer> all = cached.region().getPeersList();
             return all.get(ThreadLocalRandom.current().nextInt(all.size()));
         }
@@ -215,6 +249,15 @@ public final class RegionRequestSender implements AutoCloseable {
             return cached.leader();
         }
         return candidates.get(attempt % candidates.size());
+    }
+
+    private boolean isColumnarStore(long storeId) {
+        try {
+            return regions.store(storeId).getStore().getLabelsList().stream()
+                    .anyMatch(label -> label.getKey().equals(COLUMNAR_LABEL) && label.getValue().equals(COLUMNAR_ENGINE));
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     long sleep(long deadline, long backoff, String problem) {

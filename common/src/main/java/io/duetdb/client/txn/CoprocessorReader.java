@@ -25,6 +25,7 @@ import io.duetdb.proto.coprocessor.PlanType;
 import io.duetdb.proto.kv.Context;
 import io.duetdb.proto.kv.KeyError;
 import io.duetdb.proto.kv.RegionError;
+import io.duetdb.proto.kv.ReplicaRead;
 
 /**
  * Sends a coprocessor plan to the regions of a key range, several at once, and hands out their Arrow batches in key
@@ -61,7 +62,8 @@ final class CoprocessorReader {
     List<CoprocessorResponse> read(PlanType type, byte[] plan, byte[] start, byte[] end, long ts, long deadline,
             long maxBytes) {
         List<CoprocessorResponse> batches = new ArrayList<>();
-        try (Answers answers = stream(type, plan, start, end, ts, deadline, maxBytes, Integer.MAX_VALUE)) {
+        try (Answers answers = stream(type, plan, start, end, ts, deadline, maxBytes, Integer.MAX_VALUE,
+                ReplicaRead.LEADER)) {
             for (CoprocessorResponse answer = answers.next(); answer != null; answer = answers.next()) {
                 batches.add(answer);
             }
@@ -76,7 +78,7 @@ final class CoprocessorReader {
      * zero or less).
      */
     Answers stream(PlanType type, byte[] plan, byte[] start, byte[] end, long ts, long deadline, long maxBytes,
-            int readAhead) {
+            int readAhead, ReplicaRead replica) {
         if (end.length == 0 || KeyRanges.compare(start, end) >= 0) {
             throw new DuetException(ErrorCode.INVALID_ARGUMENT, "a coprocessor read needs a bounded, non-empty key range");
         }
@@ -100,7 +102,7 @@ final class CoprocessorReader {
             byte[] regionEnd = region.region().getEndKey().toByteArray();
             byte[] partStart = KeyRanges.compare(start, regionStart) >= 0 ? start : regionStart;
             byte[] partEnd = KeyRanges.compareEnds(end, regionEnd) <= 0 ? end : regionEnd;
-            parts.add(() -> readPart(type, plan, partStart, partEnd, ts, deadline, budget));
+            parts.add(() -> readPart(type, plan, partStart, partEnd, ts, deadline, budget, replica));
         }
         return new Answers(parts, readAhead, budget);
     }
@@ -189,7 +191,7 @@ final class CoprocessorReader {
 
     /** Reads [start, end) region by region from {@code start}, following splits and resolving locks. */
     private Part readPart(PlanType type, byte[] plan, byte[] start, byte[] end, long ts,
-            long deadline, Budget budget) {
+            long deadline, Budget budget, ReplicaRead replica) {
         List<CoprocessorResponse> batches = new ArrayList<>();
         CoprocessorSummary summary = CoprocessorSummary.NONE;
         byte[] cursor = start;
@@ -197,7 +199,8 @@ final class CoprocessorReader {
             byte[] from = cursor;
             RegionResult result;
             try {
-                result = sender.callChannel(from, true, (context, channel, remainingMillis) ->
+                result = sender.callChannel(from, replica == ReplicaRead.LEADER ? sender.readMode() : replica,
+                        (context, channel, remainingMillis) ->
                         callRegion(context, channel, remainingMillis, type, plan, from, end, ts, budget),
                         RegionResult::regionError, r -> r.regionError() != null, r -> null, region -> { }, true);
             } catch (RegionRequestSender.RegionChanged changed) {

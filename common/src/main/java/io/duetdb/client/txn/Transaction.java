@@ -41,6 +41,7 @@ import io.duetdb.proto.kv.PessimisticRollbackRequest;
 import io.duetdb.proto.kv.PessimisticRollbackResponse;
 import io.duetdb.proto.kv.PrewriteRequest;
 import io.duetdb.proto.kv.PrewriteResponse;
+import io.duetdb.proto.kv.ReplicaRead;
 import io.duetdb.proto.kv.TxnBatchGetRequest;
 import io.duetdb.proto.kv.TxnBatchGetResponse;
 import io.duetdb.proto.kv.TxnGetRequest;
@@ -304,9 +305,18 @@ public final class Transaction implements AutoCloseable {
      * {@code maxBytes} limit counts the answers received and not yet handed out. Close it to stop the reads.
      */
     public CoprocessorStream coprocessorStream(byte[] plan, byte[] start, byte[] end, long maxBytes, int readAhead) {
+        return coprocessorStream(plan, start, end, maxBytes, readAhead, ReplicaRead.LEADER);
+    }
+
+    /**
+     * As above, from the replicas {@code replica} names: LEARNER reads the regions' column learners (after a ReadIndex
+     * each, so they see every write committed before this transaction's read timestamp was taken).
+     */
+    public CoprocessorStream coprocessorStream(byte[] plan, byte[] start, byte[] end, long maxBytes, int readAhead,
+            ReplicaRead replica) {
         checkActive();
         CoprocessorReader.Answers answers = client.coprocessor().stream(io.duetdb.proto.coprocessor.PlanType.DAG, plan,
-                start, end, readTs(), deadline(), maxBytes, readAhead);
+                start, end, readTs(), deadline(), maxBytes, readAhead, replica);
         return new CoprocessorStream() {
             @Override
             public byte[] next() {

@@ -131,7 +131,7 @@ public final class TxnClient implements AutoCloseable {
         }
     }
 
-    PlacementClient placement() {
+    public PlacementClient placement() {
         return placement;
     }
 

@@ -72,6 +72,8 @@ public enum ErrorCode {
     /** "'db.t' is not VIEW" / "is not BASE TABLE". */
     WRONG_OBJECT(1347, "HY000"),
     VIEW_WRONG_LIST(1353, "HY000"),
+    /** TiDB's "No access path for table ... is found with 'tidb_isolation_read_engines' = ...". */
+    NO_ACCESS_PATH(1815, "HY000"),
     VIEW_INVALID(1356, "HY000"),
     VIEW_RECURSIVE(1462, "HY000"),
     NON_UPDATABLE_TABLE(1288, "HY000"),

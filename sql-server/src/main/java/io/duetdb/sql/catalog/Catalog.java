@@ -17,6 +17,8 @@ import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;

@@ -1,8 +1,12 @@
 package io.duetdb.sql.catalog;
 
+import static io.duetdb.common.catalog.CatalogRecords.SCAN_PAGE;
+import static io.duetdb.common.catalog.CatalogRecords.idBytes;
+import static io.duetdb.common.catalog.CatalogRecords.longBytes;
+import static io.duetdb.common.catalog.CatalogRecords.readLong;
+import static io.duetdb.common.catalog.CatalogRecords.scanHash;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,23 +15,24 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.CatalogRecords;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.keys.Keys;
 
 /**
  * The catalog's layout in the transactional key space, TiDB's: a schema version, an id counter, a hash of
  * databases and one hash of tables per database, each value JSON. Every change goes through the caller's
- * transaction, so a DDL statement's catalog writes commit or vanish together.
+ * transaction, so a DDL statement's catalog writes commit or vanish together. The keys and JSON of the schema
+ * version, databases and tables, and their reads, are {@link CatalogRecords}, which readers outside the SQL layer
+ * share; the rest of the layout is here.
  */
 final class CatalogStore {
-    private static final byte[] SCHEMA_VERSION = "SchemaVersion".getBytes(UTF_8);
     private static final byte[] NEXT_GLOBAL_ID = "NextGlobalID".getBytes(UTF_8);
     private static final byte[] BOOTSTRAP_VERSION = "BootstrapVersion".getBytes(UTF_8);
-    private static final byte[] DATABASES = "DBs".getBytes(UTF_8);
     private static final byte[] USERS = "Users".getBytes(UTF_8);
     private static final byte[] DDL_JOBS = "DDLJobs".getBytes(UTF_8);
     private static final byte[] DROPPED_TABLES = "DroppedTables".getBytes(UTF_8);
@@ -36,18 +41,16 @@ final class CatalogStore {
     private static final byte[] SERVER_SCHEMA_VERSIONS = "ServerSchemaVersions".getBytes(UTF_8);
     /** DDL job records kept: a new job's record replaces the one this many jobs older. */
     static final int DDL_JOB_HISTORY = 1000;
-    private static final int SCAN_PAGE = 1024;
 
-    private final ObjectMapper json = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private final CatalogRecords records = new CatalogRecords();
 
     long schemaVersion(Transaction transaction) {
-        return readLong(transaction, Keys.metaKey(SCHEMA_VERSION)).orElse(0L);
+        return records.schemaVersion(transaction);
     }
 
     /** Moves the schema version on by one and returns the new version. */
     long bumpSchemaVersion(Transaction transaction) {
-        byte[] key = Keys.metaKey(SCHEMA_VERSION);
+        byte[] key = CatalogRecords.schemaVersionKey();
         long next = readLong(transaction, key).orElse(0L) + 1;
         transaction.put(key, longBytes(next));
         return next;
@@ -60,7 +63,7 @@ final class CatalogStore {
      * the catalog from them would undo it: empty, and the caller starts again in a new transaction.
      */
     OptionalLong lockSchemaVersion(Transaction transaction) {
-        byte[] key = Keys.metaKey(SCHEMA_VERSION);
+        byte[] key = CatalogRecords.schemaVersionKey();
         Optional<byte[]> latest = transaction.getForUpdate(key);
         Optional<byte[]> seen = transaction.get(key);
         if (!Arrays.equals(latest.orElse(null), seen.orElse(null))) {
@@ -94,30 +97,30 @@ final class CatalogStore {
 
     /** Writes a database's definition; answers it as a load reads it back. */
     DatabaseInfo putDatabase(Transaction transaction, DatabaseInfo database) {
-        byte[] value = write(database);
-        transaction.put(Keys.metaHashFieldKey(DATABASES, idBytes(database.id())), value);
-        return read(value, DatabaseInfo.class);
+        byte[] value = records.write(database);
+        transaction.put(CatalogRecords.databaseKey(database.id()), value);
+        return records.read(value, DatabaseInfo.class);
     }
 
     void deleteDatabase(Transaction transaction, long databaseId) {
-        transaction.delete(Keys.metaHashFieldKey(DATABASES, idBytes(databaseId)));
+        transaction.delete(CatalogRecords.databaseKey(databaseId));
     }
 
     /** Writes a table's definition; answers it as a load reads it back. */
     TableInfo putTable(Transaction transaction, TableInfo table) {
-        byte[] value = write(table);
-        transaction.put(Keys.metaHashFieldKey(tablesHash(table.databaseId()), idBytes(table.id())), value);
-        return read(value, TableInfo.class);
+        byte[] value = records.write(table);
+        transaction.put(CatalogRecords.tableKey(table.databaseId(), table.id()), value);
+        return records.read(value, TableInfo.class);
     }
 
     /** Removes the table's definition and records its data for destruction (a rename puts it back at once). */
     void deleteTable(Transaction transaction, long databaseId, long tableId) {
-        transaction.delete(Keys.metaHashFieldKey(tablesHash(databaseId), idBytes(tableId)));
+        transaction.delete(CatalogRecords.tableKey(databaseId, tableId));
         putDroppedTable(transaction, new DroppedTable(tableId, 0));
     }
 
     void putDroppedTable(Transaction transaction, DroppedTable dropped) {
-        transaction.put(Keys.metaHashFieldKey(DROPPED_TABLES, idBytes(dropped.tableId())), write(dropped));
+        transaction.put(Keys.metaHashFieldKey(DROPPED_TABLES, idBytes(dropped.tableId())), records.write(dropped));
     }
 
     void deleteDroppedTable(Transaction transaction, long tableId) {
@@ -127,16 +130,16 @@ final class CatalogStore {
     List<DroppedTable> droppedTables(Transaction transaction) {
         List<DroppedTable> dropped = new ArrayList<>();
         for (byte[] value : scanHash(transaction, DROPPED_TABLES)) {
-            dropped.add(read(value, DroppedTable.class));
+            dropped.add(records.read(value, DroppedTable.class));
         }
         return dropped;
     }
 
     /** Writes an account; answers it as a load reads it back. */
     UserInfo putUser(Transaction transaction, UserInfo user) {
-        byte[] value = write(user);
+        byte[] value = records.write(user);
         transaction.put(Keys.metaHashFieldKey(USERS, userField(user.user(), user.host())), value);
-        return read(value, UserInfo.class);
+        return records.read(value, UserInfo.class);
     }
 
     void deleteUser(Transaction transaction, String user, String host) {
@@ -146,7 +149,7 @@ final class CatalogStore {
     List<UserInfo> users(Transaction transaction) {
         List<UserInfo> users = new ArrayList<>();
         for (byte[] value : scanHash(transaction, USERS)) {
-            users.add(read(value, UserInfo.class));
+            users.add(records.read(value, UserInfo.class));
         }
         return users;
     }
@@ -166,14 +169,14 @@ final class CatalogStore {
     }
 
     void putDdlJob(Transaction transaction, DdlJob job) {
-        transaction.put(Keys.metaHashFieldKey(DDL_JOBS, idBytes(job.id())), write(job));
+        transaction.put(Keys.metaHashFieldKey(DDL_JOBS, idBytes(job.id())), records.write(job));
     }
 
     /** Every kept job record, newest first. */
     List<DdlJob> ddlJobs(Transaction transaction) {
         List<DdlJob> jobs = new ArrayList<>();
         for (byte[] value : scanHash(transaction, DDL_JOBS)) {
-            jobs.add(read(value, DdlJob.class));
+            jobs.add(records.read(value, DdlJob.class));
         }
         jobs.sort((a, b) -> Long.compare(b.id(), a.id()));
         return jobs;
@@ -221,7 +224,8 @@ final class CatalogStore {
     }
 
     void putServerSchemaVersion(Transaction transaction, ServerSchemaVersion server) {
-        transaction.put(Keys.metaHashFieldKey(SERVER_SCHEMA_VERSIONS, server.serverId().getBytes(UTF_8)), write(server));
+        transaction.put(Keys.metaHashFieldKey(SERVER_SCHEMA_VERSIONS, server.serverId().getBytes(UTF_8)),
+                records.write(server));
     }
 
     void deleteServerSchemaVersion(Transaction transaction, String serverId) {
@@ -231,7 +235,7 @@ final class CatalogStore {
     List<ServerSchemaVersion> serverSchemaVersions(Transaction transaction) {
         List<ServerSchemaVersion> servers = new ArrayList<>();
         for (byte[] value : scanHash(transaction, SERVER_SCHEMA_VERSIONS)) {
-            servers.add(read(value, ServerSchemaVersion.class));
+            servers.add(records.read(value, ServerSchemaVersion.class));
         }
         return servers;
     }
@@ -241,19 +245,11 @@ final class CatalogStore {
     }
 
     List<DatabaseInfo> databases(Transaction transaction) {
-        List<DatabaseInfo> databases = new ArrayList<>();
-        for (byte[] value : scanHash(transaction, DATABASES)) {
-            databases.add(read(value, DatabaseInfo.class));
-        }
-        return databases;
+        return records.databases(transaction);
     }
 
     List<TableInfo> tables(Transaction transaction, long databaseId) {
-        List<TableInfo> tables = new ArrayList<>();
-        for (byte[] value : scanHash(transaction, tablesHash(databaseId))) {
-            tables.add(read(value, TableInfo.class));
-        }
-        return tables;
+        return records.tables(transaction, databaseId);
     }
 
     InfoSchema load(Transaction transaction) {
@@ -264,54 +260,5 @@ final class CatalogStore {
             tables.addAll(tables(transaction, database.id()));
         }
         return new InfoSchema(version, databases, tables, users(transaction), globalVariables(transaction));
-    }
-
-    private List<byte[]> scanHash(Transaction transaction, byte[] hash) {
-        List<byte[]> values = new ArrayList<>();
-        byte[] start = Keys.metaHashPrefix(hash);
-        byte[] end = Keys.metaHashEnd(hash);
-        while (true) {
-            List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
-            for (Map.Entry<ByteString, byte[]> entry : page) {
-                values.add(entry.getValue());
-            }
-            if (page.size() < SCAN_PAGE) {
-                return values;
-            }
-            byte[] last = page.get(page.size() - 1).getKey().toByteArray();
-            start = java.util.Arrays.copyOf(last, last.length + 1);
-        }
-    }
-
-    private static byte[] tablesHash(long databaseId) {
-        return ("DB:" + databaseId).getBytes(UTF_8);
-    }
-
-    private static byte[] idBytes(long id) {
-        return ByteBuffer.allocate(8).putLong(id).array();
-    }
-
-    private static Optional<Long> readLong(Transaction transaction, byte[] key) {
-        return transaction.get(key).map(value -> ByteBuffer.wrap(value).getLong());
-    }
-
-    private static byte[] longBytes(long value) {
-        return ByteBuffer.allocate(8).putLong(value).array();
-    }
-
-    private byte[] write(Object value) {
-        try {
-            return json.writeValueAsBytes(value);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot serialise " + value, e);
-        }
-    }
-
-    private <T> T read(byte[] value, Class<T> type) {
-        try {
-            return json.readValue(value, type);
-        } catch (IOException e) {
-            throw new IllegalStateException("corrupt catalog entry of type " + type.getSimpleName(), e);
-        }
     }
 }

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Locale;
 
+import io.duetdb.common.catalog.SchemaState;
+
 /**
  * The record of one DDL job (TiDB's ADMIN SHOW DDL JOBS): what it changes, the schema state it reached, the rows
  * an index backfill has written, and when it was created, started and ended (epoch milliseconds; end 0 while it

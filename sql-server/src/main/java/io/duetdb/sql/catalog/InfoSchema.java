@@ -10,6 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.TableInfo;
+
 /** An immutable view of the whole catalog at one schema version. Names are looked up case-insensitively. */
 public final class InfoSchema {
     private final long version;

@@ -10,6 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.TableInfo;
+
 /**
  * The definitions a DDL step wrote, as they read back from the catalog, so that the server that ran the step
  * holds the new schema the moment it commits without reading the whole catalog again: the step's schema (the

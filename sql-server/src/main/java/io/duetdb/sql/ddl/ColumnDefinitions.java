@@ -7,16 +7,16 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.SchemaState;
+import io.duetdb.common.types.SqlType;
+import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.exec.Coercion;
 import io.duetdb.sql.exec.Values;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlMySqlType;
-import io.duetdb.sql.types.SqlType;
-import io.duetdb.sql.types.SqlTypeName;
 
 /** Column definitions as written turned into catalog columns, with MySQL's checks and defaults. */
 final class ColumnDefinitions {

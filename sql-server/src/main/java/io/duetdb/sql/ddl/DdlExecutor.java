@@ -18,19 +18,21 @@ import org.slf4j.LoggerFactory;
 
 
 import io.duetdb.client.txn.TxnClient;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.SchemaState;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.catalog.Catalog;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.DatabaseInfo;
 import io.duetdb.sql.catalog.DdlJob;
-import io.duetdb.sql.catalog.IndexInfo;
 import io.duetdb.sql.catalog.InfoSchema;
-import io.duetdb.sql.catalog.SchemaState;
-import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
+import io.duetdb.sql.parser.ddl.SqlAlterTableSetReplica;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateIndex;
@@ -43,7 +45,6 @@ import io.duetdb.sql.parser.ddl.SqlDropView;
 import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
 import io.duetdb.sql.parser.ddl.SqlTableOption;
 import io.duetdb.sql.parser.ddl.SqlTruncateTable;
-import io.duetdb.sql.types.SqlTypeName;
 import io.duetdb.sql.variables.TidbVariables;
 
 /**
@@ -61,6 +62,7 @@ public final class DdlExecutor {
 
     private final int backfillBatchSize;
     private final ViewDdl views;
+    private final ColumnarReplicas replicas;
     private final BackfillObserver observer;
 
     /** Told of each backfill transaction that committed, with its rows. */
@@ -83,6 +85,11 @@ public final class DdlExecutor {
         }
         this.backfillBatchSize = backfillBatchSize;
         this.views = new ViewDdl(catalog);
+        this.replicas = new ColumnarReplicas(catalog, client.placement());
+    }
+
+    public ColumnarReplicas columnarReplicas() {
+        return replicas;
     }
 
     /**
@@ -95,6 +102,7 @@ public final class DdlExecutor {
             runJob("create schema", job -> createDatabase(create, job));
         } else if (statement instanceof SqlDropDatabase drop) {
             runJob("drop schema", job -> dropDatabase(drop, job));
+            replicas.sync();
         } else if (statement instanceof SqlCreateTable create) {
             runJob("create table", job -> createTable(create, currentDatabase, warnings, job));
         } else if (statement instanceof SqlCreateView create) {
@@ -142,6 +150,9 @@ public final class DdlExecutor {
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableDropColumn drop) {
                     runJob("drop column", job -> dropColumn(alter.table(), currentDatabase, drop.name().getSimple(),
                             drop.ifExists(), job));
+                } else if (action instanceof SqlAlterTableSetReplica setReplica) {
+                    runJob("set tiflash replica", job -> replicas.set(alter.table(), setReplica.count(), currentDatabase,
+                            job));
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableRename rename) {
                     runJob("rename table", job -> rename(alter.table(), rename.name(), currentDatabase, job));
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableOptions options) {
@@ -395,32 +406,39 @@ public final class DdlExecutor {
 
     private void dropTable(SqlIdentifier tableName, boolean ifExists, String currentDatabase, DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
-        job.runDdl("drop table " + name[0] + "." + name[1], (ddl, current) -> {
+        Integer replicaCount = job.runDdl("drop table " + name[0] + "." + name[1], (ddl, current) -> {
             TableInfo table = current.table(name[0], name[1]).orElse(null);
             if (table == null || table.view() != null) {
                 // DROP TABLE of a view is MySQL's "unknown table" too (DROP VIEW drops it).
                 if (ifExists) {
-                    return null;
+                    return 0;
                 }
                 throw new DuetException(ErrorCode.BAD_TABLE, "Unknown table '" + name[0] + "." + name[1] + "'");
             }
             ddl.deleteTable(table.databaseId(), table.id());
             job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.NO_SCHEMA_STATE);
-            return null;
+            return table.columnarReplicas();
         });
+        if (replicaCount != null && replicaCount > 0) {
+            replicas.sync();
+        }
     }
 
     /** TRUNCATE gives the table a new id: its old rows become unreachable at once. */
     private void truncate(SqlTruncateTable truncate, String currentDatabase, DdlJobRecord job) {
         String[] name = qualified(truncate.table(), currentDatabase);
-        job.runDdl("truncate table " + name[0] + "." + name[1], (ddl, current) -> {
+        int replicaCount = job.runDdl("truncate table " + name[0] + "." + name[1], (ddl, current) -> {
             TableInfo table = table(current, name);
             ddl.deleteTable(table.databaseId(), table.id());
             ddl.putTable(new TableInfo(ddl.nextId(), table.databaseId(), table.name(), table.columns(), table.indexes(),
-                    table.handleColumn(), table.nextColumnId(), table.nextIndexId(), table.comment(), 0));
+                    table.handleColumn(), table.nextColumnId(), table.nextIndexId(), table.comment(), 0, null,
+                    table.columnarReplicas()));
             job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.schemaStateText(SchemaState.PUBLIC));
-            return null;
+            return table.columnarReplicas();
         });
+        if (replicaCount > 0) {
+            replicas.sync();
+        }
     }
 
     private void addIndex(SqlIdentifier tableName, String currentDatabase, SqlIndexDefinition.Kind kind, String indexName,
@@ -716,7 +734,7 @@ public final class DdlExecutor {
     }
 
     /** A base table: a view is MySQL's 1347 to the statements that change tables' definitions or rows. */
-    private static TableInfo table(InfoSchema schema, String[] name) {
+    static TableInfo table(InfoSchema schema, String[] name) {
         TableInfo table = tableOrView(schema, name);
         if (table.view() != null) {
             throw new DuetException(ErrorCode.WRONG_OBJECT, "'" + name[0] + "." + name[1] + "' is not BASE TABLE");

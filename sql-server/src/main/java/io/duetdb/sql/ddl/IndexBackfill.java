@@ -26,12 +26,12 @@ import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.Keys;
-import io.duetdb.sql.catalog.IndexInfo;
-import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.TableAccess;
 
 /**

@@ -10,8 +10,8 @@ import java.util.OptionalLong;
 import org.apache.calcite.rex.RexNode;
 
 import io.duetdb.client.txn.Transaction;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.sql.prepare.DuetTable;
 import io.duetdb.sql.prepare.StatisticsMetadata;
 

@@ -8,10 +8,11 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 
+import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.types.SqlType;
+import io.duetdb.common.types.SqlType;
+import io.duetdb.common.types.SqlTypeName;
 
 /**
  * Converts a value into a column's type as MySQL's strict mode does: out-of-range numbers fail with 1264,
@@ -114,7 +115,7 @@ public final class Coercion {
             lenient.warn(ErrorCode.OUT_OF_RANGE_VALUE, outOfRange(column).getMessage());
             number = number.signum() < 0 ? type.minimum() : type.maximum();
         }
-        if (type.unsigned() && type.name() == io.duetdb.sql.types.SqlTypeName.BIGINT) {
+        if (type.unsigned() && type.name() == SqlTypeName.BIGINT) {
             return new BigDecimal(number);
         }
         return number.longValue();
@@ -152,7 +153,7 @@ public final class Coercion {
 
     private static Object text(Object value, SqlType type, String column, Lenient lenient) {
         String text = Values.toText(value);
-        if (type.name() == io.duetdb.sql.types.SqlTypeName.CHAR) {
+        if (type.name() == SqlTypeName.CHAR) {
             // MySQL drops a CHAR value's trailing spaces: it reads back (and counts) without them.
             int end = text.length();
             while (end > 0 && text.charAt(end - 1) == ' ') {

@@ -6,10 +6,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
+import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
-import io.duetdb.sql.catalog.ColumnInfo;
 
 /** Values between the executor's Java forms and the coprocessor's (days, microseconds, Arrow types). */
 public final class ComputeValues {

@@ -32,6 +32,8 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.compute.ArrowIpc;
 import io.duetdb.common.compute.Literals;
 import io.duetdb.common.compute.UnsupportedExpressionException;
@@ -49,8 +51,7 @@ import io.duetdb.proto.coprocessor.ScalarFunction;
 import io.duetdb.proto.coprocessor.ScanColumn;
 import io.duetdb.proto.coprocessor.Selection;
 import io.duetdb.proto.coprocessor.ValueType;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.proto.kv.ReplicaRead;
 import io.duetdb.sql.prepare.DuetTable;
 
 /**
@@ -1130,7 +1131,8 @@ final class CoprocessorPushDown {
             java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
         io.duetdb.client.txn.CoprocessorStream answers = java.util.Arrays.equals(shape.start(), shape.end()) ? null
                 : transaction.coprocessorStream(dag.toByteArray(), shape.start(), shape.end(), memory.quota(),
-                        ScanConcurrency.of(compiler.session()));
+                        ScanConcurrency.of(compiler.session()), ReadEngines.of(compiler.session()).learnersOnly()
+                                ? ReplicaRead.LEARNER : ReplicaRead.LEADER);
         return new Answers(answers, outputTypes, reported);
     }
 

@@ -26,8 +26,8 @@ import org.apache.calcite.util.TimestampString;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.prepare.TypeMapping;
-import io.duetdb.sql.types.SqlType;
 
 /** Compiles Calcite row expressions into {@link RowExpression} trees with MySQL's NULL and type semantics. */
 public final class ExpressionCompiler {

@@ -24,12 +24,12 @@ import org.apache.calcite.rex.RexUtil;
 import com.google.protobuf.ByteString;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.types.ColumnType;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.IndexInfo;
-import io.duetdb.sql.catalog.SchemaState;
 import io.duetdb.sql.prepare.DuetTable;
 import io.duetdb.sql.prepare.KeyPoints;
 

@@ -27,6 +27,8 @@ import org.apache.calcite.rex.RexNode;
 
 import io.duetdb.client.txn.CoprocessorSummary;
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.prepare.DuetTable;
@@ -158,7 +160,7 @@ public final class PlanExecutor {
     }
 
     /** The secondary index a join's inner rows were read through, or null (clustered-key lookups, or none). */
-    public io.duetdb.sql.catalog.IndexInfo lookupIndex(Join join) {
+    public IndexInfo lookupIndex(Join join) {
         HandleLookup lookup = lookupJoins.get(join);
         return lookup == null ? null : lookup.index();
     }
@@ -848,7 +850,7 @@ public final class PlanExecutor {
         if (reader.recordRange() == null) {
             return -1;
         }
-        List<io.duetdb.sql.catalog.ColumnInfo> columns = table.table().publicColumns();
+        List<ColumnInfo> columns = table.table().publicColumns();
         for (int i = 0; i < columns.size(); i++) {
             if (columns.get(i).name().equalsIgnoreCase(String.valueOf(table.table().handleColumn()))) {
                 return i;

@@ -22,6 +22,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.proto.coprocessor.Executor;
 import io.duetdb.sql.prepare.DuetTable;
 
@@ -38,7 +39,8 @@ public final class PlanExplainer {
     }
 
     private static final String ROOT = "root";
-    private static final String COPROCESSOR = "cop[row]";
+    private static final String ROW_COPROCESSOR = "cop[row]";
+    private static final String LEARNER_COPROCESSOR = "cop[tiflash]";
 
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
@@ -53,6 +55,9 @@ public final class PlanExplainer {
      * in TiDB's plans (aggregation, projection, sort, limit), until SelectLock is drawn; identity set.
      */
     private final java.util.Set<RelNode> lockPath = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    /** Where pushed work runs: the row store's coprocessors or the column learners'. */
+    private final String coprocessorTask;
 
     public PlanExplainer(Transaction transaction, ExpressionCompiler compiler) {
         this(transaction, compiler, null);
@@ -70,13 +75,14 @@ public final class PlanExplainer {
         this.pushDown = transaction != null && CoprocessorPushDown.enabled(compiler.session())
                 ? new CoprocessorPushDown(transaction, compiler,
                 MemoryTracker.unlimited()) : null;
+        this.coprocessorTask = ReadEngines.of(compiler.session()).learnersOnly() ? LEARNER_COPROCESSOR : ROW_COPROCESSOR;
     }
 
     private boolean readByLookup(Join join) {
         return run != null && run.readByLookup(join);
     }
 
-    private io.duetdb.sql.catalog.IndexInfo lookupIndex(Join join) {
+    private IndexInfo lookupIndex(Join join) {
         return run == null ? null : run.lookupIndex(join);
     }
 
@@ -355,10 +361,10 @@ public final class PlanExplainer {
                                     io.duetdb.common.keys.Keys.recordEnd(executor.getTableScan().getTableId()));
                     String scanInfo = executor.getTableScan().getColumnsCount() + " column(s) read";
                     if (run == null) {
-                        add(line, full ? "TableFullScan" : "TableRangeScan", null, COPROCESSOR, "table:" + pushed.table(),
+                        add(line, full ? "TableFullScan" : "TableRangeScan", null, coprocessorTask, "table:" + pushed.table(),
                                 scanInfo);
                     } else {
-                        addReported(line, full ? "TableFullScan" : "TableRangeScan", null, COPROCESSOR,
+                        addReported(line, full ? "TableFullScan" : "TableRangeScan", null, coprocessorTask,
                                 "table:" + pushed.table(), scanInfo, summary == null ? "0"
                                         : String.valueOf(summary.scannedRows()), "rows the stores' scans read");
                     }
@@ -372,9 +378,9 @@ public final class PlanExplainer {
                     String access = "table:" + pushed.table() + ", index:" + pushed.shape().indexName();
                     String scanInfo = executor.getIndexScan().getOutputsCount() + " column(s) read";
                     if (run == null) {
-                        add(line, full ? "IndexFullScan" : "IndexRangeScan", null, COPROCESSOR, access, scanInfo);
+                        add(line, full ? "IndexFullScan" : "IndexRangeScan", null, coprocessorTask, access, scanInfo);
                     } else {
-                        addReported(line, full ? "IndexFullScan" : "IndexRangeScan", null, COPROCESSOR, access, scanInfo,
+                        addReported(line, full ? "IndexFullScan" : "IndexRangeScan", null, coprocessorTask, access, scanInfo,
                                 summary == null ? "0" : String.valueOf(summary.scannedRows()),
                                 "index entries the stores' scans read");
                     }
@@ -390,7 +396,7 @@ public final class PlanExplainer {
                 case TOP_N -> executorLine(line, "TopN", "limit " + executor.getTopN().getLimit() + " per region", summary, i);
                 case PROJECTION -> executorLine(line, "Projection", String.join(", ", pushed.pushedProjections()), summary, i);
                 case LIMIT -> executorLine(line, "Limit", "limit " + executor.getLimit().getLimit() + " per region", summary, i);
-                default -> add(line, executor.getKindCase().name(), null, COPROCESSOR, "", "");
+                default -> add(line, executor.getKindCase().name(), null, coprocessorTask, "", "");
             }
             current = current + "  ";
         }
@@ -403,12 +409,12 @@ public final class PlanExplainer {
     private void executorLine(String prefix, String name, String info, io.duetdb.client.txn.CoprocessorSummary summary,
             int executor) {
         if (run == null) {
-            add(prefix, name, null, COPROCESSOR, "", info);
+            add(prefix, name, null, coprocessorTask, "", info);
             return;
         }
         long rows = summary == null ? 0 : Math.max(0, summary.executorRows(executor));
         long nanos = summary == null ? 0 : Math.max(0, summary.executorNanos(executor));
-        addReported(prefix, name, null, COPROCESSOR, "", info, String.valueOf(rows),
+        addReported(prefix, name, null, coprocessorTask, "", info, String.valueOf(rows),
                 String.format(Locale.ROOT, "store time: %.3f ms", nanos / 1e6));
     }
 

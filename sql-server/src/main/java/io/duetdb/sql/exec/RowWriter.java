@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Optional;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.catalog.IndexInfo;
-import io.duetdb.sql.catalog.TableInfo;
 
 /**
  * Writes rows and their index entries in a transaction, checking the primary and unique keys. Key checks read

@@ -9,14 +9,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowCodec;
 import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.types.ColumnType;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.IndexInfo;
-import io.duetdb.sql.catalog.TableInfo;
-import io.duetdb.sql.types.SqlTypeName;
+import io.duetdb.common.types.SqlTypeName;
 
 /**
  * A table's key and value layout: row keys by handle, the row codec over the table's columns, index entries,

@@ -17,11 +17,11 @@ import org.apache.calcite.sql.SqlKind;
 import com.google.protobuf.ByteString;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.types.ColumnType;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.IndexInfo;
-import io.duetdb.sql.catalog.SchemaState;
 import io.duetdb.sql.prepare.KeyPoints;
 
 /**
@@ -108,6 +108,13 @@ public final class TableReader {
             ExpressionCompiler compiler, boolean locking, AccessPathEstimator estimator) {
         RowExpression condition = conditionNode == null ? null : compiler.compile(conditionNode);
         RowExpression publicCondition = condition == null ? null : row -> condition.evaluate(access.publicValues(row));
+        ReadEngines engines = ReadEngines.of(compiler.session());
+        if (!locking && !engines.rowStore()) {
+            // Column learners keep rows, not indexes: a scan of the table's records is their one path.
+            engines.checkReadable(access.table(), String.valueOf(compiler.session().systemVariable("",
+                    ReadEngines.VARIABLE)));
+            return new TableReader(transaction, access, publicCondition, locking, null, null, null);
+        }
         if (conditionNode == null) {
             return new TableReader(transaction, access, null, locking, null, null, null);
         }

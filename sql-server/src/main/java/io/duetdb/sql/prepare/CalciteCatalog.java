@@ -18,9 +18,9 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
-import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.sql.catalog.InfoSchema;
-import io.duetdb.sql.catalog.TableInfo;
 
 /** Calcite's view of one schema version: a root schema with a sub-schema per database. Immutable, shareable. */
 public final class CalciteCatalog {
@@ -54,6 +54,11 @@ public final class CalciteCatalog {
     }
 
     public CalciteCatalog(InfoSchema infoSchema, DuetTable.StatisticsSource statistics) {
+        this(infoSchema, statistics, InformationSchema.ReplicaProgress.NONE);
+    }
+
+    public CalciteCatalog(InfoSchema infoSchema, DuetTable.StatisticsSource statistics,
+            InformationSchema.ReplicaProgress replicaProgress) {
         this.infoSchema = infoSchema;
         this.rootSchema = CalciteSchema.createRootSchema(false, false);
         for (DatabaseInfo database : infoSchema.databases()) {
@@ -70,7 +75,7 @@ public final class CalciteCatalog {
                 }
             });
         }
-        Map<String, Table> views = InformationSchema.tables(infoSchema);
+        Map<String, Table> views = InformationSchema.tables(infoSchema, replicaProgress);
         rootSchema.add(InformationSchema.NAME, new AbstractSchema() {
             @Override
             protected Map<String, Table> getTableMap() {

@@ -6,9 +6,10 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.impl.AbstractTable;
 
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.DatabaseInfo;
-import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.TableInfo;
 
 /**
  * A catalog table as Calcite sees it: its public columns in order, and what statistics say of its rows (the
@@ -90,7 +91,7 @@ public final class DuetTable extends AbstractTable {
         java.util.OptionalLong rows = statistics.rowCount(table.id());
         java.util.List<org.apache.calcite.util.ImmutableBitSet> keys = new java.util.ArrayList<>();
         java.util.List<ColumnInfo> columns = table.publicColumns();
-        for (io.duetdb.sql.catalog.IndexInfo index : table.indexes()) {
+        for (IndexInfo index : table.indexes()) {
             if (!index.unique() || !index.state().isWritable()) {
                 continue;
             }

@@ -7,7 +7,7 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
-import io.duetdb.sql.types.SqlType;
+import io.duetdb.common.types.SqlType;
 
 /**
  * MySQL's limits: DECIMAL up to (65, 30), fractional seconds up to 6 digits, MySQL's SUM / AVG types and rounding.

@@ -16,12 +16,12 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.catalog.ViewInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.DatabaseInfo;
-import io.duetdb.sql.catalog.TableInfo;
-import io.duetdb.sql.catalog.ViewInfo;
 
 /**
  * A view as Calcite sees it: a table whose rows are its query's. Its columns are the view's names with the types of

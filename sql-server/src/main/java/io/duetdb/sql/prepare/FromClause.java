@@ -15,9 +15,9 @@ import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 
-import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.sql.catalog.InfoSchema;
-import io.duetdb.sql.catalog.TableInfo;
 
 /**
  * The tables a SELECT's FROM clause names, read from the parsed query before validation: each source by the name

@@ -8,25 +8,37 @@ import java.util.function.Function;
 
 import org.apache.calcite.schema.Table;
 
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.DatabaseInfo;
-import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.SchemaState;
+import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.catalog.ViewInfo;
+import io.duetdb.common.types.SqlType;
+import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.catalog.InfoSchema;
-import io.duetdb.sql.catalog.SchemaState;
-import io.duetdb.sql.catalog.TableInfo;
-import io.duetdb.sql.catalog.ViewInfo;
-import io.duetdb.sql.types.SqlType;
-import io.duetdb.sql.types.SqlTypeName;
 
-/** The information_schema views MySQL tools read: SCHEMATA, TABLES, VIEWS, COLUMNS, STATISTICS. */
-final class InformationSchema {
+/**
+ * The information_schema views MySQL tools read (SCHEMATA, TABLES, VIEWS, COLUMNS, STATISTICS) and TiDB's
+ * TIFLASH_REPLICA, whose progress comes from placement.
+ */
+public final class InformationSchema {
     static final String NAME = "information_schema";
 
     private InformationSchema() {
     }
 
-    static Map<String, Table> tables(InfoSchema schema) {
+    /** How far a table's column learner replicas are: the share of its regions that have them, 0 to 1. */
+    public interface ReplicaProgress {
+        ReplicaProgress NONE = table -> 0;
+
+        double of(TableInfo table);
+    }
+
+    static Map<String, Table> tables(InfoSchema schema, ReplicaProgress progress) {
         Map<String, Table> tables = new HashMap<>();
+        add(tables, schema, "TIFLASH_REPLICA", columns("TABLE_SCHEMA", "TABLE_NAME", "#TABLE_ID", "#REPLICA_COUNT",
+                "LOCATION_LABELS", "#AVAILABLE", "%PROGRESS"), current -> replicaRows(current, progress));
         add(tables, schema, "SCHEMATA", columns("CATALOG_NAME", "SCHEMA_NAME", "DEFAULT_CHARACTER_SET_NAME",
                 "DEFAULT_COLLATION_NAME", "SQL_PATH"), InformationSchema::schemata);
         add(tables, schema, "TABLES", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "TABLE_TYPE", "ENGINE",
@@ -52,14 +64,32 @@ final class InformationSchema {
         tables.put(name, new InformationSchemaTable(name, columns, rows, schema));
     }
 
-    /** Column names; a leading '#' marks a numeric column. */
+    /** Column names; a leading '#' marks a numeric column, '%' a fraction. */
     private static List<InformationSchemaTable.Column> columns(String... names) {
         List<InformationSchemaTable.Column> columns = new ArrayList<>();
         for (String name : names) {
-            boolean numeric = name.startsWith("#");
-            columns.add(new InformationSchemaTable.Column(numeric ? name.substring(1) : name, numeric));
+            InformationSchemaTable.Column.Kind kind = name.startsWith("#") ? InformationSchemaTable.Column.Kind.NUMBER
+                    : name.startsWith("%") ? InformationSchemaTable.Column.Kind.FRACTION
+                    : InformationSchemaTable.Column.Kind.TEXT;
+            columns.add(new InformationSchemaTable.Column(kind == InformationSchemaTable.Column.Kind.TEXT ? name
+                    : name.substring(1), kind));
         }
         return columns;
+    }
+
+    /** Tables that ask for column learner replicas; AVAILABLE once every region has them. */
+    private static List<Object[]> replicaRows(InfoSchema schema, ReplicaProgress progress) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                if (table.view() == null && table.columnarReplicas() > 0) {
+                    double done = progress.of(table);
+                    rows.add(new Object[] {database.name(), table.name(), table.id(), (long) table.columnarReplicas(),
+                            "", done >= 1 ? 1L : 0L, done});
+                }
+            }
+        }
+        return rows;
     }
 
     private static List<Object[]> schemata(InfoSchema schema) {

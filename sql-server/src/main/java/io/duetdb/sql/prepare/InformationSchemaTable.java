@@ -14,8 +14,13 @@ import io.duetdb.sql.catalog.InfoSchema;
 
 /** A read-only view of the catalog in information_schema: its columns, and its rows for one schema version. */
 public final class InformationSchemaTable extends AbstractTable {
-    /** A column: name, and whether it holds numbers (BIGINT) rather than text. */
-    record Column(String name, boolean numeric) {
+    /** A column: name, and what it holds: numbers (BIGINT, Long values), fractions (DOUBLE) or text. */
+    record Column(String name, Kind kind) {
+        enum Kind {
+            TEXT,
+            NUMBER,
+            FRACTION
+        }
     }
 
     private final String name;
@@ -35,7 +40,7 @@ public final class InformationSchemaTable extends AbstractTable {
         return name;
     }
 
-    /** The view's rows: Long for numeric columns, String (or null) for the others. */
+    /** The view's rows: Long for numbers, Double for fractions, String (or null) for text. */
     public List<Object[]> rows() {
         return rows.apply(schema);
     }
@@ -44,8 +49,11 @@ public final class InformationSchemaTable extends AbstractTable {
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
         RelDataTypeFactory.Builder builder = typeFactory.builder();
         for (Column column : columns) {
-            RelDataType type = column.numeric() ? typeFactory.createSqlType(SqlTypeName.BIGINT)
-                    : typeFactory.createSqlType(SqlTypeName.VARCHAR, 512);
+            RelDataType type = switch (column.kind()) {
+                case NUMBER -> typeFactory.createSqlType(SqlTypeName.BIGINT);
+                case FRACTION -> typeFactory.createSqlType(SqlTypeName.DOUBLE);
+                case TEXT -> typeFactory.createSqlType(SqlTypeName.VARCHAR, 512);
+            };
             builder.add(column.name(), typeFactory.createTypeWithNullability(type, true));
         }
         return builder.build();

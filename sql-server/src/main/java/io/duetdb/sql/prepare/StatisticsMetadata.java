@@ -32,7 +32,8 @@ import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.TimestampString;
 
-import io.duetdb.sql.catalog.ColumnInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
 
 /**
  * Calcite metadata from ANALYZE's statistics (Calcite's defaults guess a fixed fraction per predicate and know
@@ -258,7 +259,7 @@ public final class StatisticsMetadata {
     private static IndexRange indexRange(DuetTable table, java.util.Map<Integer, RexNode> equalities, List<RexNode> conjuncts) {
         IndexRange best = null;
         int bestLength = 0;
-        for (io.duetdb.sql.catalog.IndexInfo index : table.table().indexes()) {
+        for (IndexInfo index : table.table().indexes()) {
             java.util.Map<Integer, Object> prefix = new java.util.LinkedHashMap<>();
             List<RexNode> used = new java.util.ArrayList<>();
             Integer next = null;
@@ -372,7 +373,7 @@ public final class StatisticsMetadata {
     /** The largest set among {@code columnIds} that is an analyzed index's first columns; empty when none is. */
     private static java.util.Set<Integer> largestIndexPrefix(DuetTable table, java.util.Set<Integer> columnIds) {
         java.util.Set<Integer> best = java.util.Set.of();
-        for (io.duetdb.sql.catalog.IndexInfo index : table.table().indexes()) {
+        for (IndexInfo index : table.table().indexes()) {
             java.util.Set<Integer> prefix = new java.util.HashSet<>();
             for (String name : index.columns()) {
                 Integer id = table.table().publicColumns().stream().filter(column -> column.name().equalsIgnoreCase(name))

@@ -4,14 +4,14 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
 
-import io.duetdb.sql.types.SqlType;
+import io.duetdb.common.types.SqlType;
 
 /**
  * Between DuetDB's column types and Calcite's. Unsigned BIGINT becomes DECIMAL(20, 0) in Calcite, smaller
  * unsigned integers the next wider signed type, so that arithmetic needs no unsigned support.
  */
 public final class TypeMapping {
-    private static final SqlType TRUTH_VALUE = new SqlType(io.duetdb.sql.types.SqlTypeName.BIGINT, 1, 0, false);
+    private static final SqlType TRUTH_VALUE = new SqlType(io.duetdb.common.types.SqlTypeName.BIGINT, 1, 0, false);
 
     private TypeMapping() {
     }
@@ -46,22 +46,24 @@ public final class TypeMapping {
         return switch (type.getSqlTypeName()) {
             // MySQL's comparisons and logical operators give BIGINT 0 or 1.
             case BOOLEAN -> TRUTH_VALUE;
-            case TINYINT -> new SqlType(io.duetdb.sql.types.SqlTypeName.TINYINT, 4, 0, false);
-            case SMALLINT -> new SqlType(io.duetdb.sql.types.SqlTypeName.SMALLINT, 6, 0, false);
+            case TINYINT -> new SqlType(io.duetdb.common.types.SqlTypeName.TINYINT, 4, 0, false);
+            case SMALLINT -> new SqlType(io.duetdb.common.types.SqlTypeName.SMALLINT, 6, 0, false);
             case INTEGER -> SqlType.INT;
             case BIGINT -> SqlType.BIGINT;
             case UBIGINT -> SqlType.BIGINT_UNSIGNED;
             case DECIMAL -> SqlType.decimal(type.getPrecision(), Math.max(0, type.getScale()));
-            case REAL, FLOAT -> new SqlType(io.duetdb.sql.types.SqlTypeName.FLOAT, 12, 31, false);
+            case REAL, FLOAT -> new SqlType(io.duetdb.common.types.SqlTypeName.FLOAT, 12, 31, false);
             case DOUBLE -> SqlType.DOUBLE;
-            case CHAR -> new SqlType(io.duetdb.sql.types.SqlTypeName.CHAR, Math.max(type.getPrecision(), 0), 0, false);
+            case CHAR -> new SqlType(io.duetdb.common.types.SqlTypeName.CHAR, Math.max(type.getPrecision(), 0), 0,
+                    false);
             case VARCHAR -> type.getPrecision() > 0 && type.getPrecision() <= SqlType.MAX_VARCHAR_LENGTH
                     ? SqlType.varchar(type.getPrecision()) : SqlType.LONGTEXT;
-            case BINARY -> new SqlType(io.duetdb.sql.types.SqlTypeName.BINARY, type.getPrecision(), 0, false);
-            case VARBINARY -> new SqlType(io.duetdb.sql.types.SqlTypeName.BLOB, 65535, 0, false);
-            case DATE -> new SqlType(io.duetdb.sql.types.SqlTypeName.DATE, 10, 0, false);
+            case BINARY -> new SqlType(io.duetdb.common.types.SqlTypeName.BINARY, type.getPrecision(), 0, false);
+            case VARBINARY -> new SqlType(io.duetdb.common.types.SqlTypeName.BLOB, 65535, 0, false);
+            case DATE -> new SqlType(io.duetdb.common.types.SqlTypeName.DATE, 10, 0, false);
             case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> SqlType.datetime(Math.max(0, type.getPrecision()));
-            case TIME -> new SqlType(io.duetdb.sql.types.SqlTypeName.TIME, 10, Math.max(0, type.getPrecision()), false);
+            case TIME -> new SqlType(io.duetdb.common.types.SqlTypeName.TIME, 10, Math.max(0, type.getPrecision()),
+                    false);
             case NULL -> SqlType.NULL;
             default -> SqlType.LONGTEXT;
         };

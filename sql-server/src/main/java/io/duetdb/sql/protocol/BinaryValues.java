@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 
-import io.duetdb.sql.types.SqlType;
+import io.duetdb.common.types.SqlType;
 import io.netty.buffer.ByteBuf;
 
 /** The binary protocol's values: prepared-statement parameters in, result rows out. */

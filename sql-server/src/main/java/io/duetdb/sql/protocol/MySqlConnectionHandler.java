@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.AuthenticationPlugin;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.session.QueryResult;
@@ -499,7 +500,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         writer.write(ok);
         if (info.parameterCount() > 0) {
             for (int i = 0; i < info.parameterCount(); i++) {
-                writeColumnDefinition(ResultColumn.computed("?", io.duetdb.sql.types.SqlType.LONGTEXT), false);
+                writeColumnDefinition(ResultColumn.computed("?", SqlType.LONGTEXT), false);
             }
             if (!deprecateEof()) {
                 writeEof();

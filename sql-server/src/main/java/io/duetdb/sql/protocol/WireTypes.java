@@ -7,8 +7,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
-import io.duetdb.sql.types.SqlType;
-import io.duetdb.sql.types.SqlTypeName;
+import io.duetdb.common.types.SqlType;
+import io.duetdb.common.types.SqlTypeName;
 
 /** MySQL's column type codes, column flags and the text form of values. */
 final class WireTypes {

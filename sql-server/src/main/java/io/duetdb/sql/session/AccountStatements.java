@@ -14,12 +14,12 @@ import java.util.regex.Pattern;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.AuthenticationPlugin;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.protocol.CachingSha2Password;
 import io.duetdb.sql.protocol.NativePassword;
-import io.duetdb.sql.types.SqlType;
 
 /** CREATE / DROP / ALTER USER, SET PASSWORD, GRANT, REVOKE and SHOW GRANTS. */
 final class AccountStatements {

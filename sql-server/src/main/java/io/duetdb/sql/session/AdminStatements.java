@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.DdlJob;
 import io.duetdb.sql.catalog.UserInfo;
-import io.duetdb.sql.types.SqlType;
 
 /** TiDB's ADMIN statements: ADMIN SHOW DDL JOBS [n]. */
 final class AdminStatements {

@@ -1,9 +1,9 @@
 package io.duetdb.sql.session;
 
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.IndexInfo;
-import io.duetdb.sql.catalog.SchemaState;
-import io.duetdb.sql.catalog.TableInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.SchemaState;
+import io.duetdb.common.catalog.TableInfo;
 
 /** The CREATE TABLE text SHOW CREATE TABLE prints for a table. */
 final class CreateTableText {

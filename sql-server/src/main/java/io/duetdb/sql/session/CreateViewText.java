@@ -1,8 +1,8 @@
 package io.duetdb.sql.session;
 
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.TableInfo;
-import io.duetdb.sql.catalog.ViewInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.catalog.ViewInfo;
 
 /**
  * SHOW CREATE VIEW's statement in MySQL's form. The column list is always written (the query is kept as its

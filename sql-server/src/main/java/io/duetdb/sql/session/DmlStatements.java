@@ -23,12 +23,13 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.SchemaState;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.Privilege;
-import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.Coercion;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.PlanExecutor;
@@ -404,7 +405,7 @@ final class DmlStatements {
                 row[i] = generated;
                 continue;
             }
-            if (!given[i] && column.state() != io.duetdb.sql.catalog.SchemaState.PUBLIC) {
+            if (!given[i] && column.state() != SchemaState.PUBLIC) {
                 // A column being added or dropped: writers store what readers of older rows see.
                 row[i] = TableAccess.fromStorage(column, column.originDefault());
                 continue;

@@ -9,13 +9,13 @@ import java.util.List;
 import org.apache.calcite.sql.SqlNode;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.PlanExecutor;
 import io.duetdb.sql.exec.PlanExplainer;
 import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.prepare.QueryPlanner;
-import io.duetdb.sql.types.SqlType;
 
 /**
  * EXPLAIN [ANALYZE] of a query in TiDB's columns. A locking query's plan is the query's own with a SelectLock line

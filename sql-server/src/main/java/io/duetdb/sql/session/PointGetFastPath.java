@@ -17,10 +17,10 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
 
 import io.duetdb.client.txn.Transaction;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.sql.catalog.InfoSchema;
-import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.TableAccess;
 
 /**

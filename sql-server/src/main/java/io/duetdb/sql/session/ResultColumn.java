@@ -2,7 +2,7 @@ package io.duetdb.sql.session;
 
 import static java.util.Objects.requireNonNull;
 
-import io.duetdb.sql.types.SqlType;
+import io.duetdb.common.types.SqlType;
 
 /** A column of a result set: its label, where it comes from (empty when computed), and its type. */
 public record ResultColumn(String label, String database, String table, String originalName, SqlType type,

@@ -29,14 +29,16 @@ import org.apache.calcite.sql.SqlSelect;
 import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.Privilege;
-import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.PlanExecutor;
+import io.duetdb.sql.exec.ReadEngines;
 import io.duetdb.sql.exec.SessionFunctions;
 import io.duetdb.sql.parser.StatementParser;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
@@ -53,7 +55,6 @@ import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
 import io.duetdb.sql.prepare.SqlMode;
 import io.duetdb.sql.prepare.TypeMapping;
-import io.duetdb.sql.types.SqlType;
 
 /**
  * One client's session: current database, variables, the open transaction, warnings. Statements run one at a
@@ -291,8 +292,8 @@ public final class Session implements SessionFunctions {
                 if (statement.planSchemaVersion != version) {
                     planPrepared(statement);
                 }
-                java.util.Optional<List<Long>> handles = statement.pointGet == null ? java.util.Optional.empty()
-                        : statement.pointGet.handles(parameters);
+                java.util.Optional<List<Long>> handles = statement.pointGet == null || !ReadEngines.of(this).rowStore()
+                        ? java.util.Optional.empty() : statement.pointGet.handles(parameters);
                 if (handles.isPresent()) {
                     return measured("select", () -> pointGet(statement.pointGet, handles.get()));
                 }
@@ -835,7 +836,7 @@ public final class Session implements SessionFunctions {
         if (statement.getKind().belongsTo(SqlKind.QUERY)) {
             java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, manager.catalog().current(),
                     database);
-            if (pointGet.isPresent()) {
+            if (pointGet.isPresent() && ReadEngines.of(this).rowStore()) {
                 return pointGet(pointGet.get(), pointGet.get().handles(List.of()).orElseThrow());
             }
             return inTransaction(transaction -> query(transaction, statement, null, rewritten));
@@ -1086,7 +1087,7 @@ public final class Session implements SessionFunctions {
             if (databaseName == null) {
                 throw new DuetException(ErrorCode.NO_DATABASE_SELECTED, "No database selected");
             }
-            io.duetdb.sql.catalog.TableInfo table = manager.latestInfoSchema().table(databaseName, tableName)
+            TableInfo table = manager.latestInfoSchema().table(databaseName, tableName)
                     .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE, "Table '" + databaseName + "."
                             + tableName + "' doesn't exist"));
             if (table.view() != null) {

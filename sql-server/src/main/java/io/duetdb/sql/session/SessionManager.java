@@ -13,19 +13,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.txn.TxnClient;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.Catalog;
-import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.Privilege;
-import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.ddl.DdlExecutor;
 import io.duetdb.sql.exec.AutoIdAllocator;
 import io.duetdb.sql.metrics.SqlMetrics;
 import io.duetdb.sql.prepare.CalciteCatalog;
-import io.duetdb.sql.types.SqlType;
 import io.duetdb.sql.variables.TidbVariables;
 
 /**
@@ -185,7 +185,7 @@ public final class SessionManager {
         if (current != null && current.infoSchema() == schema) {
             return current;
         }
-        CalciteCatalog created = new CalciteCatalog(schema, statistics.estimates());
+        CalciteCatalog created = new CalciteCatalog(schema, statistics.estimates(), ddl.columnarReplicas()::progress);
         if (current == null || current.infoSchema().version() <= schema.version()) {
             calciteCatalog = created;
         }

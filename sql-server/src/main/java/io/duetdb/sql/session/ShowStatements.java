@@ -7,14 +7,14 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.DatabaseInfo;
-import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.InfoSchema;
-import io.duetdb.sql.catalog.TableInfo;
-import io.duetdb.sql.types.SqlType;
 
 /** SHOW statements, answered from the catalog and the session as MySQL 8.0 lays them out. */
 final class ShowStatements {

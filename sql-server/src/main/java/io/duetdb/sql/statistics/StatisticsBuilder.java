@@ -9,6 +9,7 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
+import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.compute.ArrowIpc;
 import io.duetdb.common.compute.ValueOrdering;
 import io.duetdb.common.compute.operator.Batches;
@@ -16,7 +17,6 @@ import io.duetdb.common.compute.statistics.HyperLogLog;
 import io.duetdb.proto.coprocessor.AnalyzeResult;
 import io.duetdb.proto.coprocessor.CoprocessorResponse;
 import io.duetdb.proto.coprocessor.FieldType;
-import io.duetdb.sql.catalog.ColumnInfo;
 import io.duetdb.sql.exec.ComputeValues;
 import io.duetdb.sql.exec.Values;
 

@@ -9,6 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.SchemaState;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.compute.Literals;
 import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.keys.Keys;
@@ -19,10 +23,6 @@ import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ScanColumn;
 import io.duetdb.proto.coprocessor.TableScan;
 import io.duetdb.proto.coprocessor.ValueType;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.IndexInfo;
-import io.duetdb.sql.catalog.SchemaState;
-import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.ComputeValues;
 
 /**

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.apache.calcite.plan.RelOptUtil;
 import org.junit.jupiter.api.Test;
 
+import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.prepare.TypeMapping;
-import io.duetdb.sql.types.SqlTypeName;
 
 /** Numbers, strings and dates where MySQL expects a condition, each expected answer MySQL 8.0's. */
 class MySqlTruthValuesTest {

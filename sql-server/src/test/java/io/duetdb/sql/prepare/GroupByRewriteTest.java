@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.parser.StatementParser;
-import io.duetdb.sql.types.SqlType;
 
 /** MySQL 5.7.5+'s GROUP BY with functional dependencies, and without ONLY_FULL_GROUP_BY any column. */
 class GroupByRewriteTest {

@@ -9,16 +9,16 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.junit.jupiter.api.Test;
 
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.SchemaState;
+import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.catalog.ViewInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.DatabaseInfo;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.InfoSchema;
-import io.duetdb.sql.catalog.SchemaState;
-import io.duetdb.sql.catalog.TableInfo;
-import io.duetdb.sql.catalog.ViewInfo;
 import io.duetdb.sql.parser.StatementParser;
-import io.duetdb.sql.types.SqlType;
 
 class QueryPlannerTest {
     private final QueryPlanner planner = new QueryPlanner(new CalciteCatalog(new InfoSchema(1, List.of(), List.of())), null);
@@ -76,8 +76,8 @@ class QueryPlannerTest {
     }
 
     private static ColumnInfo intColumn(int id, String name) {
-        return new ColumnInfo(id, name, id - 1, new SqlType(io.duetdb.sql.types.SqlTypeName.INT, 11, 0, false), false,
-                false, null, false, false, false, "", SchemaState.PUBLIC);
+        return new ColumnInfo(id, name, id - 1, new SqlType(io.duetdb.common.types.SqlTypeName.INT, 11, 0, false),
+                false, false, null, false, false, false, "", SchemaState.PUBLIC);
     }
 
     /** Database db: table t (a, b), view v (x, y) of {@code definition} with {@code security}, view w over v. */

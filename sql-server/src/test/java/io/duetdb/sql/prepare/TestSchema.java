@@ -3,13 +3,13 @@ package io.duetdb.sql.prepare;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.duetdb.sql.catalog.ColumnInfo;
-import io.duetdb.sql.catalog.DatabaseInfo;
-import io.duetdb.sql.catalog.IndexInfo;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.SchemaState;
+import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.InfoSchema;
-import io.duetdb.sql.catalog.SchemaState;
-import io.duetdb.sql.catalog.TableInfo;
-import io.duetdb.sql.types.SqlType;
 
 /** A catalog of a few tables in database {@code db} for planner tests, built column by column. */
 final class TestSchema {

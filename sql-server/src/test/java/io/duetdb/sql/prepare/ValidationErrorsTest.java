@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.parser.StatementParser;
-import io.duetdb.sql.types.SqlType;
 
 /** Calcite's validation errors as MySQL 8.0 reports them: its codes and wording, never Calcite's text. */
 class ValidationErrorsTest {

@@ -13,6 +13,8 @@ import com.google.protobuf.ByteString;
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.keys.KvLimits;
+import io.duetdb.common.region.RegionErrors;
+import io.duetdb.common.region.StorePeers;
 import io.duetdb.proto.kv.Context;
 import io.duetdb.proto.kv.KeyValue;
 import io.duetdb.proto.kv.RawBatchGetRequest;
@@ -43,9 +45,7 @@ import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.internal.proto.PeerState;
 import io.duetdb.store.internal.proto.RegionLocalState;
-import io.duetdb.store.internal.region.RegionErrors;
 import io.duetdb.store.internal.region.RegionPeer;
-import io.duetdb.store.internal.region.StorePeers;
 
 /**
  * The raw key-value API of a store: every request names a region and its epoch; the store checks them,

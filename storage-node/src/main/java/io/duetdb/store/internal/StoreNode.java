@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
 import io.duetdb.client.region.RegionCache;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.keys.KeyRanges;
+import io.duetdb.common.region.RegionDescriptions;
+import io.duetdb.common.region.RegionErrors;
+import io.duetdb.common.region.StorePeers;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
@@ -40,12 +43,9 @@ import io.duetdb.store.internal.proto.RegionLocalState;
 import io.duetdb.store.internal.region.ApplyOutcome;
 import io.duetdb.store.internal.region.LeaderLease;
 import io.duetdb.store.internal.region.Proposer;
-import io.duetdb.store.internal.region.RegionDescriptions;
-import io.duetdb.store.internal.region.RegionErrors;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.region.RegionStateMachine;
 import io.duetdb.store.internal.region.RegionStorage;
-import io.duetdb.store.internal.region.StorePeers;
 
 /**
  * The replicas of one store: creates them (bootstrap, split, empty replicas that fetch a snapshot), recovers

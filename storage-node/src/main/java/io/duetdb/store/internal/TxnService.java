@@ -19,6 +19,9 @@ import com.google.protobuf.ByteString;
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.keys.KvLimits;
+import io.duetdb.common.region.RegionErrors;
+import io.duetdb.common.txn.Lock;
+import io.duetdb.common.txn.LockType;
 import io.duetdb.proto.kv.BatchRollbackRequest;
 import io.duetdb.proto.kv.BatchRollbackResponse;
 import io.duetdb.proto.kv.CheckTxnStatusRequest;
@@ -64,20 +67,18 @@ import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.engine.EngineSnapshot;
 import io.duetdb.store.internal.KvService.Refusal;
+import io.duetdb.store.internal.metrics.StoreMetrics;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.txn.InflightCommits;
-import io.duetdb.store.internal.txn.PessimisticLockTable;
-import io.duetdb.store.internal.metrics.StoreMetrics;
 import io.duetdb.store.internal.txn.Latches;
 import io.duetdb.store.internal.txn.LockWaits;
+import io.duetdb.store.internal.txn.PessimisticLockTable;
 import io.duetdb.store.txn.KeyErrors;
-import io.duetdb.store.txn.Lock;
-import io.duetdb.store.txn.LockType;
 import io.duetdb.store.txn.MvccCursor;
 import io.duetdb.store.txn.MvccReader;
 import io.duetdb.store.txn.MvccTxn;
-import io.duetdb.store.txn.TxnActions;
 import io.duetdb.store.txn.TxnActions.TxnStatus;
+import io.duetdb.store.txn.TxnActions;
 
 /**
  * The transactional (Percolator) API of a store. Reads check locks at the snapshot's timestamp; writes take
@@ -495,7 +496,7 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
         Region region = peer.region();
         if (region == null) {
             return CompletableFuture.completedFuture(CommandResult.newBuilder()
-                    .setRegionError(io.duetdb.store.internal.region.RegionErrors.regionNotFound(peer.regionId())).build());
+                    .setRegionError(RegionErrors.regionNotFound(peer.regionId())).build());
         }
         return peer.propose(command.setEpoch(region.getEpoch()).build());
     }

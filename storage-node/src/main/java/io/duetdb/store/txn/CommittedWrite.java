@@ -1,5 +1,7 @@
 package io.duetdb.store.txn;
 
+import io.duetdb.common.txn.Write;
+
 import static java.util.Objects.requireNonNull;
 
 /** A write record with the timestamp it is filed under (the commit timestamp, or the start for a rollback). */

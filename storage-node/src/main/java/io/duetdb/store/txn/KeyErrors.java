@@ -2,6 +2,8 @@ package io.duetdb.store.txn;
 
 import com.google.protobuf.ByteString;
 
+import io.duetdb.common.keys.Keys;
+import io.duetdb.common.txn.Lock;
 import io.duetdb.proto.kv.AlreadyExist;
 import io.duetdb.proto.kv.Committed;
 import io.duetdb.proto.kv.KeyError;
@@ -9,7 +11,6 @@ import io.duetdb.proto.kv.LockInfo;
 import io.duetdb.proto.kv.Op;
 import io.duetdb.proto.kv.TxnNotFound;
 import io.duetdb.proto.kv.WriteConflict;
-import io.duetdb.common.keys.Keys;
 
 /** The key errors transactional actions answer with. */
 public final class KeyErrors {

@@ -3,6 +3,7 @@ package io.duetdb.store.txn;
 import static java.util.Objects.requireNonNull;
 
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.txn.Write;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.engine.EngineReader;

@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.Optional;
 
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.txn.Lock;
+import io.duetdb.common.txn.Write;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.engine.EngineReader;

@@ -8,6 +8,8 @@ import java.util.Map;
 import com.google.protobuf.ByteString;
 
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.txn.Lock;
+import io.duetdb.common.txn.Write;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineWriteBatch;
 

@@ -2,13 +2,17 @@ package io.duetdb.store.txn;
 
 import java.util.Optional;
 
+import io.duetdb.common.keys.Keys;
+import io.duetdb.common.time.Timestamp;
+import io.duetdb.common.txn.Lock;
+import io.duetdb.common.txn.LockType;
+import io.duetdb.common.txn.Write;
+import io.duetdb.common.txn.WriteType;
 import io.duetdb.proto.kv.KeyError;
 import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.Op;
-import io.duetdb.common.time.Timestamp;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineIterator;
-import io.duetdb.common.keys.Keys;
 
 /**
  * Percolator's actions on one key, as pure functions: each reads through an {@link MvccReader} and either

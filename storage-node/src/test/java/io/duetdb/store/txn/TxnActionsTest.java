@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import com.google.protobuf.ByteString;
 
+import io.duetdb.common.txn.Write;
 import io.duetdb.proto.kv.KeyError;
 import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.Op;

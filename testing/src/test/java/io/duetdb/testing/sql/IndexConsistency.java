@@ -13,10 +13,10 @@ import com.google.protobuf.ByteString;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
+import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.sql.catalog.Catalog;
-import io.duetdb.sql.catalog.IndexInfo;
-import io.duetdb.sql.catalog.TableInfo;
 import io.duetdb.sql.exec.TableAccess;
 import io.duetdb.testing.LocalCluster;
 

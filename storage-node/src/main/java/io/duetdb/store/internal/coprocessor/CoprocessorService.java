@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -18,18 +19,23 @@ import io.duetdb.common.compute.ArrowIpc;
 import io.duetdb.common.compute.UnsupportedExpressionException;
 import io.duetdb.common.compute.operator.BatchOperator;
 import io.duetdb.common.compute.operator.Batches;
-import io.duetdb.common.compute.statistics.AnalyzeCollector;
-import io.duetdb.proto.coprocessor.AnalyzeRequest;
 import io.duetdb.common.compute.operator.DagPipeline;
 import io.duetdb.common.compute.operator.ExecutorStatistics;
+import io.duetdb.common.compute.scan.RowScanOperator;
+import io.duetdb.common.compute.statistics.AnalyzeCollector;
+import io.duetdb.common.coprocessor.CoprocessorHandler;
 import io.duetdb.common.error.DuetException;
+import io.duetdb.proto.coprocessor.AnalyzeRequest;
 import io.duetdb.proto.coprocessor.CoprocessorRequest;
 import io.duetdb.proto.coprocessor.CoprocessorResponse;
 import io.duetdb.proto.coprocessor.DagRequest;
 import io.duetdb.proto.coprocessor.ExecutionSummary;
 import io.duetdb.proto.coprocessor.ExecutorSummary;
+import io.duetdb.proto.coprocessor.IndexScan;
 import io.duetdb.proto.coprocessor.KeyRange;
 import io.duetdb.proto.coprocessor.PlanType;
+import io.duetdb.proto.coprocessor.TableScan;
+import io.duetdb.store.engine.EngineSnapshot;
 import io.duetdb.store.internal.TxnService;
 import io.duetdb.store.internal.metrics.StoreMetrics;
 
@@ -38,24 +44,11 @@ import io.duetdb.store.internal.metrics.StoreMetrics;
  * locks), then pulls the plan's operators over a {@link RowScanOperator} and streams each output batch as Arrow
  * IPC, waiting for the client to be ready for more.
  */
-public final class CoprocessorService {
+public final class CoprocessorService implements CoprocessorHandler {
     private static final Logger LOG = LoggerFactory.getLogger(CoprocessorService.class);
     private static final long SLOW_REQUEST_NANOS = 1_000_000_000L;
     /** The largest sample one region returns for ANALYZE. */
     public static final int MAX_SAMPLE_ROWS = 100_000;
-
-    /** Where responses go: the gRPC stream, with its flow control. */
-    public interface ResponseSink {
-        /** Blocks until the client can take another response; false once it has gone away. */
-        boolean awaitReady();
-
-        /** Whether the client has gone away (cancelled, or its deadline passed). */
-        boolean cancelled();
-
-        void send(CoprocessorResponse response);
-
-        void complete();
-    }
 
     private final TxnService txn;
     private final BufferAllocator allocator;
@@ -69,6 +62,7 @@ public final class CoprocessorService {
         this.metrics = requireNonNull(metrics, "metrics is null");
     }
 
+    @Override
     public void execute(CoprocessorRequest request, ResponseSink sink) {
         long started = System.nanoTime();
         DagRequest dag;
@@ -130,24 +124,25 @@ public final class CoprocessorService {
     }
 
     private void run(CoprocessorRequest request, DagRequest dag, List<byte[][]> ranges,
-            io.duetdb.store.engine.EngineSnapshot snapshot, ResponseSink sink, long started) {
+            EngineSnapshot snapshot, ResponseSink sink, long started) {
         long outputRows = 0;
         long batches = 0;
-        java.util.function.LongSupplier[] scannedRows = {() -> 0};
+        LongSupplier[] scannedRows = {() -> 0};
         ExecutorStatistics statistics = new ExecutorStatistics(dag.getExecutorsCount());
         try (BufferAllocator requestAllocator = allocator.newChildAllocator("coprocessor-" + request.getContext().getRegionId(),
                 0, allocator.getLimit());
                 BatchOperator pipeline = DagPipeline.build(dag, new DagPipeline.ScanSource() {
                     @Override
-                    public BatchOperator tableScan(io.duetdb.proto.coprocessor.TableScan tableScan) {
-                        RowScanOperator scan = new RowScanOperator(snapshot, tableScan, ranges, request.getStartTs(),
-                                requestAllocator, DagPipeline.batchRows(dag));
+                    public BatchOperator tableScan(TableScan tableScan) {
+                        RowScanOperator.checkRanges(tableScan, ranges);
+                        RowScanOperator scan = new RowScanOperator(new RangesCursor(snapshot, ranges, request.getStartTs()),
+                                tableScan, requestAllocator, DagPipeline.batchRows(dag));
                         scannedRows[0] = scan::scannedRows;
                         return scan;
                     }
 
                     @Override
-                    public BatchOperator indexScan(io.duetdb.proto.coprocessor.IndexScan indexScan) {
+                    public BatchOperator indexScan(IndexScan indexScan) {
                         IndexScanOperator scan = new IndexScanOperator(snapshot, indexScan, ranges, request.getStartTs(),
                                 requestAllocator, DagPipeline.batchRows(dag), DagPipeline.scanTypes(indexScan));
                         scannedRows[0] = scan::scannedRows;
@@ -198,7 +193,7 @@ public final class CoprocessorService {
 
     /** ANALYZE: one pass over the rows into an {@link AnalyzeCollector}; its result, then its sample as batches. */
     private void analyze(CoprocessorRequest request, AnalyzeRequest analyze, List<byte[][]> ranges,
-            io.duetdb.store.engine.EngineSnapshot snapshot, ResponseSink sink, long started) {
+            EngineSnapshot snapshot, ResponseSink sink, long started) {
         int columns = analyze.getTableScan().getColumnsCount();
         List<int[]> groups = analyze.getColumnGroupsList().stream()
                 .map(group -> group.getColumnsList().stream().mapToInt(Integer::intValue).toArray()).toList();
@@ -212,8 +207,8 @@ public final class CoprocessorService {
         }
         try (BufferAllocator requestAllocator = allocator.newChildAllocator("analyze-" + request.getContext().getRegionId(),
                 0, allocator.getLimit());
-                RowScanOperator scan = new RowScanOperator(snapshot, analyze.getTableScan(), ranges, request.getStartTs(),
-                        requestAllocator, DagPipeline.DEFAULT_BATCH_ROWS)) {
+                RowScanOperator scan = newRowScan(snapshot, analyze.getTableScan(), ranges, request.getStartTs(),
+                        requestAllocator)) {
             VectorSchemaRoot batch;
             while ((batch = scan.next()) != null) {
                 if (sink.cancelled()) {
@@ -247,6 +242,13 @@ public final class CoprocessorService {
         sink.send(CoprocessorResponse.newBuilder().setSummary(ExecutionSummary.newBuilder()
                 .setScannedRows(collector.rows()).setElapsedNanos(elapsed)).build());
         sink.complete();
+    }
+
+    private static RowScanOperator newRowScan(EngineSnapshot snapshot, TableScan tableScan, List<byte[][]> ranges,
+            long startTs, BufferAllocator allocator) {
+        RowScanOperator.checkRanges(tableScan, ranges);
+        return new RowScanOperator(new RangesCursor(snapshot, ranges, startTs), tableScan, allocator,
+                DagPipeline.DEFAULT_BATCH_ROWS);
     }
 
     /** A batch as a response; the serialized array is wrapped, not copied, as nothing else holds it. */

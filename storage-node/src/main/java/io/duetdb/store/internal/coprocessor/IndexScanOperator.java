@@ -14,6 +14,8 @@ import io.duetdb.common.compute.UnsupportedExpressionException;
 import io.duetdb.common.compute.VectorValues;
 import io.duetdb.common.compute.operator.BatchOperator;
 import io.duetdb.common.compute.operator.Batches;
+import io.duetdb.common.compute.scan.ScanBatches;
+import io.duetdb.common.compute.scan.StoredValues;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.Keys;

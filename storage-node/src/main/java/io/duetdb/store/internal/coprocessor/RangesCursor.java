@@ -4,11 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
+import io.duetdb.common.compute.scan.RowSource;
 import io.duetdb.store.engine.EngineReader;
 import io.duetdb.store.txn.MvccCursor;
 
 /** The entries a snapshot sees in several key ranges, one range after the other, each through an {@link MvccCursor}. */
-final class RangesCursor implements AutoCloseable {
+final class RangesCursor implements RowSource {
     private final EngineReader engine;
     private final List<byte[][]> ranges;
     private final long version;
@@ -22,7 +23,8 @@ final class RangesCursor implements AutoCloseable {
     }
 
     /** Moves to the next visible entry; false once every range is done. */
-    boolean advance() {
+    @Override
+    public boolean advance() {
         while (true) {
             if (cursor == null) {
                 if (rangeIndex >= ranges.size()) {
@@ -43,7 +45,8 @@ final class RangesCursor implements AutoCloseable {
         return cursor.userKey();
     }
 
-    byte[] value() {
+    @Override
+    public byte[] value() {
         return cursor.value();
     }
 

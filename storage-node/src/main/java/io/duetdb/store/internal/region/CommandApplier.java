@@ -8,6 +8,8 @@ import com.google.protobuf.ByteString;
 
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.region.RegionErrors;
+import io.duetdb.common.region.RegionTransitions;
 import io.duetdb.proto.kv.KeyError;
 import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.RegionError;
@@ -19,10 +21,10 @@ import io.duetdb.proto.raftcmd.ChangePeer;
 import io.duetdb.proto.raftcmd.CommandResult;
 import io.duetdb.proto.raftcmd.CommitMerge;
 import io.duetdb.proto.raftcmd.KeyValue;
+import io.duetdb.proto.raftcmd.MvccGarbageCollect;
 import io.duetdb.proto.raftcmd.PrepareMerge;
 import io.duetdb.proto.raftcmd.RaftCommand;
 import io.duetdb.proto.raftcmd.RawDeleteRange;
-import io.duetdb.proto.raftcmd.MvccGarbageCollect;
 import io.duetdb.proto.raftcmd.Split;
 import io.duetdb.proto.raftcmd.TxnCommit;
 import io.duetdb.proto.raftcmd.TxnHeartBeat;
@@ -244,43 +246,13 @@ public final class CommandApplier {
         if (stale.isPresent()) {
             return stale.get();
         }
-        Region region = state.getRegion();
-        Peer peer = change.getPeer();
-        List<Peer> peers = new ArrayList<>(region.getPeersList());
-        Optional<Peer> existing = peers.stream().filter(p -> p.getStoreId() == peer.getStoreId()).findFirst();
-        switch (change.getChange()) {
-            case ADD_LEARNER -> {
-                if (existing.isPresent()) {
-                    return ApplyOutcome.of(error("store " + peer.getStoreId() + " already holds a replica of region "
-                            + region.getId()), state);
-                }
-                peers.add(peer.toBuilder().setRole(PeerRole.LEARNER).build());
-            }
-            case PROMOTE_LEARNER -> {
-                if (existing.isEmpty() || existing.get().getRole() != PeerRole.LEARNER) {
-                    return ApplyOutcome.of(error("region " + region.getId() + " has no learner on store " + peer.getStoreId()), state);
-                }
-                peers.set(peers.indexOf(existing.get()), existing.get().toBuilder().setRole(PeerRole.VOTER).build());
-            }
-            case REMOVE_PEER -> {
-                if (existing.isEmpty()) {
-                    return ApplyOutcome.of(error("region " + region.getId() + " has no replica on store " + peer.getStoreId()), state);
-                }
-                long votersLeft = peers.stream().filter(p -> p.getRole() == PeerRole.VOTER && p != existing.get()).count();
-                if (votersLeft == 0) {
-                    return ApplyOutcome.of(error("cannot remove the last voter of region " + region.getId()), state);
-                }
-                peers.remove(existing.get());
-            }
-            default -> {
-                return ApplyOutcome.of(error("unknown membership change " + change.getChange()), state);
-            }
+        RegionTransitions.Outcome outcome = RegionTransitions.changePeer(state.getRegion(), change);
+        if (outcome.refused()) {
+            return ApplyOutcome.of(error(outcome.error()), state);
         }
-        Region changed = region.toBuilder().clearPeers().addAllPeers(peers)
-                .setEpoch(region.getEpoch().toBuilder().setConfVersion(region.getEpoch().getConfVersion() + 1)).build();
-        RegionLocalState next = state.toBuilder().setRegion(changed).build();
+        RegionLocalState next = state.toBuilder().setRegion(outcome.region()).build();
         RegionStorage.putRegionState(batch, next);
-        return ApplyOutcome.of(CommandResult.newBuilder().setRegion(changed).build(), next);
+        return ApplyOutcome.of(CommandResult.newBuilder().setRegion(outcome.region()).build(), next);
     }
 
     private static ApplyOutcome split(RegionLocalState state, RegionEpoch epoch, Split split, EngineWriteBatch batch) {
@@ -288,27 +260,12 @@ public final class CommandApplier {
         if (stale.isPresent()) {
             return stale.get();
         }
-        Region region = state.getRegion();
-        byte[] splitKey = split.getSplitKey().toByteArray();
-        byte[] start = region.getStartKey().toByteArray();
-        byte[] end = region.getEndKey().toByteArray();
-        if (splitKey.length == 0 || KeyRanges.compare(splitKey, start) <= 0
-                || (end.length > 0 && KeyRanges.compare(splitKey, end) >= 0)) {
-            return ApplyOutcome.of(error("split key " + Keys.describe(splitKey) + " is not inside region " + region.getId()), state);
+        RegionTransitions.SplitOutcome outcome = RegionTransitions.split(state.getRegion(), split);
+        if (outcome.error() != null) {
+            return ApplyOutcome.of(error(outcome.error()), state);
         }
-        if (split.getNewPeerIdsCount() != region.getPeersCount() || split.getNewRegionId() == 0
-                || split.getNewRegionId() == region.getId()) {
-            return ApplyOutcome.of(error("split of region " + region.getId() + " needs a new region id and "
-                    + region.getPeersCount() + " new peer ids"), state);
-        }
-        RegionEpoch newEpoch = region.getEpoch().toBuilder().setVersion(region.getEpoch().getVersion() + 1).build();
-        Region left = region.toBuilder().setEndKey(ByteString.copyFrom(splitKey)).setEpoch(newEpoch).build();
-        Region.Builder right = Region.newBuilder().setId(split.getNewRegionId()).setStartKey(ByteString.copyFrom(splitKey))
-                .setEndKey(region.getEndKey()).setEpoch(newEpoch);
-        for (int i = 0; i < region.getPeersCount(); i++) {
-            right.addPeers(region.getPeers(i).toBuilder().setId(split.getNewPeerIds(i)));
-        }
-        Region derived = right.build();
+        Region left = outcome.left();
+        Region derived = outcome.right();
         RegionLocalState next = state.toBuilder().setRegion(left).build();
         RegionStorage.putRegionState(batch, next);
         RegionStorage.putRegionState(batch, RegionLocalState.newBuilder().setRegion(derived).setState(PeerState.NORMAL).build());
@@ -324,10 +281,7 @@ public final class CommandApplier {
         if (stale.isPresent()) {
             return stale.get();
         }
-        Region region = state.getRegion();
-        Region frozen = region.toBuilder().setEpoch(region.getEpoch().toBuilder()
-                .setVersion(region.getEpoch().getVersion() + 1)
-                .setConfVersion(region.getEpoch().getConfVersion() + 1)).build();
+        Region frozen = RegionTransitions.prepareMerge(state.getRegion());
         RegionLocalState next = state.toBuilder().setRegion(frozen).setState(PeerState.MERGING)
                 .setMergeTarget(prepare.getTargetRegionId()).build();
         RegionStorage.putRegionState(batch, next);
@@ -343,8 +297,7 @@ public final class CommandApplier {
             return ApplyOutcome.of(regionError(RegionErrors.epochNotMatch(List.of(region),
                     "a merge rollback of region " + region.getId() + " was proposed at an older epoch")), state);
         }
-        Region resumed = region.toBuilder().setEpoch(region.getEpoch().toBuilder()
-                .setVersion(region.getEpoch().getVersion() + 1)).build();
+        Region resumed = RegionTransitions.rollbackMerge(region);
         RegionLocalState next = state.toBuilder().setRegion(resumed).setState(PeerState.NORMAL).clearMergeTarget().build();
         RegionStorage.putRegionState(batch, next);
         return ApplyOutcome.of(CommandResult.newBuilder().setRegion(resumed).build(), next);
@@ -356,28 +309,21 @@ public final class CommandApplier {
         if (stale.isPresent()) {
             return stale.get();
         }
-        Region region = state.getRegion();
         Region source = commit.getSource();
-        Region.Builder merged = region.toBuilder();
-        if (source.getEndKey().equals(region.getStartKey()) && !source.getEndKey().isEmpty()) {
-            merged.setStartKey(source.getStartKey());
-        } else if (region.getEndKey().equals(source.getStartKey()) && !region.getEndKey().isEmpty()) {
-            merged.setEndKey(source.getEndKey());
-        } else {
-            return ApplyOutcome.of(error("region " + source.getId() + " is not adjacent to region " + region.getId()), state);
+        RegionTransitions.Outcome outcome = RegionTransitions.commitMerge(state.getRegion(), source);
+        if (outcome.refused()) {
+            return ApplyOutcome.of(error(outcome.error()), state);
         }
-        long version = Math.max(region.getEpoch().getVersion(), source.getEpoch().getVersion()) + 1;
-        Region result = merged.setEpoch(region.getEpoch().toBuilder().setVersion(version)).build();
-        RegionLocalState next = state.toBuilder().setRegion(result).build();
+        RegionLocalState next = state.toBuilder().setRegion(outcome.region()).build();
         RegionStorage.putRegionState(batch, next);
         RegionStorage.putRegionState(batch, RegionLocalState.newBuilder().setRegion(source)
                 .setState(PeerState.TOMBSTONE).build());
-        return new ApplyOutcome(CommandResult.newBuilder().setRegion(result).build(), next, List.of(),
+        return new ApplyOutcome(CommandResult.newBuilder().setRegion(outcome.region()).build(), next, List.of(),
                 List.of(source.getId()));
     }
 
     static boolean contains(Region region, ByteString key) {
-        return KeyRanges.contains(region.getStartKey().toByteArray(), region.getEndKey().toByteArray(), key.toByteArray());
+        return RegionTransitions.contains(region, key);
     }
 
     private static byte[] max(byte[] a, byte[] b) {
@@ -389,7 +335,7 @@ public final class CommandApplier {
     }
 
     private static String describe(RegionEpoch epoch) {
-        return "(conf " + epoch.getConfVersion() + ", version " + epoch.getVersion() + ")";
+        return RegionTransitions.describe(epoch);
     }
 
     static CommandResult error(String message) {

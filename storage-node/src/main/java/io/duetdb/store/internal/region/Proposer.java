@@ -14,6 +14,7 @@ import java.util.function.Function;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 
+import io.duetdb.common.region.RegionErrors;
 import io.duetdb.proto.kv.RegionError;
 import io.duetdb.proto.raftcmd.CommandResult;
 import io.duetdb.proto.raftcmd.RaftCommand;

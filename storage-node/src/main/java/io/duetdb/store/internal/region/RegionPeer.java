@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.google.protobuf.ByteString;
 
+import io.duetdb.common.region.RegionErrors;
+import io.duetdb.common.region.StorePeers;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.raftcmd.CommandResult;

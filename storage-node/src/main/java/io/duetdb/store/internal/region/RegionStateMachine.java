@@ -15,6 +15,8 @@ import org.slf4j.LoggerFactory;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 
+import io.duetdb.common.region.RegionDescriptions;
+import io.duetdb.common.region.RegionErrors;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.raftcmd.CommandResult;
 import io.duetdb.proto.raftcmd.RaftCommand;

@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.duetdb.common.region.RegionErrors;
 import io.duetdb.proto.store.CreatePeerRequest;
 import io.duetdb.proto.store.CreatePeerResponse;
 import io.duetdb.proto.store.FetchSnapshotRequest;
@@ -23,7 +24,6 @@ import io.duetdb.proto.store.StoreAdminGrpc;
 import io.duetdb.proto.store.TransferLeaderRequest;
 import io.duetdb.proto.store.TransferLeaderResponse;
 import io.duetdb.store.internal.StoreNode;
-import io.duetdb.store.internal.region.RegionErrors;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.schedule.RegionMerger;
 import io.duetdb.store.internal.schedule.RegionOperations;

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.placement.PlacementException;
+import io.duetdb.common.region.StorePeers;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.placement.ErrorType;
@@ -20,7 +21,6 @@ import io.duetdb.raft.RaftGroupHandle;
 import io.duetdb.store.internal.DiskMonitor;
 import io.duetdb.store.internal.StoreNode;
 import io.duetdb.store.internal.region.RegionPeer;
-import io.duetdb.store.internal.region.StorePeers;
 
 /**
  * Reports to placement: the store's load every store-heartbeat interval, and each region it leads every

@@ -13,6 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.common.region.RegionDescriptions;
+import io.duetdb.common.region.RegionErrors;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
@@ -27,8 +29,6 @@ import io.duetdb.proto.store.LocalRegion;
 import io.duetdb.proto.store.MergeRegionRequest;
 import io.duetdb.proto.store.MergeRegionResponse;
 import io.duetdb.store.internal.StoreNode;
-import io.duetdb.store.internal.region.RegionDescriptions;
-import io.duetdb.store.internal.region.RegionErrors;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.rpc.StoreClients;
 

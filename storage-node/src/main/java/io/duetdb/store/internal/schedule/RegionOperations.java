@@ -20,6 +20,9 @@ import com.google.protobuf.ByteString;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.region.RegionDescriptions;
+import io.duetdb.common.region.RegionErrors;
+import io.duetdb.common.region.StorePeers;
 import io.duetdb.proto.kv.RegionError;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.PeerRole;
@@ -42,11 +45,8 @@ import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.internal.StoreNode;
 import io.duetdb.store.internal.metrics.StoreMetrics;
-import io.duetdb.store.internal.region.RegionDescriptions;
-import io.duetdb.store.internal.region.RegionErrors;
 import io.duetdb.store.internal.region.LeaderHandOver;
 import io.duetdb.store.internal.region.RegionPeer;
-import io.duetdb.store.internal.region.StorePeers;
 import io.duetdb.store.internal.rpc.StoreClients;
 
 /**

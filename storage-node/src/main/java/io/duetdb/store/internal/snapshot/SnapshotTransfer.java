@@ -25,6 +25,7 @@ import com.google.protobuf.ByteString;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.region.StorePeers;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.store.FetchSnapshotRequest;
 import io.duetdb.proto.store.SnapshotChunk;
@@ -46,7 +47,6 @@ import io.duetdb.store.internal.region.InstalledSnapshot;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.region.RegionStateMachine;
 import io.duetdb.store.internal.region.RegionStorage;
-import io.duetdb.store.internal.region.StorePeers;
 import io.duetdb.store.internal.rpc.StoreClients;
 import io.grpc.StatusRuntimeException;
 

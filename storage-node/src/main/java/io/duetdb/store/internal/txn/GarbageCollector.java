@@ -18,6 +18,8 @@ import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.time.Timestamp;
+import io.duetdb.common.txn.Write;
+import io.duetdb.common.txn.WriteType;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.raftcmd.CommandResult;
 import io.duetdb.proto.raftcmd.MvccGarbageCollect;
@@ -31,8 +33,6 @@ import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.region.WrittenKeys;
 import io.duetdb.store.txn.MvccReader;
 import io.duetdb.store.txn.TxnActions;
-import io.duetdb.store.txn.Write;
-import io.duetdb.store.txn.WriteType;
 
 /**
  * Removes MVCC versions no snapshot can read any more: follows placement's GC safe point and, in each region

@@ -8,7 +8,7 @@ import java.util.function.BiPredicate;
 
 import com.google.protobuf.ByteString;
 
-import io.duetdb.store.txn.Lock;
+import io.duetdb.common.txn.Lock;
 import io.duetdb.store.txn.MvccReader;
 
 /**

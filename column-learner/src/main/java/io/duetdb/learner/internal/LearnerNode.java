@@ -1,0 +1,235 @@
+package io.duetdb.learner.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.client.region.RegionCache;
+import io.duetdb.common.config.HostAndPort;
+import io.duetdb.common.region.RegionDescriptions;
+import io.duetdb.common.region.StorePeers;
+import io.duetdb.learner.internal.metrics.LearnerMetrics;
+import io.duetdb.learner.internal.proto.ReplicaHeader;
+import io.duetdb.learner.internal.proto.ReplicaState;
+import io.duetdb.learner.internal.region.ColumnarRegion;
+import io.duetdb.learner.internal.region.ReplicaFiles;
+import io.duetdb.learner.internal.storage.RegionDelta;
+import io.duetdb.proto.meta.Peer;
+import io.duetdb.proto.meta.PeerRole;
+import io.duetdb.proto.meta.Region;
+import io.duetdb.proto.store.CreatePeerRequest;
+import io.duetdb.proto.store.CreatePeerResponse;
+import io.duetdb.proto.store.RaftMember;
+import io.duetdb.raft.LogPosition;
+import io.duetdb.raft.RaftGroupHandle;
+import io.duetdb.raft.RaftGroupKey;
+import io.duetdb.raft.RaftNode;
+import io.duetdb.raft.RaftPeerSpec;
+
+/**
+ * The replicas of one learner: creates them (empty ones that fetch a snapshot, and the right halves of splits),
+ * recovers them from their files at start, and removes them when their regions drop this learner.
+ */
+public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LearnerNode.class);
+    /** The position a region's log starts at (the row store's initial position): later replicas take a snapshot. */
+    private static final LogPosition INITIAL_POSITION = new LogPosition(1, 5);
+
+    private final long storeId;
+    private final HostAndPort raftAddress;
+    private final ReplicaFiles files;
+    private final RegionCache directory;
+    private final ColumnarRegion.SnapshotInstaller installer;
+    private final Executor background;
+    private final LearnerMetrics metrics;
+    private final Map<Long, ColumnarRegion> replicas = new ConcurrentHashMap<>();
+    /** State machines made before their Raft group exists, handed to Ratis when it asks for them. */
+    private final Map<Long, ColumnarRegion> prepared = new ConcurrentHashMap<>();
+    private RaftNode raftNode;
+
+    public LearnerNode(long storeId, HostAndPort raftAddress, Path replicaDirectory, RegionCache directory,
+            ColumnarRegion.SnapshotInstaller installer, Executor background, LearnerMetrics metrics) {
+        this.storeId = storeId;
+        this.raftAddress = requireNonNull(raftAddress, "raftAddress is null");
+        this.files = new ReplicaFiles(replicaDirectory);
+        this.directory = requireNonNull(directory, "directory is null");
+        this.installer = requireNonNull(installer, "installer is null");
+        this.background = requireNonNull(background, "background is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+    }
+
+    /** Loads the saved replicas, then starts Raft, which recovers their groups and replays their logs. */
+    public void start(RaftNode node) throws IOException {
+        for (Path file : files.list()) {
+            ReplicaFiles.Saved saved = files.load(file);
+            long regionId = saved.header().getRegion().getId();
+            if (saved.header().getState() == ReplicaState.TOMBSTONE) {
+                files.delete(regionId);
+                continue;
+            }
+            prepared.put(regionId, newReplica(regionId, saved.header(), saved.delta()));
+        }
+        this.raftNode = node;
+        for (RaftGroupHandle handle : node.start()) {
+            long regionId = handle.key().id();
+            ColumnarRegion replica = prepared.remove(regionId);
+            if (replica != null) {
+                replicas.put(regionId, replica);
+            }
+        }
+        prepared.clear();
+        LOG.info("learner store {} hosts {} replicas", storeId, replicas.size());
+    }
+
+    private ColumnarRegion newReplica(long regionId, ReplicaHeader header, RegionDelta delta) {
+        return new ColumnarRegion(regionId, storeId, header, delta, files, this, installer);
+    }
+
+    /** Ratis asks for the state machine of a group it recovers or creates. */
+    public ColumnarRegion stateMachineFor(RaftGroupKey key) {
+        ColumnarRegion replica = prepared.get(key.id());
+        if (replica != null) {
+            return replica;
+        }
+        replica = newReplica(key.id(), null, null);
+        prepared.put(key.id(), replica);
+        return replica;
+    }
+
+    /** Creates an empty replica that installs a snapshot from the leader (placement added this learner). */
+    public synchronized CreatePeerResponse createPeer(CreatePeerRequest request) {
+        Region region = request.getRegion();
+        if (replicas.containsKey(region.getId())) {
+            return CreatePeerResponse.newBuilder().setAlreadyExists(true).build();
+        }
+        List<RaftPeerSpec> members = new ArrayList<>();
+        for (RaftMember member : request.getMembersList()) {
+            members.add(new RaftPeerSpec(StorePeers.raftPeerId(member.getStoreId()), member.getRaftAddress(),
+                    member.getLearner()));
+        }
+        try {
+            ColumnarRegion replica = newReplica(region.getId(), null, null);
+            prepared.put(region.getId(), replica);
+            raftNode.addGroup(RaftGroupKey.region(region.getId()), members);
+            replicas.put(region.getId(), replica);
+        } catch (IOException | RuntimeException e) {
+            return CreatePeerResponse.newBuilder().setError("cannot create a learner replica of region " + region.getId()
+                    + ": " + e.getMessage()).build();
+        } finally {
+            prepared.remove(region.getId());
+        }
+        metrics.replicasCreated.inc();
+        LOG.info("created an empty learner replica of region {} (peer {}); it will fetch a snapshot", region.getId(),
+                request.getPeer().getId());
+        return CreatePeerResponse.getDefaultInstance();
+    }
+
+    @Override
+    public void split(ColumnarRegion left, Region right, RegionDelta delta) {
+        if (replicas.containsKey(right.getId())) {
+            return;
+        }
+        ReplicaHeader header = ReplicaHeader.newBuilder().setRegion(right).setState(ReplicaState.NORMAL)
+                .setAppliedTerm(INITIAL_POSITION.term()).setAppliedIndex(INITIAL_POSITION.index()).build();
+        ColumnarRegion replica = newReplica(right.getId(), header, delta);
+        replica.save();
+        LOG.info("region {} split off {}", left.regionId(), RegionDescriptions.describe(right));
+        background.execute(() -> createGroup(replica, right));
+    }
+
+    private synchronized void createGroup(ColumnarRegion replica, Region region) {
+        try {
+            prepared.put(region.getId(), replica);
+            raftNode.addGroup(RaftGroupKey.region(region.getId()), raftMembers(region));
+            replicas.put(region.getId(), replica);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("region {}: cannot start the Raft group of the split-off replica: {}", region.getId(), e.toString());
+        } finally {
+            prepared.remove(region.getId());
+        }
+    }
+
+    @Override
+    public RegionDelta absorbSource(long sourceRegionId) {
+        ColumnarRegion source = replicas.get(sourceRegionId);
+        if (source == null || source.region() == null) {
+            return null;
+        }
+        source.tombstone();
+        background.execute(() -> destroy(sourceRegionId, "merged into its neighbour"));
+        return source.delta();
+    }
+
+    @Override
+    public void removed(ColumnarRegion region, String why) {
+        region.tombstone();
+        background.execute(() -> destroy(region.regionId(), why));
+    }
+
+    @Override
+    public void applied(ColumnarRegion region) {
+        metrics.appliedEntries.inc();
+    }
+
+    /** Leaves the region's Raft group and deletes the replica's file. */
+    public synchronized void destroy(long regionId, String why) {
+        ColumnarRegion replica = replicas.remove(regionId);
+        if (replica != null) {
+            replica.tombstone();
+        }
+        try {
+            raftNode.removeGroup(RaftGroupKey.region(regionId));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("region {}: leaving its Raft group failed: {}", regionId, e.toString());
+        }
+        files.delete(regionId);
+        metrics.replicasDestroyed.inc();
+        LOG.info("removed the learner replica of region {}: {}", regionId, why);
+    }
+
+    /** The Raft members of a region: every peer's store, learners as listeners. */
+    List<RaftPeerSpec> raftMembers(Region region) {
+        List<RaftPeerSpec> members = new ArrayList<>();
+        for (Peer peer : region.getPeersList()) {
+            String address = peer.getStoreId() == storeId ? raftAddress.toString()
+                    : directory.store(peer.getStoreId()).getStore().getRaftAddress();
+            members.add(new RaftPeerSpec(StorePeers.raftPeerId(peer.getStoreId()), address,
+                    peer.getRole() == PeerRole.LEARNER));
+        }
+        return members;
+    }
+
+    public Optional<ColumnarRegion> replica(long regionId) {
+        return Optional.ofNullable(replicas.get(regionId));
+    }
+
+    public Optional<RaftGroupHandle> group(long regionId) {
+        return raftNode == null ? Optional.empty() : raftNode.group(RaftGroupKey.region(regionId));
+    }
+
+    public Collection<ColumnarRegion> replicas() {
+        return List.copyOf(replicas.values());
+    }
+
+    public long storeId() {
+        return storeId;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (raftNode != null) {
+            raftNode.close();
+        }
+    }
+}

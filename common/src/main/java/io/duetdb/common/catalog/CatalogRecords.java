@@ -1,0 +1,132 @@
+package io.duetdb.common.catalog;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.keys.Keys;
+
+/**
+ * The catalog's records in the transactional key space, TiDB's layout, for whoever reads the catalog: the schema
+ * version (an 8-byte big-endian meta key), a hash of databases by id and one hash of tables per database by id,
+ * each value a record as JSON. The SQL layer's catalog store writes them; a reader outside it (a learner decoding
+ * table rows) reads the same records here.
+ */
+public final class CatalogRecords {
+    /** Rows a hash scan reads per request. */
+    public static final int SCAN_PAGE = 1024;
+    private static final String SCHEMA_VERSION = "SchemaVersion";
+    private static final String DATABASES = "DBs";
+    private static final String TABLES_PREFIX = "DB:";
+
+    private final ObjectMapper json = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    /** The schema version, 0 before the first schema change. */
+    public long schemaVersion(Transaction transaction) {
+        return readLong(transaction, schemaVersionKey()).orElse(0L);
+    }
+
+    public List<DatabaseInfo> databases(Transaction transaction) {
+        List<DatabaseInfo> databases = new ArrayList<>();
+        for (byte[] value : scanHash(transaction, databasesHash())) {
+            databases.add(read(value, DatabaseInfo.class));
+        }
+        return databases;
+    }
+
+    public List<TableInfo> tables(Transaction transaction, long databaseId) {
+        List<TableInfo> tables = new ArrayList<>();
+        for (byte[] value : scanHash(transaction, tablesHash(databaseId))) {
+            tables.add(read(value, TableInfo.class));
+        }
+        return tables;
+    }
+
+    /** A record as its stored JSON value. */
+    public byte[] write(Object value) {
+        try {
+            return json.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise " + value, e);
+        }
+    }
+
+    /** A record of {@code type} from its stored JSON value. */
+    public <T> T read(byte[] value, Class<T> type) {
+        try {
+            return json.readValue(value, type);
+        } catch (IOException e) {
+            throw new IllegalStateException("corrupt catalog entry of type " + type.getSimpleName(), e);
+        }
+    }
+
+    /** The schema version's meta key. */
+    public static byte[] schemaVersionKey() {
+        return Keys.metaKey(SCHEMA_VERSION.getBytes(UTF_8));
+    }
+
+    /** The hash of databases, by id. */
+    public static byte[] databasesHash() {
+        return DATABASES.getBytes(UTF_8);
+    }
+
+    /** The hash of a database's tables, by id. */
+    public static byte[] tablesHash(long databaseId) {
+        return (TABLES_PREFIX + databaseId).getBytes(UTF_8);
+    }
+
+    /** A database's key in the databases hash. */
+    public static byte[] databaseKey(long databaseId) {
+        return Keys.metaHashFieldKey(databasesHash(), idBytes(databaseId));
+    }
+
+    /** A table's key in its database's tables hash. */
+    public static byte[] tableKey(long databaseId, long tableId) {
+        return Keys.metaHashFieldKey(tablesHash(databaseId), idBytes(tableId));
+    }
+
+    /** An id as a hash field: 8 bytes, big-endian. */
+    public static byte[] idBytes(long id) {
+        return ByteBuffer.allocate(8).putLong(id).array();
+    }
+
+    /** A meta integer value (the schema version, counters): 8 bytes, big-endian. */
+    public static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    /** The meta integer value at {@code key}, empty when it was never written. */
+    public static Optional<Long> readLong(Transaction transaction, byte[] key) {
+        return transaction.get(key).map(value -> ByteBuffer.wrap(value).getLong());
+    }
+
+    /** Every value of a meta hash, in field order. */
+    public static List<byte[]> scanHash(Transaction transaction, byte[] hash) {
+        List<byte[]> values = new ArrayList<>();
+        byte[] start = Keys.metaHashPrefix(hash);
+        byte[] end = Keys.metaHashEnd(hash);
+        while (true) {
+            List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
+            for (Map.Entry<ByteString, byte[]> entry : page) {
+                values.add(entry.getValue());
+            }
+            if (page.size() < SCAN_PAGE) {
+                return values;
+            }
+            byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+            start = Arrays.copyOf(last, last.length + 1);
+        }
+    }
+}

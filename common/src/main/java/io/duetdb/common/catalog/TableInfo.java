@@ -1,0 +1,127 @@
+package io.duetdb.common.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import io.duetdb.common.row.RowColumn;
+
+/**
+ * A table as the catalog stores it. Rows are keyed by an integer handle: the primary-key column when the key is
+ * one integer column (a clustered key, {@code handleColumn}), else a hidden row id from the table's
+ * auto-increment allocator, with the primary key kept as a unique index. A view is a table with {@code view}
+ * set, its query's columns and no indexes or rows. {@code columnarReplicas} is the number of column learner
+ * replicas the table asked for (ALTER TABLE ... SET TIFLASH REPLICA n).
+ */
+public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+        String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
+        ViewInfo view, int columnarReplicas) {
+    public TableInfo {
+        requireNonNull(name, "name is null");
+        columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        indexes = List.copyOf(requireNonNull(indexes, "indexes is null"));
+        requireNonNull(comment, "comment is null");
+        if (columnarReplicas < 0) {
+            throw new IllegalArgumentException("columnarReplicas must not be negative: " + columnarReplicas);
+        }
+    }
+
+    public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+            String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
+            ViewInfo view) {
+        this(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, 0);
+    }
+
+    /** A base table. */
+    public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+            String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase) {
+        this(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, null);
+    }
+
+    /** A view of {@code columns}. */
+    public static TableInfo view(long id, long databaseId, String name, List<ColumnInfo> columns, ViewInfo view) {
+        return new TableInfo(id, databaseId, name, columns, List.of(), null, columns.size() + 1, 1, "", 0,
+                requireNonNull(view, "view is null"));
+    }
+
+    /** Columns in position order that statements can see (public ones). */
+    public List<ColumnInfo> publicColumns() {
+        List<ColumnInfo> visible = new ArrayList<>();
+        for (ColumnInfo column : columns) {
+            if (column.state() == SchemaState.PUBLIC) {
+                visible.add(column);
+            }
+        }
+        visible.sort((a, b) -> Integer.compare(a.position(), b.position()));
+        return visible;
+    }
+
+    public Optional<ColumnInfo> column(String columnName) {
+        for (ColumnInfo column : columns) {
+            if (column.name().equalsIgnoreCase(columnName)) {
+                return Optional.of(column);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Optional<IndexInfo> index(String indexName) {
+        for (IndexInfo index : indexes) {
+            if (index.name().equalsIgnoreCase(indexName)) {
+                return Optional.of(index);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Optional<IndexInfo> primaryKey() {
+        return indexes.stream().filter(IndexInfo::primary).findFirst();
+    }
+
+    public boolean hasClusteredHandle() {
+        return handleColumn != null;
+    }
+
+    public Optional<ColumnInfo> autoIncrementColumn() {
+        return columns.stream().filter(ColumnInfo::autoIncrement).findFirst();
+    }
+
+    /** The row codec's view of the columns writers must store (public and write-only ones). */
+    public List<RowColumn> rowColumns() {
+        List<RowColumn> rowColumns = new ArrayList<>(columns.size());
+        for (ColumnInfo column : columns) {
+            rowColumns.add(new RowColumn(column.id(), column.type().storageType(), column.originDefault()));
+        }
+        return rowColumns;
+    }
+
+    public String lowerCaseName() {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    public TableInfo withName(String newName) {
+        return new TableInfo(id, databaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas);
+    }
+
+    public TableInfo withColumnsAndIndexes(List<ColumnInfo> newColumns, List<IndexInfo> newIndexes, int newNextColumnId,
+            long newNextIndexId) {
+        return new TableInfo(id, databaseId, name, newColumns, newIndexes, handleColumn, newNextColumnId, newNextIndexId,
+                comment, autoIncrementBase, view, columnarReplicas);
+    }
+
+    public TableInfo withDatabase(long newDatabaseId, String newName) {
+        return new TableInfo(id, newDatabaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId,
+                comment, autoIncrementBase, view, columnarReplicas);
+    }
+
+    public TableInfo withColumnarReplicas(int count) {
+        return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, count);
+    }
+}

@@ -1,0 +1,102 @@
+package io.duetdb.common.types;
+
+import static java.util.Objects.requireNonNull;
+
+import java.math.BigInteger;
+
+/**
+ * A column type with its parameters: length for strings and binaries, precision and scale for DECIMAL,
+ * fractional-second precision (in {@code scale}) for DATETIME, TIMESTAMP and TIME.
+ */
+public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned) {
+    public static final int MAX_DECIMAL_PRECISION = 65;
+    public static final int MAX_DECIMAL_SCALE = 30;
+    public static final int MAX_FRACTIONAL_SECONDS = 6;
+    public static final int MAX_VARCHAR_LENGTH = 65535;
+    public static final int MAX_CHAR_LENGTH = 255;
+
+    public static final SqlType BIGINT = new SqlType(SqlTypeName.BIGINT, 20, 0, false);
+    public static final SqlType BIGINT_UNSIGNED = new SqlType(SqlTypeName.BIGINT, 20, 0, true);
+    public static final SqlType INT = new SqlType(SqlTypeName.INT, 11, 0, false);
+    public static final SqlType DOUBLE = new SqlType(SqlTypeName.DOUBLE, 22, 31, false);
+    public static final SqlType TEXT = new SqlType(SqlTypeName.TEXT, 65535, 0, false);
+    public static final SqlType LONGTEXT = new SqlType(SqlTypeName.TEXT, (int) 0xFFFFFFFFL, 0, false);
+    public static final SqlType BOOLEAN = new SqlType(SqlTypeName.TINYINT, 1, 0, false);
+    public static final SqlType NULL = new SqlType(SqlTypeName.NULL, 0, 0, false);
+
+    public SqlType {
+        requireNonNull(name, "name is null");
+    }
+
+    public static SqlType varchar(int length) {
+        return new SqlType(SqlTypeName.VARCHAR, length, 0, false);
+    }
+
+    public static SqlType decimal(int precision, int scale) {
+        return new SqlType(SqlTypeName.DECIMAL, precision, scale, false);
+    }
+
+    public static SqlType datetime(int fractionalSeconds) {
+        return new SqlType(SqlTypeName.DATETIME, fractionalSeconds == 0 ? 19 : 20 + fractionalSeconds,
+                fractionalSeconds, false);
+    }
+
+    public ColumnType storageType() {
+        return name.storageType(unsigned);
+    }
+
+    public int precision() {
+        return length;
+    }
+
+    /** Fractional-second digits of a temporal type. */
+    public int fractionalSeconds() {
+        return scale;
+    }
+
+    /** The smallest value an integer type holds. */
+    public BigInteger minimum() {
+        if (unsigned) {
+            return BigInteger.ZERO;
+        }
+        return switch (name) {
+            case TINYINT -> BigInteger.valueOf(Byte.MIN_VALUE);
+            case SMALLINT -> BigInteger.valueOf(Short.MIN_VALUE);
+            case MEDIUMINT -> BigInteger.valueOf(-(1 << 23));
+            case INT -> BigInteger.valueOf(Integer.MIN_VALUE);
+            case YEAR -> BigInteger.ZERO;
+            default -> BigInteger.valueOf(Long.MIN_VALUE);
+        };
+    }
+
+    /** The largest value an integer type holds. */
+    public BigInteger maximum() {
+        return switch (name) {
+            case TINYINT -> BigInteger.valueOf(unsigned ? 255 : 127);
+            case SMALLINT -> BigInteger.valueOf(unsigned ? 65535 : 32767);
+            case MEDIUMINT -> BigInteger.valueOf(unsigned ? (1 << 24) - 1 : (1 << 23) - 1);
+            case INT -> BigInteger.valueOf(unsigned ? 0xFFFFFFFFL : Integer.MAX_VALUE);
+            case YEAR -> BigInteger.valueOf(2155);
+            default -> unsigned ? BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE)
+                    : BigInteger.valueOf(Long.MAX_VALUE);
+        };
+    }
+
+    /** As SHOW CREATE TABLE and information_schema.COLUMNS.COLUMN_TYPE write it. */
+    public String toSql() {
+        String unsignedSuffix = unsigned ? " unsigned" : "";
+        return switch (name) {
+            case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT -> name.name().toLowerCase() + unsignedSuffix;
+            case DECIMAL -> "decimal(" + length + "," + scale + ")" + unsignedSuffix;
+            case FLOAT -> "float" + unsignedSuffix;
+            case DOUBLE -> "double" + unsignedSuffix;
+            case CHAR, VARCHAR, BINARY, VARBINARY -> name.name().toLowerCase() + "(" + length + ")";
+            case TEXT -> length > 65535 ? "longtext" : "text";
+            case BLOB -> length > 65535 ? "longblob" : "blob";
+            case DATETIME, TIMESTAMP, TIME -> name.name().toLowerCase() + (scale > 0 ? "(" + scale + ")" : "");
+            case DATE -> "date";
+            case YEAR -> "year";
+            case NULL -> "null";
+        };
+    }
+}

@@ -1,0 +1,90 @@
+package io.duetdb.common.catalog;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.duetdb.common.keys.Keys;
+import io.duetdb.common.types.SqlType;
+import io.duetdb.common.types.SqlTypeName;
+
+class CatalogRecordsTest {
+    private static final ColumnInfo ID = new ColumnInfo(1, "id", 0, SqlType.BIGINT_UNSIGNED, true, false, null, false,
+            true, false, "key", SchemaState.PUBLIC);
+    private static final ViewInfo VIEW = new ViewInfo("select id from items", "shop", "UNDEFINED", "'root'@'%'",
+            "DEFINER", "CASCADED", "utf8mb4", "utf8mb4_bin");
+
+    private final CatalogRecords records = new CatalogRecords();
+
+    @Test
+    void aTableReadsBackAsItWasWritten() {
+        List<ColumnInfo> columns = List.of(ID,
+                new ColumnInfo(2, "price", 1, SqlType.decimal(10, 2), true, true, "1.50", false, false, false, "",
+                        SchemaState.PUBLIC),
+                new ColumnInfo(4, "name", 2, SqlType.varchar(40), false, true, null, false, false, false, "é \"q\"",
+                        SchemaState.WRITE_ONLY),
+                new ColumnInfo(5, "at", 3, SqlType.datetime(3), false, false, null, true, false, true, "",
+                        SchemaState.DELETE_ONLY),
+                new ColumnInfo(6, "y", 4, new SqlType(SqlTypeName.YEAR, 4, 0, false), false, false, null, false, false,
+                        false, "", SchemaState.WRITE_REORGANIZATION));
+        List<IndexInfo> indexes = List.of(
+                new IndexInfo(1, IndexInfo.PRIMARY_NAME, List.of("id"), true, true, SchemaState.PUBLIC),
+                new IndexInfo(3, "by_name", List.of("name", "at"), true, false, SchemaState.WRITE_REORGANIZATION));
+        TableInfo table = new TableInfo(42, 7, "items", columns, indexes, "id", 7, 4, "stock", 30000);
+
+        TableInfo read = records.read(records.write(table), TableInfo.class);
+
+        assertThat(read).isEqualTo(table);
+        assertThat(read.rowColumns()).isEqualTo(table.rowColumns());
+    }
+
+    @Test
+    void aViewReadsBackAsItWasWritten() {
+        TableInfo view = TableInfo.view(43, 7, "v", List.of(ID), VIEW);
+
+        assertThat(records.read(records.write(view), TableInfo.class)).isEqualTo(view);
+    }
+
+    /** The JSON existing clusters hold (as the SQL layer's catalog wrote it before these records moved here). */
+    @Test
+    void recordsAreStoredInTheCatalogsJson() {
+        assertThat(new String(records.write(new DatabaseInfo(7, "shop")), UTF_8))
+                .isEqualTo("{\"id\":7,\"name\":\"shop\"}");
+        assertThat(new String(records.write(TableInfo.view(43, 7, "v", List.of(ID), VIEW)), UTF_8)).isEqualTo(
+                "{\"id\":43,\"databaseId\":7,\"name\":\"v\",\"columns\":[{\"id\":1,\"name\":\"id\",\"position\":0,"
+                + "\"type\":{\"name\":\"BIGINT\",\"length\":20,\"scale\":0,\"unsigned\":true},\"notNull\":true,"
+                + "\"hasDefault\":false,\"defaultValue\":null,\"defaultCurrentTimestamp\":false,\"autoIncrement\":true,"
+                + "\"onUpdateCurrentTimestamp\":false,\"comment\":\"key\",\"state\":\"PUBLIC\"}],\"indexes\":[],"
+                + "\"handleColumn\":null,\"nextColumnId\":2,\"nextIndexId\":1,\"comment\":\"\","
+                + "\"autoIncrementBase\":0,\"view\":{\"definition\":\"select id from items\",\"resolveIn\":\"shop\","
+                + "\"algorithm\":\"UNDEFINED\","
+                + "\"definer\":\"'root'@'%'\",\"security\":\"DEFINER\",\"checkOption\":\"CASCADED\","
+                + "\"characterSetClient\":\"utf8mb4\",\"collationConnection\":\"utf8mb4_bin\"},"
+                + "\"columnarReplicas\":0}");
+    }
+
+    /** Tables written before column learner replicas existed read as asking for none. */
+    @Test
+    void aRecordWithoutColumnarReplicasAsksForNone() {
+        TableInfo table = new TableInfo(44, 7, "t", List.of(ID), List.of(), "id", 2, 1, "", 0).withColumnarReplicas(2);
+        String json = new String(records.write(table), UTF_8);
+        assertThat(json).contains("\"columnarReplicas\":2");
+        String old = json.replace(",\"columnarReplicas\":2", "");
+        assertThat(old).doesNotContain("columnarReplicas");
+        assertThat(records.read(old.getBytes(UTF_8), TableInfo.class))
+                .isEqualTo(table.withColumnarReplicas(0));
+        assertThat(records.read(json.getBytes(UTF_8), TableInfo.class).columnarReplicas()).isEqualTo(2);
+    }
+
+    @Test
+    void keysAreTheCatalogsMetaLayout() {
+        assertThat(CatalogRecords.schemaVersionKey()).isEqualTo(Keys.metaKey("SchemaVersion".getBytes(UTF_8)));
+        assertThat(CatalogRecords.databaseKey(7)).isEqualTo(
+                Keys.metaHashFieldKey("DBs".getBytes(UTF_8), new byte[] {0, 0, 0, 0, 0, 0, 0, 7}));
+        assertThat(CatalogRecords.tableKey(7, 300)).isEqualTo(
+                Keys.metaHashFieldKey("DB:7".getBytes(UTF_8), new byte[] {0, 0, 0, 0, 0, 0, 1, 44}));
+    }
+}
