@@ -208,6 +208,9 @@ public final class LearnerServer implements AutoCloseable {
                 config.storeHeartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("replica collection", () -> collectReplicas(placement)),
                 config.replicaGcInterval().toMillis(), config.replicaGcInterval().toMillis(), TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(guard("missing replicas", () -> createMissingReplicas(placement)),
+                config.storeHeartbeatInterval().toMillis(), config.storeHeartbeatInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
         readiness.serving();
         LOG.info("learner {} started: address {} raft {} status http://{}/ data {} ({} replicas)", storeId, address(),
                 config.raftAddress(), statusServer.boundAddress(), config.dataDir(), learner.replicas().size());
@@ -288,6 +291,19 @@ public final class LearnerServer implements AutoCloseable {
             boolean listed = region.getPeersList().stream().map(Peer::getStoreId).anyMatch(id -> id == storeId);
             if (!listed && region.getEpoch().getConfVersion() > local.getEpoch().getConfVersion()) {
                 current.destroy(local.getId(), "placement's record of the region no longer lists this learner");
+            }
+        }
+    }
+
+    /** Creates replicas that placement lists on this learner but that it does not host (see LearnerNode#createMissing). */
+    private void createMissingReplicas(PlacementClient placement) {
+        LearnerNode current = node;
+        if (current == null) {
+            return;
+        }
+        for (RegionInfo region : placement.scanRegions(new byte[0], new byte[0], 0)) {
+            if (current.replica(region.getRegion().getId()).isEmpty()) {
+                current.createMissing(region.getRegion());
             }
         }
     }

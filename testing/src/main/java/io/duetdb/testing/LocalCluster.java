@@ -12,13 +12,15 @@ import io.duetdb.client.kv.RawKvClient;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
+import io.duetdb.learner.LearnerConfig;
+import io.duetdb.learner.LearnerServer;
 import io.duetdb.placement.PlacementConfig;
 import io.duetdb.store.StoreConfig;
 import io.duetdb.store.StoreServer;
 
 /**
- * Placement members and storage nodes in this JVM on free loopback ports: real Ratis, RocksDB and gRPC.
- * Stores can be stopped and started again on their data.
+ * Placement members, storage nodes and column learners in this JVM on free loopback ports: real Ratis, RocksDB
+ * and gRPC. Stores and learners can be stopped and started again on their data.
  */
 public final class LocalCluster implements AutoCloseable {
     private final Path root;
@@ -26,6 +28,8 @@ public final class LocalCluster implements AutoCloseable {
     private final List<StoreConfig> storeConfigs = new ArrayList<>();
     private final List<StoreServer> stores = new ArrayList<>();
     private final Consumer<StoreConfig> customiseStore;
+    private final List<LearnerConfig> learnerConfigs = new ArrayList<>();
+    private final List<LearnerServer> learners = new ArrayList<>();
 
     public LocalCluster(Path root, int placementMembers, Consumer<PlacementConfig> customisePlacement,
             Consumer<StoreConfig> customiseStore) {
@@ -67,6 +71,41 @@ public final class LocalCluster implements AutoCloseable {
         stores.add(null);
         startStore(index);
         return index;
+    }
+
+    /** Adds and starts a column learner (a store for learner replicas only); returns its index. */
+    public int addLearner() {
+        int index = learnerConfigs.size();
+        LearnerConfig config = new LearnerConfig()
+                .setDataDir(root.resolve("learner-" + index))
+                .setPd(placement.clientAddresses())
+                .setAddress(new HostAndPort("127.0.0.1", LocalPlacementCluster.freePort()))
+                .setRaftAddress(new HostAndPort("127.0.0.1", LocalPlacementCluster.freePort()))
+                .setStatusAddress(new HostAndPort("127.0.0.1", LocalPlacementCluster.freePort()))
+                .setStoreHeartbeatInterval(Duration.ofSeconds(1))
+                .setReplicaGcInterval(Duration.ofSeconds(5));
+        learnerConfigs.add(config);
+        learners.add(null);
+        startLearner(index);
+        return index;
+    }
+
+    public LearnerServer startLearner(int index) {
+        LearnerServer server = new LearnerServer(learnerConfigs.get(index)).start();
+        learners.set(index, server);
+        return server;
+    }
+
+    public void stopLearner(int index) {
+        LearnerServer server = learners.get(index);
+        if (server != null) {
+            server.close();
+            learners.set(index, null);
+        }
+    }
+
+    public Optional<LearnerServer> learner(int index) {
+        return Optional.ofNullable(learners.get(index));
     }
 
     public StoreServer startStore(int index) {
@@ -136,6 +175,9 @@ public final class LocalCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        for (int i = learners.size() - 1; i >= 0; i--) {
+            stopLearner(i);
+        }
         for (int i = stores.size() - 1; i >= 0; i--) {
             stopStore(i);
         }

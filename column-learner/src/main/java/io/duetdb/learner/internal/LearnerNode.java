@@ -135,6 +135,32 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
         return CreatePeerResponse.getDefaultInstance();
     }
 
+    /**
+     * Creates an empty replica of a region that lists this learner but is not hosted here: a region split off while
+     * this learner's replica of its parent was installing a snapshot taken after the split, so the split never reached
+     * this learner's log. The new replica installs a snapshot from the region's leader.
+     */
+    public synchronized boolean createMissing(Region region) {
+        if (replicas.containsKey(region.getId()) || region.getPeersList().stream()
+                .noneMatch(peer -> peer.getStoreId() == storeId && peer.getRole() == PeerRole.LEARNER)) {
+            return false;
+        }
+        try {
+            ColumnarRegion replica = newReplica(region.getId(), null, null);
+            prepared.put(region.getId(), replica);
+            raftNode.addGroup(RaftGroupKey.region(region.getId()), raftMembers(region));
+            replicas.put(region.getId(), replica);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("region {}: cannot create its missing learner replica: {}", region.getId(), e.toString());
+            return false;
+        } finally {
+            prepared.remove(region.getId());
+        }
+        metrics.replicasCreated.inc();
+        LOG.info("created the missing learner replica of {}; it will fetch a snapshot", RegionDescriptions.describe(region));
+        return true;
+    }
+
     @Override
     public void split(ColumnarRegion left, Region right, RegionDelta delta) {
         if (replicas.containsKey(right.getId())) {

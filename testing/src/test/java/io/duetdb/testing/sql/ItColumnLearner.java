@@ -1,0 +1,239 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.proto.placement.PlacementRule;
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.testing.LocalCluster;
+import io.duetdb.testing.StoreAdminCalls;
+
+/**
+ * Column learners through Connector/J: ALTER TABLE ... SET TIFLASH REPLICA puts a learner replica of the table's
+ * regions on the learner store, which bootstraps from the row store and then follows the Raft log; with
+ * tidb_isolation_read_engines = 'tiflash' every read goes to it and answers as the row store does at the same
+ * timestamp, writes included at once (the learner waits for the leader's read index); splits and a restart of
+ * the learner keep it right. MySQL and TiDB's errors for what cannot be done.
+ */
+class ItColumnLearner {
+    private static final Duration AVAILABLE_WITHIN = Duration.ofSeconds(60);
+
+    @TempDir
+    static Path root;
+    static LocalCluster cluster;
+    static SqlServer server;
+    static String url;
+
+    @BeforeAll
+    static void start() {
+        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(1);
+        cluster.addLearner();
+        server = SqlTesting.startServer(cluster, config -> { });
+        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        cluster.close();
+    }
+
+    @Test
+    void aTableWithDataGetsAnAvailableReplicaThatAnswersAsTheRowStore() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE orders (id INT PRIMARY KEY, customer VARCHAR(20), amount DECIMAL(10,2),"
+                    + " placed DATE, note VARCHAR(300))");
+            SqlTesting.insertRows(statement, "orders", 1, 600, i -> i + ", 'c" + (i % 7) + "', " + (i % 50) + "." + (i % 10)
+                    + ", '2026-0" + (1 + i % 9) + "-1" + (i % 9) + "', " + (i % 3 == 0 ? "NULL" : "'" + "x".repeat(i % 280) + "'"));
+            statement.execute("ALTER TABLE orders SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "orders");
+            assertThat(SqlTesting.rows(statement, "SELECT TABLE_SCHEMA, TABLE_NAME, REPLICA_COUNT, AVAILABLE, PROGRESS"
+                    + " FROM information_schema.tiflash_replica WHERE TABLE_NAME = 'orders'"))
+                    .containsExactly("test|orders|1|1|1.0");
+            List<String> queries = List.of(
+                    "SELECT * FROM orders ORDER BY id",
+                    "SELECT count(*), sum(amount), min(placed), max(note) FROM orders",
+                    "SELECT customer, count(*), sum(amount) FROM orders WHERE amount > 20 GROUP BY customer ORDER BY customer",
+                    "SELECT id, note FROM orders WHERE note IS NULL AND id BETWEEN 100 AND 130 ORDER BY id DESC LIMIT 5",
+                    "SELECT * FROM orders WHERE id = 77");
+            assertSameOnBothEngines(statement, queries);
+            statement.execute("SET tidb_isolation_read_engines = 'tiflash'");
+            assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN SELECT sum(amount) FROM orders WHERE id > 5")))
+                    .contains("cop[tiflash]").doesNotContain("cop[row]");
+            assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN SELECT * FROM orders WHERE id = 5")))
+                    .contains("cop[tiflash]").doesNotContain("Point_Get");
+            statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+        }
+        assertThat(learnerMetric("duet_learner_coprocessor_requests_total", "outcome=\"ok\"")).isPositive();
+    }
+
+    @Test
+    void writesAreReadFromTheLearnerAsSoonAsTheyCommit() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement();
+                Connection writer = DriverManager.getConnection(url); Statement writes = writer.createStatement()) {
+            statement.execute("CREATE TABLE accounts (id INT PRIMARY KEY, owner VARCHAR(20), balance BIGINT)");
+            statement.execute("ALTER TABLE accounts SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "accounts");
+            double learnerReads = learnerMetric("duet_learner_coprocessor_requests_total", "outcome=\"ok\"");
+            List<String> queries = List.of("SELECT * FROM accounts ORDER BY id", "SELECT count(*), sum(balance) FROM accounts");
+            SqlTesting.insertRows(writes, "accounts", 1, 30, i -> i + ", 'o" + i + "', " + (i * 10));
+            assertSameOnBothEngines(statement, queries);
+            writes.execute("DELETE FROM accounts WHERE id = 3");
+            assertSameOnBothEngines(statement, queries);
+            writes.execute("UPDATE accounts SET balance = balance + 1 WHERE id BETWEEN 5 AND 9");
+            assertSameOnBothEngines(statement, queries);
+            writes.execute("BEGIN");
+            writes.execute("DELETE FROM accounts WHERE id IN (11, 12)");
+            writes.execute("UPDATE accounts SET owner = 'moved' WHERE id = 13");
+            writes.execute("COMMIT");
+            assertSameOnBothEngines(statement, queries);
+            Random random = new Random(20261126);
+            for (int round = 0; round < 40; round++) {
+                int id = random.nextInt(60);
+                switch (random.nextInt(6)) {
+                    case 0, 1 -> writes.execute("INSERT INTO accounts VALUES (" + id + ", 'o" + round + "', " + round
+                            + ") ON DUPLICATE KEY UPDATE balance = balance + " + round);
+                    case 2 -> writes.execute("DELETE FROM accounts WHERE id = " + id);
+                    case 3 -> {
+                        writes.execute("BEGIN");
+                        writes.execute("UPDATE accounts SET balance = balance - 1 WHERE id < " + id);
+                        writes.execute("INSERT IGNORE INTO accounts VALUES (" + (100 + round) + ", 'new', 1)");
+                        writes.execute("COMMIT");
+                    }
+                    case 4 -> {
+                        writes.execute("SET tidb_txn_mode = 'optimistic'");
+                        writes.execute("BEGIN");
+                        writes.execute("INSERT IGNORE INTO accounts VALUES (" + (200 + round) + ", 'opt', 2)");
+                        writes.execute("UPDATE accounts SET owner = 'u" + round + "' WHERE id = " + id);
+                        writes.execute("COMMIT");
+                        writes.execute("SET tidb_txn_mode = 'pessimistic'");
+                    }
+                    default -> {
+                        writes.execute("BEGIN");
+                        writes.execute("INSERT IGNORE INTO accounts VALUES (" + (300 + round) + ", 'gone', 3)");
+                        writes.execute("DELETE FROM accounts WHERE id = " + id);
+                        writes.execute("ROLLBACK");
+                    }
+                }
+                // No waiting: the learner read asks the leader for its commit index and waits until it applied it.
+                assertSameOnBothEngines(statement, List.of("SELECT * FROM accounts ORDER BY id",
+                        "SELECT count(*), sum(balance) FROM accounts"));
+            }
+            assertThat(learnerMetric("duet_learner_coprocessor_requests_total", "outcome=\"ok\""))
+                    .isGreaterThanOrEqualTo(learnerReads + 80);
+            assertThat(SqlTesting.rows(statement, "SELECT count(*) FROM accounts").get(0)).isNotEqualTo("0");
+        }
+    }
+
+    @Test
+    void splitsAndARestartOfTheLearnerKeepItsAnswersRight() throws Exception {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement();
+                PlacementClient placement = cluster.newPlacementClient();
+                StoreAdminCalls admin = new StoreAdminCalls(placement)) {
+            statement.execute("CREATE TABLE events (id INT PRIMARY KEY, kind VARCHAR(10), payload VARCHAR(100))");
+            SqlTesting.insertRows(statement, "events", 1, 400, i -> i + ", 'k" + (i % 4) + "', 'p" + i + "'");
+            statement.execute("ALTER TABLE events SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "events");
+            long tableId = Long.parseLong(SqlTesting.rows(statement, "SELECT TABLE_ID FROM information_schema.tiflash_replica"
+                    + " WHERE TABLE_NAME = 'events'").get(0));
+            admin.split(Keys.recordKey(tableId, 200));
+            statement.execute("UPDATE events SET payload = 'after split' WHERE id IN (10, 250)");
+            awaitAvailable(statement, "events");
+            List<String> queries = List.of("SELECT * FROM events ORDER BY id", "SELECT kind, count(*) FROM events GROUP BY kind"
+                    + " ORDER BY kind");
+            assertSameOnBothEngines(statement, queries);
+
+            cluster.stopLearner(0);
+            statement.execute("DELETE FROM events WHERE id > 390");
+            SqlTesting.insertRows(statement, "events", 401, 450, i -> i + ", 'late', 'while the learner was down'");
+            cluster.startLearner(0);
+            awaitAvailable(statement, "events");
+            assertSameOnBothEngines(statement, queries);
+
+            statement.execute("TRUNCATE TABLE events");
+            assertThat(SqlTesting.rows(statement, "SELECT REPLICA_COUNT FROM information_schema.tiflash_replica"
+                    + " WHERE TABLE_NAME = 'events'")).containsExactly("1");
+            statement.execute("INSERT INTO events VALUES (1, 'fresh', 'after truncate')");
+            awaitAvailable(statement, "events");
+            assertSameOnBothEngines(statement, queries);
+            statement.execute("DROP TABLE events");
+            List<String> rules = placement.getPlacementRules().stream().map(PlacementRule::getId).toList();
+            assertThat(rules).noneMatch(rule -> rule.endsWith("-" + tableId));
+        }
+    }
+
+    @Test
+    void whatCannotBeDoneFailsAsTiDbSaysIt() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE plain (id INT PRIMARY KEY)");
+            statement.execute("CREATE VIEW plain_view AS SELECT id FROM plain");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE plain SET TIFLASH REPLICA 2"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(1105);
+                        assertThat(e.getMessage()).isEqualTo("the tiflash replica count: 2 should be less than the"
+                                + " total tiflash server count: 1");
+                    });
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE plain_view SET TIFLASH REPLICA 1"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1347));
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE missing SET TIFLASH REPLICA 1"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1146));
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE plain SET FLASHY REPLICA 1"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1064));
+            statement.execute("SET tidb_isolation_read_engines = 'tiflash'");
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM plain"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(1815);
+                        assertThat(e.getMessage()).isEqualTo("No access path for table 'plain' is found with"
+                                + " 'tidb_isolation_read_engines' = 'tiflash', valid values can be 'tikv'.");
+                    });
+            statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+            statement.execute("ALTER TABLE plain SET COLUMNAR REPLICA 1");
+            statement.execute("ALTER TABLE plain SET TIFLASH REPLICA 0");
+            assertThat(SqlTesting.rows(statement, "SELECT * FROM information_schema.tiflash_replica WHERE TABLE_NAME = 'plain'"))
+                    .isEmpty();
+        }
+    }
+
+    private static void assertSameOnBothEngines(Statement statement, List<String> queries) throws SQLException {
+        for (String query : queries) {
+            statement.execute("SET tidb_isolation_read_engines = 'tikv'");
+            List<String> rows = SqlTesting.rows(statement, query);
+            statement.execute("SET tidb_isolation_read_engines = 'tiflash'");
+            assertThat(SqlTesting.rows(statement, query)).as(query).isEqualTo(rows);
+        }
+        statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+    }
+
+    private static void awaitAvailable(Statement statement, String table) {
+        LocalCluster.await("a learner replica of " + table, AVAILABLE_WITHIN, () -> {
+            try {
+                return SqlTesting.rows(statement, "SELECT AVAILABLE FROM information_schema.tiflash_replica WHERE TABLE_NAME"
+                        + " = '" + table + "'").equals(List.of("1"));
+            } catch (SQLException e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
+    private static double learnerMetric(String name, String... labels) {
+        return SqlTesting.metric(cluster.learner(0).orElseThrow().statusAddress().toString(), name, labels);
+    }
+}
