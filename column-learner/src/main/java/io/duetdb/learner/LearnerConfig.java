@@ -43,6 +43,8 @@ public final class LearnerConfig {
     private Duration replicaGcInterval = Duration.ofSeconds(30);
     /** How long a read waits for its replica to catch up with the leader before it fails as busy. */
     private Duration readWaitTimeout = Duration.ofSeconds(10);
+    /** How often the learner reads placement's GC safe point and drops the row versions below it. */
+    private Duration gcRunInterval = Duration.ofMinutes(10);
     /** Raft log entries applied between snapshots (saves of a replica's files and log purges). */
     private long raftSnapshotThreshold = 10_000;
     private DataSize coprocessorMemory = DataSize.ofMebibytes(1024);
@@ -58,7 +60,7 @@ public final class LearnerConfig {
         if (pd.isEmpty()) {
             fail("pd must list at least one placement member");
         }
-        for (Duration duration : List.of(storeHeartbeatInterval, replicaGcInterval, readWaitTimeout)) {
+        for (Duration duration : List.of(storeHeartbeatInterval, replicaGcInterval, readWaitTimeout, gcRunInterval)) {
             if (duration.isZero() || duration.isNegative()) {
                 fail("durations must be positive");
             }
@@ -186,6 +188,15 @@ public final class LearnerConfig {
 
     public LearnerConfig setReadWaitTimeout(Duration readWaitTimeout) {
         this.readWaitTimeout = readWaitTimeout;
+        return this;
+    }
+
+    public Duration gcRunInterval() {
+        return gcRunInterval;
+    }
+
+    public LearnerConfig setGcRunInterval(Duration gcRunInterval) {
+        this.gcRunInterval = gcRunInterval;
         return this;
     }
 

@@ -208,6 +208,9 @@ public final class LearnerServer implements AutoCloseable {
                 config.storeHeartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("replica collection", () -> collectReplicas(placement)),
                 config.replicaGcInterval().toMillis(), config.replicaGcInterval().toMillis(), TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(guard("garbage collection",
+                () -> learner.collectGarbage(placement.getGcSafePoint().getSafePoint())),
+                config.gcRunInterval().toMillis(), config.gcRunInterval().toMillis(), TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("missing replicas", () -> createMissingReplicas(placement)),
                 config.storeHeartbeatInterval().toMillis(), config.storeHeartbeatInterval().toMillis(),
                 TimeUnit.MILLISECONDS);

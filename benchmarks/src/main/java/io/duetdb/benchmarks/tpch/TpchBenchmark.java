@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,6 +97,10 @@ public final class TpchBenchmark implements Callable<Integer> {
             + " switched off, on the same data")
     boolean withoutPushDown;
 
+    @Option(names = "--learners", description = "also time the in-process DuetDB with every table read from a column"
+            + " learner (SET TIFLASH REPLICA 1, tidb_isolation_read_engines = 'tiflash')")
+    boolean learners;
+
     @Option(names = "--check", description = "compare every result with DuckDB's on the same data")
     boolean check;
 
@@ -152,6 +157,9 @@ public final class TpchBenchmark implements Callable<Integer> {
             try (Closeable cleanup = () -> DataDirectories.delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> config
                     .setBlockCacheSize(DataSize.ofMebibytes(256)).setReserveSpace(DataSize.ofMebibytes(256)))) {
                 cluster.start(3);
+                if (learners) {
+                    cluster.addLearner();
+                }
                 try (SqlServer server = new SqlServer(new SqlServerConfig()
                         .setPd(cluster.placement().clientAddresses())
                         .setAddress(new HostAndPort("127.0.0.1", ports.allocate()))
@@ -169,11 +177,46 @@ public final class TpchBenchmark implements Callable<Integer> {
                         results.add(1, runEndpoint("duetdb (push-down off)", String.format(base, "tpch")
                                 + "&sessionVariables=duet_coprocessor_push_down=OFF", data, selected, expected, false));
                     }
+                    if (learners) {
+                        awaitLearnerReplicas(String.format(base, "tpch"));
+                        results.add(1, runEndpoint("duetdb (learners)", String.format(base, "tpch")
+                                + "&sessionVariables=tidb_isolation_read_engines=%27tiflash%27", data, selected, expected,
+                                false));
+                    }
                 }
             }
         }
         print(results, selected);
         return 0;
+    }
+
+    /** Gives every TPC-H table a column learner replica and waits until all are available, printing progress. */
+    private static void awaitLearnerReplicas(String url) throws Exception {
+        List<String> tables = List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders",
+                "lineitem");
+        long started = System.nanoTime();
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            for (String table : tables) {
+                statement.execute("ALTER TABLE " + table + " SET TIFLASH REPLICA 1");
+            }
+            while (true) {
+                long available = 0;
+                double progress = 0;
+                try (ResultSet rows = statement.executeQuery("SELECT AVAILABLE, PROGRESS FROM information_schema.tiflash_replica"
+                        + " WHERE TABLE_SCHEMA = 'tpch'")) {
+                    while (rows.next()) {
+                        available += rows.getLong(1);
+                        progress += rows.getDouble(2);
+                    }
+                }
+                System.out.printf("duetdb (learners): %d of %d tables available, progress %.0f%%, %.1f s%n", available,
+                        tables.size(), 100 * progress / tables.size(), (System.nanoTime() - started) / 1e9);
+                if (available == tables.size()) {
+                    return;
+                }
+                Thread.sleep(2000);
+            }
+        }
     }
 
     /**

@@ -123,6 +123,14 @@ public final class LearnerCoprocessor implements CoprocessorHandler {
             ranges.add(new byte[][] {range.getStart().toByteArray(), range.getEnd().toByteArray()});
         }
         long readTs = request.getStartTs();
+        if (readTs < node.safePoint()) {
+            metrics.coprocessorRequests.labelValues("gc_too_early").inc();
+            sink.send(CoprocessorResponse.newBuilder().setLocked(KeyError.newBuilder().setGcTooEarly("read timestamp "
+                    + readTs + " is older than the GC safe point " + node.safePoint() + ": the versions it needs may be"
+                    + " gone (raise the GC life time for long transactions)")).build());
+            sink.complete();
+            return;
+        }
         Optional<Map.Entry<byte[], PendingWrite>> blocking = replica.delta().blockingWrite(ranges, readTs);
         if (blocking.isPresent()) {
             metrics.coprocessorRequests.labelValues("locked").inc();

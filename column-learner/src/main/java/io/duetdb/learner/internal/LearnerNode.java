@@ -57,6 +57,7 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     /** State machines made before their Raft group exists, handed to Ratis when it asks for them. */
     private final Map<Long, ColumnarRegion> prepared = new ConcurrentHashMap<>();
     private RaftNode raftNode;
+    private volatile long safePoint;
 
     public LearnerNode(long storeId, HostAndPort raftAddress, Path replicaDirectory, RegionCache directory,
             ColumnarRegion.SnapshotInstaller installer, Executor background, LearnerMetrics metrics) {
@@ -234,6 +235,25 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
                     peer.getRole() == PeerRole.LEARNER));
         }
         return members;
+    }
+
+    /** Follows placement's GC safe point: drops the versions below it; reads below it are refused from then on. */
+    public void collectGarbage(long latestSafePoint) {
+        if (latestSafePoint <= safePoint) {
+            return;
+        }
+        safePoint = latestSafePoint;
+        long dropped = 0;
+        for (ColumnarRegion replica : replicas()) {
+            dropped += replica.collectGarbage(latestSafePoint);
+        }
+        metrics.gcVersions.inc(dropped);
+        LOG.info("learner store {}: GC to safe point {} dropped {} row versions", storeId, latestSafePoint, dropped);
+    }
+
+    /** Reads below this timestamp are refused: the versions they need may be gone. */
+    public long safePoint() {
+        return safePoint;
     }
 
     public Optional<ColumnarRegion> replica(long regionId) {

@@ -20,6 +20,7 @@ public final class LearnerMetrics {
     public final Counter coprocessorRows;
     public final Histogram coprocessorSeconds;
     public final Histogram readWaitSeconds;
+    public final Counter gcVersions;
 
     public LearnerMetrics() {
         JvmMetrics.builder().register(registry);
@@ -38,6 +39,8 @@ public final class LearnerMetrics {
                 .help("Rows scanned and returned by coprocessor requests").labelNames("kind").register(registry);
         coprocessorSeconds = Histogram.builder().name("duet_learner_coprocessor_seconds")
                 .help("Coprocessor request time, wait for the replica included").register(registry);
+        gcVersions = Counter.builder().name("duet_learner_gc_versions_total")
+                .help("Row versions dropped below the GC safe point").register(registry);
         readWaitSeconds = Histogram.builder().name("duet_learner_read_wait_seconds")
                 .help("Time a read waited for its replica to apply the leader's read index").register(registry);
     }

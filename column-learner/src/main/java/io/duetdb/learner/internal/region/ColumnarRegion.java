@@ -260,6 +260,11 @@ public final class ColumnarRegion implements DurableStateMachine {
         region = outcome.region();
     }
 
+    /** Drops versions below the GC safe point; holds the apply lock so that a snapshot never sees half of it. */
+    public synchronized long collectGarbage(long safePoint) {
+        return delta.collectGarbage(safePoint);
+    }
+
     /** Marks the replica gone (removed from the region or merged away); it stops applying. */
     public synchronized void tombstone() {
         state = ReplicaState.TOMBSTONE;

@@ -108,6 +108,37 @@ public final class RegionDelta {
         pending.putAll(other.pending);
     }
 
+    /**
+     * Drops the versions no read at or after {@code safePoint} can see: of each row, the versions older than its
+     * newest one at or below the safe point, and that one too when it is a deletion. Returns the versions dropped.
+     */
+    public long collectGarbage(long safePoint) {
+        long dropped = 0;
+        byte[] row = null;
+        boolean kept = false;
+        Iterator<Map.Entry<byte[], byte[]>> entries = versions.entrySet().iterator();
+        while (entries.hasNext()) {
+            Map.Entry<byte[], byte[]> entry = entries.next();
+            byte[] versionKey = entry.getKey();
+            if (row == null || !Rows.sameKey(versionKey, row)) {
+                row = versionKey;
+                kept = false;
+            }
+            if (Keys.timestampOf(versionKey) > safePoint) {
+                continue;
+            }
+            if (!kept) {
+                kept = true;
+                if (entry.getValue()[0] != DELETE) {
+                    continue;
+                }
+            }
+            entries.remove();
+            dropped++;
+        }
+        return dropped;
+    }
+
     public long versionCount() {
         return versions.size();
     }

@@ -84,6 +84,24 @@ class RegionDeltaTest {
     }
 
     @Test
+    void garbageCollectionKeepsWhatReadsAtOrAfterTheSafePointSee() {
+        RegionDelta delta = new RegionDelta();
+        delta.putCommitted(row(1), 10, bytes("a1"));
+        delta.putCommitted(row(1), 20, bytes("a2"));
+        delta.putCommitted(row(1), 30, bytes("a3"));
+        delta.putCommitted(row(2), 10, bytes("b1"));
+        delta.putCommitted(row(2), 15, null);
+        delta.putCommitted(row(3), 40, bytes("c1"));
+        List<String> at25 = values(delta, 25);
+        List<String> at35 = values(delta, 35);
+        assertThat(delta.collectGarbage(25)).isEqualTo(3);
+        assertThat(delta.versionCount()).isEqualTo(3);
+        assertThat(values(delta, 25)).isEqualTo(at25).containsExactly("a2");
+        assertThat(values(delta, 35)).isEqualTo(at35);
+        assertThat(delta.collectGarbage(25)).isZero();
+    }
+
+    @Test
     void itsFileFormatRoundTrips() throws IOException {
         RegionDelta delta = new RegionDelta();
         delta.putCommitted(row(1), 10, bytes("a"));
