@@ -70,6 +70,8 @@ final class Json {
             labels.put(label.getKey(), label.getValue());
         }
         json.put("labels", labels);
+        // Stores labelled engine=columnar are column learners: placement gives them learner replicas only.
+        json.put("role", "columnar".equals(labels.get("engine")) ? "learner" : "row");
         json.put("state", store.getState().name());
         json.put("liveness", info.getLiveness().name());
         json.put("last_heartbeat_age_ms", info.getLastHeartbeatAgeMs());

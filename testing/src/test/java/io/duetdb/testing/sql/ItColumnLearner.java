@@ -181,6 +181,26 @@ class ItColumnLearner {
     }
 
     @Test
+    void schemaChangesWhileReplicatingComeOutRight() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE evolving (id INT PRIMARY KEY, a VARCHAR(10), b INT)");
+            statement.execute("ALTER TABLE evolving SET TIFLASH REPLICA 1");
+            SqlTesting.insertRows(statement, "evolving", 1, 50, i -> i + ", 'a" + i + "', " + i);
+            awaitAvailable(statement, "evolving");
+            List<String> queries = List.of("SELECT * FROM evolving ORDER BY id", "SELECT sum(b), count(a) FROM evolving");
+            assertSameOnBothEngines(statement, queries);
+            statement.execute("ALTER TABLE evolving ADD COLUMN c DECIMAL(8,2) NOT NULL DEFAULT 1.25");
+            statement.execute("INSERT INTO evolving VALUES (51, 'new', 51, 9.50)");
+            statement.execute("UPDATE evolving SET c = c + 1 WHERE id % 10 = 0");
+            assertSameOnBothEngines(statement, List.of("SELECT * FROM evolving ORDER BY id",
+                    "SELECT sum(c), count(*) FROM evolving WHERE c > 1.25"));
+            statement.execute("ALTER TABLE evolving DROP COLUMN a");
+            statement.execute("INSERT INTO evolving VALUES (52, 52, 3.00)");
+            assertSameOnBothEngines(statement, List.of("SELECT * FROM evolving ORDER BY id", "SELECT sum(b) FROM evolving"));
+        }
+    }
+
+    @Test
     void whatCannotBeDoneFailsAsTiDbSaysIt() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE plain (id INT PRIMARY KEY)");
