@@ -411,6 +411,27 @@ SqlNode DuetRenameTable() :
     }
 }
 
+/** ALTER {DATABASE | SCHEMA} name SET {TIFLASH | COLUMNAR} REPLICA n: column learner replicas of every table. */
+SqlNode DuetAlterDatabase() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final SqlIdentifier engine;
+    final SqlIdentifier replica;
+    final int count;
+}
+{
+    <ALTER> { s = span(); } ( <DATABASE> | <SCHEMA> ) name = SimpleIdentifier()
+    <SET> engine = SimpleIdentifier() replica = SimpleIdentifier() count = UnsignedIntLiteral() {
+        if (!(engine.getSimple().equalsIgnoreCase("TIFLASH") || engine.getSimple().equalsIgnoreCase("COLUMNAR"))
+                || !replica.getSimple().equalsIgnoreCase("REPLICA")) {
+            throw new ParseException("Encountered \"" + engine.getSimple() + " " + replica.getSimple()
+                + "\": ALTER DATABASE ... SET takes TIFLASH REPLICA n or COLUMNAR REPLICA n");
+        }
+        return new SqlAlterDatabaseSetReplica(s.end(this), name, count);
+    }
+}
+
 /** ALTER TABLE name action [, action ...]. */
 SqlNode DuetAlterTable() :
 {

@@ -2,11 +2,13 @@ package io.duetdb.sql.ddl;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +79,20 @@ public final class ColumnarReplicas {
                 });
         syncRule(changed);
         LOG.info("table {}.{} (id {}) asks for {} column learner replicas", name[0], name[1], changed.id(), count);
+    }
+
+    /** The base tables of a database, as names for {@link #set} (ALTER DATABASE ... SET TIFLASH REPLICA). */
+    List<SqlIdentifier> baseTables(String databaseName) {
+        InfoSchema schema = catalog.current();
+        DatabaseInfo database = schema.database(databaseName).orElseThrow(() -> new DuetException(
+                ErrorCode.UNKNOWN_DATABASE, "Unknown database '" + databaseName + "'"));
+        List<SqlIdentifier> tables = new ArrayList<>();
+        for (TableInfo table : schema.tables(database)) {
+            if (table.view() == null) {
+                tables.add(new SqlIdentifier(List.of(databaseName, table.name()), SqlParserPos.ZERO));
+            }
+        }
+        return tables;
     }
 
     /** Brings placement's rules in line with the current catalog: one per table with replicas, none for others. */

@@ -29,6 +29,7 @@ import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.catalog.DdlJob;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
@@ -129,6 +130,10 @@ public final class DdlExecutor {
                 SqlIdentifier from = (SqlIdentifier) rename.from().get(i);
                 SqlIdentifier to = (SqlIdentifier) rename.to().get(i);
                 runJob("rename table", job -> rename(from, to, currentDatabase, job));
+            }
+        } else if (statement instanceof SqlAlterDatabaseSetReplica alter) {
+            for (SqlIdentifier table : replicas.baseTables(alter.name().getSimple())) {
+                runJob("set tiflash replica", job -> replicas.set(table, alter.count(), alter.name().getSimple(), job));
             }
         } else if (statement instanceof SqlAlterTable alter) {
             for (SqlNode action : alter.actions()) {

@@ -41,6 +41,7 @@ import io.duetdb.sql.exec.PlanExecutor;
 import io.duetdb.sql.exec.ReadEngines;
 import io.duetdb.sql.exec.SessionFunctions;
 import io.duetdb.sql.parser.StatementParser;
+import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlCreateView;
 import io.duetdb.sql.parser.ddl.SqlDropView;
@@ -49,8 +50,8 @@ import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
-import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
+import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
 import io.duetdb.sql.prepare.SqlMode;
@@ -590,6 +591,8 @@ public final class Session implements SessionFunctions {
             require(Privilege.CREATE, create.name().getSimple(), null);
         } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlDropDatabase drop) {
             require(Privilege.DROP, drop.name().getSimple(), null);
+        } else if (statement instanceof SqlAlterDatabaseSetReplica alter) {
+            require(Privilege.ALTER, alter.name().getSimple(), null);
         } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlCreateTable create) {
             String[] name = qualifiedName(create.name());
             require(Privilege.CREATE, name[0], name[1]);
@@ -799,7 +802,7 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlMySqlDelete) {
             return "delete";
         }
-        if (statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable) {
+        if (isDdl(statement)) {
             return "ddl";
         }
         if (statement instanceof SqlQueryWithLocking || statement.getKind().belongsTo(SqlKind.QUERY)) {
@@ -808,9 +811,14 @@ public final class Session implements SessionFunctions {
         return "other";
     }
 
+    private static boolean isDdl(SqlNode statement) {
+        return statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable
+                || statement instanceof SqlAlterDatabaseSetReplica;
+    }
+
     private StatementResult dispatchUnmeasured(SqlNode parsed, String rewritten) {
         SqlNode statement = parsed instanceof SqlCreateView create ? ViewPrivileges.checked(this, create) : parsed;
-        if (statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable) {
+        if (isDdl(statement)) {
             requireForDdl(statement);
             // DDL commits the open transaction first, as MySQL does.
             endTransaction(true);

@@ -225,6 +225,20 @@ class ItColumnLearner {
                                 + " 'tidb_isolation_read_engines' = 'tiflash', valid values can be 'tikv'.");
                     });
             statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+            statement.execute("CREATE DATABASE warehouse");
+            statement.execute("CREATE TABLE warehouse.facts (id INT PRIMARY KEY, v INT)");
+            statement.execute("CREATE TABLE warehouse.dims (id INT PRIMARY KEY, name VARCHAR(10))");
+            statement.execute("CREATE VIEW warehouse.joined AS SELECT f.id, d.name FROM warehouse.facts f JOIN warehouse.dims d"
+                    + " ON f.id = d.id");
+            statement.execute("ALTER DATABASE warehouse SET TIFLASH REPLICA 1");
+            assertThat(SqlTesting.rows(statement, "SELECT TABLE_NAME, REPLICA_COUNT FROM information_schema.tiflash_replica"
+                    + " WHERE TABLE_SCHEMA = 'warehouse' ORDER BY TABLE_NAME")).containsExactly("dims|1", "facts|1");
+            statement.execute("ALTER SCHEMA warehouse SET COLUMNAR REPLICA 0");
+            assertThat(SqlTesting.rows(statement, "SELECT TABLE_NAME FROM information_schema.tiflash_replica"
+                    + " WHERE TABLE_SCHEMA = 'warehouse'")).isEmpty();
+            assertThatThrownBy(() -> statement.execute("ALTER DATABASE nowhere SET TIFLASH REPLICA 1"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1049));
+            statement.execute("DROP DATABASE warehouse");
             statement.execute("ALTER TABLE plain SET COLUMNAR REPLICA 1");
             statement.execute("ALTER TABLE plain SET TIFLASH REPLICA 0");
             assertThat(SqlTesting.rows(statement, "SELECT * FROM information_schema.tiflash_replica WHERE TABLE_NAME = 'plain'"))
