@@ -2,6 +2,7 @@ package io.duetdb.sql.exec;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,11 +110,12 @@ public final class TableReader {
         RowExpression condition = conditionNode == null ? null : compiler.compile(conditionNode);
         RowExpression publicCondition = condition == null ? null : row -> condition.evaluate(access.publicValues(row));
         ReadEngines engines = ReadEngines.of(compiler.session());
-        if (!locking && !engines.rowStore()) {
-            // Column learners keep rows, not indexes: a scan of the table's records is their one path.
+        // Column learners keep rows, not indexes: a scan of the table's records (or of a clustered key range) is
+        // their one path.
+        boolean recordsOnly = !locking && !engines.rowStore();
+        if (recordsOnly) {
             engines.checkReadable(access.table(), String.valueOf(compiler.session().systemVariable("",
                     ReadEngines.VARIABLE)));
-            return new TableReader(transaction, access, publicCondition, locking, null, null, null);
         }
         if (conditionNode == null) {
             return new TableReader(transaction, access, null, locking, null, null, null);
@@ -137,6 +139,11 @@ public final class TableReader {
                 List<Object> values = new ArrayList<>();
                 points.points().forEach(point -> values.add(evaluate(point.get(position), compiler)));
                 List<Long> handles = handles(values, publicColumns.get(position));
+                if (recordsOnly) {
+                    return new TableReader(transaction, access, publicCondition, locking, null, null, null)
+                            .withHandleRange(handles.isEmpty() ? 1 : Collections.min(handles),
+                                    handles.isEmpty() ? 0 : Collections.max(handles));
+                }
                 return new TableReader(transaction, access, publicCondition, locking, handles, null, null);
             }
             long[] range = position < 0 ? null : handleRange(conjuncts, position, publicColumns.get(position), compiler);
@@ -150,8 +157,11 @@ public final class TableReader {
                 }
             }
         }
-        if (handleRangePath != null && estimator == null) {
+        if (handleRangePath != null && (estimator == null || recordsOnly)) {
             return handleRangePath;
+        }
+        if (recordsOnly) {
+            return new TableReader(transaction, access, publicCondition, locking, null, null, null);
         }
         for (IndexInfo index : access.table().indexes()) {
             if (!index.unique() || index.state() != SchemaState.PUBLIC || (index.primary() && handleColumn != null)) {
