@@ -10,16 +10,20 @@ import com.google.protobuf.ByteString;
 
 import io.duetdb.common.keys.KeyRanges;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.meta.RegionEpoch;
 import io.duetdb.proto.raftcmd.ChangePeer;
+import io.duetdb.proto.raftcmd.KeyValue;
+import io.duetdb.proto.raftcmd.RaftCommand;
 import io.duetdb.proto.raftcmd.Split;
 
 /**
- * How a region's record changes under the admin commands of its log (membership changes, splits, merges): pure
- * functions that every replica runs alike, row stores and column learners. The epoch checks are the caller's.
+ * How a region's record changes under the admin commands of its log (membership changes, splits, merges), and
+ * which keys its transactional commands touch: pure functions that every replica runs alike, row stores and column
+ * learners. The epoch checks are the caller's.
  */
 public final class RegionTransitions {
     private RegionTransitions() {
@@ -127,6 +131,21 @@ public final class RegionTransitions {
         }
         long version = Math.max(region.getEpoch().getVersion(), source.getEpoch().getVersion()) + 1;
         return Outcome.of(merged.setEpoch(region.getEpoch().toBuilder().setVersion(version)).build());
+    }
+
+    /** The user keys a transactional command touches; empty for other commands. */
+    public static List<ByteString> transactionalKeys(RaftCommand command) {
+        return switch (command.getCommandCase()) {
+            case PREWRITE -> command.getPrewrite().getMutationsList().stream().map(Mutation::getKey).toList();
+            case COMMIT -> command.getCommit().getKeysList();
+            case ROLLBACK -> command.getRollback().getKeysList();
+            case PESSIMISTIC_LOCK -> command.getPessimisticLock().getKeysList();
+            case PESSIMISTIC_ROLLBACK -> command.getPessimisticRollback().getKeysList();
+            case TXN_HEART_BEAT -> List.of(command.getTxnHeartBeat().getPrimary());
+            case GARBAGE_COLLECT -> command.getGarbageCollect().getKeysList();
+            case TXN_IMPORT -> command.getTxnImport().getPairsList().stream().map(KeyValue::getKey).toList();
+            default -> List.of();
+        };
     }
 
     public static boolean contains(Region region, ByteString key) {

@@ -20,7 +20,6 @@ import io.duetdb.learner.internal.storage.RegionDelta;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.raftcmd.ChangePeer;
 import io.duetdb.proto.raftcmd.CommitMerge;
-import io.duetdb.proto.raftcmd.KeyValue;
 import io.duetdb.proto.raftcmd.RaftCommand;
 import io.duetdb.proto.raftcmd.RaftEntry;
 import io.duetdb.proto.raftcmd.Split;
@@ -193,7 +192,7 @@ public final class ColumnarRegion implements DurableStateMachine {
         if (state == ReplicaState.MERGING || command.getEpoch().getVersion() != region.getEpoch().getVersion()) {
             return false;
         }
-        for (ByteString key : transactionalKeys(command)) {
+        for (ByteString key : RegionTransitions.transactionalKeys(command)) {
             if (!RegionTransitions.contains(region, key)) {
                 return false;
             }
@@ -205,19 +204,6 @@ public final class ColumnarRegion implements DurableStateMachine {
         return state == ReplicaState.NORMAL && command.getEpoch().equals(region.getEpoch());
     }
 
-    private static List<ByteString> transactionalKeys(RaftCommand command) {
-        return switch (command.getCommandCase()) {
-            case PREWRITE -> command.getPrewrite().getMutationsList().stream().map(mutation -> mutation.getKey()).toList();
-            case COMMIT -> command.getCommit().getKeysList();
-            case ROLLBACK -> command.getRollback().getKeysList();
-            case PESSIMISTIC_LOCK -> command.getPessimisticLock().getKeysList();
-            case PESSIMISTIC_ROLLBACK -> command.getPessimisticRollback().getKeysList();
-            case TXN_HEART_BEAT -> List.of(command.getTxnHeartBeat().getPrimary());
-            case GARBAGE_COLLECT -> command.getGarbageCollect().getKeysList();
-            case TXN_IMPORT -> command.getTxnImport().getPairsList().stream().map(KeyValue::getKey).toList();
-            default -> List.of();
-        };
-    }
 
     private void changePeer(ChangePeer change) {
         RegionTransitions.Outcome outcome = RegionTransitions.changePeer(region, change);

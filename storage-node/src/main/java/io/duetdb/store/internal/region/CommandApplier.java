@@ -11,10 +11,7 @@ import io.duetdb.common.keys.Keys;
 import io.duetdb.common.region.RegionErrors;
 import io.duetdb.common.region.RegionTransitions;
 import io.duetdb.proto.kv.KeyError;
-import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.RegionError;
-import io.duetdb.proto.meta.Peer;
-import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.meta.RegionEpoch;
 import io.duetdb.proto.raftcmd.ChangePeer;
@@ -118,17 +115,7 @@ public final class CommandApplier {
 
     /** The user keys a transactional command touches; empty for other commands. */
     public static List<ByteString> transactionalKeys(RaftCommand command) {
-        return switch (command.getCommandCase()) {
-            case PREWRITE -> command.getPrewrite().getMutationsList().stream().map(Mutation::getKey).toList();
-            case COMMIT -> command.getCommit().getKeysList();
-            case ROLLBACK -> command.getRollback().getKeysList();
-            case PESSIMISTIC_LOCK -> command.getPessimisticLock().getKeysList();
-            case PESSIMISTIC_ROLLBACK -> command.getPessimisticRollback().getKeysList();
-            case TXN_HEART_BEAT -> List.of(command.getTxnHeartBeat().getPrimary());
-            case GARBAGE_COLLECT -> command.getGarbageCollect().getKeysList();
-            case TXN_IMPORT -> command.getTxnImport().getPairsList().stream().map(KeyValue::getKey).toList();
-            default -> List.of();
-        };
+        return RegionTransitions.transactionalKeys(command);
     }
 
     private static ApplyOutcome applyTransactional(RegionLocalState state, RaftCommand command, EngineReader engine,
