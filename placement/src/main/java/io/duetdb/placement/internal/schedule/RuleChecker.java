@@ -15,7 +15,8 @@ import io.duetdb.proto.placement.PlacementRule;
 
 /**
  * Places the learners that placement rules ask for (column learners on a table's key range): adds missing
- * ones on matching stores and removes learners that no rule wants any more. One change per call.
+ * ones on matching stores, replaces those on stores that are down or drained (the old one goes once its
+ * replacement is in place), and removes learners that no rule wants any more. One change per call.
  */
 public final class RuleChecker {
     private RuleChecker() {
@@ -26,6 +27,8 @@ public final class RuleChecker {
         byte[] start = region.region().getStartKey().toByteArray();
         byte[] end = region.region().getEndKey().toByteArray();
         Set<Long> claimed = new HashSet<>();
+        Set<Long> stranded = new HashSet<>();
+        boolean satisfied = true;
         List<Peer> learners = new ArrayList<>(region.learners());
         for (PlacementRule rule : cluster.rules()) {
             if (rule.getRole() != PeerRole.LEARNER
@@ -34,13 +37,21 @@ public final class RuleChecker {
             }
             int have = 0;
             for (Peer learner : learners) {
+                Optional<StoreView> store = cluster.store(learner.getStoreId());
                 if (have < rule.getCount() && !claimed.contains(learner.getId())
-                        && cluster.store(learner.getStoreId()).map(store -> matches(rule, store)).orElse(false)) {
+                        && store.map(view -> matches(rule, view)).orElse(false)) {
                     claimed.add(learner.getId());
-                    have++;
+                    if (store.get().mustBeVacated()) {
+                        // A learner on a store that is down (or being drained) keeps its place until another
+                        // learner store holds a replacement.
+                        stranded.add(learner.getId());
+                    } else {
+                        have++;
+                    }
                 }
             }
             if (have < rule.getCount()) {
+                satisfied = false;
                 Optional<StoreView> target = cluster.bestTarget(region,
                         store -> store.acceptsReplicas() && matches(rule, store));
                 if (target.isPresent()) {
@@ -54,9 +65,11 @@ public final class RuleChecker {
         }
         for (Peer learner : learners) {
             boolean onLearnerStore = cluster.store(learner.getStoreId()).map(store -> !store.acceptsVoters()).orElse(true);
-            if (!claimed.contains(learner.getId()) && onLearnerStore) {
+            boolean replaced = stranded.contains(learner.getId()) && satisfied;
+            if ((!claimed.contains(learner.getId()) || replaced) && onLearnerStore) {
                 return Optional.of(new Operator(region.id(), Operator.Kind.RULE,
-                        "remove learner no rule asks for", List.of(new OperatorStep.RemovePeer(learner)), version, nowNanos));
+                        replaced ? "remove learner on a lost store (replaced)" : "remove learner no rule asks for",
+                        List.of(new OperatorStep.RemovePeer(learner)), version, nowNanos));
             }
         }
         return Optional.empty();

@@ -141,6 +141,31 @@ class SchedulerTest {
     }
 
     @Test
+    void aLearnerOnADownStoreIsReplacedBeforeItIsRemoved() {
+        PlacementRule rule = PlacementRule.newBuilder().setId("table-42").setRole(PeerRole.LEARNER).setCount(1)
+                .setStartKey(ByteString.copyFromUtf8("t42")).setEndKey(ByteString.copyFromUtf8("t43"))
+                .addLabelConstraints(LabelConstraint.newBuilder().setKey("engine").setOp(LabelOperator.IN).addValues("columnar"))
+                .build();
+        Region covered = region(1, voter(11, 1)).toBuilder().setStartKey(ByteString.copyFromUtf8("t42_a"))
+                .setEndKey(ByteString.copyFromUtf8("t42_z")).addPeers(learner(99, 7)).build();
+        RegionView region = RegionView.of(covered, voter(11, 1));
+        StoreView down = store(7, StoreLiveness.DOWN, 1, 0, "engine", "columnar");
+        List<StoreView> alone = List.of(store(1, StoreLiveness.UP, 1, 1), down);
+        // No other learner store: the learner on the down store stays, waiting for its store.
+        assertThat(RuleChecker.check(region, cluster(alone, List.of(region), List.of(rule)), newPeerId, 0)).isEmpty();
+
+        List<StoreView> stores = List.of(store(1, StoreLiveness.UP, 1, 1), down,
+                store(8, StoreLiveness.UP, 0, 0, "engine", "columnar"));
+        Operator add = RuleChecker.check(region, cluster(stores, List.of(region), List.of(rule)), newPeerId, 0).orElseThrow();
+        assertThat(((OperatorStep.AddLearner) add.steps().get(0)).peer().getStoreId()).isEqualTo(8);
+
+        RegionView replaced = RegionView.of(covered.toBuilder().addPeers(learner(100, 8)).build(), voter(11, 1));
+        Operator remove = RuleChecker.check(replaced, cluster(stores, List.of(replaced), List.of(rule)), newPeerId, 0)
+                .orElseThrow();
+        assertThat(remove.steps()).containsExactly(new OperatorStep.RemovePeer(learner(99, 7)));
+    }
+
+    @Test
     void balancesLeadersTowardTheStoreLeadingFewest() {
         List<RegionView> regions = new ArrayList<>();
         for (long id = 1; id <= 4; id++) {
