@@ -104,6 +104,10 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    public LearnerConfig learnerConfig(int index) {
+        return learnerConfigs.get(index);
+    }
+
     public Optional<LearnerServer> learner(int index) {
         return Optional.ofNullable(learners.get(index));
     }

@@ -3,6 +3,7 @@ package io.duetdb.testing.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,6 +12,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -177,6 +179,41 @@ class ItColumnLearner {
             statement.execute("DROP TABLE events");
             List<String> rules = placement.getPlacementRules().stream().map(PlacementRule::getId).toList();
             assertThat(rules).noneMatch(rule -> rule.endsWith("-" + tableId));
+        }
+    }
+
+    /**
+     * A learner that comes back without Raft log entries it had acknowledged (as a crash can leave it): the region's
+     * leader never resends below an acknowledged index, so it notices the listener is stuck, drops it from the Raft
+     * configuration and adds it back, and the learner catches up.
+     */
+    @Test
+    void aLearnerThatLostAcknowledgedLogEntriesCatchesUp() throws Exception {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE journal (id INT PRIMARY KEY, note VARCHAR(20))");
+            statement.execute("ALTER TABLE journal SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "journal");
+            SqlTesting.insertRows(statement, "journal", 1, 50, i -> i + ", 'before'");
+            List<String> queries = List.of("SELECT * FROM journal ORDER BY id");
+            assertSameOnBothEngines(statement, queries);
+            cluster.stopLearner(0);
+            Path raft = cluster.learnerConfig(0).dataDir().resolve("raft");
+            try (Stream<Path> files = Files.walk(raft)) {
+                for (Path segment : files.filter(path -> path.getFileName().toString().startsWith("log_")).toList()) {
+                    Files.delete(segment);
+                }
+            }
+            SqlTesting.insertRows(statement, "journal", 51, 80, i -> i + ", 'while down'");
+            cluster.startLearner(0);
+            statement.execute("INSERT INTO journal VALUES (81, 'after')");
+            LocalCluster.await("the learner to catch up", Duration.ofSeconds(90), () -> {
+                try {
+                    assertSameOnBothEngines(statement, queries);
+                    return true;
+                } catch (AssertionError | SQLException e) {
+                    return false;
+                }
+            });
         }
     }
 

@@ -4,8 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -58,6 +60,8 @@ public final class RegionOperations {
     private static final Duration TRANSFER_TIMEOUT = Duration.ofSeconds(10);
     /** A learner is promoted only once its log is this close to the leader's commit index. */
     private static final long PROMOTION_LAG = 100;
+    /** How long a listener may acknowledge nothing new while its region commits before it is restarted. */
+    private static final Duration LISTENER_STUCK = Duration.ofSeconds(10);
 
     private final StoreNode node;
     private final PlacementClient placement;
@@ -66,6 +70,7 @@ public final class RegionOperations {
     private final LeaderHandOver handOver;
     private final ScheduledExecutorService executor;
     private final StoreMetrics metrics;
+    private final ListenerProgress listenerProgress = new ListenerProgress(LISTENER_STUCK.toNanos());
 
     public RegionOperations(StoreNode node, PlacementClient placement, StoreClients clients, RegionMerger merger,
             ScheduledExecutorService executor, StoreMetrics metrics, LeaderHandOver handOver) {
@@ -189,6 +194,7 @@ public final class RegionOperations {
             RaftGroupHandle handle = peer.handle();
             List<RaftPeerSpec> actual = handle.configuration();
             if (sameMembers(desired, actual)) {
+                restartStuckListeners(peer, handle, desired);
                 return;
             }
             Set<String> present = new HashSet<>();
@@ -212,6 +218,35 @@ public final class RegionOperations {
         } finally {
             peer.reconciling.set(false);
         }
+    }
+
+    /**
+     * Drops a listener whose acknowledged index is stuck from the Raft configuration and adds it back (see
+     * {@link ListenerProgress}); the region's membership record does not change.
+     */
+    private void restartStuckListeners(RegionPeer peer, RaftGroupHandle handle, List<RaftPeerSpec> desired)
+            throws Exception {
+        Map<String, Long> listenerIndices = new HashMap<>();
+        Map<String, Long> matchIndices = handle.followerMatchIndices();
+        for (RaftPeerSpec member : desired) {
+            if (member.listener() && matchIndices.containsKey(member.id())) {
+                listenerIndices.put(member.id(), matchIndices.get(member.id()));
+            }
+        }
+        List<String> stuck = listenerProgress.stuck(peer.regionId(), listenerIndices, handle.commitIndex(),
+                System.nanoTime());
+        if (stuck.isEmpty()) {
+            return;
+        }
+        List<RaftPeerSpec> voters = desired.stream().filter(member -> !member.listener()).toList();
+        List<RaftPeerSpec> listeners = desired.stream().filter(RaftPeerSpec::listener).toList();
+        List<RaftPeerSpec> others = listeners.stream().filter(member -> !stuck.contains(member.id())).toList();
+        LOG.info("region {}: listeners {} acknowledged nothing new for {} s while the region committed more;"
+                + " dropping them from the Raft configuration and adding them back", peer.regionId(), stuck,
+                LISTENER_STUCK.toSeconds());
+        handle.setConfiguration(voters, others).get(2, TimeUnit.MINUTES);
+        handle.setConfiguration(voters, listeners).get(2, TimeUnit.MINUTES);
+        LOG.info("region {}: listeners {} are back in the Raft configuration", peer.regionId(), stuck);
     }
 
     private boolean createReplica(Region region, Peer member, List<RaftPeerSpec> desired) {
