@@ -9,9 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Watches the listeners (column learners) of the regions this store leads. Ratis' leader never sends a follower
  * entries below the index it last acknowledged, so a listener that comes back from a crash without entries it had
- * acknowledged waits forever. A listener whose acknowledged index has not moved for {@code stuckNanos} while the
- * region committed more is reported once per {@code stuckNanos}, to be dropped from the Raft configuration and added
- * back, which makes the leader learn its real position.
+ * acknowledged waits forever. A listener that has acknowledged entries before (a new one installing its first
+ * snapshot has not) and whose acknowledged index has not moved for {@code stuckNanos} while the region committed
+ * more is reported once per {@code stuckNanos}, to be dropped from the Raft configuration and added back, which
+ * makes the leader learn its real position.
  */
 final class ListenerProgress {
     private record Seen(long matchIndex, long sinceNanos, long reportedNanos) {
@@ -33,7 +34,7 @@ final class ListenerProgress {
             for (Map.Entry<String, Long> listener : listenerMatchIndices.entrySet()) {
                 long match = listener.getValue();
                 Seen last = seen.get(listener.getKey());
-                if (last == null || last.matchIndex() != match || match >= commitIndex) {
+                if (last == null || last.matchIndex() != match || match >= commitIndex || match <= 0) {
                     seen.put(listener.getKey(), new Seen(match, nowNanos, last == null ? 0 : last.reportedNanos()));
                     continue;
                 }

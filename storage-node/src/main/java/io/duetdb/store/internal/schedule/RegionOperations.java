@@ -61,7 +61,7 @@ public final class RegionOperations {
     /** A learner is promoted only once its log is this close to the leader's commit index. */
     private static final long PROMOTION_LAG = 100;
     /** How long a listener may acknowledge nothing new while its region commits before it is restarted. */
-    private static final Duration LISTENER_STUCK = Duration.ofSeconds(10);
+    private static final Duration LISTENER_STUCK = Duration.ofSeconds(30);
 
     private final StoreNode node;
     private final PlacementClient placement;

@@ -29,4 +29,11 @@ class ListenerProgressTest {
                 .containsExactly("store-4");
         assertThat(progress.stuck(2, Map.of("store-4", 5L), 300, 30 * SECOND)).isEmpty();
     }
+
+    @Test
+    void aListenerThatNeverAcknowledgedAnythingIsInstallingItsFirstSnapshotNotStuck() {
+        ListenerProgress progress = new ListenerProgress(10 * SECOND);
+        progress.stuck(1, Map.of("store-4", 0L), 300, 0);
+        assertThat(progress.stuck(1, Map.of("store-4", 0L), 900, 60 * SECOND)).isEmpty();
+    }
 }
