@@ -14,6 +14,7 @@ import io.duetdb.common.config.DataSize;
 import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.net.ListenAddresses;
 
 /**
  * One column learner's configuration. Field initialisers are the defaults (TiFlash's ports: service 3930, status
@@ -54,7 +55,7 @@ public final class LearnerConfig {
         if (own.size() != 3 && address.port() != 0) {
             fail("address, raft-address and status-address must differ");
         }
-        if (isWildcard(advertisedAddress())) {
+        if (ListenAddresses.isWildcard(advertisedAddress())) {
             fail("address " + address + " listens on every interface: set advertise-address to the address others should use");
         }
         if (pd.isEmpty()) {
@@ -87,15 +88,11 @@ public final class LearnerConfig {
     }
 
     public HostAndPort advertisedRaftAddress() {
-        return isWildcard(raftAddress) ? new HostAndPort(advertisedAddress().host(), raftAddress.port()) : raftAddress;
+        return ListenAddresses.advertised(raftAddress, advertisedAddress());
     }
 
     public HostAndPort advertisedStatusAddress() {
-        return isWildcard(statusAddress) ? new HostAndPort(advertisedAddress().host(), statusAddress.port()) : statusAddress;
-    }
-
-    private static boolean isWildcard(HostAndPort address) {
-        return address.host().equals("0.0.0.0") || address.host().equals("::") || address.host().equals("[::]");
+        return ListenAddresses.advertised(statusAddress, advertisedAddress());
     }
 
     /** The labels the learner registers with: the configured ones and engine = "columnar". */

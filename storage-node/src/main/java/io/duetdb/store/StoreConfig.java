@@ -15,6 +15,7 @@ import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.KvLimits;
+import io.duetdb.common.net.ListenAddresses;
 import io.duetdb.raft.RaftGroupHandle;
 
 /**
@@ -70,7 +71,7 @@ public final class StoreConfig {
         if (own.size() != 3 && address.port() != 0) {
             fail("address, raft-address and status-address must differ");
         }
-        if (isWildcard(advertisedAddress())) {
+        if (ListenAddresses.isWildcard(advertisedAddress())) {
             fail("address " + address + " listens on every interface: set advertise-address to the address others should use");
         }
         if (pd.isEmpty()) {
@@ -117,16 +118,12 @@ public final class StoreConfig {
      * advertised host with the Raft port.
      */
     public HostAndPort advertisedRaftAddress() {
-        return isWildcard(raftAddress) ? new HostAndPort(advertisedAddress().host(), raftAddress.port()) : raftAddress;
+        return ListenAddresses.advertised(raftAddress, advertisedAddress());
     }
 
     /** The status address as others should use it (same rule as the Raft address). */
     public HostAndPort advertisedStatusAddress() {
-        return isWildcard(statusAddress) ? new HostAndPort(advertisedAddress().host(), statusAddress.port()) : statusAddress;
-    }
-
-    private static boolean isWildcard(HostAndPort address) {
-        return address.host().equals("0.0.0.0") || address.host().equals("::") || address.host().equals("[::]");
+        return ListenAddresses.advertised(statusAddress, advertisedAddress());
     }
 
     public Path dataDir() {

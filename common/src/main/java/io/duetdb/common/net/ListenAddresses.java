@@ -17,6 +17,19 @@ public final class ListenAddresses {
     private ListenAddresses() {
     }
 
+    /** Whether a component listening on {@code address} listens on every interface. */
+    public static boolean isWildcard(HostAndPort address) {
+        return address.host().equals("0.0.0.0") || address.host().equals("::") || address.host().equals("[::]");
+    }
+
+    /**
+     * What others dial for a listener: {@code listen} itself, or, when it listens on a wildcard address, the host of
+     * the component's advertised address with the listener's port.
+     */
+    public static HostAndPort advertised(HostAndPort listen, HostAndPort advertisedService) {
+        return isWildcard(listen) ? new HostAndPort(advertisedService.host(), listen.port()) : listen;
+    }
+
     /** Binds {@code address} (with SO_REUSEADDR, as the servers do) and lets it go again. */
     public static void requireFree(HostAndPort address, String what) {
         if (address.port() == 0) {
