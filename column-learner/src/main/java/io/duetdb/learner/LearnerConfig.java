@@ -46,6 +46,12 @@ public final class LearnerConfig {
     private Duration readWaitTimeout = Duration.ofSeconds(10);
     /** How often the learner reads placement's GC safe point and drops the row versions below it. */
     private Duration gcRunInterval = Duration.ofMinutes(10);
+    /** A replica's delta is merged into column packs once it holds this many row versions. */
+    private long deltaMergeRows = 8192;
+    /** How often the learner looks for deltas to merge. */
+    private Duration mergeCheckInterval = Duration.ofSeconds(2);
+    /** How often the learner checks the catalog's schema version (regular schema sync). */
+    private Duration schemaSyncInterval = Duration.ofSeconds(10);
     /** Raft log entries applied between snapshots (saves of a replica's files and log purges). */
     private long raftSnapshotThreshold = 10_000;
     private DataSize coprocessorMemory = DataSize.ofMebibytes(1024);
@@ -61,10 +67,14 @@ public final class LearnerConfig {
         if (pd.isEmpty()) {
             fail("pd must list at least one placement member");
         }
-        for (Duration duration : List.of(storeHeartbeatInterval, replicaGcInterval, readWaitTimeout, gcRunInterval)) {
+        for (Duration duration : List.of(storeHeartbeatInterval, replicaGcInterval, readWaitTimeout, gcRunInterval,
+                mergeCheckInterval, schemaSyncInterval)) {
             if (duration.isZero() || duration.isNegative()) {
                 fail("durations must be positive");
             }
+        }
+        if (deltaMergeRows < 1) {
+            fail("delta-merge-rows must be at least 1");
         }
         if (raftSnapshotThreshold < 100) {
             fail("raft-snapshot-threshold must be at least 100");
@@ -185,6 +195,33 @@ public final class LearnerConfig {
 
     public LearnerConfig setReadWaitTimeout(Duration readWaitTimeout) {
         this.readWaitTimeout = readWaitTimeout;
+        return this;
+    }
+
+    public long deltaMergeRows() {
+        return deltaMergeRows;
+    }
+
+    public LearnerConfig setDeltaMergeRows(long deltaMergeRows) {
+        this.deltaMergeRows = deltaMergeRows;
+        return this;
+    }
+
+    public Duration mergeCheckInterval() {
+        return mergeCheckInterval;
+    }
+
+    public LearnerConfig setMergeCheckInterval(Duration mergeCheckInterval) {
+        this.mergeCheckInterval = mergeCheckInterval;
+        return this;
+    }
+
+    public Duration schemaSyncInterval() {
+        return schemaSyncInterval;
+    }
+
+    public LearnerConfig setSchemaSyncInterval(Duration schemaSyncInterval) {
+        this.schemaSyncInterval = schemaSyncInterval;
         return this;
     }
 

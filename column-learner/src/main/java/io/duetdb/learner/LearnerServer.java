@@ -32,6 +32,7 @@ import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.placement.PlacementClientConfig;
 import io.duetdb.client.placement.PlacementReadiness;
 import io.duetdb.client.region.RegionCache;
+import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.build.BuildInfo;
 import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.config.HostAndPort;
@@ -50,6 +51,10 @@ import io.duetdb.learner.internal.metrics.LearnerMetrics;
 import io.duetdb.learner.internal.proto.LearnerIdent;
 import io.duetdb.learner.internal.region.ColumnarRegion;
 import io.duetdb.learner.internal.rpc.LearnerAdminGrpcEndpoint;
+import io.duetdb.learner.internal.schema.CatalogSchemaSource;
+import io.duetdb.learner.internal.schema.TableSchemas;
+import io.duetdb.learner.internal.stable.PackFiles;
+import io.duetdb.learner.internal.stable.StableMerger;
 import io.duetdb.learner.internal.snapshot.SnapshotFetcher;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.Region;
@@ -141,11 +146,18 @@ public final class LearnerServer implements AutoCloseable {
         ExecutorService snapshots = Executors.newFixedThreadPool(2, new NamedThreadFactory(COMPONENT, nodeName, "snapshot"));
         resources.add(snapshots::shutdownNow);
         RegionCache directory = new RegionCache(placement);
+        TxnClient catalogClient = new TxnClient(placement);
+        resources.add(catalogClient);
+        TableSchemas schemas = new TableSchemas(new CatalogSchemaSource(catalogClient));
+        BufferAllocator packMemory = new RootAllocator(256L << 20);
+        resources.add(packMemory);
+        PackFiles packs = new PackFiles(dataDirectory.resolve("packs"), packMemory);
+        StableMerger merger = new StableMerger(schemas, packs::nextId);
         SnapshotFetcher fetcher = new SnapshotFetcher(id -> storeAddress(directory, id),
                 id -> StoreAdminGrpc.newBlockingStub(channel(storeAddress(directory, id))), snapshots,
                 metrics.snapshotsInstalled::inc);
         LearnerNode learner = new LearnerNode(storeId, config.advertisedRaftAddress(), dataDirectory.resolve("replicas"),
-                directory, fetcher, background, metrics);
+                packs, merger, directory, fetcher, background, metrics);
         RaftNode raftNode = new RaftNode(new RaftNodeOptions(StorePeers.raftPeerId(storeId), config.raftAddress().host(),
                 config.raftAddress().port(), dataDirectory.resolve("raft"), Duration.ofSeconds(1), Duration.ofSeconds(2),
                 config.raftSnapshotThreshold(), Duration.ofSeconds(10), 0, RaftNodeOptions.SnapshotTransfer.STATE_MACHINE),
@@ -192,10 +204,16 @@ public final class LearnerServer implements AutoCloseable {
         });
 
         metrics.gauge("duet_learner_regions", "Region replicas on this learner", () -> learner.replicas().size());
-        metrics.gauge("duet_learner_row_versions", "Row versions held by this learner's replicas",
-                () -> learner.replicas().stream().mapToLong(replica -> replica.delta().versionCount()).sum());
+        metrics.gauge("duet_learner_delta_versions", "Row versions in the replicas' deltas (not yet in column packs)",
+                () -> learner.replicas().stream().mapToLong(replica -> replica.layers().deltaVersions()).sum());
+        metrics.gauge("duet_learner_stable_versions", "Row versions in the replicas' column packs",
+                () -> learner.replicas().stream().mapToLong(replica -> replica.layers().stable().rows()).sum());
+        metrics.gauge("duet_learner_stable_bytes", "Memory the replicas' column packs take (approximate)",
+                () -> learner.replicas().stream().mapToLong(replica -> replica.layers().stable().bytes()).sum());
         metrics.gauge("duet_learner_pending_prewrites", "Prewrites held until their transactions commit or roll back",
-                () -> learner.replicas().stream().mapToLong(replica -> replica.delta().pendingCount()).sum());
+                () -> learner.replicas().stream().mapToLong(replica -> replica.layers().active().pendingCount()).sum());
+        metrics.gauge("duet_learner_schema_version", "The catalog schema version the learner decodes rows with",
+                schemas::version);
         metrics.gaugeByRegion("duet_learner_replication_lag_entries",
                 "Log entries committed in the region but not yet applied by this learner", callback -> {
                     for (ColumnarRegion replica : learner.replicas()) {
@@ -211,6 +229,13 @@ public final class LearnerServer implements AutoCloseable {
         background.scheduleWithFixedDelay(guard("garbage collection",
                 () -> learner.collectGarbage(placement.getGcSafePoint().getSafePoint())),
                 config.gcRunInterval().toMillis(), config.gcRunInterval().toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledExecutorService merges = Executors.newSingleThreadScheduledExecutor(
+                new NamedThreadFactory(COMPONENT, nodeName, "merge"));
+        resources.add(merges::shutdownNow);
+        merges.scheduleWithFixedDelay(guard("delta merge", () -> learner.mergeDeltas(config.deltaMergeRows())),
+                config.mergeCheckInterval().toMillis(), config.mergeCheckInterval().toMillis(), TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(guard("schema sync", schemas::sync), 0, config.schemaSyncInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("missing replicas", () -> createMissingReplicas(placement)),
                 config.storeHeartbeatInterval().toMillis(), config.storeHeartbeatInterval().toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -364,8 +389,10 @@ public final class LearnerServer implements AutoCloseable {
                 entry.put("region_id", replica.regionId());
                 entry.put("applied_index", replica.applied().index());
                 entry.put("commit_index", current.group(replica.regionId()).map(RaftGroupHandle::commitIndex).orElse(-1L));
-                entry.put("row_versions", replica.delta().versionCount());
-                entry.put("pending_prewrites", replica.delta().pendingCount());
+                entry.put("delta_versions", replica.layers().deltaVersions());
+                entry.put("stable_versions", replica.layers().stable().rows());
+                entry.put("stable_slices", replica.layers().stable().slices().size());
+                entry.put("pending_prewrites", replica.layers().active().pendingCount());
                 replicas.add(entry);
             }
             status.put("replicas", replicas);

@@ -28,6 +28,9 @@ class LearnerConfigTest {
         assertThat(config.readWaitTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.gcRunInterval()).isEqualTo(Duration.ofMinutes(10));
         assertThat(config.raftSnapshotThreshold()).isEqualTo(10_000);
+        assertThat(config.deltaMergeRows()).isEqualTo(8192);
+        assertThat(config.mergeCheckInterval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(config.schemaSyncInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.coprocessorMemory()).isEqualTo(DataSize.ofMebibytes(1024));
         assertThat(config.storeLabels()).isEqualTo(Map.of("engine", "columnar"));
     }
@@ -39,12 +42,14 @@ class LearnerConfigTest {
                 pd = ["10.0.0.1:2379"]
                 address = "10.0.0.7:3930"
                 read-wait-timeout = "3s"
+                delta-merge-rows = 100
 
                 [labels]
                 zone = "z2"
                 """, new LearnerConfig()).validate();
         assertThat(config.dataDir()).isEqualTo(Path.of("/srv/duet/learner"));
         assertThat(config.readWaitTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.deltaMergeRows()).isEqualTo(100);
         assertThat(config.storeLabels()).containsEntry("zone", "z2").containsEntry("engine", "columnar");
     }
 
@@ -56,5 +61,7 @@ class LearnerConfigTest {
                 .isInstanceOf(DuetException.class).hasMessageContaining("must differ");
         assertThatThrownBy(() -> new LearnerConfig().setReadWaitTimeout(Duration.ZERO).validate())
                 .isInstanceOf(DuetException.class);
+        assertThatThrownBy(() -> new LearnerConfig().setDeltaMergeRows(0).validate())
+                .isInstanceOf(DuetException.class).hasMessageContaining("delta-merge-rows");
     }
 }

@@ -83,7 +83,10 @@ public final class LocalCluster implements AutoCloseable {
                 .setRaftAddress(new HostAndPort("127.0.0.1", LocalPlacementCluster.freePort()))
                 .setStatusAddress(new HostAndPort("127.0.0.1", LocalPlacementCluster.freePort()))
                 .setStoreHeartbeatInterval(Duration.ofSeconds(1))
-                .setReplicaGcInterval(Duration.ofSeconds(5));
+                .setReplicaGcInterval(Duration.ofSeconds(5))
+                // Small deltas and frequent checks, so that tests read column packs merged while they write.
+                .setDeltaMergeRows(50)
+                .setMergeCheckInterval(Duration.ofMillis(300));
         learnerConfigs.add(config);
         learners.add(null);
         startLearner(index);

@@ -30,7 +30,10 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.region.RegionErrors;
 import io.duetdb.learner.internal.metrics.LearnerMetrics;
 import io.duetdb.learner.internal.proto.ReplicaState;
+import io.duetdb.learner.internal.read.ColumnarScanOperator;
+import io.duetdb.learner.internal.read.PackFilter;
 import io.duetdb.learner.internal.region.ColumnarRegion;
+import io.duetdb.learner.internal.stable.Layers;
 import io.duetdb.learner.internal.storage.PendingWrite;
 import io.duetdb.proto.coprocessor.CoprocessorRequest;
 import io.duetdb.proto.coprocessor.CoprocessorResponse;
@@ -131,7 +134,8 @@ public final class LearnerCoprocessor implements CoprocessorHandler {
             sink.complete();
             return;
         }
-        Optional<Map.Entry<byte[], PendingWrite>> blocking = replica.delta().blockingWrite(ranges, readTs);
+        Layers layers = replica.layers();
+        Optional<Map.Entry<byte[], PendingWrite>> blocking = layers.active().blockingWrite(ranges, readTs);
         if (blocking.isPresent()) {
             metrics.coprocessorRequests.labelValues("locked").inc();
             sink.send(CoprocessorResponse.newBuilder().setLocked(locked(blocking.get().getKey(), blocking.get().getValue()))
@@ -141,7 +145,7 @@ public final class LearnerCoprocessor implements CoprocessorHandler {
         }
         long outputRows = 0;
         long batches = 0;
-        RowScanOperator[] scan = new RowScanOperator[1];
+        ColumnarScanOperator[] scan = new ColumnarScanOperator[1];
         ExecutorStatistics statistics = new ExecutorStatistics(dag.getExecutorsCount());
         try (BufferAllocator requestAllocator = allocator.newChildAllocator("learner-coprocessor-" + region.getId(), 0,
                 allocator.getLimit());
@@ -149,8 +153,8 @@ public final class LearnerCoprocessor implements CoprocessorHandler {
                     @Override
                     public BatchOperator tableScan(TableScan tableScan) {
                         RowScanOperator.checkRanges(tableScan, ranges);
-                        scan[0] = new RowScanOperator(replica.delta().rows(ranges, readTs), tableScan, requestAllocator,
-                                DagPipeline.batchRows(dag));
+                        scan[0] = new ColumnarScanOperator(layers, ranges, readTs, tableScan, PackFilter.of(dag),
+                                requestAllocator, DagPipeline.batchRows(dag));
                         return scan[0];
                     }
 
@@ -185,6 +189,10 @@ public final class LearnerCoprocessor implements CoprocessorHandler {
         metrics.coprocessorRequests.labelValues("ok").inc();
         metrics.coprocessorRows.labelValues("scanned").inc(scanned);
         metrics.coprocessorRows.labelValues("returned").inc(outputRows);
+        if (scan[0] != null) {
+            metrics.packsScanned.labelValues("read").inc(scan[0].readPacks());
+            metrics.packsScanned.labelValues("skipped").inc(scan[0].skippedPacks());
+        }
         metrics.coprocessorSeconds.observe(elapsed / 1e9);
         ExecutionSummary.Builder summary = ExecutionSummary.newBuilder().setScannedRows(scanned)
                 .setOutputRows(outputRows).setOutputBatches(batches).setElapsedNanos(elapsed);

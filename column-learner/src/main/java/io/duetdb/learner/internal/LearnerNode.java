@@ -6,9 +6,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
@@ -24,7 +27,10 @@ import io.duetdb.learner.internal.proto.ReplicaHeader;
 import io.duetdb.learner.internal.proto.ReplicaState;
 import io.duetdb.learner.internal.region.ColumnarRegion;
 import io.duetdb.learner.internal.region.ReplicaFiles;
-import io.duetdb.learner.internal.storage.RegionDelta;
+import io.duetdb.learner.internal.stable.ColumnPack;
+import io.duetdb.learner.internal.stable.Layers;
+import io.duetdb.learner.internal.stable.PackFiles;
+import io.duetdb.learner.internal.stable.StableMerger;
 import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.PeerRole;
 import io.duetdb.proto.meta.Region;
@@ -49,6 +55,8 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     private final long storeId;
     private final HostAndPort raftAddress;
     private final ReplicaFiles files;
+    private final PackFiles packs;
+    private final StableMerger merger;
     private final RegionCache directory;
     private final ColumnarRegion.SnapshotInstaller installer;
     private final Executor background;
@@ -56,14 +64,19 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     private final Map<Long, ColumnarRegion> replicas = new ConcurrentHashMap<>();
     /** State machines made before their Raft group exists, handed to Ratis when it asks for them. */
     private final Map<Long, ColumnarRegion> prepared = new ConcurrentHashMap<>();
+    /** Split-off replicas saved but not yet hosted: their packs are live. */
+    private final Map<Long, ColumnarRegion> splitting = new ConcurrentHashMap<>();
     private RaftNode raftNode;
     private volatile long safePoint;
 
-    public LearnerNode(long storeId, HostAndPort raftAddress, Path replicaDirectory, RegionCache directory,
-            ColumnarRegion.SnapshotInstaller installer, Executor background, LearnerMetrics metrics) {
+    public LearnerNode(long storeId, HostAndPort raftAddress, Path replicaDirectory, PackFiles packs,
+            StableMerger merger, RegionCache directory, ColumnarRegion.SnapshotInstaller installer, Executor background,
+            LearnerMetrics metrics) {
         this.storeId = storeId;
         this.raftAddress = requireNonNull(raftAddress, "raftAddress is null");
-        this.files = new ReplicaFiles(replicaDirectory);
+        this.packs = requireNonNull(packs, "packs is null");
+        this.merger = requireNonNull(merger, "merger is null");
+        this.files = new ReplicaFiles(replicaDirectory, packs);
         this.directory = requireNonNull(directory, "directory is null");
         this.installer = requireNonNull(installer, "installer is null");
         this.background = requireNonNull(background, "background is null");
@@ -72,14 +85,21 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
 
     /** Loads the saved replicas, then starts Raft, which recovers their groups and replays their logs. */
     public void start(RaftNode node) throws IOException {
+        Map<Long, ColumnPack> loaded = new HashMap<>();
+        Set<Long> live = new HashSet<>();
         for (Path file : files.list()) {
-            ReplicaFiles.Saved saved = files.load(file);
+            ReplicaFiles.Saved saved = files.load(file, loaded);
             long regionId = saved.header().getRegion().getId();
             if (saved.header().getState() == ReplicaState.TOMBSTONE) {
                 files.delete(regionId);
                 continue;
             }
-            prepared.put(regionId, newReplica(regionId, saved.header(), saved.delta()));
+            live.addAll(saved.layers().stable().packIds());
+            prepared.put(regionId, newReplica(regionId, saved.header(), saved.layers()));
+        }
+        int unused = packs.deleteExcept(live);
+        if (unused > 0) {
+            LOG.info("learner store {}: deleted {} pack files no replica names", storeId, unused);
         }
         this.raftNode = node;
         for (RaftGroupHandle handle : node.start()) {
@@ -93,8 +113,8 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
         LOG.info("learner store {} hosts {} replicas", storeId, replicas.size());
     }
 
-    private ColumnarRegion newReplica(long regionId, ReplicaHeader header, RegionDelta delta) {
-        return new ColumnarRegion(regionId, storeId, header, delta, files, this, installer);
+    private ColumnarRegion newReplica(long regionId, ReplicaHeader header, Layers layers) {
+        return new ColumnarRegion(regionId, storeId, header, layers, files, this, installer);
     }
 
     /** Ratis asks for the state machine of a group it recovers or creates. */
@@ -163,13 +183,14 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     }
 
     @Override
-    public void split(ColumnarRegion left, Region right, RegionDelta delta) {
+    public void split(ColumnarRegion left, Region right, Layers layers) {
         if (replicas.containsKey(right.getId())) {
             return;
         }
         ReplicaHeader header = ReplicaHeader.newBuilder().setRegion(right).setState(ReplicaState.NORMAL)
                 .setAppliedTerm(INITIAL_POSITION.term()).setAppliedIndex(INITIAL_POSITION.index()).build();
-        ColumnarRegion replica = newReplica(right.getId(), header, delta);
+        ColumnarRegion replica = newReplica(right.getId(), header, layers);
+        splitting.put(right.getId(), replica);
         replica.save();
         LOG.info("region {} split off {}", left.regionId(), RegionDescriptions.describe(right));
         background.execute(() -> createGroup(replica, right));
@@ -184,18 +205,19 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
             LOG.warn("region {}: cannot start the Raft group of the split-off replica: {}", region.getId(), e.toString());
         } finally {
             prepared.remove(region.getId());
+            splitting.remove(region.getId());
         }
     }
 
     @Override
-    public RegionDelta absorbSource(long sourceRegionId) {
+    public Layers absorbSource(long sourceRegionId) {
         ColumnarRegion source = replicas.get(sourceRegionId);
         if (source == null || source.region() == null) {
             return null;
         }
         source.tombstone();
         background.execute(() -> destroy(sourceRegionId, "merged into its neighbour"));
-        return source.delta();
+        return source.layers();
     }
 
     @Override
@@ -249,6 +271,71 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
         }
         metrics.gcVersions.inc(dropped);
         LOG.info("learner store {}: GC to safe point {} dropped {} row versions", storeId, latestSafePoint, dropped);
+    }
+
+    /**
+     * Merges into the stable layer the deltas holding at least {@code minVersions} versions, one replica at a
+     * time, then deletes the pack files no replica uses any more. Runs on one thread.
+     */
+    public void mergeDeltas(long minVersions) {
+        boolean merged = false;
+        for (ColumnarRegion replica : replicas()) {
+            Optional<ColumnarRegion.MergeTicket> ticket = replica.freezeForMerge(minVersions);
+            if (ticket.isEmpty()) {
+                continue;
+            }
+            merged |= mergeDelta(replica, ticket.get());
+        }
+        if (merged) {
+            sweepPacks();
+        }
+    }
+
+    private boolean mergeDelta(ColumnarRegion replica, ColumnarRegion.MergeTicket ticket) {
+        long started = System.nanoTime();
+        Layers layers = ticket.layers();
+        StableMerger.Result result;
+        try {
+            result = merger.merge(replica.regionId(), layers.stable(), layers.frozen().versions(), safePoint);
+            for (ColumnPack pack : result.created()) {
+                packs.write(pack);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("region {}: merging its delta into columns failed; it stays in the delta: {}", replica.regionId(),
+                    e.toString());
+            metrics.deltaMerges.labelValues("failed").inc();
+            replica.abandonMerge(ticket);
+            return false;
+        }
+        if (!replica.installMerge(ticket, result.stable())) {
+            metrics.deltaMerges.labelValues("discarded").inc();
+            LOG.info("region {}: a delta merge was overtaken by a split, merge or snapshot; discarded",
+                    replica.regionId());
+            return true;
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        metrics.deltaMerges.labelValues("ok").inc();
+        metrics.deltaMergeSeconds.observe(seconds);
+        LOG.info("region {}: merged {} delta versions into {} new packs in {} ms ({} versions written, {} dropped;"
+                + " stable now {} versions in {} slices)", replica.regionId(), layers.frozen().versionCount(),
+                result.created().size(), Math.round(seconds * 1000), result.mergedVersions(), result.droppedVersions(),
+                result.stable().rows(), result.stable().slices().size());
+        return true;
+    }
+
+    /** Deletes the pack files that no replica's layers nor saved file name. Called on the merge thread only. */
+    private void sweepPacks() {
+        Set<Long> live = new HashSet<>();
+        for (Map<Long, ColumnarRegion> hosted : List.of(replicas, prepared, splitting)) {
+            for (ColumnarRegion replica : hosted.values()) {
+                live.addAll(replica.layers().stable().packIds());
+                live.addAll(replica.savedPacks());
+            }
+        }
+        int deleted = packs.deleteExcept(live);
+        if (deleted > 0) {
+            LOG.info("learner store {}: deleted {} pack files no replica uses", storeId, deleted);
+        }
     }
 
     /** Reads below this timestamp are refused: the versions they need may be gone. */

@@ -7,7 +7,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 import io.duetdb.common.catalog.ColumnInfo;
-import io.duetdb.common.compute.ValueTypes;
+import io.duetdb.common.compute.scan.StoredValues;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
 
@@ -20,19 +20,7 @@ public final class ComputeValues {
 
     /** The coprocessor type of a stored column, or null when its values do not travel there (unsigned). */
     public static FieldType columnType(ColumnInfo column) {
-        return switch (column.type().storageType()) {
-            case INT64 -> ValueTypes.of(ValueType.INT64);
-            case FLOAT32 -> ValueTypes.of(ValueType.FLOAT32);
-            case FLOAT64 -> ValueTypes.of(ValueType.FLOAT64);
-            case DECIMAL -> ValueTypes.decimal(column.type().precision(), column.type().scale());
-            case STRING -> ValueTypes.of(ValueType.STRING);
-            case BYTES -> ValueTypes.of(ValueType.BYTES);
-            case DATE -> ValueTypes.of(ValueType.DATE);
-            case DATETIME -> ValueTypes.of(ValueType.DATETIME);
-            case TIMESTAMP -> ValueTypes.of(ValueType.TIMESTAMP);
-            case TIME -> ValueTypes.of(ValueType.TIME);
-            default -> null;
-        };
+        return StoredValues.columnType(column.type());
     }
 
     /** A coprocessor value in the executor's form (the form TableAccess.fromStorage gives). */

@@ -21,6 +21,9 @@ public final class LearnerMetrics {
     public final Histogram coprocessorSeconds;
     public final Histogram readWaitSeconds;
     public final Counter gcVersions;
+    public final Counter deltaMerges;
+    public final Histogram deltaMergeSeconds;
+    public final Counter packsScanned;
 
     public LearnerMetrics() {
         JvmMetrics.builder().register(registry);
@@ -41,6 +44,14 @@ public final class LearnerMetrics {
                 .help("Coprocessor request time, wait for the replica included").register(registry);
         gcVersions = Counter.builder().name("duet_learner_gc_versions_total")
                 .help("Row versions dropped below the GC safe point").register(registry);
+        deltaMerges = Counter.builder().name("duet_learner_delta_merges_total")
+                .help("Merges of deltas into column packs by outcome (ok, discarded, failed)").labelNames("outcome")
+                .register(registry);
+        deltaMergeSeconds = Histogram.builder().name("duet_learner_delta_merge_seconds")
+                .help("Time a delta merge took, pack files written included").register(registry);
+        packsScanned = Counter.builder().name("duet_learner_packs_scanned_total")
+                .help("Column pack slices scans met, by what they did (read, skipped by min/max)").labelNames("kind")
+                .register(registry);
         readWaitSeconds = Histogram.builder().name("duet_learner_read_wait_seconds")
                 .help("Time a read waited for its replica to apply the leader's read index").register(registry);
     }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import org.slf4j.Logger;
@@ -16,6 +17,8 @@ import io.duetdb.common.region.RegionDescriptions;
 import io.duetdb.common.region.RegionTransitions;
 import io.duetdb.learner.internal.proto.ReplicaHeader;
 import io.duetdb.learner.internal.proto.ReplicaState;
+import io.duetdb.learner.internal.stable.Layers;
+import io.duetdb.learner.internal.stable.StableLayer;
 import io.duetdb.learner.internal.storage.RegionDelta;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.raftcmd.ChangePeer;
@@ -38,11 +41,11 @@ public final class ColumnarRegion implements DurableStateMachine {
 
     /** What the learner does about changes that reach beyond this replica. Called on the apply thread. */
     public interface Listener {
-        /** A split created {@code right}, whose rows are in {@code delta}. */
-        void split(ColumnarRegion left, Region right, RegionDelta delta);
+        /** A split created {@code right}, whose rows are in {@code layers}. */
+        void split(ColumnarRegion left, Region right, Layers layers);
 
-        /** A merge wants the source replica's delta; null when this learner does not hold it. */
-        RegionDelta absorbSource(long sourceRegionId);
+        /** A merge wants the source replica's layers; null when this learner does not hold it. */
+        Layers absorbSource(long sourceRegionId);
 
         /** The region no longer lists this learner's store, or was merged away. */
         void removed(ColumnarRegion region, String why);
@@ -72,12 +75,16 @@ public final class ColumnarRegion implements DurableStateMachine {
     private volatile Region region;
     private volatile ReplicaState state;
     private volatile long mergeTarget;
-    private volatile RegionDelta delta;
+    private volatile Layers layers;
     private volatile LogPosition applied;
     private volatile LogPosition snapshot;
+    /** Moves when a split, merge or snapshot replaces the layers: a delta merge begun before then is discarded. */
+    private long generation;
+    /** The pack files the replica's saved file names. */
+    private volatile Set<Long> savedPacks = Set.of();
 
     /** A replica as last saved, or (header null) an empty one that waits for its first snapshot. */
-    public ColumnarRegion(long regionId, long storeId, ReplicaHeader header, RegionDelta delta, ReplicaFiles files,
+    public ColumnarRegion(long regionId, long storeId, ReplicaHeader header, Layers layers, ReplicaFiles files,
             Listener listener, SnapshotInstaller installer) {
         this.regionId = regionId;
         this.storeId = storeId;
@@ -86,16 +93,17 @@ public final class ColumnarRegion implements DurableStateMachine {
         this.installer = requireNonNull(installer, "installer is null");
         if (header == null) {
             this.state = ReplicaState.NORMAL;
-            this.delta = new RegionDelta();
+            this.layers = Layers.of(new RegionDelta());
             this.applied = LogPosition.NONE;
             this.snapshot = LogPosition.NONE;
         } else {
             this.region = header.getRegion();
             this.state = header.getState();
             this.mergeTarget = header.getMergeTarget();
-            this.delta = requireNonNull(delta, "delta is null");
+            this.layers = requireNonNull(layers, "layers is null");
             this.applied = new LogPosition(header.getAppliedTerm(), header.getAppliedIndex());
             this.snapshot = applied;
+            this.savedPacks = layers.stable().packIds();
         }
     }
 
@@ -112,8 +120,14 @@ public final class ColumnarRegion implements DurableStateMachine {
         return state;
     }
 
-    public RegionDelta delta() {
-        return delta;
+    /** The replica's layers as of now: a reader takes them once and reads them all. */
+    public Layers layers() {
+        return layers;
+    }
+
+    /** The pack files named by the replica's saved file. */
+    public Set<Long> savedPacks() {
+        return savedPacks;
     }
 
     @Override
@@ -149,7 +163,7 @@ public final class ColumnarRegion implements DurableStateMachine {
             case PREWRITE, COMMIT, ROLLBACK, PESSIMISTIC_LOCK, PESSIMISTIC_ROLLBACK, TXN_HEART_BEAT, GARBAGE_COLLECT,
                     TXN_IMPORT -> {
                 if (acceptsData(command)) {
-                    LogReplayer.apply(delta, command);
+                    LogReplayer.apply(layers.active(), command);
                 }
             }
             case CHANGE_PEER -> {
@@ -221,9 +235,13 @@ public final class ColumnarRegion implements DurableStateMachine {
         if (outcome.error() != null) {
             return;
         }
-        RegionDelta right = delta.splitOff(split.getSplitKey().toByteArray());
+        unfreeze();
+        byte[] splitKey = split.getSplitKey().toByteArray();
+        RegionDelta rightDelta = layers.active().splitOff(splitKey);
+        StableLayer.Split stables = layers.stable().split(splitKey);
+        layers = new Layers(stables.left(), null, layers.active());
         region = outcome.left();
-        listener.split(this, outcome.right(), right);
+        listener.split(this, outcome.right(), new Layers(stables.right(), null, rightDelta));
     }
 
     private void commitMerge(CommitMerge commit) {
@@ -232,7 +250,7 @@ public final class ColumnarRegion implements DurableStateMachine {
         if (outcome.refused()) {
             return;
         }
-        RegionDelta absorbed = listener.absorbSource(source.getId());
+        Layers absorbed = listener.absorbSource(source.getId());
         if (absorbed == null) {
             // The merged range's rows from the source are not here: this replica can no longer serve the whole
             // region, so it is dropped and placement's rule checker gives the region a fresh learner replica.
@@ -242,18 +260,72 @@ public final class ColumnarRegion implements DurableStateMachine {
             listener.removed(this, "it merged a region this learner does not hold");
             return;
         }
-        delta.absorb(absorbed);
+        unfreeze();
+        RegionDelta active = layers.active();
+        if (absorbed.frozen() != null) {
+            active.absorb(absorbed.frozen());
+        }
+        active.absorb(absorbed.active());
+        layers = new Layers(layers.stable().concat(absorbed.stable()), null, active);
         region = outcome.region();
     }
 
     /** Drops versions below the GC safe point; holds the apply lock so that a snapshot never sees half of it. */
     public synchronized long collectGarbage(long safePoint) {
-        return delta.collectGarbage(safePoint);
+        Layers current = layers;
+        return current.active().collectGarbage(safePoint, current.stable().isEmpty() && current.frozen() == null);
+    }
+
+    /** A delta frozen for a merge into the stable layer, tied to the layers it was taken from. */
+    public record MergeTicket(long generation, Layers layers) {
+    }
+
+    /**
+     * Freezes the active delta for a merge when it holds at least {@code minVersions} versions and no merge is
+     * under way. Writes go on into a new active delta meanwhile.
+     */
+    public synchronized Optional<MergeTicket> freezeForMerge(long minVersions) {
+        Layers current = layers;
+        if (region == null || state == ReplicaState.TOMBSTONE || current.frozen() != null
+                || current.active().versionCount() < Math.max(1, minVersions)) {
+            return Optional.empty();
+        }
+        RegionDelta.Frozen frozen = current.active().freeze();
+        layers = new Layers(current.stable(), frozen.frozen(), frozen.active());
+        return Optional.of(new MergeTicket(generation, layers));
+    }
+
+    /** Puts a merge's stable layer in place of the stable layer and frozen delta; false when it came too late. */
+    public synchronized boolean installMerge(MergeTicket ticket, StableLayer merged) {
+        Layers current = layers;
+        if (ticket.generation() != generation || current.frozen() != ticket.layers().frozen()) {
+            return false;
+        }
+        layers = new Layers(merged, null, current.active());
+        return true;
+    }
+
+    /** A merge that failed: its frozen delta goes back to the active one. */
+    public synchronized void abandonMerge(MergeTicket ticket) {
+        if (ticket.generation() == generation && layers.frozen() == ticket.layers().frozen()) {
+            unfreeze();
+        }
+    }
+
+    /** Gives the frozen delta's versions back to the active delta (a merge under way will be discarded). */
+    private void unfreeze() {
+        generation++;
+        Layers current = layers;
+        if (current.frozen() != null) {
+            current.active().absorb(current.frozen());
+            layers = new Layers(current.stable(), null, current.active());
+        }
     }
 
     /** Marks the replica gone (removed from the region or merged away); it stops applying. */
     public synchronized void tombstone() {
         state = ReplicaState.TOMBSTONE;
+        generation++;
     }
 
     @Override
@@ -262,23 +334,25 @@ public final class ColumnarRegion implements DurableStateMachine {
             return snapshot;
         }
         LogPosition position = applied;
-        files.save(header(position), delta);
-        snapshot = position;
+        save(position);
         return position;
     }
 
     /** Saves the replica as it is now (a new split region's first state). */
     public synchronized void save() {
         if (region != null) {
-            files.save(header(applied), delta);
-            snapshot = applied;
+            save(applied);
         }
     }
 
-    private ReplicaHeader header(LogPosition position) {
-        return ReplicaHeader.newBuilder().setRegion(region).setState(state).setMergeTarget(mergeTarget)
+    private void save(LogPosition position) {
+        Layers current = layers;
+        ReplicaHeader header = ReplicaHeader.newBuilder().setRegion(region).setState(state).setMergeTarget(mergeTarget)
                 .setAppliedTerm(position.term()).setAppliedIndex(position.index())
-                .setVersions(delta.versionCount()).setPending(delta.pendingCount()).build();
+                .setVersions(current.deltaVersions()).setPending(current.active().pendingCount()).build();
+        files.save(header, current);
+        savedPacks = current.stable().packIds();
+        snapshot = position;
     }
 
     @Override
@@ -294,10 +368,10 @@ public final class ColumnarRegion implements DurableStateMachine {
                 region = installed.region();
                 state = ReplicaState.NORMAL;
                 mergeTarget = 0;
-                delta = installed.delta();
+                generation++;
+                layers = Layers.of(installed.delta());
                 applied = installed.position();
-                files.save(header(applied), delta);
-                snapshot = applied;
+                save(applied);
             }
             LOG.info("region {} installed a snapshot from {} at {}: {} versions, {} prewrites held; {}", regionId,
                     leaderId, installed.position(), installed.delta().versionCount(), installed.delta().pendingCount(),

@@ -15,26 +15,35 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
+import io.duetdb.learner.internal.proto.PackRef;
 import io.duetdb.learner.internal.proto.ReplicaHeader;
+import io.duetdb.learner.internal.stable.ColumnPack;
+import io.duetdb.learner.internal.stable.Layers;
+import io.duetdb.learner.internal.stable.PackFiles;
+import io.duetdb.learner.internal.stable.PackSlice;
+import io.duetdb.learner.internal.stable.StableLayer;
 import io.duetdb.learner.internal.storage.RegionDelta;
 
 /**
- * Where a learner keeps its replicas: one file per region holding its header (region, state, applied position)
- * and its delta, written whole to a temporary file, synced and renamed, so a crash leaves the previous file. A
+ * Where a learner keeps its replicas: one file per region holding its header (region, state, applied position,
+ * the pack files of its stable layer) and its delta, written whole to a temporary file, synced and renamed, so a crash leaves the previous file. A
  * CRC32C at the end detects a damaged file.
  */
 public final class ReplicaFiles {
     private static final String SUFFIX = ".replica";
 
     private final Path directory;
+    private final PackFiles packs;
 
-    public ReplicaFiles(Path directory) {
+    public ReplicaFiles(Path directory, PackFiles packs) {
         this.directory = requireNonNull(directory, "directory is null");
+        this.packs = requireNonNull(packs, "packs is null");
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
@@ -42,11 +51,26 @@ public final class ReplicaFiles {
         }
     }
 
-    /** A replica as saved: its header and its delta. */
-    public record Saved(ReplicaHeader header, RegionDelta delta) {
+    /** A replica as saved: its header and its layers. */
+    public record Saved(ReplicaHeader header, Layers layers) {
     }
 
-    public void save(ReplicaHeader header, RegionDelta delta) {
+    public PackFiles packs() {
+        return packs;
+    }
+
+    /** Saves the header, the slices of the stable layer (their pack files are written already) and the deltas. */
+    public void save(ReplicaHeader header, Layers layers) {
+        ReplicaHeader.Builder withPacks = header.toBuilder().clearPacks();
+        for (PackSlice slice : layers.stable().slices()) {
+            PackFiles.Written file = packs.describe(slice.pack().id());
+            withPacks.addPacks(PackRef.newBuilder().setId(file.id()).setFrom(slice.from()).setTo(slice.to())
+                    .setLength(file.length()).setChecksum(file.checksum()));
+        }
+        save(withPacks.build(), layers.active(), layers.frozen());
+    }
+
+    private void save(ReplicaHeader header, RegionDelta delta, RegionDelta frozen) {
         long regionId = header.getRegion().getId();
         Path target = file(regionId);
         Path temporary = directory.resolve(regionId + SUFFIX + ".tmp");
@@ -57,7 +81,7 @@ public final class ReplicaFiles {
                 byte[] headerBytes = header.toByteArray();
                 out.writeInt(headerBytes.length);
                 out.write(headerBytes);
-                delta.writeTo(out);
+                delta.writeTo(out, frozen);
                 out.flush();
                 long value = checksum.getValue();
                 out.writeLong(value);
@@ -71,7 +95,8 @@ public final class ReplicaFiles {
         }
     }
 
-    public Saved load(Path file) throws IOException {
+    /** Loads a replica; packs already loaded for another replica (split halves share packs) come from {@code loaded}. */
+    public Saved load(Path file, Map<Long, ColumnPack> loaded) throws IOException {
         CRC32C checksum = new CRC32C();
         try (DataInputStream in = new DataInputStream(new CheckedInputStream(new BufferedInputStream(
                 Files.newInputStream(file)), checksum))) {
@@ -93,7 +118,20 @@ public final class ReplicaFiles {
             if (stored != expected) {
                 throw new IOException(file + " is damaged: its checksum does not match");
             }
-            return new Saved(header, delta);
+            List<PackSlice> slices = new ArrayList<>();
+            for (PackRef ref : header.getPacksList()) {
+                ColumnPack pack = loaded.get(ref.getId());
+                if (pack == null) {
+                    pack = packs.read(ref.getId(), ref.getLength(), ref.getChecksum());
+                    loaded.put(ref.getId(), pack);
+                }
+                try {
+                    slices.add(new PackSlice(pack, ref.getFrom(), ref.getTo()));
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(file + " names rows pack " + ref.getId() + " does not have", e);
+                }
+            }
+            return new Saved(header, new Layers(new StableLayer(slices), null, delta));
         }
     }
 

@@ -6,6 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 import io.duetdb.common.compute.scan.RowSource;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.row.RowView;
 
 /**
  * The delta layer of one region replica on a learner: the committed versions of the region's table rows, keyed
@@ -28,9 +30,61 @@ public final class RegionDelta {
     private static final int FILE_MAGIC = 0x44454c31;
 
     /** Version key ({@link Keys#versionKey}: newest version of a key first) to PUT + row value, or DELETE. */
-    private final ConcurrentSkipListMap<byte[], byte[]> versions = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+    private final ConcurrentSkipListMap<byte[], byte[]> versions;
     /** Row key to the prewrite holding it. */
-    private final ConcurrentSkipListMap<byte[], PendingWrite> pending = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+    private final ConcurrentSkipListMap<byte[], PendingWrite> pending;
+    /** versions.size() without walking the map; changed only by the replica's writers, which hold its lock. */
+    private volatile long versionCount;
+
+    public RegionDelta() {
+        this(new ConcurrentSkipListMap<>(Arrays::compareUnsigned), new ConcurrentSkipListMap<>(Arrays::compareUnsigned));
+    }
+
+    private RegionDelta(ConcurrentSkipListMap<byte[], byte[]> versions,
+            ConcurrentSkipListMap<byte[], PendingWrite> pending) {
+        this.versions = versions;
+        this.pending = pending;
+        this.versionCount = versions.size();
+    }
+
+    /** A delta frozen for a merge into the stable layer, and the one that takes the writes after it. */
+    public record Frozen(RegionDelta frozen, RegionDelta active) {
+    }
+
+    /**
+     * Freezes this delta's versions: the frozen delta holds them (and no prewrites), the new active one starts
+     * empty and holds the prewrites. Readers of this object still see both, as the maps are shared.
+     */
+    public Frozen freeze() {
+        return new Frozen(new RegionDelta(versions, new ConcurrentSkipListMap<>(Arrays::compareUnsigned)),
+                new RegionDelta(new ConcurrentSkipListMap<>(Arrays::compareUnsigned), pending));
+    }
+
+    /** Whether a stored version is a deletion. */
+    public static boolean isDeletion(byte[] stored) {
+        return stored[0] == DELETE;
+    }
+
+    /** The row of a stored version that is not a deletion. */
+    public static RowView rowOf(byte[] stored) {
+        return new RowView(Arrays.copyOfRange(stored, 1, stored.length));
+    }
+
+    /** Every version in key order (read-only). */
+    public NavigableMap<byte[], byte[]> versions() {
+        return Collections.unmodifiableNavigableMap(versions);
+    }
+
+    /** The versions of the user keys in [start, end) (an empty end is unbounded), in key order, read-only. */
+    public NavigableMap<byte[], byte[]> versionsIn(byte[] start, byte[] end) {
+        return Collections.unmodifiableNavigableMap(versions.subMap(Keys.dataKey(start), true, Keys.dataEndKey(end), false));
+    }
+
+    /** Whether any version has a user key in [first, last]. */
+    public boolean hasVersionsBetween(byte[] first, byte[] last) {
+        byte[] found = versions.ceilingKey(Keys.dataKey(first));
+        return found != null && Arrays.compareUnsigned(found, Keys.versionKey(last, 0)) <= 0;
+    }
 
     public void prewrite(byte[] key, PendingWrite write) {
         pending.put(key, write);
@@ -68,7 +122,9 @@ public final class RegionDelta {
             stored[0] = PUT;
             System.arraycopy(value, 0, stored, 1, value.length);
         }
-        versions.put(Keys.versionKey(key, commitTs), stored);
+        if (versions.put(Keys.versionKey(key, commitTs), stored) == null) {
+            versionCount++;
+        }
     }
 
     /** A prewrite in the ranges that a read at {@code readTs} must not pass (its transaction may commit below it). */
@@ -96,6 +152,8 @@ public final class RegionDelta {
         NavigableMap<byte[], byte[]> movedVersions = versions.tailMap(Keys.dataKey(splitKey), true);
         right.versions.putAll(movedVersions);
         movedVersions.clear();
+        versionCount = versions.size();
+        right.versionCount = right.versions.size();
         NavigableMap<byte[], PendingWrite> movedPending = pending.tailMap(splitKey, true);
         right.pending.putAll(movedPending);
         movedPending.clear();
@@ -106,13 +164,16 @@ public final class RegionDelta {
     public void absorb(RegionDelta other) {
         versions.putAll(other.versions);
         pending.putAll(other.pending);
+        versionCount = versions.size();
     }
 
     /**
      * Drops the versions no read at or after {@code safePoint} can see: of each row, the versions older than its
-     * newest one at or below the safe point, and that one too when it is a deletion. Returns the versions dropped.
+     * newest one at or below the safe point, and that one too when it is a deletion and this delta is the
+     * bottom layer (with a stable layer beneath, the deletion hides older versions there). Returns the versions
+     * dropped.
      */
-    public long collectGarbage(long safePoint) {
+    public long collectGarbage(long safePoint, boolean bottom) {
         long dropped = 0;
         byte[] row = null;
         boolean kept = false;
@@ -129,18 +190,19 @@ public final class RegionDelta {
             }
             if (!kept) {
                 kept = true;
-                if (entry.getValue()[0] != DELETE) {
+                if (entry.getValue()[0] != DELETE || !bottom) {
                     continue;
                 }
             }
             entries.remove();
+            versionCount--;
             dropped++;
         }
         return dropped;
     }
 
     public long versionCount() {
-        return versions.size();
+        return versionCount;
     }
 
     public long pendingCount() {
@@ -157,11 +219,22 @@ public final class RegionDelta {
     }
 
     public void writeTo(DataOutputStream out) throws IOException {
+        writeTo(out, null);
+    }
+
+    /** Writes this delta with the versions of a frozen one beneath it (null for none), as one delta. */
+    public void writeTo(DataOutputStream out, RegionDelta frozen) throws IOException {
         out.writeInt(FILE_MAGIC);
-        out.writeLong(versions.size());
+        out.writeLong(versions.size() + (frozen == null ? 0 : frozen.versions.size()));
         for (Map.Entry<byte[], byte[]> entry : versions.entrySet()) {
             writeBytes(out, entry.getKey());
             writeBytes(out, entry.getValue());
+        }
+        if (frozen != null) {
+            for (Map.Entry<byte[], byte[]> entry : frozen.versions.entrySet()) {
+                writeBytes(out, entry.getKey());
+                writeBytes(out, entry.getValue());
+            }
         }
         out.writeLong(pending.size());
         for (Map.Entry<byte[], PendingWrite> entry : pending.entrySet()) {
@@ -189,6 +262,7 @@ public final class RegionDelta {
         for (long i = 0; i < versionCount; i++) {
             delta.versions.put(readBytes(in), readBytes(in));
         }
+        delta.versionCount = delta.versions.size();
         long pendingCount = in.readLong();
         for (long i = 0; i < pendingCount; i++) {
             byte[] key = readBytes(in);

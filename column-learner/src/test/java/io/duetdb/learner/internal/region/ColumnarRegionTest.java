@@ -8,9 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +24,8 @@ import io.duetdb.common.compute.scan.RowSource;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.learner.internal.proto.ReplicaHeader;
 import io.duetdb.learner.internal.proto.ReplicaState;
+import io.duetdb.learner.internal.stable.Layers;
+import io.duetdb.learner.internal.stable.PackFiles;
 import io.duetdb.learner.internal.storage.RegionDelta;
 import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.Op;
@@ -49,12 +55,22 @@ class ColumnarRegionTest {
     Path directory;
 
     private final RecordingListener listener = new RecordingListener();
+    private final BufferAllocator allocator = new RootAllocator();
+
+    @AfterEach
+    void closeAllocator() {
+        allocator.close();
+    }
+
+    private PackFiles packs() {
+        return new PackFiles(directory.resolve("packs"), allocator);
+    }
 
     @Test
     void replaysPrewritesCommitsRollbacksAndOnePhaseCommitsOfRowsOnly() {
         ColumnarRegion region = newRegion();
         region.apply(1, 6, entry(prewrite(10, 0, put(row(1), "a"), put(row(2), "b"), put(indexKey(), "i"))));
-        assertThat(region.delta().pendingCount()).isEqualTo(2);
+        assertThat(region.layers().active().pendingCount()).isEqualTo(2);
         region.apply(1, 7, entry(RaftCommand.newBuilder().setEpoch(EPOCH).setCommit(TxnCommit.newBuilder()
                 .addKeys(ByteString.copyFrom(row(1))).setStartTs(10).setCommitTs(11)).build()));
         region.apply(1, 8, entry(RaftCommand.newBuilder().setEpoch(EPOCH).setRollback(TxnRollback.newBuilder()
@@ -62,7 +78,7 @@ class ColumnarRegionTest {
         region.apply(1, 9, entry(prewrite(12, 13, put(row(3), "c"), delete(row(1)))));
         assertThat(values(region, 11)).containsExactly("a");
         assertThat(values(region, 13)).containsExactly("c");
-        assertThat(region.delta().pendingCount()).isZero();
+        assertThat(region.layers().active().pendingCount()).isZero();
         assertThat(region.applied()).isEqualTo(new LogPosition(1, 9));
     }
 
@@ -73,8 +89,8 @@ class ColumnarRegionTest {
         region.apply(1, 6, entry(prewrite(10, 11, put(row(1), "a")).toBuilder().setEpoch(stale).build()));
         byte[] outside = Keys.recordKey(TABLE + 1, 1);
         Region narrow = REGION.toBuilder().setEndKey(ByteString.copyFrom(Keys.recordEnd(TABLE))).build();
-        ColumnarRegion bounded = new ColumnarRegion(101, LEARNER_STORE, header(narrow, 5), new RegionDelta(),
-                new ReplicaFiles(directory), listener, installer());
+        ColumnarRegion bounded = new ColumnarRegion(101, LEARNER_STORE, header(narrow, 5), Layers.of(new RegionDelta()),
+                new ReplicaFiles(directory, packs()), listener, installer());
         bounded.apply(1, 6, entry(prewrite(10, 11, put(row(1), "a"), put(outside, "x"))));
         assertThat(values(region, 20)).isEmpty();
         assertThat(values(bounded, 20)).isEmpty();
@@ -92,7 +108,7 @@ class ColumnarRegionTest {
         assertThat(values(region, 20)).containsExactly("a");
         assertThat(listener.splits).hasSize(1);
         assertThat(listener.splits.get(0).getId()).isEqualTo(200);
-        assertThat(listener.splitDeltas.get(0).versionCount()).isEqualTo(1);
+        assertThat(listener.splitLayers.get(0).active().versionCount()).isEqualTo(1);
         assertThat(region.region().getEpoch().getVersion()).isEqualTo(2);
         RegionEpoch afterSplit = region.region().getEpoch();
         region.apply(1, 8, entry(RaftCommand.newBuilder().setEpoch(afterSplit).setChangePeer(ChangePeer.newBuilder()
@@ -106,11 +122,11 @@ class ColumnarRegionTest {
         region.apply(1, 6, entry(prewrite(10, 11, put(row(1), "a"))));
         region.apply(1, 7, entry(prewrite(12, 0, put(row(2), "b"))));
         assertThat(region.takeSnapshot()).isEqualTo(new LogPosition(1, 7));
-        ReplicaFiles files = new ReplicaFiles(directory);
+        ReplicaFiles files = new ReplicaFiles(directory, packs());
         List<Path> saved = files.list();
         assertThat(saved).hasSize(1);
-        ReplicaFiles.Saved loaded = files.load(saved.get(0));
-        ColumnarRegion reloaded = new ColumnarRegion(100, LEARNER_STORE, loaded.header(), loaded.delta(), files, listener,
+        ReplicaFiles.Saved loaded = files.load(saved.get(0), new HashMap<>());
+        ColumnarRegion reloaded = new ColumnarRegion(100, LEARNER_STORE, loaded.header(), loaded.layers(), files, listener,
                 installer());
         assertThat(reloaded.applied()).isEqualTo(new LogPosition(1, 7));
         assertThat(reloaded.latestSnapshot()).contains(new LogPosition(1, 7));
@@ -121,11 +137,11 @@ class ColumnarRegionTest {
         byte[] bytes = Files.readAllBytes(saved.get(0));
         bytes[bytes.length / 2] ^= 0x5a;
         Files.write(saved.get(0), bytes);
-        assertThatThrownBy(() -> files.load(saved.get(0))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> files.load(saved.get(0), new HashMap<>())).isInstanceOf(IOException.class);
     }
 
     private ColumnarRegion newRegion() {
-        return new ColumnarRegion(100, LEARNER_STORE, header(REGION, 5), new RegionDelta(), new ReplicaFiles(directory),
+        return new ColumnarRegion(100, LEARNER_STORE, header(REGION, 5), Layers.of(new RegionDelta()), new ReplicaFiles(directory, packs()),
                 listener, installer());
     }
 
@@ -167,7 +183,7 @@ class ColumnarRegionTest {
 
     private static List<String> values(ColumnarRegion region, long readTs) {
         List<String> values = new ArrayList<>();
-        try (RowSource rows = region.delta().rows(List.<byte[][]>of(new byte[][] {Keys.recordPrefix(TABLE), Keys.recordEnd(TABLE)}),
+        try (RowSource rows = region.layers().active().rows(List.<byte[][]>of(new byte[][] {Keys.recordPrefix(TABLE), Keys.recordEnd(TABLE)}),
                 readTs)) {
             while (rows.advance()) {
                 values.add(new String(rows.value(), StandardCharsets.UTF_8));
@@ -178,17 +194,17 @@ class ColumnarRegionTest {
 
     private static final class RecordingListener implements ColumnarRegion.Listener {
         final List<Region> splits = new ArrayList<>();
-        final List<RegionDelta> splitDeltas = new ArrayList<>();
+        final List<Layers> splitLayers = new ArrayList<>();
         final List<Long> removed = new ArrayList<>();
 
         @Override
-        public void split(ColumnarRegion left, Region right, RegionDelta delta) {
+        public void split(ColumnarRegion left, Region right, Layers layers) {
             splits.add(right);
-            splitDeltas.add(delta);
+            splitLayers.add(layers);
         }
 
         @Override
-        public RegionDelta absorbSource(long sourceRegionId) {
+        public Layers absorbSource(long sourceRegionId) {
             return null;
         }
 

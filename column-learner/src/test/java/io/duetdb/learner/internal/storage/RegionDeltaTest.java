@@ -94,11 +94,17 @@ class RegionDeltaTest {
         delta.putCommitted(row(3), 40, bytes("c1"));
         List<String> at25 = values(delta, 25);
         List<String> at35 = values(delta, 35);
-        assertThat(delta.collectGarbage(25)).isEqualTo(3);
+        RegionDelta aboveStable = new RegionDelta();
+        aboveStable.putCommitted(row(2), 10, bytes("b1"));
+        aboveStable.putCommitted(row(2), 15, null);
+        assertThat(aboveStable.collectGarbage(25, false)).as("a deletion hides older versions in the stable layer")
+                .isEqualTo(1);
+        assertThat(aboveStable.versionCount()).isEqualTo(1);
+        assertThat(delta.collectGarbage(25, true)).isEqualTo(3);
         assertThat(delta.versionCount()).isEqualTo(3);
         assertThat(values(delta, 25)).isEqualTo(at25).containsExactly("a2");
         assertThat(values(delta, 35)).isEqualTo(at35);
-        assertThat(delta.collectGarbage(25)).isZero();
+        assertThat(delta.collectGarbage(25, true)).isZero();
     }
 
     @Test

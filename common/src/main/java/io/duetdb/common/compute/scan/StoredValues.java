@@ -9,14 +9,34 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 import io.duetdb.common.compute.UnsupportedExpressionException;
+import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.types.ColumnType;
+import io.duetdb.common.types.SqlType;
 import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.ValueType;
 
 /** Between the codecs' stored values (rows and index keys) and the forms the coprocessor's vectors hold. */
 public final class StoredValues {
     private static final long MICROS_PER_SECOND = 1_000_000L;
 
     private StoredValues() {
+    }
+
+    /** The coprocessor type of a column of {@code type}, or null when its values do not travel there (unsigned). */
+    public static FieldType columnType(SqlType type) {
+        return switch (type.storageType()) {
+            case INT64 -> ValueTypes.of(ValueType.INT64);
+            case FLOAT32 -> ValueTypes.of(ValueType.FLOAT32);
+            case FLOAT64 -> ValueTypes.of(ValueType.FLOAT64);
+            case DECIMAL -> ValueTypes.decimal(type.precision(), type.scale());
+            case STRING -> ValueTypes.of(ValueType.STRING);
+            case BYTES -> ValueTypes.of(ValueType.BYTES);
+            case DATE -> ValueTypes.of(ValueType.DATE);
+            case DATETIME -> ValueTypes.of(ValueType.DATETIME);
+            case TIMESTAMP -> ValueTypes.of(ValueType.TIMESTAMP);
+            case TIME -> ValueTypes.of(ValueType.TIME);
+            case UINT64 -> null;
+        };
     }
 
     /** How a column of the coprocessor's type is stored. */
