@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -75,6 +76,11 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Adds and starts a column learner (a store for learner replicas only); returns its index. */
     public int addLearner() {
+        return addLearner(UnaryOperator.identity());
+    }
+
+    /** Adds and starts a column learner with settings changed by {@code tuning}; returns its index. */
+    public int addLearner(UnaryOperator<LearnerConfig> tuning) {
         int index = learnerConfigs.size();
         LearnerConfig config = new LearnerConfig()
                 .setDataDir(root.resolve("learner-" + index))
@@ -83,10 +89,8 @@ public final class LocalCluster implements AutoCloseable {
                 .setRaftAddress(new HostAndPort("127.0.0.1", LocalPlacementCluster.freePort()))
                 .setStatusAddress(new HostAndPort("127.0.0.1", LocalPlacementCluster.freePort()))
                 .setStoreHeartbeatInterval(Duration.ofSeconds(1))
-                .setReplicaGcInterval(Duration.ofSeconds(5))
-                // Small deltas and frequent checks, so that tests read column packs merged while they write.
-                .setDeltaMergeRows(50)
-                .setMergeCheckInterval(Duration.ofMillis(300));
+                .setReplicaGcInterval(Duration.ofSeconds(5));
+        config = tuning.apply(config);
         learnerConfigs.add(config);
         learners.add(null);
         startLearner(index);

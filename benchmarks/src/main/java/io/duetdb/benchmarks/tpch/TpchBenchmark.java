@@ -104,6 +104,10 @@ public final class TpchBenchmark implements Callable<Integer> {
     @Option(names = "--check", description = "compare every result with DuckDB's on the same data")
     boolean check;
 
+    @Option(names = "--duckdb", description = "also time DuckDB in process (JDBC driver) on the same data, and print"
+            + " each endpoint's total as a ratio to DuckDB's")
+    boolean duckdb;
+
     /** One endpoint's outcome for one query. */
     record Timing(String status, double[] seconds, String detail) {
         double median() {
@@ -130,21 +134,44 @@ public final class TpchBenchmark implements Callable<Integer> {
         List<Integer> selected = TpchQueries.parseSelection(queries);
         TpchData data = new TpchData(scaleFactor);
         Map<Integer, QueryResult> expected = new LinkedHashMap<>();
-        if (check) {
+        List<EndpointResult> results = new ArrayList<>();
+        if (check || duckdb) {
+            long loadStarted = System.nanoTime();
             try (DuckDbReference reference = DuckDbReference.load(data, System.out);
                     QueryRunner runner = reference.runner()) {
+                double loadSeconds = (System.nanoTime() - loadStarted) / 1e9;
+                Map<Integer, Timing> timings = new LinkedHashMap<>();
                 for (int query : selected) {
-                    QueryRunner.Outcome outcome = runner.run(TpchQueries.referenceSql(query, scaleFactor),
-                            Duration.ofMinutes(10));
-                    if (outcome.status() == QueryRunner.Status.OK) {
-                        expected.put(query, outcome.result());
-                    } else {
-                        System.out.printf("reference: Q%02d failed: %s%n", query, outcome.error());
+                    List<Double> seconds = new ArrayList<>();
+                    String status = "ok";
+                    String detail = null;
+                    for (int run = 0; run < (duckdb ? runs : 1); run++) {
+                        QueryRunner.Outcome outcome = runner.run(TpchQueries.referenceSql(query, scaleFactor),
+                                Duration.ofMinutes(10));
+                        if (outcome.status() != QueryRunner.Status.OK) {
+                            System.out.printf("duckdb (in-process): Q%02d failed: %s%n", query, outcome.error());
+                            status = "error";
+                            detail = outcome.error();
+                            break;
+                        }
+                        seconds.add(outcome.seconds());
+                        if (run == 0 && check) {
+                            expected.put(query, outcome.result());
+                        }
                     }
+                    Timing timing = new Timing(status, seconds.stream().mapToDouble(Double::doubleValue).toArray(), detail);
+                    timings.put(query, timing);
+                    if (duckdb && timing.finished()) {
+                        System.out.printf("duckdb (in-process): Q%02d %.3f s (median of %d)%n", query, timing.median(),
+                                seconds.size());
+                    }
+                }
+                if (duckdb) {
+                    results.add(new EndpointResult("duckdb (in-process)", loadSeconds,
+                            data.tables().stream().mapToLong(data::approximateRows).sum(), timings));
                 }
             }
         }
-        List<EndpointResult> results = new ArrayList<>();
         for (String url : urls) {
             results.add(runEndpoint(JdbcUrls.endpointName(url), url, data, selected, expected, !noLoad));
         }
@@ -342,6 +369,14 @@ public final class TpchBenchmark implements Callable<Integer> {
             System.out.println(common);
         }
         System.out.println(loads);
+        results.stream().filter(result -> result.name().startsWith("duckdb")).findFirst().ifPresent(reference -> {
+            StringBuilder ratios = new StringBuilder(String.format("%-6s", "ratio"));
+            double referenceTotal = commonTotal(reference, results, selected);
+            for (EndpointResult result : results) {
+                ratios.append(String.format(" %21.1fx", commonTotal(result, results, selected) / referenceTotal));
+            }
+            System.out.println(ratios + "   (common total over DuckDB's)");
+        });
         System.out.println("total: sum of the medians of the queries that finished on that endpoint; done: how many"
                 + " finished;" + (results.size() > 1 ? " common: the sum over the queries every endpoint finished;" : "")
                 + " load: through the SQL layer, multi-row INSERTs");
@@ -353,6 +388,16 @@ public final class TpchBenchmark implements Callable<Integer> {
                 }
             });
         }
+    }
+
+    private static double commonTotal(EndpointResult result, List<EndpointResult> results, List<Integer> selected) {
+        double total = 0;
+        for (int query : selected) {
+            if (results.stream().allMatch(r -> r.timings().get(query).finished())) {
+                total += result.timings().get(query).median();
+            }
+        }
+        return total;
     }
 
     private static String abbreviate(String text, int length) {

@@ -87,8 +87,18 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     public void start(RaftNode node) throws IOException {
         Map<Long, ColumnPack> loaded = new HashMap<>();
         Set<Long> live = new HashSet<>();
+        List<Long> damaged = new ArrayList<>();
         for (Path file : files.list()) {
-            ReplicaFiles.Saved saved = files.load(file, loaded);
+            ReplicaFiles.Saved saved;
+            try {
+                saved = files.load(file, loaded);
+            } catch (IOException e) {
+                long regionId = ReplicaFiles.regionIdOf(file);
+                LOG.error("region {}: its learner replica cannot be loaded and will be rebuilt from a snapshot: {}",
+                        regionId, e.getMessage());
+                damaged.add(regionId);
+                continue;
+            }
             long regionId = saved.header().getRegion().getId();
             if (saved.header().getState() == ReplicaState.TOMBSTONE) {
                 files.delete(regionId);
@@ -110,7 +120,18 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
             }
         }
         prepared.clear();
-        LOG.info("learner store {} hosts {} replicas", storeId, replicas.size());
+        for (long regionId : damaged) {
+            // Without its data the replica cannot replay its log: its Raft group goes too, and the region, which
+            // still lists this learner, is created again empty and installs a snapshot (createMissing).
+            replicas.remove(regionId);
+            if (node.group(RaftGroupKey.region(regionId)).isPresent()) {
+                node.removeGroup(RaftGroupKey.region(regionId));
+            }
+            files.delete(regionId);
+            metrics.replicasDestroyed.inc();
+        }
+        LOG.info("learner store {} hosts {} replicas ({} damaged ones dropped to be rebuilt)", storeId, replicas.size(),
+                damaged.size());
     }
 
     private ColumnarRegion newReplica(long regionId, ReplicaHeader header, Layers layers) {

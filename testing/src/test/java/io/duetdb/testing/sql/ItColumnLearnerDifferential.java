@@ -40,7 +40,8 @@ class ItColumnLearnerDifferential {
     @Test
     void theLearnerAgreesWithTheRowStoreAtTheSameTimestampThroughSplitsLeaderMovesAndARestart() throws Exception {
         try (LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3)) {
-            cluster.addLearner();
+            // Small deltas merged often, so that reads meet column packs, deltas and merges under way.
+            cluster.addLearner(config -> config.setDeltaMergeRows(50).setMergeCheckInterval(Duration.ofMillis(300)));
             try (SqlServer server = SqlTesting.startServer(cluster, config -> { });
                     PlacementClient placement = cluster.newPlacementClient();
                     StoreAdminCalls admin = new StoreAdminCalls(placement)) {

@@ -143,6 +143,12 @@ public final class ReplicaFiles {
         }
     }
 
+    /** The region a replica file belongs to, from its name. */
+    public static long regionIdOf(Path file) {
+        String name = file.getFileName().toString();
+        return Long.parseLong(name.substring(0, name.length() - SUFFIX.length()));
+    }
+
     public void delete(long regionId) {
         try {
             Files.deleteIfExists(file(regionId));
