@@ -6,16 +6,21 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
@@ -81,6 +86,44 @@ public final class RaftNode implements AutoCloseable {
         LOG.info("Raft server {} listening on {}:{} with group {} ({} peers)", options.nodeId(), options.bindHost(),
                 options.port(), key, peers.size());
         return handle(key);
+    }
+
+    /** The groups whose logs are on disk, which {@link #start()} would recover. */
+    public List<RaftGroupKey> storedGroups() throws IOException {
+        List<RaftGroupKey> keys = new ArrayList<>();
+        if (!Files.isDirectory(options.storageDirectory())) {
+            return keys;
+        }
+        try (Stream<Path> paths = Files.list(options.storageDirectory())) {
+            for (Path path : paths.filter(Files::isDirectory).toList()) {
+                try {
+                    keys.add(RaftGroupKey.fromUuid(UUID.fromString(path.getFileName().toString())));
+                } catch (IllegalArgumentException e) {
+                    // Not a group's directory.
+                }
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * Deletes a group's log and Ratis metadata from disk before {@link #start()}, so that the group is not recovered
+     * (its state machine lost the data the log's start assumes). Does nothing when the group has none.
+     */
+    public void deleteStoredGroup(RaftGroupKey key) throws IOException {
+        if (server != null) {
+            throw new IllegalStateException("a group's storage is deleted before the server starts");
+        }
+        Path groupDirectory = options.storageDirectory().resolve(key.toUuid().toString());
+        if (!Files.exists(groupDirectory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(groupDirectory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+        LOG.info("deleted the stored Raft group {} ({})", key, groupDirectory);
     }
 
     /** Starts the server with whatever groups it finds on disk; more can be added with {@link #addGroup}. */

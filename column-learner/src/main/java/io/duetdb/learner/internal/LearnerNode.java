@@ -111,6 +111,18 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
         if (unused > 0) {
             LOG.info("learner store {}: deleted {} pack files no replica names", storeId, unused);
         }
+        for (long regionId : damaged) {
+            files.delete(regionId);
+            metrics.replicasDestroyed.inc();
+        }
+        for (RaftGroupKey key : node.storedGroups()) {
+            // A group without its replica's data (damaged, removed, or never saved) cannot replay its log, whose
+            // start assumes that data: it goes too. A region that still lists this learner is created again
+            // empty and installs a snapshot (createMissing).
+            if (!prepared.containsKey(key.id())) {
+                node.deleteStoredGroup(key);
+            }
+        }
         this.raftNode = node;
         for (RaftGroupHandle handle : node.start()) {
             long regionId = handle.key().id();
@@ -120,16 +132,6 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
             }
         }
         prepared.clear();
-        for (long regionId : damaged) {
-            // Without its data the replica cannot replay its log: its Raft group goes too, and the region, which
-            // still lists this learner, is created again empty and installs a snapshot (createMissing).
-            replicas.remove(regionId);
-            if (node.group(RaftGroupKey.region(regionId)).isPresent()) {
-                node.removeGroup(RaftGroupKey.region(regionId));
-            }
-            files.delete(regionId);
-            metrics.replicasDestroyed.inc();
-        }
         LOG.info("learner store {} hosts {} replicas ({} damaged ones dropped to be rebuilt)", storeId, replicas.size(),
                 damaged.size());
     }

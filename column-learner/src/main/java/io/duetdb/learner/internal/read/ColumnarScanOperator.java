@@ -16,10 +16,9 @@ import io.duetdb.common.compute.VectorValues;
 import io.duetdb.common.compute.operator.BatchOperator;
 import io.duetdb.common.compute.operator.Batches;
 import io.duetdb.common.compute.scan.ScanBatches;
-import io.duetdb.common.compute.scan.StoredValues;
+import io.duetdb.common.compute.scan.ColumnDecoder;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.row.RowView;
 import io.duetdb.learner.internal.stable.ColumnPack;
 import io.duetdb.learner.internal.stable.Layers;
@@ -46,7 +45,7 @@ public final class ColumnarScanOperator implements BatchOperator {
     private int nextBatchRows;
     private final List<FieldType> types;
     private final int[] columnIds;
-    private final RowColumn[] rowColumns;
+    private final ColumnDecoder[] decoders;
     private final Object[] defaults;
 
     private VectorSchemaRoot output;
@@ -86,14 +85,14 @@ public final class ColumnarScanOperator implements BatchOperator {
         this.nextBatchRows = ScanBatches.first(batchRows);
         List<FieldType> fieldTypes = new ArrayList<>();
         this.columnIds = new int[scan.getColumnsCount()];
-        this.rowColumns = new RowColumn[columnIds.length];
+        this.decoders = new ColumnDecoder[columnIds.length];
         this.defaults = new Object[columnIds.length];
         for (int i = 0; i < columnIds.length; i++) {
             ScanColumn column = scan.getColumns(i);
             fieldTypes.add(column.getType());
             columnIds[i] = column.getColumnId();
-            rowColumns[i] = RowColumn.of(column.getColumnId(), StoredValues.storageType(column.getType()));
             defaults[i] = column.hasDefaultValue() ? Literals.value(column.getDefaultValue(), column.getType()) : null;
+            decoders[i] = new ColumnDecoder(column.getColumnId(), column.getType(), defaults[i]);
         }
         this.types = List.copyOf(fieldTypes);
     }
@@ -279,16 +278,7 @@ public final class ColumnarScanOperator implements BatchOperator {
         }
         RowView row = RegionDelta.rowOf(stored);
         for (int i = 0; i < vectors.length; i++) {
-            long span = row.span(columnIds[i]);
-            Object value;
-            if (span == RowView.NULL) {
-                value = null;
-            } else if (span == RowView.ABSENT) {
-                value = defaults[i];
-            } else {
-                value = StoredValues.toCompute(row.get(rowColumns[i]), types.get(i));
-            }
-            VectorValues.set(vectors[i], index, value);
+            decoders[i].write(row, vectors[i], index);
         }
         return 1;
     }

@@ -204,7 +204,7 @@ public final class PackFiles {
             try (VectorSchemaRoot root = new VectorSchemaRoot(vectors);
                     ArrowFileWriter writer = new ArrowFileWriter(root, null, Channels.newChannel(out), metadata,
                             IpcOption.DEFAULT, CommonsCompressionFactory.INSTANCE, CompressionUtil.CodecType.ZSTD,
-                            Optional.of(3))) {
+                            Optional.of(1))) {
                 vectors.clear();
                 root.setRowCount(rows);
                 writer.start();

@@ -9,21 +9,16 @@ import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.common.compute.Literals;
 import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.VectorValues;
 import io.duetdb.common.compute.operator.BatchOperator;
 import io.duetdb.common.compute.operator.Batches;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.Keys;
-import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.row.RowView;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ScanColumn;
@@ -40,15 +35,12 @@ public final class RowScanOperator implements BatchOperator {
     /** Rows of the next batch: they start at {@link ScanBatches#FIRST_ROWS} and double up to batchRows. */
     private int nextBatchRows;
     private final List<FieldType> types;
-    private final RowColumn[] columns;
-    private final Object[] defaults;
+    private final ColumnDecoder[] columns;
     private final RowSource cursor;
     private VectorSchemaRoot output;
     private FieldVector[] vectors;
     private VariableWidthColumn[] variableWidth;
-    private Decoder[] decoders;
     private long scannedRows;
-    private final EpochDays epochDays = new EpochDays();
 
     /** Scans {@code rows}, which the operator closes; check their ranges first with {@link #checkRanges}. */
     public RowScanOperator(RowSource rows, TableScan scan, BufferAllocator allocator, int batchRows) {
@@ -57,37 +49,15 @@ public final class RowScanOperator implements BatchOperator {
         this.batchRows = batchRows;
         this.nextBatchRows = ScanBatches.first(batchRows);
         List<FieldType> fieldTypes = new ArrayList<>();
-        this.columns = new RowColumn[scan.getColumnsCount()];
-        this.defaults = new Object[columns.length];
+        this.columns = new ColumnDecoder[scan.getColumnsCount()];
+        EpochDays epochDays = new EpochDays();
         for (int i = 0; i < columns.length; i++) {
             ScanColumn column = scan.getColumns(i);
             fieldTypes.add(column.getType());
-            columns[i] = new RowColumn(column.getColumnId(), StoredValues.storageType(column.getType()), null);
-            defaults[i] = column.hasDefaultValue() ? Literals.value(column.getDefaultValue(), column.getType()) : null;
+            columns[i] = new ColumnDecoder(column.getColumnId(), column.getType(),
+                    column.hasDefaultValue() ? Literals.value(column.getDefaultValue(), column.getType()) : null, epochDays);
         }
         this.types = List.copyOf(fieldTypes);
-    }
-
-    /** How a stored value reaches its vector: read in place for the common types, else through Java values. */
-    private enum Decoder {
-        SIGNED,
-        VARIABLE,
-        DECIMAL,
-        DATE,
-        GENERAL;
-
-        static Decoder of(FieldVector vector) {
-            if (vector instanceof BigIntVector) {
-                return SIGNED;
-            }
-            if (vector instanceof BaseVariableWidthVector) {
-                return VARIABLE;
-            }
-            if (vector instanceof DecimalVector) {
-                return DECIMAL;
-            }
-            return vector instanceof DateDayVector ? DATE : GENERAL;
-        }
     }
 
     /** Refuses key ranges that reach outside the records of the scanned table. */
@@ -121,11 +91,9 @@ public final class RowScanOperator implements BatchOperator {
             output = Batches.empty(types, allocator);
             output.allocateNew();
             vectors = output.getFieldVectors().toArray(new FieldVector[0]);
-            decoders = new Decoder[vectors.length];
             variableWidth = new VariableWidthColumn[vectors.length];
             for (int i = 0; i < vectors.length; i++) {
-                decoders[i] = Decoder.of(vectors[i]);
-                if (decoders[i] == Decoder.VARIABLE) {
+                if (ColumnDecoder.isVariableWidth(vectors[i])) {
                     variableWidth[i] = new VariableWidthColumn();
                 }
             }
@@ -149,33 +117,11 @@ public final class RowScanOperator implements BatchOperator {
             }
             RowView row = new RowView(cursor.value());
             for (int i = 0; i < columns.length; i++) {
-                FieldVector vector = vectors[i];
-                long span = row.span(columns[i].id());
-                if (decoders[i] == Decoder.VARIABLE) {
-                    addVariableWidth(variableWidth[i], row, span, defaults[i]);
-                    continue;
-                }
-                if (span == RowView.NULL) {
-                    VectorValues.set(vector, rows, null);
-                    continue;
-                }
-                if (span == RowView.ABSENT) {
-                    VectorValues.set(vector, rows, defaults[i]);
-                    continue;
-                }
-                long unscaled;
-                switch (decoders[i]) {
-                    case SIGNED -> ((BigIntVector) vector).setSafe(rows, row.signedAt(span));
-                    case DECIMAL -> {
-                        DecimalVector decimals = (DecimalVector) vector;
-                        if ((unscaled = row.unscaledAt(span, decimals.getScale())) != RowView.NOT_A_LONG) {
-                            decimals.setSafe(rows, unscaled);
-                        } else {
-                            VectorValues.set(vector, rows, StoredValues.toCompute(row.get(columns[i]), types.get(i)));
-                        }
-                    }
-                    case DATE -> ((DateDayVector) vector).setSafe(rows, epochDays.of(row.unsignedAt(span)));
-                    default -> VectorValues.set(vector, rows, StoredValues.toCompute(row.get(columns[i]), types.get(i)));
+                if (variableWidth[i] != null) {
+                    // Strings and bytes gather in one buffer per batch, copied to the vector once.
+                    addVariableWidth(variableWidth[i], row, row.span(columns[i].columnId()), columns[i].defaultValue());
+                } else {
+                    columns[i].write(row, vectors[i], rows);
                 }
             }
             rows++;
