@@ -32,11 +32,11 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 
-import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowCodec;
 import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.types.ColumnType;
+import io.duetdb.compute.ValueTypes;
 import io.duetdb.learner.internal.read.ColumnarScanOperator;
 import io.duetdb.learner.internal.read.PackFilter;
 import io.duetdb.learner.internal.schema.SchemaSource;

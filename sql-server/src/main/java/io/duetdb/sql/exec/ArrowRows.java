@@ -13,7 +13,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.duetdb.common.compute.VectorValues;
+import io.duetdb.compute.VectorValues;
 import io.duetdb.proto.coprocessor.FieldType;
 
 /**

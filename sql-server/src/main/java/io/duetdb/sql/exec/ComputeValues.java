@@ -7,7 +7,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 import io.duetdb.common.catalog.ColumnInfo;
-import io.duetdb.common.compute.scan.StoredValues;
+import io.duetdb.compute.scan.StoredValues;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
 

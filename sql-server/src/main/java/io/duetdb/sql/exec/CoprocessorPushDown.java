@@ -34,13 +34,13 @@ import org.apache.calcite.rex.RexUtil;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.IndexInfo;
-import io.duetdb.common.compute.ArrowIpc;
-import io.duetdb.common.compute.Literals;
-import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.common.compute.expression.VectorExpressions;
-import io.duetdb.common.compute.operator.BatchOperator;
-import io.duetdb.common.compute.operator.DagPipeline;
+import io.duetdb.compute.ArrowIpc;
+import io.duetdb.compute.Literals;
+import io.duetdb.compute.UnsupportedExpressionException;
+import io.duetdb.compute.ValueTypes;
+import io.duetdb.compute.expression.VectorExpressions;
+import io.duetdb.compute.operator.BatchOperator;
+import io.duetdb.compute.operator.DagPipeline;
 import io.duetdb.proto.coprocessor.AggregateFunction;
 import io.duetdb.proto.coprocessor.Call;
 import io.duetdb.proto.coprocessor.DagRequest;
@@ -798,7 +798,7 @@ final class CoprocessorPushDown {
         List<AggregateCall> calls = aggregate.getAggCallList();
         List<FieldType> types = partials.types();
         List<String> functions = new ArrayList<>();
-        io.duetdb.common.compute.operator.HashAggregation groups = new io.duetdb.common.compute.operator.HashAggregation(
+        io.duetdb.compute.operator.HashAggregation groups = new io.duetdb.compute.operator.HashAggregation(
                 keyColumns(types, keyCount), mergeCalls(calls, slots, types, keyCount, functions));
         long held = 0;
         long nextCheck = MEMORY_CHECK_INTERVAL;
@@ -824,11 +824,11 @@ final class CoprocessorPushDown {
         return rows;
     }
 
-    private static List<io.duetdb.common.compute.expression.VectorExpression> keyColumns(List<FieldType> types,
+    private static List<io.duetdb.compute.expression.VectorExpression> keyColumns(List<FieldType> types,
             int keyCount) {
-        List<io.duetdb.common.compute.expression.VectorExpression> keys = new ArrayList<>();
+        List<io.duetdb.compute.expression.VectorExpression> keys = new ArrayList<>();
         for (int k = 0; k < keyCount; k++) {
-            keys.add(new io.duetdb.common.compute.expression.ColumnReference(k, types.get(k)));
+            keys.add(new io.duetdb.compute.expression.ColumnReference(k, types.get(k)));
         }
         return keys;
     }
@@ -837,15 +837,15 @@ final class CoprocessorPushDown {
      * The merge of each partial column: counts and sums add up, minimums and maximums stay. Adds each column's
      * partial function to {@code functions}.
      */
-    private static List<io.duetdb.common.compute.operator.PartialAggregationOperator.Call> mergeCalls(
+    private static List<io.duetdb.compute.operator.PartialAggregationOperator.Call> mergeCalls(
             List<AggregateCall> calls, List<int[]> slots, List<FieldType> types, int keyCount, List<String> functions) {
-        List<io.duetdb.common.compute.operator.PartialAggregationOperator.Call> merges = new ArrayList<>();
+        List<io.duetdb.compute.operator.PartialAggregationOperator.Call> merges = new ArrayList<>();
         for (int position = keyCount; position < types.size(); position++) {
             String function = partialFunction(calls, slots, position);
             FieldType type = types.get(position);
-            var column = new io.duetdb.common.compute.expression.ColumnReference(position, type);
+            var column = new io.duetdb.compute.expression.ColumnReference(position, type);
             functions.add(function);
-            merges.add(new io.duetdb.common.compute.operator.PartialAggregationOperator.Call(switch (function) {
+            merges.add(new io.duetdb.compute.operator.PartialAggregationOperator.Call(switch (function) {
                 case "COUNT", "SUM" -> AggregateFunction.SUM;
                 case "MIN" -> AggregateFunction.MIN;
                 case "MAX" -> AggregateFunction.MAX;
@@ -888,7 +888,7 @@ final class CoprocessorPushDown {
         List<String> functions = new ArrayList<>();
         var mergeCalls = mergeCalls(calls, slots, types, keyCount, functions);
         BufferAllocator allocator = new RootAllocator();
-        io.duetdb.common.compute.operator.OrderedGroups groups = new io.duetdb.common.compute.operator.OrderedGroups(
+        io.duetdb.compute.operator.OrderedGroups groups = new io.duetdb.compute.operator.OrderedGroups(
                 keyColumns(types, keyCount), mergeCalls, allocator);
         return new RowStream() {
             private Object[] pending;

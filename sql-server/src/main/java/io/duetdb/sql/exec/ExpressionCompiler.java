@@ -352,7 +352,7 @@ public final class ExpressionCompiler {
     }
 
     static Pattern likePattern(String pattern) {
-        return io.duetdb.common.compute.LikePatterns.compile(pattern);
+        return io.duetdb.compute.LikePatterns.compile(pattern);
     }
 
     private static boolean isInterval(RexNode node) {

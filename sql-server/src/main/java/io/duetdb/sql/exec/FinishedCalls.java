@@ -10,9 +10,9 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.rel.core.AggregateCall;
 
-import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.common.compute.VectorValues;
-import io.duetdb.common.compute.operator.BatchOperator;
+import io.duetdb.compute.ValueTypes;
+import io.duetdb.compute.VectorValues;
+import io.duetdb.compute.operator.BatchOperator;
 import io.duetdb.proto.coprocessor.FieldType;
 
 /**

@@ -13,11 +13,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataTypeField;
 
-import io.duetdb.common.compute.VectorValues;
-import io.duetdb.common.compute.operator.BatchOperator;
-import io.duetdb.common.compute.operator.Batches;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.compute.VectorValues;
+import io.duetdb.compute.operator.BatchOperator;
+import io.duetdb.compute.operator.Batches;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
 

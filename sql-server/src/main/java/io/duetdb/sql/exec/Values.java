@@ -53,7 +53,7 @@ public final class Values {
     }
 
     private static int compareUtf8(String a, String b) {
-        return io.duetdb.common.compute.ValueOrdering.compareCodePoints(a, b);
+        return io.duetdb.compute.ValueOrdering.compareCodePoints(a, b);
     }
 
     public static boolean isNumber(Object value) {

@@ -31,22 +31,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.txn.CoprocessorSummary;
-import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.common.compute.expression.ColumnReference;
-import io.duetdb.common.compute.expression.VectorExpression;
-import io.duetdb.common.compute.expression.VectorExpressions;
-import io.duetdb.common.compute.operator.AppendedBatch;
-import io.duetdb.common.compute.operator.BatchOperator;
-import io.duetdb.common.compute.operator.DistinctOperator;
-import io.duetdb.common.compute.operator.HashAggregation;
-import io.duetdb.common.compute.operator.HashJoinOperator;
-import io.duetdb.common.compute.operator.MergeJoinOperator;
-import io.duetdb.common.compute.operator.PartialAggregationOperator;
-import io.duetdb.common.compute.operator.ProjectionOperator;
-import io.duetdb.common.compute.operator.SelectionOperator;
-import io.duetdb.common.compute.operator.SortOperator;
-import io.duetdb.common.compute.operator.WindowOperator;
+import io.duetdb.compute.UnsupportedExpressionException;
+import io.duetdb.compute.ValueTypes;
+import io.duetdb.compute.expression.ColumnReference;
+import io.duetdb.compute.expression.VectorExpression;
+import io.duetdb.compute.expression.VectorExpressions;
+import io.duetdb.compute.operator.AppendedBatch;
+import io.duetdb.compute.operator.BatchOperator;
+import io.duetdb.compute.operator.DistinctOperator;
+import io.duetdb.compute.operator.HashAggregation;
+import io.duetdb.compute.operator.HashJoinOperator;
+import io.duetdb.compute.operator.MergeJoinOperator;
+import io.duetdb.compute.operator.PartialAggregationOperator;
+import io.duetdb.compute.operator.ProjectionOperator;
+import io.duetdb.compute.operator.SelectionOperator;
+import io.duetdb.compute.operator.SortOperator;
+import io.duetdb.compute.operator.WindowOperator;
 import io.duetdb.proto.coprocessor.Expression;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
@@ -212,7 +212,7 @@ final class VectorizedPlans {
         int[] stageKeys = java.util.stream.IntStream.range(0, groupFields.length).toArray();
         List<AggregateCall> stageCalls = calls.stream()
                 .map(call -> call.withDistinct(false).withArgList(List.of(groupFields.length))).toList();
-        VectorSchemaRoot batch = io.duetdb.common.compute.operator.Batches.ofRows(keyTypes, distinct, allocator);
+        VectorSchemaRoot batch = io.duetdb.compute.operator.Batches.ofRows(keyTypes, distinct, allocator);
         try (BatchOperator values = new BatchOperator() {
             private boolean given;
 

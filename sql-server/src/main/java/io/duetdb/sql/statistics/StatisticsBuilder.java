@@ -10,10 +10,10 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 import io.duetdb.common.catalog.ColumnInfo;
-import io.duetdb.common.compute.ArrowIpc;
-import io.duetdb.common.compute.ValueOrdering;
-import io.duetdb.common.compute.operator.Batches;
-import io.duetdb.common.compute.statistics.HyperLogLog;
+import io.duetdb.compute.ArrowIpc;
+import io.duetdb.compute.ValueOrdering;
+import io.duetdb.compute.operator.Batches;
+import io.duetdb.compute.statistics.HyperLogLog;
 import io.duetdb.proto.coprocessor.AnalyzeResult;
 import io.duetdb.proto.coprocessor.CoprocessorResponse;
 import io.duetdb.proto.coprocessor.FieldType;

@@ -3,9 +3,9 @@ package io.duetdb.learner.internal.read;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.duetdb.common.compute.Literals;
-import io.duetdb.common.compute.UnsupportedExpressionException;
-import io.duetdb.common.compute.ValueOrdering;
+import io.duetdb.compute.Literals;
+import io.duetdb.compute.UnsupportedExpressionException;
+import io.duetdb.compute.ValueOrdering;
 import io.duetdb.learner.internal.stable.ColumnPack;
 import io.duetdb.learner.internal.stable.PackColumn;
 import io.duetdb.proto.coprocessor.Call;

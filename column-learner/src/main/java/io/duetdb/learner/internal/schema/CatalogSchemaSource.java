@@ -17,7 +17,7 @@ import io.duetdb.common.catalog.CatalogRecords;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.DatabaseInfo;
 import io.duetdb.common.catalog.TableInfo;
-import io.duetdb.common.compute.scan.StoredValues;
+import io.duetdb.compute.scan.StoredValues;
 import io.duetdb.proto.coprocessor.FieldType;
 
 /** Reads table schemas from the catalog's records in the cluster, each time at a fresh snapshot. */

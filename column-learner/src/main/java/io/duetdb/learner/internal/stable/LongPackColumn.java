@@ -11,7 +11,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeMicroVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 
-import io.duetdb.common.compute.VectorValues;
+import io.duetdb.compute.VectorValues;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
 

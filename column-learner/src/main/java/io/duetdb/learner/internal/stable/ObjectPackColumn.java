@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 import org.apache.arrow.vector.FieldVector;
 
-import io.duetdb.common.compute.VectorValues;
+import io.duetdb.compute.VectorValues;
 import io.duetdb.proto.coprocessor.FieldType;
 
 /** Values without an array form of their own (decimals beyond 18 digits), as objects. */

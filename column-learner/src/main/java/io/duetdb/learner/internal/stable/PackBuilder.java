@@ -7,9 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.duetdb.common.compute.scan.StoredValues;
 import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.row.RowView;
+import io.duetdb.compute.scan.StoredValues;
 import io.duetdb.learner.internal.schema.TableSchema;
 
 /** Builds a {@link ColumnPack} of one table from versions given in pack order, with the table's schema. */

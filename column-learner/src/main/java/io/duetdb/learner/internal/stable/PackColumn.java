@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import org.apache.arrow.vector.FieldVector;
 
-import io.duetdb.common.compute.ValueOrdering;
+import io.duetdb.compute.ValueOrdering;
 import io.duetdb.proto.coprocessor.FieldType;
 
 /**

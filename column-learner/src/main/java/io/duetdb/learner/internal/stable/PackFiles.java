@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 
-import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.common.compute.VectorValues;
+import io.duetdb.compute.ValueTypes;
+import io.duetdb.compute.VectorValues;
 import io.duetdb.proto.coprocessor.FieldType;
 
 /**

@@ -14,9 +14,9 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 
-import io.duetdb.common.compute.scan.RowSource;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowView;
+import io.duetdb.compute.scan.RowSource;
 
 /**
  * The delta layer of one region replica on a learner: the committed versions of the region's table rows, keyed

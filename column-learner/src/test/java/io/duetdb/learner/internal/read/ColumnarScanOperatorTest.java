@@ -19,13 +19,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.duetdb.common.compute.Literals;
-import io.duetdb.common.compute.ValueTypes;
-import io.duetdb.common.compute.VectorValues;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowCodec;
 import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.types.ColumnType;
+import io.duetdb.compute.Literals;
+import io.duetdb.compute.ValueTypes;
+import io.duetdb.compute.VectorValues;
 import io.duetdb.learner.internal.schema.SchemaSource;
 import io.duetdb.learner.internal.schema.TableSchema;
 import io.duetdb.learner.internal.schema.TableSchemas;

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.google.protobuf.ByteString;
 
-import io.duetdb.common.compute.scan.RowSource;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.compute.scan.RowSource;
 import io.duetdb.learner.internal.proto.ReplicaHeader;
 import io.duetdb.learner.internal.proto.ReplicaState;
 import io.duetdb.learner.internal.stable.Layers;

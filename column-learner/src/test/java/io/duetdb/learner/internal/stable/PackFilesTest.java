@@ -18,12 +18,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.duetdb.common.compute.ValueTypes;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowCodec;
 import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.row.RowView;
 import io.duetdb.common.types.ColumnType;
+import io.duetdb.compute.ValueTypes;
 import io.duetdb.learner.internal.schema.TableSchema;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;

@@ -13,8 +13,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.duetdb.common.compute.scan.RowSource;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.compute.scan.RowSource;
 
 class RegionDeltaTest {
     private static final long TABLE = 42;

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
-import io.duetdb.common.compute.scan.RowSource;
+import io.duetdb.compute.scan.RowSource;
 import io.duetdb.store.engine.EngineReader;
 import io.duetdb.store.txn.MvccCursor;
 
