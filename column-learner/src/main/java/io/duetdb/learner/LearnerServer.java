@@ -47,6 +47,7 @@ import io.duetdb.common.status.Readiness.NotReady;
 import io.duetdb.common.status.StatusServer;
 import io.duetdb.learner.internal.LearnerCoprocessor;
 import io.duetdb.learner.internal.LearnerNode;
+import io.duetdb.learner.internal.ReplicationLag;
 import io.duetdb.learner.internal.metrics.LearnerMetrics;
 import io.duetdb.learner.internal.proto.LearnerIdent;
 import io.duetdb.learner.internal.region.ColumnarRegion;
@@ -217,9 +218,13 @@ public final class LearnerServer implements AutoCloseable {
         metrics.gaugeByRegion("duet_learner_replication_lag_entries",
                 "Log entries committed in the region but not yet applied by this learner", callback -> {
                     for (ColumnarRegion replica : learner.replicas()) {
-                        learner.group(replica.regionId()).ifPresent(group -> callback.call(
-                                Math.max(0, group.commitIndex() - replica.applied().index()),
-                                Long.toString(replica.regionId())));
+                        callback.call(learner.lag(replica).entries(), Long.toString(replica.regionId()));
+                    }
+                });
+        metrics.gaugeByRegion("duet_learner_replication_lag_seconds",
+                "How long the region's replica has been behind its committed entries (0 when caught up)", callback -> {
+                    for (ColumnarRegion replica : learner.replicas()) {
+                        callback.call(learner.lag(replica).seconds(), Long.toString(replica.regionId()));
                     }
                 });
         background.scheduleWithFixedDelay(guard("store heartbeat", () -> sendStoreHeartbeat(placement)), 0,
@@ -389,6 +394,9 @@ public final class LearnerServer implements AutoCloseable {
                 entry.put("region_id", replica.regionId());
                 entry.put("applied_index", replica.applied().index());
                 entry.put("commit_index", current.group(replica.regionId()).map(RaftGroupHandle::commitIndex).orElse(-1L));
+                ReplicationLag lag = current.lag(replica);
+                entry.put("lag_entries", lag.entries());
+                entry.put("lag_seconds", lag.seconds());
                 entry.put("delta_versions", replica.layers().deltaVersions());
                 entry.put("stable_versions", replica.layers().stable().rows());
                 entry.put("stable_slices", replica.layers().stable().slices().size());

@@ -99,6 +99,11 @@ public final class TpccBenchmark implements Callable<Integer> {
     @Option(names = "--no-check", description = "skip the consistency conditions after the run")
     boolean noCheck;
 
+    @Option(names = "--learners", description = "after the in-process run, give every table a column learner replica"
+            + " and run again: the tpmC cost of the replicas, and the visibility delay of commits on the learner"
+            + " meanwhile (a probe commits a row every 100 ms and reads it back from the learner)")
+    boolean learners;
+
     @Option(names = "--seed", defaultValue = "1", description = "seed of the terminals' inputs (default: ${DEFAULT-VALUE})")
     long seed;
 
@@ -122,7 +127,7 @@ public final class TpccBenchmark implements Callable<Integer> {
             results.add(runPrivateMariaDb(scale));
         }
         if (!noLocal) {
-            results.add(0, runInProcess(scale));
+            results.addAll(0, runInProcess(scale));
         }
         print(results);
         return 0;
@@ -137,13 +142,16 @@ public final class TpccBenchmark implements Callable<Integer> {
         }
     }
 
-    private EndpointResult runInProcess(TpccScale scale) throws Exception {
+    private List<EndpointResult> runInProcess(TpccScale scale) throws Exception {
         Path root = Files.createTempDirectory("duet-tpcc-bench");
         LoopbackPorts ports = new LoopbackPorts();
         try (Closeable cleanup = () -> DataDirectories.delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { },
                 config -> config.setBlockCacheSize(DataSize.ofMebibytes(256))
                         .setReserveSpace(DataSize.ofMebibytes(256)))) {
             cluster.start(3);
+            if (learners) {
+                cluster.addLearner();
+            }
             try (SqlServer server = new SqlServer(new SqlServerConfig()
                     .setPd(cluster.placement().clientAddresses())
                     .setAddress(new HostAndPort("127.0.0.1", ports.allocate()))
@@ -152,7 +160,18 @@ public final class TpccBenchmark implements Callable<Integer> {
                         server.address(), server.statusAddress());
                 String base = "jdbc:mysql://" + server.address() + "/%s?user=root";
                 createDatabase(String.format(base, "test"));
-                return runEndpoint("duetdb (in-process)", String.format(base, DATABASE), scale, true);
+                List<EndpointResult> results = new ArrayList<>();
+                results.add(runEndpoint("duetdb (in-process)", String.format(base, DATABASE), scale, true));
+                if (learners) {
+                    String url = withOptions(String.format(base, DATABASE));
+                    LearnerFreshnessProbe.addReplicas(url, System.out);
+                    try (LearnerFreshnessProbe probe = LearnerFreshnessProbe.start(url)) {
+                        results.add(runEndpoint("duetdb (learner replicas)", String.format(base, DATABASE), scale,
+                                false));
+                        probe.print(System.out);
+                    }
+                }
+                return results;
             }
         }
     }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
         description = "Inspect and operate a cluster through its placement driver. Output is JSON.",
         subcommands = {MembersCommand.class, TsoCommand.class, StoresCommand.class, RegionsCommand.class,
                 RegionCommand.class, HealthCommand.class, SplitCommand.class, TransferLeaderCommand.class,
-                MergeCommand.class, RawCommand.class, TxnCommand.class, GcCommand.class})
+                MergeCommand.class, RawCommand.class, TxnCommand.class, GcCommand.class, LearnersCommand.class})
 public final class CtlCommand implements Runnable {
     @Option(names = "--pd", split = ",", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:2379",
             converter = HostAndPortConverter.class, scope = CommandLine.ScopeType.INHERIT,

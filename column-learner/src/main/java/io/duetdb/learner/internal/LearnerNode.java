@@ -68,6 +68,8 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     private final Map<Long, ColumnarRegion> splitting = new ConcurrentHashMap<>();
     private RaftNode raftNode;
     private volatile long safePoint;
+    /** Region id to when its replica last had applied every entry committed (System.nanoTime). */
+    private final Map<Long, Long> caughtUpNanos = new ConcurrentHashMap<>();
 
     public LearnerNode(long storeId, HostAndPort raftAddress, Path replicaDirectory, PackFiles packs,
             StableMerger merger, RegionCache directory, ColumnarRegion.SnapshotInstaller installer, Executor background,
@@ -252,11 +254,32 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     @Override
     public void applied(ColumnarRegion region) {
         metrics.appliedEntries.inc();
+        lag(region);
+    }
+
+    /** The replica's replication lag, noting when it is caught up. */
+    public ReplicationLag lag(ColumnarRegion replica) {
+        long applied = replica.applied().index();
+        long committed;
+        try {
+            committed = group(replica.regionId()).map(RaftGroupHandle::commitIndex).orElse(applied);
+        } catch (RuntimeException e) {
+            // The group is closing.
+            committed = applied;
+        }
+        long now = System.nanoTime();
+        if (applied >= committed) {
+            caughtUpNanos.put(replica.regionId(), now);
+            return ReplicationLag.NONE;
+        }
+        long since = caughtUpNanos.computeIfAbsent(replica.regionId(), id -> now);
+        return new ReplicationLag(committed - applied, (now - since) / 1e9);
     }
 
     /** Leaves the region's Raft group and deletes the replica's file. */
     public synchronized void destroy(long regionId, String why) {
         ColumnarRegion replica = replicas.remove(regionId);
+        caughtUpNanos.remove(regionId);
         if (replica != null) {
             replica.tombstone();
         }

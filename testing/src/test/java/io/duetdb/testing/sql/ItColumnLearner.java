@@ -20,10 +20,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.proto.placement.PlacementRule;
 import io.duetdb.sql.server.SqlServer;
+import io.duetdb.testing.CtlRun;
 import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.StoreAdminCalls;
 
@@ -61,7 +64,7 @@ class ItColumnLearner {
     }
 
     @Test
-    void aTableWithDataGetsAnAvailableReplicaThatAnswersAsTheRowStore() throws SQLException {
+    void aTableWithDataGetsAnAvailableReplicaThatAnswersAsTheRowStore() throws Exception {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE orders (id INT PRIMARY KEY, customer VARCHAR(20), amount DECIMAL(10,2),"
                     + " placed DATE, note VARCHAR(300))");
@@ -85,6 +88,22 @@ class ItColumnLearner {
             assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN SELECT * FROM orders WHERE id = 5")))
                     .contains("cop[tiflash]").doesNotContain("Point_Get");
             statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+            long tableId = Long.parseLong(SqlTesting.rows(statement, "SELECT TABLE_ID FROM information_schema.tiflash_replica"
+                    + " WHERE TABLE_NAME = 'orders'").get(0));
+            CtlRun learners = CtlRun.run(cluster.placement().clientAddresses().get(0).toString(), "learners");
+            assertThat(learners.exitCode()).as(learners.err()).isZero();
+            JsonNode report = learners.json();
+            assertThat(report.path("learners")).hasSize(1);
+            assertThat(report.path("learners").get(0).path("reachable").asBoolean()).isTrue();
+            assertThat(report.path("learners").get(0).path("replicas").get(0).has("lag_seconds")).isTrue();
+            JsonNode orders = null;
+            for (JsonNode table : report.path("tables")) {
+                if (table.path("table_id").asLong() == tableId) {
+                    orders = table;
+                }
+            }
+            assertThat(orders).as("ctl learners lists table %d: %s", tableId, learners.out()).isNotNull();
+            assertThat(orders.path("learner_replicas").asInt()).isPositive();
         }
         assertThat(learnerMetric("duet_learner_coprocessor_requests_total", "outcome=\"ok\"")).isPositive();
     }
