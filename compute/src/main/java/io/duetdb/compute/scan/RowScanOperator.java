@@ -12,14 +12,11 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.duetdb.common.error.DuetException;
-import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowView;
 import io.duetdb.compute.Literals;
 import io.duetdb.compute.UnsupportedExpressionException;
 import io.duetdb.compute.operator.BatchOperator;
-import io.duetdb.compute.operator.Batches;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ScanColumn;
 import io.duetdb.proto.coprocessor.TableScan;
@@ -37,8 +34,7 @@ public final class RowScanOperator implements BatchOperator {
     private final List<FieldType> types;
     private final ColumnDecoder[] columns;
     private final RowSource cursor;
-    private VectorSchemaRoot output;
-    private FieldVector[] vectors;
+    private final ReusableBatch batch;
     private VariableWidthColumn[] variableWidth;
     private long scannedRows;
 
@@ -58,6 +54,7 @@ public final class RowScanOperator implements BatchOperator {
                     column.hasDefaultValue() ? Literals.value(column.getDefaultValue(), column.getType()) : null, epochDays);
         }
         this.types = List.copyOf(fieldTypes);
+        this.batch = new ReusableBatch(types, allocator);
     }
 
     /** Refuses key ranges that reach outside the records of the scanned table. */
@@ -83,24 +80,14 @@ public final class RowScanOperator implements BatchOperator {
 
     @Override
     public VectorSchemaRoot next() {
-        if (Thread.currentThread().isInterrupted()) {
-            // The store is stopping (its executor was shut down): the engine is about to close under this scan.
-            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "the store is stopping");
-        }
-        if (output == null) {
-            output = Batches.empty(types, allocator);
-            output.allocateNew();
-            vectors = output.getFieldVectors().toArray(new FieldVector[0]);
+        ScanBatches.checkNotInterrupted("the store");
+        FieldVector[] vectors = batch.start();
+        if (variableWidth == null) {
             variableWidth = new VariableWidthColumn[vectors.length];
             for (int i = 0; i < vectors.length; i++) {
                 if (ColumnDecoder.isVariableWidth(vectors[i])) {
                     variableWidth[i] = new VariableWidthColumn();
                 }
-            }
-        } else {
-            // The previous batch's consumers are done with it: refill the same buffers.
-            for (FieldVector vector : vectors) {
-                vector.reset();
             }
         }
         for (VariableWidthColumn column : variableWidth) {
@@ -132,11 +119,7 @@ public final class RowScanOperator implements BatchOperator {
             }
         }
         scannedRows += rows;
-        if (rows == 0) {
-            return null;
-        }
-        output.setRowCount(rows);
-        return output;
+        return batch.finish(rows);
     }
 
     private static void addVariableWidth(VariableWidthColumn column, RowView row, long span, Object defaultValue) {
@@ -153,8 +136,6 @@ public final class RowScanOperator implements BatchOperator {
     @Override
     public void close() {
         cursor.close();
-        if (output != null) {
-            output.close();
-        }
+        batch.close();
     }
 }

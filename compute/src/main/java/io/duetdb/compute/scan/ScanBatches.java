@@ -1,5 +1,8 @@
 package io.duetdb.compute.scan;
 
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+
 /**
  * How many rows a scan puts in each batch: few at first, doubling up to the request's batch size, as TiKV's batch
  * executors grow theirs. A scan under a limit (ORDER BY the key LIMIT 1) then stops after a small batch instead of
@@ -17,5 +20,15 @@ public final class ScanBatches {
 
     public static int next(int current, int batchRows) {
         return (int) Math.min(batchRows, 2L * current);
+    }
+
+    /**
+     * Fails the scan when its thread was interrupted: the server is stopping (its executor was shut down) and the
+     * storage is about to close under the scan.
+     */
+    public static void checkNotInterrupted(String server) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, server + " is stopping");
+        }
     }
 }

@@ -10,15 +10,13 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.duetdb.common.error.DuetException;
-import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.row.RowView;
 import io.duetdb.compute.Literals;
 import io.duetdb.compute.UnsupportedExpressionException;
 import io.duetdb.compute.VectorValues;
 import io.duetdb.compute.operator.BatchOperator;
-import io.duetdb.compute.operator.Batches;
 import io.duetdb.compute.scan.ColumnDecoder;
+import io.duetdb.compute.scan.ReusableBatch;
 import io.duetdb.compute.scan.ScanBatches;
 import io.duetdb.learner.internal.stable.ColumnPack;
 import io.duetdb.learner.internal.stable.Layers;
@@ -40,7 +38,6 @@ public final class ColumnarScanOperator implements BatchOperator {
     private final List<byte[][]> ranges;
     private final long readTs;
     private final PackFilter filter;
-    private final BufferAllocator allocator;
     private final int batchRows;
     private int nextBatchRows;
     private final List<FieldType> types;
@@ -48,7 +45,7 @@ public final class ColumnarScanOperator implements BatchOperator {
     private final ColumnDecoder[] decoders;
     private final Object[] defaults;
 
-    private VectorSchemaRoot output;
+    private final ReusableBatch batch;
     private FieldVector[] vectors;
     private int range = -1;
     private List<PackSlice> slices = List.of();
@@ -80,7 +77,6 @@ public final class ColumnarScanOperator implements BatchOperator {
         this.ranges = List.copyOf(requireNonNull(ranges, "ranges is null"));
         this.readTs = readTs;
         this.filter = requireNonNull(filter, "filter is null");
-        this.allocator = requireNonNull(allocator, "allocator is null");
         this.batchRows = batchRows;
         this.nextBatchRows = ScanBatches.first(batchRows);
         List<FieldType> fieldTypes = new ArrayList<>();
@@ -95,6 +91,7 @@ public final class ColumnarScanOperator implements BatchOperator {
             decoders[i] = new ColumnDecoder(column.getColumnId(), column.getType(), defaults[i]);
         }
         this.types = List.copyOf(fieldTypes);
+        this.batch = new ReusableBatch(types, allocator);
     }
 
     /** Versions looked at: rows of packs read and rows of the deltas. */
@@ -117,29 +114,11 @@ public final class ColumnarScanOperator implements BatchOperator {
 
     @Override
     public VectorSchemaRoot next() {
-        if (Thread.currentThread().isInterrupted()) {
-            throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "the learner is stopping");
-        }
-        if (output == null) {
-            output = Batches.empty(types, allocator);
-            output.allocateNew();
-            vectors = output.getFieldVectors().toArray(new FieldVector[0]);
-        } else {
-            for (FieldVector vector : vectors) {
-                vector.reset();
-            }
-        }
+        ScanBatches.checkNotInterrupted("the learner");
+        vectors = batch.start();
         int wanted = nextBatchRows;
         nextBatchRows = ScanBatches.next(nextBatchRows, batchRows);
-        int rows = fill(wanted);
-        if (rows == 0) {
-            return null;
-        }
-        for (FieldVector vector : vectors) {
-            vector.setValueCount(rows);
-        }
-        output.setRowCount(rows);
-        return output;
+        return batch.finish(fill(wanted));
     }
 
     private int fill(int wanted) {
@@ -296,8 +275,6 @@ public final class ColumnarScanOperator implements BatchOperator {
 
     @Override
     public void close() {
-        if (output != null) {
-            output.close();
-        }
+        batch.close();
     }
 }
