@@ -48,6 +48,11 @@ public final class LearnerConfig {
     private Duration gcRunInterval = Duration.ofMinutes(10);
     /** A replica's delta is merged into column packs once it holds this many row versions. */
     private long deltaMergeRows = 8192;
+    /**
+     * ... or, for a replica with a larger stable layer, this fraction of its stable versions: merging rewrites every
+     * pack the delta touches, so a fixed threshold would rewrite a large region for each few thousand updates.
+     */
+    private double deltaMergeRatio = 0.125;
     /** How often the learner looks for deltas to merge. */
     private Duration mergeCheckInterval = Duration.ofSeconds(2);
     /** How often the learner checks the catalog's schema version (regular schema sync). */
@@ -75,6 +80,9 @@ public final class LearnerConfig {
         }
         if (deltaMergeRows < 1) {
             fail("delta-merge-rows must be at least 1");
+        }
+        if (!(deltaMergeRatio >= 0 && deltaMergeRatio <= 10)) {
+            fail("delta-merge-ratio must be between 0 and 10");
         }
         if (raftSnapshotThreshold < 100) {
             fail("raft-snapshot-threshold must be at least 100");
@@ -204,6 +212,15 @@ public final class LearnerConfig {
 
     public LearnerConfig setDeltaMergeRows(long deltaMergeRows) {
         this.deltaMergeRows = deltaMergeRows;
+        return this;
+    }
+
+    public double deltaMergeRatio() {
+        return deltaMergeRatio;
+    }
+
+    public LearnerConfig setDeltaMergeRatio(double deltaMergeRatio) {
+        this.deltaMergeRatio = deltaMergeRatio;
         return this;
     }
 

@@ -237,7 +237,8 @@ public final class LearnerServer implements AutoCloseable {
         ScheduledExecutorService merges = Executors.newSingleThreadScheduledExecutor(
                 new NamedThreadFactory(COMPONENT, nodeName, "merge"));
         resources.add(merges::shutdownNow);
-        merges.scheduleWithFixedDelay(guard("delta merge", () -> learner.mergeDeltas(config.deltaMergeRows())),
+        merges.scheduleWithFixedDelay(guard("delta merge", () -> learner.mergeDeltas(config.deltaMergeRows(),
+                config.deltaMergeRatio())),
                 config.mergeCheckInterval().toMillis(), config.mergeCheckInterval().toMillis(), TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("schema sync", schemas::sync), 0, config.schemaSyncInterval().toMillis(),
                 TimeUnit.MILLISECONDS);

@@ -29,6 +29,7 @@ class LearnerConfigTest {
         assertThat(config.gcRunInterval()).isEqualTo(Duration.ofMinutes(10));
         assertThat(config.raftSnapshotThreshold()).isEqualTo(10_000);
         assertThat(config.deltaMergeRows()).isEqualTo(8192);
+        assertThat(config.deltaMergeRatio()).isEqualTo(0.125);
         assertThat(config.mergeCheckInterval()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.schemaSyncInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.coprocessorMemory()).isEqualTo(DataSize.ofMebibytes(1024));
@@ -61,6 +62,8 @@ class LearnerConfigTest {
                 .isInstanceOf(DuetException.class).hasMessageContaining("must differ");
         assertThatThrownBy(() -> new LearnerConfig().setReadWaitTimeout(Duration.ZERO).validate())
                 .isInstanceOf(DuetException.class);
+        assertThatThrownBy(() -> new LearnerConfig().setDeltaMergeRatio(-1).validate())
+                .isInstanceOf(DuetException.class).hasMessageContaining("delta-merge-ratio");
         assertThatThrownBy(() -> new LearnerConfig().setDeltaMergeRows(0).validate())
                 .isInstanceOf(DuetException.class).hasMessageContaining("delta-merge-rows");
     }

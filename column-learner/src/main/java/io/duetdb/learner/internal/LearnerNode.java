@@ -320,13 +320,15 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     }
 
     /**
-     * Merges into the stable layer the deltas holding at least {@code minVersions} versions, one replica at a
-     * time, then deletes the pack files no replica uses any more. Runs on one thread.
+     * Merges into the stable layer the deltas holding at least {@code minVersions} versions and at least
+     * {@code stableRatio} of their stable layer's versions, one replica at a time, then deletes the pack files no
+     * replica uses any more. Runs on one thread.
      */
-    public void mergeDeltas(long minVersions) {
+    public void mergeDeltas(long minVersions, double stableRatio) {
         boolean merged = false;
         for (ColumnarRegion replica : replicas()) {
-            Optional<ColumnarRegion.MergeTicket> ticket = replica.freezeForMerge(minVersions);
+            long threshold = Math.max(minVersions, (long) (replica.layers().stable().rows() * stableRatio));
+            Optional<ColumnarRegion.MergeTicket> ticket = replica.freezeForMerge(threshold);
             if (ticket.isEmpty()) {
                 continue;
             }
