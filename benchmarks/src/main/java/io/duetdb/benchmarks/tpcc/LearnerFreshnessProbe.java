@@ -6,6 +6,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class LearnerFreshnessProbe implements AutoCloseable {
     private static final long PROBE_INTERVAL_MILLIS = 100;
+    private static final Duration AVAILABLE_WITHIN = Duration.ofMinutes(15);
 
     private final String url;
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -58,6 +60,10 @@ final class LearnerFreshnessProbe implements AutoCloseable {
                         (System.nanoTime() - started) / 1e9);
                 if (available == tables.size()) {
                     return;
+                }
+                if (System.nanoTime() - started > AVAILABLE_WITHIN.toNanos()) {
+                    throw new IllegalStateException("the learner replicas did not become available within "
+                            + AVAILABLE_WITHIN.toMinutes() + " minutes");
                 }
                 Thread.sleep(2000);
             }

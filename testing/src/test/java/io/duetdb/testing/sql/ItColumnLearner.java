@@ -227,14 +227,7 @@ class ItColumnLearner {
             SqlTesting.insertRows(statement, "journal", 51, 80, i -> i + ", 'while down'");
             cluster.startLearner(0);
             statement.execute("INSERT INTO journal VALUES (81, 'after')");
-            LocalCluster.await("the learner to catch up", Duration.ofSeconds(90), () -> {
-                try {
-                    assertSameOnBothEngines(statement, queries);
-                    return true;
-                } catch (AssertionError | SQLException e) {
-                    return false;
-                }
-            });
+            awaitSameOnBothEngines(statement, queries, "the learner to catch up", Duration.ofSeconds(90));
         }
     }
 
@@ -266,14 +259,7 @@ class ItColumnLearner {
             }
             cluster.startLearner(0);
             statement.execute("INSERT INTO ledger VALUES (401, 1.00)");
-            LocalCluster.await("the damaged replica to be rebuilt", Duration.ofSeconds(120), () -> {
-                try {
-                    assertSameOnBothEngines(statement, queries);
-                    return true;
-                } catch (AssertionError | SQLException e) {
-                    return false;
-                }
-            });
+            awaitSameOnBothEngines(statement, queries, "the damaged replica to be rebuilt", Duration.ofSeconds(120));
         }
     }
 
@@ -351,6 +337,17 @@ class ItColumnLearner {
             assertThat(SqlTesting.rows(statement, query)).as(query).isEqualTo(rows);
         }
         statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+    }
+
+    private static void awaitSameOnBothEngines(Statement statement, List<String> queries, String what, Duration timeout) {
+        LocalCluster.await(what, timeout, () -> {
+            try {
+                assertSameOnBothEngines(statement, queries);
+                return true;
+            } catch (AssertionError | SQLException e) {
+                return false;
+            }
+        });
     }
 
     private static void awaitAvailable(Statement statement, String table) {
