@@ -87,13 +87,17 @@ SqlNode DuetTableElement() :
     { return element; }
 }
 
-/** [CONSTRAINT [name]] PRIMARY KEY (cols) | UNIQUE [KEY|INDEX] [name] (cols) | {KEY|INDEX} [name] (cols). */
+/**
+ * [CONSTRAINT [name]] PRIMARY KEY (cols) [CLUSTERED|NONCLUSTERED] | UNIQUE [KEY|INDEX] [name] (cols)
+ * | {KEY|INDEX} [name] (cols).
+ */
 SqlIndexDefinition DuetIndexDefinition() :
 {
     final Span s;
     SqlIdentifier name = null;
     final SqlIndexDefinition.Kind kind;
     final SqlNodeList columns;
+    Boolean clustered = null;
 }
 {
     { s = span(); }
@@ -108,9 +112,14 @@ SqlIndexDefinition DuetIndexDefinition() :
         [ name = SimpleIdentifier() ]
     )
     columns = DuetIndexColumns()
+    [
+        <CLUSTERED> { clustered = Boolean.TRUE; }
+    |
+        <NONCLUSTERED> { clustered = Boolean.FALSE; }
+    ]
     [ <COMMENT> StringLiteral() ]
     {
-        return new SqlIndexDefinition(s.end(this), kind, name, columns);
+        return new SqlIndexDefinition(s.end(this), kind, name, columns, clustered);
     }
 }
 
@@ -143,6 +152,7 @@ SqlColumnDefinition DuetColumnDefinition() :
     SqlIndexDefinition.Kind key = null;
     String comment = null;
     boolean onUpdateCurrentTimestamp = false;
+    Boolean clustered = null;
 }
 {
     name = SimpleIdentifier() { s = span(); }
@@ -162,6 +172,10 @@ SqlColumnDefinition DuetColumnDefinition() :
     |
         <KEY> { key = SqlIndexDefinition.Kind.PRIMARY; }
     |
+        <CLUSTERED> { clustered = Boolean.TRUE; }
+    |
+        <NONCLUSTERED> { clustered = Boolean.FALSE; }
+    |
         <COMMENT> { comment = SqlLiteral.unchain(StringLiteral()).getValueAs(String.class); }
     |
         <ON> <UPDATE> ( <CURRENT_TIMESTAMP> | <LOCALTIMESTAMP> ) [ <LPAREN> [ UnsignedIntLiteral() ] <RPAREN> ]
@@ -171,7 +185,7 @@ SqlColumnDefinition DuetColumnDefinition() :
     )*
     {
         return new SqlColumnDefinition(s.end(this), name, type, nullable, defaultValue, autoIncrement, key,
-            comment, onUpdateCurrentTimestamp);
+            comment, onUpdateCurrentTimestamp, clustered);
     }
 }
 

@@ -10,15 +10,16 @@ import java.util.Optional;
 import io.duetdb.common.row.RowColumn;
 
 /**
- * A table as the catalog stores it. Rows are keyed by an integer handle: the primary-key column when the key is
- * one integer column (a clustered key, {@code handleColumn}), else a hidden row id from the table's
- * auto-increment allocator, with the primary key kept as a unique index. A view is a table with {@code view}
+ * A table as the catalog stores it. Rows are keyed by their handle: the primary-key column when the key is one
+ * integer column (a clustered key, {@code handleColumn}); the primary key's values when the key is clustered over
+ * other columns ({@code commonHandle}, TiDB's clustered index on a composite or non-integer key); else a hidden row
+ * id from the table's auto-increment allocator, with the primary key kept as a unique index. A view is a table with {@code view}
  * set, its query's columns and no indexes or rows. {@code columnarReplicas} is the number of column learner
  * replicas the table asked for (ALTER TABLE ... SET TIFLASH REPLICA n).
  */
 public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
         String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
-        ViewInfo view, int columnarReplicas) {
+        ViewInfo view, int columnarReplicas, boolean commonHandle) {
     public TableInfo {
         requireNonNull(name, "name is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
@@ -27,6 +28,16 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
         if (columnarReplicas < 0) {
             throw new IllegalArgumentException("columnarReplicas must not be negative: " + columnarReplicas);
         }
+        if (commonHandle && (handleColumn != null || indexes.stream().noneMatch(IndexInfo::primary))) {
+            throw new IllegalArgumentException("a common handle needs a primary key and no integer handle column");
+        }
+    }
+
+    public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+            String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
+            ViewInfo view, int columnarReplicas) {
+        this(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas, false);
     }
 
     public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
@@ -83,8 +94,14 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
         return indexes.stream().filter(IndexInfo::primary).findFirst();
     }
 
+    /** Whether rows are keyed by the integer primary-key column. */
     public boolean hasClusteredHandle() {
         return handleColumn != null;
+    }
+
+    /** Whether rows are keyed by the primary key, integer handle or common handle: the key has no index entries. */
+    public boolean hasClusteredPrimaryKey() {
+        return handleColumn != null || commonHandle;
     }
 
     public Optional<ColumnInfo> autoIncrementColumn() {
@@ -106,22 +123,22 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
 
     public TableInfo withName(String newName) {
         return new TableInfo(id, databaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas);
+                autoIncrementBase, view, columnarReplicas, commonHandle);
     }
 
     public TableInfo withColumnsAndIndexes(List<ColumnInfo> newColumns, List<IndexInfo> newIndexes, int newNextColumnId,
             long newNextIndexId) {
         return new TableInfo(id, databaseId, name, newColumns, newIndexes, handleColumn, newNextColumnId, newNextIndexId,
-                comment, autoIncrementBase, view, columnarReplicas);
+                comment, autoIncrementBase, view, columnarReplicas, commonHandle);
     }
 
     public TableInfo withDatabase(long newDatabaseId, String newName) {
         return new TableInfo(id, newDatabaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId,
-                comment, autoIncrementBase, view, columnarReplicas);
+                comment, autoIncrementBase, view, columnarReplicas, commonHandle);
     }
 
     public TableInfo withColumnarReplicas(int count) {
         return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, count);
+                autoIncrementBase, view, count, commonHandle);
     }
 }

@@ -13,12 +13,14 @@ import io.duetdb.common.types.ColumnType;
  * <pre>
  *   m{name}                                   metadata: a single value (schema version, id counters)
  *   m{hash}h{field}                           metadata: a field of a named hash (databases, tables, users)
- *   t{tableId}_r{handle}                      a table's rows, by integer handle
+ *   t{tableId}_r{handle}                      a table's rows, by handle
  *   t{tableId}_i{indexId}{values}             a unique index entry (value: the handle)
  *   t{tableId}_i{indexId}{values}{handle}     a non-unique index entry
  * </pre>
- * where ids and handles are memcomparable signed 64-bit integers and index values are flagged datums, so
- * that byte order is the order of (table, handle) and of (table, index, values).
+ * where ids and integer handles are memcomparable signed 64-bit integers, and index values and common handles
+ * (a clustered primary key of other columns, see {@link Handle}) are flagged datums, so that byte order is the
+ * order of (table, handle) and of (table, index, values). In a non-unique entry an integer handle is written as
+ * a flagged datum too.
  * <p>
  * Inside a storage node's engine, user keys live group-encoded under {@link #DATA_PREFIX}
  * ({@code z{encoded userKey}}) in the data column families, MVCC versions with an inverted timestamp after
@@ -202,8 +204,27 @@ public final class Keys {
         return recordWriter(tableId).writeInt64(handle).toByteArray();
     }
 
+    /** {@code t{tableId}_r{handle}}, for an integer or a common handle. */
+    public static byte[] recordKey(long tableId, Handle handle) {
+        return handle.isInt() ? recordKey(tableId, handle.intValue())
+                : recordWriter(tableId).writeRaw(handle.encoded()).toByteArray();
+    }
+
+    /**
+     * {@code t{tableId}_r{datums}}: the record key of a common handle, or with a prefix of the key's columns the
+     * start of the rows that begin with them ({@link #indexValuesEnd} bounds them).
+     */
+    public static byte[] recordValuesPrefix(long tableId, List<ColumnType> types, List<?> values) {
+        return indexValues(recordWriter(tableId), types, values).toByteArray();
+    }
+
+    /** The common handle of a clustered primary key's values (storage forms, in key order). */
+    public static Handle commonHandle(List<ColumnType> types, List<?> values) {
+        return Handle.common(indexValues(new KeyWriter(16 * types.size()), types, values).toByteArray());
+    }
+
     public static boolean isRecordKey(byte[] key) {
-        return key.length == RECORD_PREFIX_LENGTH + 8 && key[0] == TABLE_PREFIX
+        return key.length > RECORD_PREFIX_LENGTH && key[0] == TABLE_PREFIX
                 && key[TABLE_PREFIX_LENGTH] == RECORD_SEPARATOR[0] && key[TABLE_PREFIX_LENGTH + 1] == RECORD_SEPARATOR[1];
     }
 
@@ -214,11 +235,20 @@ public final class Keys {
         return new KeyReader(key, 1).readInt64();
     }
 
+    /** The integer handle a record key ends with. */
     public static long handleOf(byte[] recordKey) {
+        if (!isRecordKey(recordKey) || recordKey.length != RECORD_PREFIX_LENGTH + 8) {
+            throw new CodecException("not a record key with an integer handle: " + describe(recordKey));
+        }
+        return new KeyReader(recordKey, RECORD_PREFIX_LENGTH).readInt64();
+    }
+
+    /** The common handle a record key of a table with a clustered primary key of other columns ends with. */
+    public static Handle commonHandleOf(byte[] recordKey) {
         if (!isRecordKey(recordKey)) {
             throw new CodecException("not a record key: " + describe(recordKey));
         }
-        return new KeyReader(recordKey, RECORD_PREFIX_LENGTH).readInt64();
+        return Handle.common(java.util.Arrays.copyOfRange(recordKey, RECORD_PREFIX_LENGTH, recordKey.length));
     }
 
     /** {@code t{tableId}_i{indexId}}: the start of one index's entries. */
@@ -246,6 +276,14 @@ public final class Keys {
                 .writeDatum(ColumnType.INT64, handle).toByteArray();
     }
 
+    /** A non-unique index entry of an integer or a common handle. */
+    public static byte[] indexKey(long tableId, long indexId, List<ColumnType> types, List<?> values, Handle handle) {
+        if (handle.isInt()) {
+            return indexKey(tableId, indexId, types, values, handle.intValue());
+        }
+        return indexValues(indexWriter(tableId, indexId), types, values).writeRaw(handle.encoded()).toByteArray();
+    }
+
     /**
      * The start of the index entries whose first values are {@code values} (a prefix of the index's columns);
      * with {@link #indexValuesEnd} it bounds them.
@@ -269,6 +307,18 @@ public final class Keys {
         return new KeyReader(key, key.length - 8).readInt64();
     }
 
+    /** The common handle a non-unique index entry ends with, after the index's values of these types. */
+    public static Handle commonHandleOfIndexEntry(byte[] key, List<ColumnType> indexTypes) {
+        KeyReader reader = new KeyReader(key, TABLE_PREFIX_LENGTH + 2 + 8);
+        for (ColumnType type : indexTypes) {
+            reader.readDatum(type);
+        }
+        if (!reader.hasRemaining()) {
+            throw new CodecException("not an index entry with a common handle: " + describe(key));
+        }
+        return Handle.common(reader.readRaw(reader.remaining()));
+    }
+
     /** A readable form for logs and {@code ctl}: t12_r100, t12_i2_..., m..., or hex. */
     public static String describe(byte[] key) {
         if (key.length == 0) {
@@ -280,7 +330,7 @@ public final class Keys {
                 StringBuilder text = new StringBuilder("t").append(reader.readInt64());
                 if (reader.skipIfNext(RECORD_SEPARATOR)) {
                     text.append("_r");
-                    if (reader.remaining() >= 8) {
+                    if (reader.remaining() == 8) {
                         text.append(reader.readInt64());
                     }
                 } else if (reader.skipIfNext(INDEX_SEPARATOR)) {

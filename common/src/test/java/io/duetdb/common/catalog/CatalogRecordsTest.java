@@ -63,20 +63,33 @@ class CatalogRecordsTest {
                 + "\"algorithm\":\"UNDEFINED\","
                 + "\"definer\":\"'root'@'%'\",\"security\":\"DEFINER\",\"checkOption\":\"CASCADED\","
                 + "\"characterSetClient\":\"utf8mb4\",\"collationConnection\":\"utf8mb4_bin\"},"
-                + "\"columnarReplicas\":0}");
+                + "\"columnarReplicas\":0,\"commonHandle\":false}");
     }
 
     /** Tables written before column learner replicas existed read as asking for none. */
     @Test
     void aRecordWithoutColumnarReplicasAsksForNone() {
         TableInfo table = new TableInfo(44, 7, "t", List.of(ID), List.of(), "id", 2, 1, "", 0).withColumnarReplicas(2);
-        String json = new String(records.write(table), UTF_8);
+        String json = new String(records.write(table), UTF_8).replace(",\"commonHandle\":false", "");
         assertThat(json).contains("\"columnarReplicas\":2");
         String old = json.replace(",\"columnarReplicas\":2", "");
         assertThat(old).doesNotContain("columnarReplicas");
         assertThat(records.read(old.getBytes(UTF_8), TableInfo.class))
                 .isEqualTo(table.withColumnarReplicas(0));
         assertThat(records.read(json.getBytes(UTF_8), TableInfo.class).columnarReplicas()).isEqualTo(2);
+    }
+
+    /** Tables written before clustered keys of other columns existed read as keyed by a handle as before. */
+    @Test
+    void aRecordWithoutCommonHandleIsNotClusteredOnOtherColumns() {
+        IndexInfo primary = new IndexInfo(1, IndexInfo.PRIMARY_NAME, List.of("id"), true, true, SchemaState.PUBLIC);
+        TableInfo clustered = new TableInfo(45, 7, "t", List.of(ID), List.of(primary), null, 2, 2, "", 0, null, 0, true);
+        String json = new String(records.write(clustered), UTF_8);
+        assertThat(json).endsWith(",\"commonHandle\":true}");
+        assertThat(records.read(json.getBytes(UTF_8), TableInfo.class)).isEqualTo(clustered);
+        String old = json.replace(",\"commonHandle\":true", "");
+        assertThat(records.read(old.getBytes(UTF_8), TableInfo.class).commonHandle()).isFalse();
+        assertThat(records.read(old.getBytes(UTF_8), TableInfo.class).hasClusteredPrimaryKey()).isFalse();
     }
 
     @Test

@@ -26,6 +26,35 @@ class KeysTest {
     }
 
     @Test
+    void commonHandlesKeyRowsByTheirValuesInOrder() {
+        List<ColumnType> types = List.of(ColumnType.INT64, ColumnType.STRING);
+        List<List<Object>> ordered = List.of(List.of(-5L, "z"), List.of(1L, ""), List.of(1L, "a"), List.of(1L, "ab"),
+                List.of(2L, "a"));
+        for (int i = 0; i + 1 < ordered.size(); i++) {
+            Handle left = Keys.commonHandle(types, ordered.get(i));
+            Handle right = Keys.commonHandle(types, ordered.get(i + 1));
+            assertThat(left.compareTo(right)).isNegative();
+            assertThat(Arrays.compareUnsigned(Keys.recordKey(7, left), Keys.recordKey(7, right))).isNegative();
+        }
+        Handle handle = Keys.commonHandle(types, List.of(3L, "key"));
+        byte[] row = Keys.recordKey(7, handle);
+        assertThat(Keys.isRecordKey(row)).isTrue();
+        assertThat(Keys.commonHandleOf(row)).isEqualTo(handle).isNotEqualTo(Handle.of(3));
+        assertThat(KeyRanges.contains(Keys.recordPrefix(7), Keys.recordEnd(7), row)).isTrue();
+        byte[] prefix = Keys.recordValuesPrefix(7, types.subList(0, 1), List.of(3L));
+        assertThat(KeyRanges.contains(prefix, Keys.indexValuesEnd(prefix), row)).isTrue();
+        // A non-unique index entry ends with the row's common handle.
+        byte[] entry = Keys.indexKey(7, 2, List.of(ColumnType.STRING), List.of("v"), handle);
+        assertThat(Keys.commonHandleOfIndexEntry(entry, List.of(ColumnType.STRING))).isEqualTo(handle);
+        // A one-column decimal key can be eight bytes long, as an integer handle is: the table tells them apart.
+        Handle decimal = Keys.commonHandle(List.of(ColumnType.DECIMAL), List.of(new java.math.BigDecimal("5")));
+        assertThat(decimal.encoded()).hasSize(8);
+        assertThat(Keys.commonHandleOf(Keys.recordKey(7, decimal))).isEqualTo(decimal);
+        assertThat(Handle.of(4).compareTo(Handle.of(-4))).isPositive();
+        assertThat(Keys.recordKey(7, Handle.of(4))).isEqualTo(Keys.recordKey(7, 4));
+    }
+
+    @Test
     void rangesEncloseWhatTheyOwn() {
         byte[] row = Keys.recordKey(9, Long.MAX_VALUE);
         assertThat(KeyRanges.contains(Keys.recordPrefix(9), Keys.recordEnd(9), row)).isTrue();

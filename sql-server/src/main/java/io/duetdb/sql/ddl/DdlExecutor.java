@@ -98,6 +98,15 @@ public final class DdlExecutor {
      * turns true on KILL QUERY: an index being added is removed again, a statement that moved nothing yet stops.
      */
     public List<String> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled) {
+        return execute(statement, currentDatabase, cancelled, ClusteredIndexDefault.ON);
+    }
+
+    /**
+     * As {@link #execute(SqlNode, String, BooleanSupplier)}, with the session's tidb_enable_clustered_index deciding
+     * whether a primary key that says neither CLUSTERED nor NONCLUSTERED keys the rows.
+     */
+    public List<String> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled,
+            ClusteredIndexDefault clusteredIndexDefault) {
         List<String> warnings = new ArrayList<>();
         if (statement instanceof SqlCreateDatabase create) {
             runJob("create schema", job -> createDatabase(create, job));
@@ -105,7 +114,7 @@ public final class DdlExecutor {
             runJob("drop schema", job -> dropDatabase(drop, job));
             replicas.sync();
         } else if (statement instanceof SqlCreateTable create) {
-            runJob("create table", job -> createTable(create, currentDatabase, warnings, job));
+            runJob("create table", job -> createTable(create, currentDatabase, warnings, clusteredIndexDefault, job));
         } else if (statement instanceof SqlCreateView create) {
             runJob(create.alter() ? "alter view" : "create view", job -> views.create(create, currentDatabase, job));
         } else if (statement instanceof SqlDropView drop) {
@@ -228,7 +237,7 @@ public final class DdlExecutor {
     }
 
     private void createTable(SqlCreateTable create, String currentDatabase, List<String> warnings,
-            DdlJobRecord job) {
+            ClusteredIndexDefault clusteredIndexDefault, DdlJobRecord job) {
         String[] name = qualified(create.name(), currentDatabase);
         if (create.likeTable() != null) {
             String[] like = qualified(create.likeTable(), currentDatabase);
@@ -243,7 +252,8 @@ public final class DdlExecutor {
                 TableInfo source = table(current, like);
                 long tableId = ddl.nextId();
                 ddl.putTable(new TableInfo(tableId, database.id(), name[1], source.columns(), source.indexes(),
-                        source.handleColumn(), source.nextColumnId(), source.nextIndexId(), source.comment(), 0));
+                        source.handleColumn(), source.nextColumnId(), source.nextIndexId(), source.comment(), 0, null, 0,
+                        source.commonHandle()));
                 job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
                 return null;
             });
@@ -259,12 +269,14 @@ public final class DdlExecutor {
             }
         }
         List<String> primaryKey = null;
+        Boolean clustered = null;
         for (SqlColumnDefinition column : columnDefinitions) {
             if (column.key() == SqlIndexDefinition.Kind.PRIMARY) {
                 if (primaryKey != null) {
                     throw new DuetException(ErrorCode.MULTIPLE_PRIMARY_KEY, "Multiple primary key defined");
                 }
                 primaryKey = List.of(column.name().getSimple());
+                clustered = column.clustered();
             }
         }
         for (SqlIndexDefinition index : indexDefinitions) {
@@ -273,6 +285,7 @@ public final class DdlExecutor {
                     throw new DuetException(ErrorCode.MULTIPLE_PRIMARY_KEY, "Multiple primary key defined");
                 }
                 primaryKey = columnNames(index.columns());
+                clustered = index.clustered();
             }
         }
         Set<String> primaryColumns = new HashSet<>();
@@ -339,12 +352,18 @@ public final class DdlExecutor {
             }
         }
         String handleColumn = null;
-        if (primaryKey != null && primaryKey.size() == 1) {
-            ColumnInfo column = columns.stream().filter(c -> c.name().equalsIgnoreCase(primaryKey0(primaryColumns)))
+        boolean commonHandle = false;
+        if (primaryKey != null) {
+            ColumnInfo first = columns.stream().filter(c -> c.name().equalsIgnoreCase(primaryKey0(primaryColumns)))
                     .findFirst().orElseThrow();
-            if (column.type().name().isInteger() && !(column.type().unsigned()
-                    && column.type().name() == SqlTypeName.BIGINT)) {
-                handleColumn = column.name();
+            boolean integerKey = primaryKey.size() == 1 && first.type().name().isInteger()
+                    && !(first.type().unsigned() && first.type().name() == SqlTypeName.BIGINT);
+            if (clustered == null ? clusteredIndexDefault.clusters(integerKey) : clustered) {
+                if (integerKey) {
+                    handleColumn = first.name();
+                } else {
+                    commonHandle = true;
+                }
             }
         }
         String comment = "";
@@ -365,6 +384,7 @@ public final class DdlExecutor {
             }
         }
         String finalHandle = handleColumn;
+        boolean finalCommonHandle = commonHandle;
         String finalComment = comment;
         long finalBase = autoIncrementBase;
         long firstIndexIdAfter = nextIndexId;
@@ -381,7 +401,7 @@ public final class DdlExecutor {
             long tableId = ddl.nextId();
             job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
             ddl.putTable(new TableInfo(tableId, database.id(), name[1], columns, indexes, finalHandle, nextColumnId,
-                    firstIndexIdAfter, finalComment, finalBase));
+                    firstIndexIdAfter, finalComment, finalBase, null, 0, finalCommonHandle));
             return null;
         });
     }
@@ -437,7 +457,7 @@ public final class DdlExecutor {
             ddl.deleteTable(table.databaseId(), table.id());
             ddl.putTable(new TableInfo(ddl.nextId(), table.databaseId(), table.name(), table.columns(), table.indexes(),
                     table.handleColumn(), table.nextColumnId(), table.nextIndexId(), table.comment(), 0, null,
-                    table.columnarReplicas()));
+                    table.columnarReplicas(), table.commonHandle()));
             job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.schemaStateText(SchemaState.PUBLIC));
             return table.columnarReplicas();
         });

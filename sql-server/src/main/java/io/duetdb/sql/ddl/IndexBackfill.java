@@ -31,7 +31,7 @@ import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
-import io.duetdb.common.keys.Keys;
+import io.duetdb.common.keys.Handle;
 import io.duetdb.sql.exec.TableAccess;
 
 /**
@@ -173,7 +173,7 @@ final class IndexBackfill {
             long snapshotTs) {
         Map<ByteString, ByteString> entries = new HashMap<>(page.size() * 2);
         for (Map.Entry<ByteString, byte[]> pair : page) {
-            long handle = Keys.handleOf(pair.getKey().toByteArray());
+            Handle handle = access.handleOfRecordKey(pair.getKey().toByteArray());
             byte[] key = access.indexKey(index, access.decode(pair.getValue()), handle);
             entries.put(ByteString.copyFrom(key), NON_UNIQUE_ENTRY_VALUE);
         }
@@ -183,7 +183,7 @@ final class IndexBackfill {
     }
 
     /** One index entry to write: for a unique entry, the handle is its value and what a duplicate is checked by. */
-    private record Entry(byte[] key, long handle, boolean unique, Object[] row) {
+    private record Entry(byte[] key, Handle handle, boolean unique, Object[] row) {
     }
 
     private static void indexPage(Transaction transaction, TableInfo table, TableAccess access, IndexInfo index,
@@ -202,7 +202,7 @@ final class IndexBackfill {
             if (value == null) {
                 continue;
             }
-            long handle = Keys.handleOf(pair.getKey().toByteArray());
+            Handle handle = access.handleOfRecordKey(pair.getKey().toByteArray());
             Object[] row = access.decode(value);
             byte[] key = access.indexKey(index, row, handle);
             boolean unique = access.isUniqueEntry(index, row);
@@ -214,17 +214,17 @@ final class IndexBackfill {
             transaction.lockKeys(plainKeys);
         }
         // Unique entries this page wrote, so that two rows of one page with the same key are a duplicate too.
-        Map<ByteString, Long> written = new HashMap<>();
+        Map<ByteString, Handle> written = new HashMap<>();
         for (Entry entry : entries) {
             if (!entry.unique()) {
                 transaction.put(entry.key(), NON_UNIQUE_ENTRY_VALUE.toByteArray());
                 continue;
             }
             ByteString key = ByteString.copyFrom(entry.key());
-            Long earlier = written.get(key);
+            Handle earlier = written.get(key);
             byte[] other = existing.get(key);
-            long holder = earlier != null ? earlier : other == null ? entry.handle() : TableAccess.handleOfValue(other);
-            if (holder != entry.handle()) {
+            Handle holder = earlier != null ? earlier : other == null ? entry.handle() : access.handleOfValue(other);
+            if (!holder.equals(entry.handle())) {
                 throw new DuetException(ErrorCode.DUPLICATE_ENTRY, "Duplicate entry '"
                         + access.indexValues(index, entry.row()) + "' for key '" + table.name() + "." + index.name()
                         + "'");

@@ -28,6 +28,7 @@ import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.error.DuetException;
+import io.duetdb.common.keys.Handle;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.types.ColumnType;
 import io.duetdb.sql.prepare.DuetTable;
@@ -41,7 +42,9 @@ import io.duetdb.sql.prepare.KeyPoints;
  * equality of the inner filter ({@code s_w_id = ?} beside {@code s_i_id = ol_i_id}), each distinct key tuple's
  * index entries are read and then their rows by batch gets (the double read): by batch gets of the entries too when
  * the tuple covers a unique index, by a scan of the tuple's prefix otherwise, as long as the keys are few beside the
- * table's rows. The hash join then runs as usual over the rows found, so its semantics do not change.
+ * table's rows. A clustered primary key of other columns (a common handle) is read the same way, its records standing
+ * for the entries: a whole key is a row key, a prefix a range of records. The hash join then runs as usual over the
+ * rows found, so its semantics do not change.
  */
 public final class HandleLookup {
     /** Session variable: the most outer rows a lookup serves (0 turns lookups off). */
@@ -263,17 +266,24 @@ public final class HandleLookup {
         if (projects != null) {
             projects.forEach(project -> outputs.add(compiler.compile(project)));
         }
-        Collection<Long> handles;
+        Collection<Handle> handles;
+        List<Object[]> rows = new ArrayList<>();
         if (index == null) {
-            handles = keyValues.stream().map(tuple -> (Long) tuple.get(0)).toList();
+            handles = keyValues.stream().map(tuple -> Handle.of((Long) tuple.get(0))).toList();
+        } else if (index.primary() && access.commonHandleKey() != null) {
+            if (!byUniqueKey()) {
+                clusteredPrefixRows(transaction, keyValues, filter, outputs, rows);
+                return rows;
+            }
+            List<ColumnType> types = access.indexTypes(index);
+            handles = keyValues.stream().map(tuple -> Keys.commonHandle(types, tuple)).toList();
         } else if (byUniqueKey()) {
             handles = uniqueHandles(transaction, keyValues);
         } else {
             handles = indexHandles(transaction, keyValues);
         }
-        List<Object[]> rows = new ArrayList<>();
         List<byte[]> batch = new ArrayList<>(BATCH_KEYS);
-        for (long handle : handles) {
+        for (Handle handle : handles) {
             batch.add(access.rowKey(handle));
             if (batch.size() == BATCH_KEYS) {
                 fetch(transaction, batch, filter, outputs, rows);
@@ -292,8 +302,8 @@ public final class HandleLookup {
     }
 
     /** The handles of the unique entries keyed by whole tuples, read by batch gets. */
-    private Set<Long> uniqueHandles(Transaction transaction, List<List<Object>> tuples) {
-        Set<Long> handles = new LinkedHashSet<>();
+    private Set<Handle> uniqueHandles(Transaction transaction, List<List<Object>> tuples) {
+        Set<Handle> handles = new LinkedHashSet<>();
         for (int from = 0; from < tuples.size(); from += BATCH_KEYS) {
             List<byte[]> keys = new ArrayList<>();
             for (List<Object> tuple : tuples.subList(from, Math.min(tuples.size(), from + BATCH_KEYS))) {
@@ -303,7 +313,7 @@ public final class HandleLookup {
             for (byte[] key : keys) {
                 byte[] entry = entries.get(ByteString.copyFrom(key));
                 if (entry != null) {
-                    handles.add(TableAccess.handleOfValue(entry));
+                    handles.add(access.handleOfValue(entry));
                 }
             }
         }
@@ -311,13 +321,31 @@ public final class HandleLookup {
     }
 
     /** The handles of the index entries whose leading columns hold one of the tuples, in the tuples' order. */
-    private Set<Long> indexHandles(Transaction transaction, List<List<Object>> tuples) {
-        Set<Long> handles = new LinkedHashSet<>();
+    private Set<Handle> indexHandles(Transaction transaction, List<List<Object>> tuples) {
+        Set<Handle> handles = new LinkedHashSet<>();
         for (List<Object> tuple : tuples) {
             byte[] prefix = prefix(tuple);
-            TableAccess.forEachIndexPage(transaction, prefix, Keys.indexValuesEnd(prefix), SCAN_PAGE, handles::addAll);
+            access.forEachIndexPage(transaction, index, prefix, Keys.indexValuesEnd(prefix), SCAN_PAGE, handles::addAll);
         }
         return handles;
+    }
+
+    /** The rows of a common-handle table whose clustered key starts with one of the tuples: a record scan each. */
+    private void clusteredPrefixRows(Transaction transaction, List<List<Object>> tuples, RowExpression filter,
+            List<RowExpression> outputs, List<Object[]> rows) {
+        for (List<Object> tuple : tuples) {
+            byte[] from = access.recordValuesPrefix(tuple);
+            byte[] end = Keys.indexValuesEnd(from);
+            while (true) {
+                List<Map.Entry<ByteString, byte[]>> page = transaction.scan(from, end, SCAN_PAGE);
+                page.forEach(entry -> accept(entry.getValue(), filter, outputs, rows));
+                if (page.size() < SCAN_PAGE) {
+                    break;
+                }
+                byte[] last = page.get(page.size() - 1).getKey().toByteArray();
+                from = java.util.Arrays.copyOf(last, last.length + 1);
+            }
+        }
     }
 
     private void fetch(Transaction transaction, List<byte[]> keys, RowExpression filter, List<RowExpression> outputs,
@@ -325,22 +353,26 @@ public final class HandleLookup {
         Map<ByteString, byte[]> values = transaction.batchGet(keys);
         for (byte[] rowKey : keys) {
             byte[] value = values.get(ByteString.copyFrom(rowKey));
-            if (value == null) {
-                continue;
+            if (value != null) {
+                accept(value, filter, outputs, rows);
             }
-            Object[] row = access.publicValues(access.decode(value));
-            if (filter != null && !Boolean.TRUE.equals(Values.truth(filter.evaluate(row)))) {
-                continue;
+        }
+    }
+
+    /** Adds a stored row, in the inner side's output columns, when it passes the inner filter. */
+    private void accept(byte[] value, RowExpression filter, List<RowExpression> outputs, List<Object[]> rows) {
+        Object[] row = access.publicValues(access.decode(value));
+        if (filter != null && !Boolean.TRUE.equals(Values.truth(filter.evaluate(row)))) {
+            return;
+        }
+        if (outputs.isEmpty()) {
+            rows.add(row);
+        } else {
+            Object[] output = new Object[outputs.size()];
+            for (int i = 0; i < output.length; i++) {
+                output[i] = outputs.get(i).evaluate(row);
             }
-            if (outputs.isEmpty()) {
-                rows.add(row);
-            } else {
-                Object[] output = new Object[outputs.size()];
-                for (int i = 0; i < output.length; i++) {
-                    output[i] = outputs.get(i).evaluate(row);
-                }
-                rows.add(output);
-            }
+            rows.add(output);
         }
     }
 }

@@ -8,6 +8,7 @@ import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.Handle;
 
 /**
  * Writes rows and their index entries in a transaction, checking the primary and unique keys. Key checks read
@@ -29,7 +30,7 @@ public final class RowWriter {
      * so that {@link #findConflict} does not read them one by one. Only for plain inserts: a key that the
      * statement writes before its check is read again.
      */
-    public void prefetchKeyChecks(List<Object[]> rows, List<Long> handles) {
+    public void prefetchKeyChecks(List<Object[]> rows, List<Handle> handles) {
         List<byte[]> keys = new java.util.ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             keys.addAll(checkedKeys(rows.get(i), handles.get(i)));
@@ -44,9 +45,9 @@ public final class RowWriter {
         }
     }
 
-    private List<byte[]> checkedKeys(Object[] row, long handle) {
+    private List<byte[]> checkedKeys(Object[] row, Handle handle) {
         List<byte[]> keys = new java.util.ArrayList<>();
-        if (access.table().hasClusteredHandle()) {
+        if (access.table().hasClusteredPrimaryKey()) {
             keys.add(access.rowKey(handle));
         }
         for (IndexInfo index : access.writableIndexes()) {
@@ -63,12 +64,11 @@ public final class RowWriter {
     }
 
     /** The handle of the row that already holds one of {@code row}'s unique keys, if any. */
-    public Optional<Conflict> findConflict(Object[] row, long handle) {
+    public Optional<Conflict> findConflict(Object[] row, Handle handle) {
         TableInfo table = access.table();
-        if (table.hasClusteredHandle()) {
+        if (table.hasClusteredPrimaryKey()) {
             if (readForUpdate(access.rowKey(handle)).isPresent()) {
-                return Optional.of(new Conflict(handle, IndexInfo.PRIMARY_NAME,
-                        String.valueOf(row[access.handleColumnIndex()])));
+                return Optional.of(new Conflict(handle, IndexInfo.PRIMARY_NAME, describePrimaryKey(row)));
             }
         }
         for (IndexInfo index : access.writableIndexes()) {
@@ -76,8 +76,8 @@ public final class RowWriter {
                 continue;
             }
             Optional<byte[]> existing = readForUpdate(access.indexKey(index, row, handle));
-            if (existing.isPresent() && TableAccess.handleOfValue(existing.get()) != handle) {
-                return Optional.of(new Conflict(TableAccess.handleOfValue(existing.get()), index.name(),
+            if (existing.isPresent() && !access.handleOfValue(existing.get()).equals(handle)) {
+                return Optional.of(new Conflict(access.handleOfValue(existing.get()), index.name(),
                         describe(access.indexValues(index, row))));
             }
         }
@@ -90,11 +90,11 @@ public final class RowWriter {
      * read: the primary key when the handle changes, and each unique key whose values change; a key the row keeps is
      * its own, and reading it would also stop the check there, before the keys that do change.
      */
-    public Optional<Conflict> findUpdateConflict(long oldHandle, Object[] oldRow, long newHandle, Object[] newRow) {
+    public Optional<Conflict> findUpdateConflict(Handle oldHandle, Object[] oldRow, Handle newHandle, Object[] newRow) {
         TableInfo table = access.table();
-        if (table.hasClusteredHandle() && newHandle != oldHandle && readForUpdate(access.rowKey(newHandle)).isPresent()) {
-            return Optional.of(new Conflict(newHandle, IndexInfo.PRIMARY_NAME,
-                    String.valueOf(newRow[access.handleColumnIndex()])));
+        if (table.hasClusteredPrimaryKey() && !newHandle.equals(oldHandle)
+                && readForUpdate(access.rowKey(newHandle)).isPresent()) {
+            return Optional.of(new Conflict(newHandle, IndexInfo.PRIMARY_NAME, describePrimaryKey(newRow)));
         }
         for (IndexInfo index : access.writableIndexes()) {
             if (!access.isUniqueEntry(index, newRow)
@@ -105,8 +105,8 @@ public final class RowWriter {
             if (existing.isEmpty()) {
                 continue;
             }
-            long holder = TableAccess.handleOfValue(existing.get());
-            if (holder != newHandle && holder != oldHandle) {
+            Handle holder = access.handleOfValue(existing.get());
+            if (!holder.equals(newHandle) && !holder.equals(oldHandle)) {
                 return Optional.of(new Conflict(holder, index.name(), describe(access.indexValues(index, newRow))));
             }
         }
@@ -114,11 +114,17 @@ public final class RowWriter {
     }
 
     /** A key conflict: the other row's handle, the key's name and the duplicated value as MySQL prints it. */
-    public record Conflict(long handle, String keyName, String value) {
+    public record Conflict(Handle handle, String keyName, String value) {
         public DuetException toError(String tableName) {
             return new DuetException(ErrorCode.DUPLICATE_ENTRY, "Duplicate entry '" + value + "' for key '"
                     + tableName + "." + keyName + "'");
         }
+    }
+
+    /** A clustered primary key's value as MySQL prints it in a duplicate-key error. */
+    private String describePrimaryKey(Object[] row) {
+        return access.commonHandleKey() != null ? describe(access.indexValues(access.commonHandleKey(), row))
+                : String.valueOf(row[access.handleColumnIndex()]);
     }
 
     private static String describe(List<Object> values) {
@@ -138,9 +144,9 @@ public final class RowWriter {
      * locked, so this usually sends nothing. A hidden row id is this server's alone, so its row key cannot conflict,
      * and a non-unique entry ends with the handle, whose row key decides (TiDB leaves both unlocked too).
      */
-    public void insert(long handle, Object[] row) {
+    public void insert(Handle handle, Object[] row) {
         List<byte[]> keys = new java.util.ArrayList<>();
-        if (access.table().hasClusteredHandle()) {
+        if (access.table().hasClusteredPrimaryKey()) {
             keys.add(access.rowKey(handle));
         }
         for (IndexInfo index : access.writableIndexes()) {
@@ -161,14 +167,14 @@ public final class RowWriter {
      * INSERT) rather than a read now; answers the conflict instead when the statement already wrote one of those
      * keys (two rows with one key), which the transaction's own writes answer without a read.
      */
-    public Optional<Conflict> insertCheckedAtPrewrite(long handle, Object[] row) {
+    public Optional<Conflict> insertCheckedAtPrewrite(Handle handle, Object[] row) {
         for (byte[] key : checkedKeys(row, handle)) {
             if (transaction.putsValue(key)) {
                 return findConflict(row, handle);
             }
         }
         byte[] rowKey = access.rowKey(handle);
-        if (access.table().hasClusteredHandle()) {
+        if (access.table().hasClusteredPrimaryKey()) {
             transaction.insert(rowKey, access.encode(row));
         } else {
             transaction.put(rowKey, access.encode(row));
@@ -178,13 +184,13 @@ public final class RowWriter {
             if (access.isUniqueEntry(index, row)) {
                 transaction.insert(key, TableAccess.handleValue(handle));
             } else {
-                transaction.put(key, new byte[] {'0'});
+                transaction.put(key, TableAccess.nonUniqueEntryValue());
             }
         }
         return Optional.empty();
     }
 
-    public void delete(long handle, Object[] row) {
+    public void delete(Handle handle, Object[] row) {
         List<byte[]> keys = new java.util.ArrayList<>();
         keys.add(access.rowKey(handle));
         for (IndexInfo index : access.deletableIndexes()) {
@@ -198,8 +204,8 @@ public final class RowWriter {
         }
     }
 
-    public void update(long oldHandle, Object[] oldRow, long newHandle, Object[] newRow) {
-        if (oldHandle != newHandle) {
+    public void update(Handle oldHandle, Object[] oldRow, Handle newHandle, Object[] newRow) {
+        if (!oldHandle.equals(newHandle)) {
             delete(oldHandle, oldRow);
             insert(newHandle, newRow);
             return;
@@ -238,12 +244,12 @@ public final class RowWriter {
         }
     }
 
-    private void putIndexEntry(IndexInfo index, Object[] row, long handle) {
+    private void putIndexEntry(IndexInfo index, Object[] row, Handle handle) {
         byte[] key = access.indexKey(index, row, handle);
         if (access.isUniqueEntry(index, row)) {
             transaction.put(key, TableAccess.handleValue(handle));
         } else {
-            transaction.put(key, new byte[] {'0'});
+            transaction.put(key, TableAccess.nonUniqueEntryValue());
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.keys.Handle;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowCodec;
 import io.duetdb.common.row.RowColumn;
@@ -19,7 +20,7 @@ import io.duetdb.common.types.ColumnType;
 import io.duetdb.common.types.SqlTypeName;
 
 /**
- * A table's key and value layout: row keys by handle, the row codec over the table's columns, index entries,
+ * A table's key and value layout: row keys by handle (integer, or common: the clustered primary key's datums), the row codec over the table's columns, index entries,
  * and the conversion between the executor's values and the codecs' stored values. Rows passed in and out are
  * arrays of all columns in {@link TableInfo#columns()} order (public and in-flight ones alike).
  */
@@ -28,6 +29,8 @@ public final class TableAccess {
     private final List<RowColumn> rowColumns;
     private final int handleColumnIndex;
     private final int[] publicColumnIndexes;
+    /** The clustered primary key of a common-handle table, or null. */
+    private final IndexInfo commonHandleKey;
 
     public TableAccess(TableInfo table) {
         this.table = requireNonNull(table, "table is null");
@@ -53,6 +56,7 @@ public final class TableAccess {
             }
             publicColumnIndexes[i] = position;
         }
+        this.commonHandleKey = table.commonHandle() ? table.primaryKey().orElseThrow() : null;
     }
 
     public TableInfo table() {
@@ -71,6 +75,39 @@ public final class TableAccess {
 
     public byte[] rowKey(long handle) {
         return Keys.recordKey(table.id(), handle);
+    }
+
+    public byte[] rowKey(Handle handle) {
+        return Keys.recordKey(table.id(), handle);
+    }
+
+    /** The clustered primary key of a common-handle table, or null for integer handles. */
+    public IndexInfo commonHandleKey() {
+        return commonHandleKey;
+    }
+
+    /** The handle of a full row of a table whose primary key is clustered (integer or common handle). */
+    public Handle handleOf(Object[] row) {
+        if (commonHandleKey != null) {
+            return Keys.commonHandle(indexTypes(commonHandleKey), indexValues(commonHandleKey, row));
+        }
+        if (handleColumnIndex < 0) {
+            throw new IllegalStateException("table " + table.name() + " has no clustered primary key");
+        }
+        return Handle.of(Values.toLong(row[handleColumnIndex]));
+    }
+
+    /** The handle a record key of this table ends with. */
+    public Handle handleOfRecordKey(byte[] recordKey) {
+        return commonHandleKey != null ? Keys.commonHandleOf(recordKey) : Handle.of(Keys.handleOf(recordKey));
+    }
+
+    /**
+     * The record keys a common-handle table's rows start with when the primary key's first columns hold
+     * {@code values} (storage forms); {@link Keys#indexValuesEnd} bounds them.
+     */
+    public byte[] recordValuesPrefix(List<Object> values) {
+        return Keys.recordValuesPrefix(table.id(), indexTypes(commonHandleKey).subList(0, values.size()), values);
     }
 
     public byte[] recordStart() {
@@ -111,7 +148,7 @@ public final class TableAccess {
     public List<IndexInfo> writableIndexes() {
         List<IndexInfo> indexes = new ArrayList<>();
         for (IndexInfo index : table.indexes()) {
-            if (index.state().isWritable() && !(index.primary() && table.hasClusteredHandle())) {
+            if (index.state().isWritable() && !(index.primary() && table.hasClusteredPrimaryKey())) {
                 indexes.add(index);
             }
         }
@@ -122,7 +159,7 @@ public final class TableAccess {
     public List<IndexInfo> deletableIndexes() {
         List<IndexInfo> indexes = new ArrayList<>();
         for (IndexInfo index : table.indexes()) {
-            if (!(index.primary() && table.hasClusteredHandle())) {
+            if (!(index.primary() && table.hasClusteredPrimaryKey())) {
                 indexes.add(index);
             }
         }
@@ -151,7 +188,7 @@ public final class TableAccess {
      * The key of a row's entry in an index. Unique entries are keyed by the values alone unless a value is
      * NULL (NULLs never collide, so such entries carry the handle like a plain index's).
      */
-    public byte[] indexKey(IndexInfo index, Object[] row, long handle) {
+    public byte[] indexKey(IndexInfo index, Object[] row, Handle handle) {
         List<Object> values = indexValues(index, row);
         if (index.unique() && !values.contains(null)) {
             return Keys.uniqueIndexKey(table.id(), index.id(), indexTypes(index), values);
@@ -163,36 +200,55 @@ public final class TableAccess {
         return index.unique() && !indexValues(index, row).contains(null);
     }
 
-    public static byte[] handleValue(long handle) {
-        return ByteBuffer.allocate(8).putLong(handle).array();
+    /** The value of a unique index entry: the handle of its row. */
+    public static byte[] handleValue(Handle handle) {
+        return handle.isInt() ? ByteBuffer.allocate(8).putLong(handle.intValue()).array() : handle.encoded();
     }
 
-    public static long handleOfValue(byte[] value) {
-        return ByteBuffer.wrap(value).getLong();
+    /** The handle a unique index entry's value holds. */
+    public Handle handleOfValue(byte[] value) {
+        return commonHandleKey != null ? Handle.common(value) : Handle.of(ByteBuffer.wrap(value).getLong());
+    }
+
+    /** The handle of an index entry: a unique entry holds it as its value, a non-unique one ends its key with it. */
+    public Handle handleOfIndexEntry(IndexInfo index, byte[] key, byte[] value) {
+        if (!isNonUniqueEntryValue(value)) {
+            return handleOfValue(value);
+        }
+        return commonHandleKey != null ? Keys.commonHandleOfIndexEntry(key, indexTypes(index))
+                : Handle.of(Keys.handleOfIndexEntry(key));
+    }
+
+    /** The value of a non-unique index entry (its handle is in the key). */
+    public static byte[] nonUniqueEntryValue() {
+        return new byte[] {'0'};
+    }
+
+    private static boolean isNonUniqueEntryValue(byte[] value) {
+        return value.length == 1 && value[0] == '0';
     }
 
     /**
      * The handles of the index entries in [start, end), in index order, handed to {@code page} a page of
      * {@code pageSize} entries at a time: a unique index's entry holds its handle as the value, others in the key.
      */
-    static void forEachIndexPage(io.duetdb.client.txn.Transaction transaction, byte[] start, byte[] end, int pageSize,
-            java.util.function.Consumer<List<Long>> page) {
-        forEachIndexPageWhile(transaction, start, end, pageSize, handles -> {
+    void forEachIndexPage(io.duetdb.client.txn.Transaction transaction, IndexInfo index, byte[] start, byte[] end,
+            int pageSize, java.util.function.Consumer<List<Handle>> page) {
+        forEachIndexPageWhile(transaction, index, start, end, pageSize, handles -> {
             page.accept(handles);
             return true;
         });
     }
 
     /** As {@link #forEachIndexPage}, stopping after a page for which {@code page} answers false. */
-    static void forEachIndexPageWhile(io.duetdb.client.txn.Transaction transaction, byte[] start, byte[] end,
-            int pageSize, java.util.function.Predicate<List<Long>> page) {
+    void forEachIndexPageWhile(io.duetdb.client.txn.Transaction transaction, IndexInfo index, byte[] start, byte[] end,
+            int pageSize, java.util.function.Predicate<List<Handle>> page) {
         byte[] from = start;
         while (true) {
             List<java.util.Map.Entry<com.google.protobuf.ByteString, byte[]>> entries = transaction.scan(from, end, pageSize);
-            List<Long> handles = new ArrayList<>(entries.size());
+            List<Handle> handles = new ArrayList<>(entries.size());
             for (java.util.Map.Entry<com.google.protobuf.ByteString, byte[]> entry : entries) {
-                byte[] value = entry.getValue();
-                handles.add(value.length == 8 ? handleOfValue(value) : Keys.handleOfIndexEntry(entry.getKey().toByteArray()));
+                handles.add(handleOfIndexEntry(index, entry.getKey().toByteArray(), entry.getValue()));
             }
             if (!page.test(handles) || entries.size() < pageSize) {
                 return;

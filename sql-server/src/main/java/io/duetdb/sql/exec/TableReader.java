@@ -22,27 +22,29 @@ import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.error.DuetException;
+import io.duetdb.common.keys.Handle;
+import io.duetdb.common.keys.Keys;
 import io.duetdb.common.types.ColumnType;
 import io.duetdb.sql.prepare.KeyPoints;
 
 /**
  * Reads a table's rows in a transaction by the cheapest path its condition allows: point gets of handles when
- * the clustered key is fixed, a unique-index lookup when a unique key is fixed, else a scan of the table's
- * records. The condition (over the public columns) is applied to every row read. Locking reads (FOR UPDATE, and
+ * the clustered key is fixed, a unique-index lookup when a unique key is fixed, a range of the records when the
+ * clustered key's first columns are fixed or bounded, else an index range or a scan of the table's records. The condition (over the public columns) is applied to every row read. Locking reads (FOR UPDATE, and
  * the rows of UPDATE and DELETE) lock each matching row and re-check the condition on its latest version.
  */
 public final class TableReader {
     private static final int SCAN_PAGE = 256;
 
     /** A row read: its handle and all its columns. */
-    public record HandleRow(long handle, Object[] row) {
+    public record HandleRow(Handle handle, Object[] row) {
     }
 
     private final Transaction transaction;
     private final TableAccess access;
     private final RowExpression condition;
     private final boolean locking;
-    private final List<Long> pointHandles;
+    private final List<Handle> pointHandles;
     private final IndexInfo uniqueIndex;
     /** The unique index's rows to look up (full rows with the index columns set), in index key order. */
     private final List<Object[]> uniqueIndexRows;
@@ -51,9 +53,11 @@ public final class TableReader {
     private int rangePrefixLength;
     private byte[] rangeStart;
     private byte[] rangeEnd;
-    /** Handle bounds of a scan of the clustered key (inclusive), when the condition limits the handle. */
-    private long handleLow = Long.MIN_VALUE;
-    private long handleHigh = Long.MAX_VALUE;
+    /** Record keys [start, end) of a clustered key range, when the condition limits the clustered key; else null. */
+    private byte[] clusteredStart;
+    private byte[] clusteredEnd;
+    /** How many of the clustered key's first columns the range's equalities fix. */
+    private int clusteredPrefixLength;
     /** The rows and cost estimated for this path, when costs chose it. */
     private PathEstimate estimate;
     /** The path the costs chose this one over. */
@@ -68,7 +72,7 @@ public final class TableReader {
     }
 
     private TableReader(Transaction transaction, TableAccess access, RowExpression condition, boolean locking,
-            List<Long> pointHandles, IndexInfo uniqueIndex, List<Object[]> uniqueIndexRows) {
+            List<Handle> pointHandles, IndexInfo uniqueIndex, List<Object[]> uniqueIndexRows) {
         this.transaction = transaction;
         this.access = access;
         this.condition = condition;
@@ -87,9 +91,19 @@ public final class TableReader {
         return this;
     }
 
+    /** Reads the integer handles in [low, high] (none when low > high). */
     private TableReader withHandleRange(long low, long high) {
-        this.handleLow = low;
-        this.handleHigh = high;
+        this.clusteredStart = low == Long.MIN_VALUE ? access.recordStart() : access.rowKey(low);
+        this.clusteredEnd = low > high ? clusteredStart
+                : high == Long.MAX_VALUE ? access.recordEnd() : access.rowKey(high + 1);
+        return this;
+    }
+
+    /** Reads the records [start, end) of a clustered key whose first {@code prefixLength} columns are fixed. */
+    private TableReader withRecordRange(byte[] start, byte[] end, int prefixLength) {
+        this.clusteredStart = start;
+        this.clusteredEnd = end;
+        this.clusteredPrefixLength = prefixLength;
         return this;
     }
 
@@ -133,6 +147,8 @@ public final class TableReader {
         String handleColumn = access.table().handleColumn();
         TableReader handleRangePath = null;
         List<RexNode> handleConjuncts = new ArrayList<>();
+        // Equalities the clustered key range fixes; an integer handle's range is preferred to any index by rule.
+        int clusteredFixed = Integer.MAX_VALUE;
         if (handleColumn != null) {
             int position = publicPosition(publicColumns, handleColumn);
             if (position >= 0 && points.assignAll(List.of(position))) {
@@ -144,27 +160,48 @@ public final class TableReader {
                             .withHandleRange(handles.isEmpty() ? 1 : Collections.min(handles),
                                     handles.isEmpty() ? 0 : Collections.max(handles));
                 }
-                return new TableReader(transaction, access, publicCondition, locking, handles, null, null);
+                return new TableReader(transaction, access, publicCondition, locking,
+                        handles.stream().map(Handle::of).toList(), null, null);
             }
             long[] range = position < 0 ? null : handleRange(conjuncts, position, publicColumns.get(position), compiler);
             if (range != null) {
                 handleRangePath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
                         .withHandleRange(range[0], range[1]);
                 for (RexNode conjunct : conjuncts) {
-                    if (!comparisons(List.of(conjunct), position, compiler).isEmpty()) {
+                    if (!KeyPrefix.comparisons(List.of(conjunct), position, compiler).isEmpty()) {
                         handleConjuncts.add(conjunct);
                     }
                 }
             }
         }
-        if (handleRangePath != null && (estimator == null || recordsOnly)) {
+        IndexInfo clusteredKey = access.commonHandleKey();
+        if (clusteredKey != null) {
+            List<Integer> positions = clusteredKey.columns().stream()
+                    .map(column -> publicPosition(publicColumns, column)).toList();
+            if (!recordsOnly && !positions.contains(-1) && points.assignAll(positions)) {
+                List<Handle> handles = uniqueIndexRows(access, clusteredKey, positions, points, compiler).stream()
+                        .map(access::handleOf).toList();
+                return new TableReader(transaction, access, publicCondition, locking, handles, null, null);
+            }
+            KeyPrefix prefix = KeyPrefix.of(clusteredKey, fixed, conjuncts, access, compiler);
+            if (!prefix.isEmpty()) {
+                byte[][] range = prefix.range(access.recordValuesPrefix(prefix.values()),
+                        bounds -> access.recordValuesPrefix(bounds));
+                handleRangePath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
+                        .withRecordRange(range[0], range[1], prefix.values().size());
+                handleConjuncts.addAll(prefix.conjuncts(clusteredKey, conjuncts, publicColumns, compiler));
+                clusteredFixed = prefix.values().size();
+            }
+        }
+        if (handleRangePath != null && (estimator == null && clusteredFixed == Integer.MAX_VALUE || recordsOnly)) {
             return handleRangePath;
         }
         if (recordsOnly) {
             return new TableReader(transaction, access, publicCondition, locking, null, null, null);
         }
+        boolean clusteredPrimaryKey = access.table().hasClusteredPrimaryKey();
         for (IndexInfo index : access.table().indexes()) {
-            if (!index.unique() || index.state() != SchemaState.PUBLIC || (index.primary() && handleColumn != null)) {
+            if (!index.unique() || index.state() != SchemaState.PUBLIC || (index.primary() && clusteredPrimaryKey)) {
                 continue;
             }
             List<Integer> positions = index.columns().stream().map(column -> publicPosition(publicColumns, column)).toList();
@@ -177,88 +214,40 @@ public final class TableReader {
         // The index with the longest leading run of columns fixed by equalities (and then, on its next column, the
         // bounds that comparisons set): read those entries, then the rows.
         IndexInfo best = null;
-        List<Object> bestValues = null;
-        Object[] bestBounds = null;
+        KeyPrefix bestPrefix = null;
         for (IndexInfo index : access.table().indexes()) {
-            if (index.state() != SchemaState.PUBLIC || (index.primary() && handleColumn != null)) {
+            if (index.state() != SchemaState.PUBLIC || (index.primary() && clusteredPrimaryKey)) {
                 continue;
             }
-            List<Object> values = new ArrayList<>();
-            for (String column : index.columns()) {
-                Integer publicPosition = null;
-                for (int i = 0; i < publicColumns.size(); i++) {
-                    if (publicColumns.get(i).name().equalsIgnoreCase(column)) {
-                        publicPosition = i;
-                    }
-                }
-                if (publicPosition == null || !fixed.containsKey(publicPosition) || fixed.get(publicPosition) == null) {
-                    break;
-                }
-                ColumnInfo info = access.table().columns().get(access.columnIndex(column));
-                try {
-                    Object coerced = Coercion.toColumn(fixed.get(publicPosition), info);
-                    if (Values.compare(coerced, fixed.get(publicPosition)) != 0 && Values.isNumber(coerced)) {
-                        break; // 1.5 matches no integer: leave it to the condition
-                    }
-                    values.add(TableAccess.toStorage(info, coerced));
-                } catch (DuetException e) {
-                    break;
-                }
-            }
-            Object[] bounds = values.size() < index.columns().size()
-                    ? indexBounds(conjuncts, index.columns().get(values.size()), access, compiler) : null;
-            boolean better = best == null || values.size() > bestValues.size()
-                    || values.size() == bestValues.size() && bounds != null && bestBounds == null;
-            if ((!values.isEmpty() || bounds != null) && better) {
+            KeyPrefix prefix = KeyPrefix.of(index, fixed, conjuncts, access, compiler);
+            boolean better = best == null || prefix.values().size() > bestPrefix.values().size()
+                    || prefix.values().size() == bestPrefix.values().size() && prefix.bounds() != null
+                    && bestPrefix.bounds() == null;
+            if (!prefix.isEmpty() && better) {
                 best = index;
-                bestValues = values;
-                bestBounds = bounds;
+                bestPrefix = prefix;
             }
         }
         TableReader rowPath = handleRangePath != null ? handleRangePath
                 : new TableReader(transaction, access, publicCondition, locking, null, null, null);
         if (best != null) {
-            List<ColumnType> types = access.indexTypes(best);
-            byte[] prefix = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), best.id(),
-                    types.subList(0, bestValues.size()), bestValues);
-            byte[] start = prefix;
-            byte[] end = io.duetdb.common.keys.Keys.indexValuesEnd(prefix);
-            if (bestBounds != null) {
-                List<ColumnType> boundTypes = types.subList(0, bestValues.size() + 1);
-                if (bestBounds[0] != null) {
-                    List<Object> low = new ArrayList<>(bestValues);
-                    low.add(bestBounds[0]);
-                    start = io.duetdb.common.keys.Keys.indexValuesPrefix(access.table().id(), best.id(), boundTypes, low);
-                }
-                if (bestBounds[1] != null) {
-                    List<Object> high = new ArrayList<>(bestValues);
-                    high.add(bestBounds[1]);
-                    end = io.duetdb.common.keys.Keys.indexValuesEnd(io.duetdb.common.keys.Keys.indexValuesPrefix(
-                            access.table().id(), best.id(), boundTypes, high));
-                }
-            }
+            IndexInfo index = best;
+            byte[][] range = bestPrefix.range(Keys.indexValuesPrefix(access.table().id(), index.id(),
+                    access.indexTypes(index).subList(0, bestPrefix.values().size()), bestPrefix.values()),
+                    bounds -> Keys.indexValuesPrefix(access.table().id(), index.id(),
+                            access.indexTypes(index).subList(0, bounds.size()), bounds));
+            byte[] start = range[0];
+            byte[] end = range[1];
             TableReader indexPath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
-                    .withIndexPrefix(best, bestValues.size(), start, end);
+                    .withIndexPrefix(best, bestPrefix.values().size(), start, end);
             if (estimator == null || estimator.rows().isEmpty()) {
-                // By rule: the index's range, read from its entries alone when they hold what the consumer uses.
+                // By rule: the index's range, read from its entries alone when they hold what the consumer uses;
+                // a clustered key range instead when its equalities fix as many columns.
                 indexPath.covering = estimator != null && estimator.covers(best);
-                return handleRangePath != null ? handleRangePath : indexPath;
+                return handleRangePath != null && clusteredFixed >= bestPrefix.values().size() ? handleRangePath
+                        : indexPath;
             }
-            List<RexNode> indexConjuncts = new ArrayList<>();
-            for (RexNode conjunct : conjuncts) {
-                Optional<Map.Entry<Integer, RexNode>> equality = KeyPoints.equality(conjunct);
-                for (int column = 0; column < bestValues.size() + (bestBounds == null ? 0 : 1); column++) {
-                    int position = publicPosition(publicColumns, best.columns().get(column));
-                    boolean fixedHere = column < bestValues.size() && equality.isPresent()
-                            && equality.get().getKey() == position;
-                    boolean boundHere = column == bestValues.size() && !comparisons(List.of(conjunct), position,
-                            compiler).isEmpty();
-                    if (fixedHere || boundHere) {
-                        indexConjuncts.add(conjunct);
-                        break;
-                    }
-                }
-            }
+            List<RexNode> indexConjuncts = bestPrefix.conjuncts(best, conjuncts, publicColumns, compiler);
             return cheaper(estimator, rowPath, handleConjuncts, indexPath, indexConjuncts);
         }
         return rowPath;
@@ -316,7 +305,7 @@ public final class TableReader {
                 }
             }
             if (matchable) {
-                rows.putIfAbsent(access.indexKey(index, row, 0), row);
+                rows.putIfAbsent(access.indexKey(index, row, Handle.of(0)), row);
             }
         }
         return List.copyOf(rows.values());
@@ -341,7 +330,7 @@ public final class TableReader {
         }
         java.math.BigDecimal low = null;
         java.math.BigDecimal high = null;
-        for (Comparison comparison : comparisons(conjuncts, column, compiler)) {
+        for (KeyPrefix.Comparison comparison : KeyPrefix.comparisons(conjuncts, column, compiler)) {
             if (!Values.isNumber(comparison.value())) {
                 continue;
             }
@@ -367,79 +356,6 @@ public final class TableReader {
             return new long[] {1, 0};
         }
         return new long[] {from, to};
-    }
-
-    /**
-     * Inclusive storage-form bounds {low, high} (either may be null) that comparisons with constants set on an
-     * index column, or null when none does. Bounds are rounded to the column's type, which can only widen the
-     * range (the condition is checked on every row read); a bound that does not convert is ignored.
-     */
-    private static Object[] indexBounds(List<RexNode> conjuncts, String columnName, TableAccess access,
-            ExpressionCompiler compiler) {
-        List<ColumnInfo> publicColumns = access.table().publicColumns();
-        int column = -1;
-        for (int i = 0; i < publicColumns.size(); i++) {
-            if (publicColumns.get(i).name().equalsIgnoreCase(columnName)) {
-                column = i;
-            }
-        }
-        if (column < 0) {
-            return null;
-        }
-        ColumnInfo info = access.table().columns().get(access.columnIndex(columnName));
-        Object low = null;
-        Object high = null;
-        for (Comparison comparison : comparisons(conjuncts, column, compiler)) {
-            Object coerced;
-            try {
-                coerced = Coercion.toColumn(comparison.value(), info);
-            } catch (DuetException e) {
-                continue;
-            }
-            if (comparison.kind() == SqlKind.GREATER_THAN || comparison.kind() == SqlKind.GREATER_THAN_OR_EQUAL) {
-                low = low == null || Values.compare(coerced, low) > 0 ? coerced : low;
-            } else {
-                high = high == null || Values.compare(coerced, high) < 0 ? coerced : high;
-            }
-        }
-        if (low == null && high == null) {
-            return null;
-        }
-        return new Object[] {low == null ? null : TableAccess.toStorage(info, low),
-                high == null ? null : TableAccess.toStorage(info, high)};
-    }
-
-    /** {@code column kind value}: a comparison of a public column with a non-null constant. */
-    private record Comparison(SqlKind kind, Object value) {
-    }
-
-    /** The conjuncts comparing the column with a constant (<, <=, >, >=), written with the column on the left. */
-    private static List<Comparison> comparisons(List<RexNode> conjuncts, int column, ExpressionCompiler compiler) {
-        List<Comparison> comparisons = new ArrayList<>();
-        for (RexNode conjunct : conjuncts) {
-            SqlKind kind = conjunct.getKind();
-            if (kind != SqlKind.GREATER_THAN && kind != SqlKind.GREATER_THAN_OR_EQUAL && kind != SqlKind.LESS_THAN
-                    && kind != SqlKind.LESS_THAN_OR_EQUAL) {
-                continue;
-            }
-            RexCall call = (RexCall) conjunct;
-            RexNode left = KeyPoints.stripCast(call.getOperands().get(0));
-            RexNode right = KeyPoints.stripCast(call.getOperands().get(1));
-            if (KeyPoints.isConstant(left) && right instanceof RexInputRef) {
-                RexNode swap = left;
-                left = right;
-                right = swap;
-                kind = kind.reverse();
-            }
-            if (!(left instanceof RexInputRef input) || input.getIndex() != column || !KeyPoints.isConstant(right)) {
-                continue;
-            }
-            Object value = compiler.compile(right).evaluate(new Object[0]);
-            if (value != null) {
-                comparisons.add(new Comparison(kind, value));
-            }
-        }
-        return comparisons;
     }
 
     private static java.math.BigDecimal max(java.math.BigDecimal current, java.math.BigDecimal candidate) {
@@ -493,7 +409,9 @@ public final class TableReader {
     public String accessObject() {
         String table = "table:" + access.table().name();
         if (pointHandles != null) {
-            return table + ", handle:" + access.table().handleColumn();
+            return access.commonHandleKey() != null ? table + ", clustered index:PRIMARY("
+                    + String.join(", ", access.commonHandleKey().columns()) + ")"
+                    : table + ", handle:" + access.table().handleColumn();
         }
         if (uniqueIndex != null) {
             return table + ", index:" + uniqueIndex.name() + "(" + String.join(", ", uniqueIndex.columns()) + ")";
@@ -512,7 +430,7 @@ public final class TableReader {
         if (rangeIndex != null) {
             return "index " + rangeIndex.name() + (covering ? " range, covering (no rows read)" : " range, then rows");
         }
-        if (handleLow != Long.MIN_VALUE || handleHigh != Long.MAX_VALUE) {
+        if (clusteredStart != null) {
             return "clustered key range";
         }
         return "table scan";
@@ -526,12 +444,10 @@ public final class TableReader {
         if (pointHandles != null || uniqueIndex != null || rangeIndex != null) {
             return null;
         }
-        byte[] start = handleLow == Long.MIN_VALUE ? access.recordStart() : access.rowKey(handleLow);
-        if (handleLow > handleHigh) {
-            return new byte[][] {start, start};
+        if (clusteredStart != null) {
+            return new byte[][] {clusteredStart, clusteredEnd};
         }
-        byte[] end = handleHigh == Long.MAX_VALUE ? access.recordEnd() : access.rowKey(handleHigh + 1);
-        return new byte[][] {start, end};
+        return new byte[][] {access.recordStart(), access.recordEnd()};
     }
 
     /**
@@ -563,32 +479,35 @@ public final class TableReader {
             return rows;
         }
         if (uniqueIndex != null) {
-            List<byte[]> indexKeys = uniqueIndexRows.stream().map(row -> access.indexKey(uniqueIndex, row, 0)).toList();
+            List<byte[]> indexKeys = uniqueIndexRows.stream()
+                    .map(row -> access.indexKey(uniqueIndex, row, Handle.of(0))).toList();
             Map<ByteString, byte[]> entries = read(indexKeys);
-            List<Long> handles = new ArrayList<>(entries.size());
+            List<Handle> handles = new ArrayList<>(entries.size());
             for (byte[] key : indexKeys) {
                 byte[] entry = entries.get(ByteString.copyFrom(key));
                 if (entry != null) {
-                    handles.add(TableAccess.handleOfValue(entry));
+                    handles.add(access.handleOfValue(entry));
                 }
             }
             readHandles(handles, rows);
             return rows;
         }
         if (rangeIndex != null) {
-            TableAccess.forEachIndexPage(transaction, rangeStart, rangeEnd, SCAN_PAGE, handles -> readHandles(handles, rows));
+            access.forEachIndexPage(transaction, rangeIndex, rangeStart, rangeEnd, SCAN_PAGE,
+                    handles -> readHandles(handles, rows));
             return rows;
         }
-        if (handleLow > handleHigh) {
+        byte[][] range = recordRange();
+        byte[] start = range[0];
+        byte[] end = range[1];
+        if (Arrays.compareUnsigned(start, end) >= 0) {
             return rows;
         }
-        byte[] start = handleLow == Long.MIN_VALUE ? access.recordStart() : access.rowKey(handleLow);
-        byte[] end = handleHigh == Long.MAX_VALUE ? access.recordEnd() : access.rowKey(handleHigh + 1);
         while (true) {
             List<Map.Entry<ByteString, byte[]>> page = transaction.scan(start, end, SCAN_PAGE);
-            List<Long> toLock = new ArrayList<>();
+            List<Handle> toLock = new ArrayList<>();
             for (Map.Entry<ByteString, byte[]> entry : page) {
-                long handle = io.duetdb.common.keys.Keys.handleOf(entry.getKey().toByteArray());
+                Handle handle = access.handleOfRecordKey(entry.getKey().toByteArray());
                 Object[] row = access.decode(entry.getValue());
                 if (!matches(row)) {
                     continue;
@@ -623,6 +542,9 @@ public final class TableReader {
             order = rangeIndex.columns().subList(rangePrefixLength, rangeIndex.columns().size());
         } else if (access.table().handleColumn() != null) {
             order = List.of(access.table().handleColumn());
+        } else if (access.commonHandleKey() != null) {
+            List<String> key = access.commonHandleKey().columns();
+            order = key.subList(Math.min(clusteredPrefixLength, key.size()), key.size());
         } else {
             return false;
         }
@@ -649,7 +571,7 @@ public final class TableReader {
         }
         int page = (int) Math.min(SCAN_PAGE, Math.max(8, limit));
         if (rangeIndex != null) {
-            TableAccess.forEachIndexPageWhile(transaction, rangeStart, rangeEnd, page, handles -> {
+            access.forEachIndexPageWhile(transaction, rangeIndex, rangeStart, rangeEnd, page, handles -> {
                 lockFirst(snapshotMatches(handles), limit, rows);
                 return rows.size() < limit;
             });
@@ -659,10 +581,10 @@ public final class TableReader {
         byte[] start = range[0];
         while (Arrays.compareUnsigned(start, range[1]) < 0) {
             List<Map.Entry<ByteString, byte[]>> entries = transaction.scan(start, range[1], page);
-            List<Long> matching = new ArrayList<>();
+            List<Handle> matching = new ArrayList<>();
             for (Map.Entry<ByteString, byte[]> entry : entries) {
                 if (matches(access.decode(entry.getValue()))) {
-                    matching.add(io.duetdb.common.keys.Keys.handleOf(entry.getKey().toByteArray()));
+                    matching.add(access.handleOfRecordKey(entry.getKey().toByteArray()));
                 }
             }
             lockFirst(matching, limit, rows);
@@ -676,13 +598,13 @@ public final class TableReader {
     }
 
     /** The handles whose rows match at the snapshot (read without locks), in their order. */
-    private List<Long> snapshotMatches(List<Long> handles) {
+    private List<Handle> snapshotMatches(List<Handle> handles) {
         if (!locking) {
             return handles;
         }
         List<byte[]> keys = handles.stream().map(access::rowKey).toList();
         Map<ByteString, byte[]> values = keys.isEmpty() ? Map.of() : transaction.batchGet(keys);
-        List<Long> matching = new ArrayList<>();
+        List<Handle> matching = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             byte[] value = values.get(ByteString.copyFrom(keys.get(i)));
             if (value != null && matches(access.decode(value))) {
@@ -693,7 +615,7 @@ public final class TableReader {
     }
 
     /** Reads (locking reads: locks) candidates in order, a few at a time, until {@code limit} rows match. */
-    private void lockFirst(List<Long> candidates, long limit, List<HandleRow> rows) {
+    private void lockFirst(List<Handle> candidates, long limit, List<HandleRow> rows) {
         int next = 0;
         while (next < candidates.size() && rows.size() < limit) {
             int take = (int) Math.min(candidates.size() - next, limit - rows.size());
@@ -718,7 +640,7 @@ public final class TableReader {
     }
 
     /** The rows of those handles that exist and match, in the handles' order: one batch get per region. */
-    private void readHandles(List<Long> handles, List<HandleRow> rows) {
+    private void readHandles(List<Handle> handles, List<HandleRow> rows) {
         List<byte[]> keys = new ArrayList<>(handles.size());
         handles.forEach(handle -> keys.add(access.rowKey(handle)));
         Map<ByteString, byte[]> values = read(keys);

@@ -53,6 +53,11 @@ final class CreateTableText {
                 text.append('`').append(index.columns().get(i)).append('`');
             }
             text.append(')');
+            if (index.primary()) {
+                // TiDB's executable comment: MySQL reads past it, TiDB (and DuetDB) keep the key's clustering.
+                text.append(table.hasClusteredPrimaryKey() ? " /*T![clustered_index] CLUSTERED */"
+                        : " /*T![clustered_index] NONCLUSTERED */");
+            }
         }
         text.append("\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
         if (!table.comment().isEmpty()) {

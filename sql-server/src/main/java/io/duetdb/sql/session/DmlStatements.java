@@ -28,6 +28,7 @@ import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.Handle;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.exec.Coercion;
@@ -135,7 +136,7 @@ final class DmlStatements {
         long affected = 0;
         long firstGenerated = 0;
         List<Object[]> fullRows = new ArrayList<>(rows.size());
-        List<Long> handles = new ArrayList<>(rows.size());
+        List<Handle> handles = new ArrayList<>(rows.size());
         int rowNumber = 0;
         for (Object[] values : rows) {
             rowNumber++;
@@ -172,7 +173,7 @@ final class DmlStatements {
         for (int r = 0; r < fullRows.size(); r++) {
             rowNumber++;
             Object[] row = fullRows.get(r);
-            long handle = handles.get(r);
+            Handle handle = handles.get(r);
             Optional<RowWriter.Conflict> conflict = writer.findConflict(row, handle);
             if (conflict.isPresent()) {
                 if (onDuplicate != null) {
@@ -181,14 +182,14 @@ final class DmlStatements {
                 }
                 if (insert.replace()) {
                     while (conflict.isPresent()) {
-                        long other = conflict.get().handle();
+                        Handle other = conflict.get().handle();
                         Optional<byte[]> old = transaction.get(access.rowKey(other));
                         if (old.isPresent()) {
                             writer.delete(other, access.decode(old.get()));
                             affected++;
                         }
                         conflict = writer.findConflict(row, handle);
-                        if (conflict.isPresent() && conflict.get().handle() == other) {
+                        if (conflict.isPresent() && conflict.get().handle().equals(other)) {
                             break;
                         }
                     }
@@ -234,7 +235,7 @@ final class DmlStatements {
         }
 
         /** Updates the existing row; returns MySQL's affected-row count for it (2 changed, 0 unchanged). */
-        long apply(long handle, Object[] inserted, TableAccess access, RowWriter writer, TableInfo table, int rowNumber) {
+        long apply(Handle handle, Object[] inserted, TableAccess access, RowWriter writer, TableInfo table, int rowNumber) {
             Optional<byte[]> current = transaction.getForUpdate(access.rowKey(handle));
             if (current.isEmpty()) {
                 return 0;
@@ -258,7 +259,7 @@ final class DmlStatements {
             if (sameRow(existing, updated)) {
                 return 0;
             }
-            long newHandle = table.hasClusteredHandle() ? Values.toLong(updated[access.handleColumnIndex()]) : handle;
+            Handle newHandle = table.hasClusteredPrimaryKey() ? access.handleOf(updated) : handle;
             Optional<RowWriter.Conflict> other = writer.findUpdateConflict(handle, existing, newHandle, updated);
             if (other.isPresent()) {
                 throw other.get().toError(table.name());
@@ -473,11 +474,11 @@ final class DmlStatements {
         return null;
     }
 
-    private long handle(TableInfo table, TableAccess access, Object[] row) {
-        if (table.hasClusteredHandle()) {
-            return Values.toLong(row[access.handleColumnIndex()]);
+    private Handle handle(TableInfo table, TableAccess access, Object[] row) {
+        if (table.hasClusteredPrimaryKey()) {
+            return access.handleOf(row);
         }
-        return session.manager().autoIds().next("RowID:" + table.id());
+        return Handle.of(session.manager().autoIds().next("RowID:" + table.id()));
     }
 
     // ---- UPDATE / DELETE ----
@@ -624,8 +625,7 @@ final class DmlStatements {
             if (sameRow(read.row(), newRow)) {
                 continue;
             }
-            long newHandle = table.hasClusteredHandle() ? Values.toLong(newRow[access.handleColumnIndex()])
-                    : read.handle();
+            Handle newHandle = table.hasClusteredPrimaryKey() ? access.handleOf(newRow) : read.handle();
             Optional<RowWriter.Conflict> conflict = writer.findUpdateConflict(read.handle(), read.row(), newHandle, newRow);
             if (conflict.isPresent()) {
                 throw conflict.get().toError(table.name());

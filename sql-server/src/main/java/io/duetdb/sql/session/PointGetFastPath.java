@@ -176,7 +176,7 @@ final class PointGetFastPath {
                     column.notNull()));
         }
         List<Object[]> rows = new ArrayList<>();
-        List<byte[]> keys = handles.stream().map(access::rowKey).toList();
+        List<byte[]> keys = handles.stream().map(handle -> access.rowKey(handle.longValue())).toList();
         java.util.Map<com.google.protobuf.ByteString, byte[]> found = keys.size() == 1
                 ? transaction.get(keys.get(0)).map(value -> java.util.Map.of(com.google.protobuf.ByteString.copyFrom(keys.get(0)),
                         value)).orElse(java.util.Map.of())

@@ -36,6 +36,7 @@ import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.UserInfo;
+import io.duetdb.sql.ddl.ClusteredIndexDefault;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.PlanExecutor;
 import io.duetdb.sql.exec.ReadEngines;
@@ -822,7 +823,8 @@ public final class Session implements SessionFunctions {
             requireForDdl(statement);
             // DDL commits the open transaction first, as MySQL does.
             endTransaction(true);
-            List<String> ddlWarnings = manager.ddl().execute(statement, database, () -> queryKilled);
+            List<String> ddlWarnings = manager.ddl().execute(statement, database, () -> queryKilled,
+                    ClusteredIndexDefault.of(systemVariable("", ClusteredIndexDefault.VARIABLE)));
             ddlWarnings.forEach(this::addWarning);
             return UpdateResult.NONE;
         }

@@ -110,7 +110,7 @@ public final class TidbVariables {
                     MAX_UINT64));
         }
         // Features TiDB switches on and off.
-        list.add(choice("tidb_enable_clustered_index", SESSION_AND_GLOBAL, "INT_ONLY", "OFF", "ON", "INT_ONLY"));
+        list.add(choice("tidb_enable_clustered_index", SESSION_AND_GLOBAL, "ON", "OFF", "ON", "INT_ONLY"));
         list.add(switchOf("tidb_enable_fast_analyze", SESSION_AND_GLOBAL, false));
         list.add(switchOf("tidb_enable_index_merge", SESSION_AND_GLOBAL, true));
         list.add(switchOf("tidb_enable_index_merge_join", SESSION_AND_GLOBAL, false));

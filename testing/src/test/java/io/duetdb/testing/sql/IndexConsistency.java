@@ -15,6 +15,7 @@ import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.keys.Handle;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.exec.TableAccess;
@@ -35,7 +36,7 @@ final class IndexConsistency {
             TableAccess access = new TableAccess(table);
             Set<ByteString> expected = new HashSet<>();
             for (Map.Entry<ByteString, byte[]> row : scan(transaction, access.recordStart(), access.recordEnd())) {
-                long handle = Keys.handleOf(row.getKey().toByteArray());
+                Handle handle = access.handleOfRecordKey(row.getKey().toByteArray());
                 expected.add(ByteString.copyFrom(access.indexKey(index, access.decode(row.getValue()), handle)));
             }
             Set<ByteString> actual = new HashSet<>();

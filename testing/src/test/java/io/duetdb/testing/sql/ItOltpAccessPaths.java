@@ -24,8 +24,8 @@ import io.duetdb.sql.server.SqlServer;
 import io.duetdb.testing.LocalCluster;
 
 /**
- * The access paths OLTP statements take, through Connector/J: batch point gets on composite primary keys, unique
- * indexes and clustered keys (IN lists of tuples, IN lists, ORs of equalities), as text and prepared statements, in
+ * The access paths OLTP statements take, through Connector/J: batch point gets on (NONCLUSTERED) composite primary
+ * keys, unique indexes and clustered keys (IN lists of tuples, IN lists, ORs of equalities), as text and prepared statements, in
  * autocommit and in transactions, plain and locking; and locking reads that lock exactly the rows they read.
  */
 class ItOltpAccessPaths {
@@ -45,10 +45,10 @@ class ItOltpAccessPaths {
         url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false";
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE stock (s_w_id INT NOT NULL, s_i_id INT NOT NULL, s_quantity INT NOT NULL,"
-                    + " s_data VARCHAR(20), PRIMARY KEY (s_w_id, s_i_id))");
+                    + " s_data VARCHAR(20), PRIMARY KEY (s_w_id, s_i_id) NONCLUSTERED)");
             statement.execute("CREATE TABLE item (i_id INT PRIMARY KEY, i_name VARCHAR(20) NOT NULL)");
             statement.execute("CREATE TABLE customer (c_w_id INT NOT NULL, c_id INT NOT NULL, c_last VARCHAR(16) NOT NULL,"
-                    + " c_balance INT NOT NULL, PRIMARY KEY (c_w_id, c_id), UNIQUE KEY c_name (c_w_id, c_last))");
+                    + " c_balance INT NOT NULL, PRIMARY KEY (c_w_id, c_id) NONCLUSTERED, UNIQUE KEY c_name (c_w_id, c_last))");
             for (int w = 1; w <= WAREHOUSES; w++) {
                 int warehouse = w;
                 SqlTesting.insertRows(statement, "stock", 1, ITEMS,

@@ -18,8 +18,10 @@ public final class SqlColumnDefinition extends DuetSqlCall {
     private final SqlIndexDefinition.Kind key;
     private final String comment;
     private final boolean onUpdateCurrentTimestamp;
+    /** CLUSTERED (true) or NONCLUSTERED (false) after the column's PRIMARY KEY; null when not said. */
+    private final Boolean clustered;
 
-    public SqlColumnDefinition(SqlParserPos pos, SqlIdentifier name, SqlMySqlType type, Boolean nullable, SqlNode defaultValue, boolean autoIncrement, SqlIndexDefinition.Kind key, String comment, boolean onUpdateCurrentTimestamp) {
+    public SqlColumnDefinition(SqlParserPos pos, SqlIdentifier name, SqlMySqlType type, Boolean nullable, SqlNode defaultValue, boolean autoIncrement, SqlIndexDefinition.Kind key, String comment, boolean onUpdateCurrentTimestamp, Boolean clustered) {
         super(pos, "COLUMN DEFINITION");
         this.name = name;
         this.type = type;
@@ -29,6 +31,11 @@ public final class SqlColumnDefinition extends DuetSqlCall {
         this.key = key;
         this.comment = comment;
         this.onUpdateCurrentTimestamp = onUpdateCurrentTimestamp;
+        this.clustered = clustered;
+    }
+
+    public Boolean clustered() {
+        return clustered;
     }
 
     public SqlIdentifier name() {

@@ -16,12 +16,19 @@ public final class SqlIndexDefinition extends DuetSqlCall {
     private final Kind kind;
     private final SqlIdentifier name;
     private final SqlNodeList columns;
+    /** CLUSTERED (true) or NONCLUSTERED (false) after a PRIMARY KEY; null when not said. */
+    private final Boolean clustered;
 
-    public SqlIndexDefinition(SqlParserPos pos, Kind kind, SqlIdentifier name, SqlNodeList columns) {
+    public SqlIndexDefinition(SqlParserPos pos, Kind kind, SqlIdentifier name, SqlNodeList columns, Boolean clustered) {
         super(pos, "INDEX DEFINITION");
         this.kind = kind;
         this.name = name;
         this.columns = columns;
+        this.clustered = clustered;
+    }
+
+    public Boolean clustered() {
+        return clustered;
     }
 
     public Kind kind() {

@@ -40,6 +40,8 @@ final class IndexScanOperator implements BatchOperator {
     private final ColumnType[] keyTypes;
     private final List<FieldType> keyFieldTypes;
     private final int[] outputs;
+    /** Whether an output is the handle (only integer handles are; a common handle's columns are not asked for). */
+    private final boolean outputsHandle;
     private final List<FieldType> types;
     private final Object[] decoded;
     private final RangesCursor cursor;
@@ -70,6 +72,7 @@ final class IndexScanOperator implements BatchOperator {
         }
         this.outputs = scan.getOutputsList().stream().mapToInt(Integer::intValue).toArray();
         this.decoded = new Object[keyTypes.length + 1];
+        this.outputsHandle = Arrays.stream(outputs).anyMatch(output -> output == keyTypes.length);
     }
 
     long scannedRows() {
@@ -118,8 +121,10 @@ final class IndexScanOperator implements BatchOperator {
         for (int i = 0; i < keyTypes.length; i++) {
             decoded[i] = StoredValues.toCompute(reader.readDatum(keyTypes[i]), keyFieldTypes.get(i));
         }
-        decoded[keyTypes.length] = value.length == HANDLE_VALUE_BYTES && !reader.hasRemaining()
-                ? java.nio.ByteBuffer.wrap(value).getLong() : reader.readDatum(ColumnType.INT64);
+        if (outputsHandle) {
+            decoded[keyTypes.length] = value.length == HANDLE_VALUE_BYTES && !reader.hasRemaining()
+                    ? java.nio.ByteBuffer.wrap(value).getLong() : reader.readDatum(ColumnType.INT64);
+        }
     }
 
     @Override
