@@ -137,7 +137,9 @@ class ItClusteredIndex {
                 "SELECT s_w_id, s_i_id FROM %s WHERE s_w_id = 1 AND s_i_id = 2.5",
                 "SELECT count(*) FROM %s",
                 "SELECT a.s_i_id, b.s_quantity FROM %1$s a JOIN %1$s b ON b.s_w_id = 2 AND b.s_i_id = a.s_i_id"
-                        + " WHERE a.s_w_id = 1 AND a.s_i_id < 6");
+                        + " WHERE a.s_w_id = 1 AND a.s_i_id < 6",
+                "SELECT a.s_i_id, count(*), sum(b.s_quantity) FROM %1$s a JOIN %1$s b ON b.s_w_id = a.s_i_id"
+                        + " WHERE a.s_w_id = 1 AND a.s_i_id < 3 GROUP BY a.s_i_id");
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             for (String query : queries) {
                 List<String> clustered = SqlTesting.rows(statement, String.format(query, "stock"));
@@ -151,6 +153,14 @@ class ItClusteredIndex {
                     .contains("Batch_Point_Get").contains("clustered index:PRIMARY(s_w_id, s_i_id)");
             assertThat(plan(statement, "SELECT * FROM stock WHERE s_w_id = 1 AND s_i_id > 35"))
                     .contains("TableRangeScan").doesNotContain("IndexRangeScan");
+            // Index lookup joins read the inner rows by their clustered keys: whole keys by batch gets, prefixes by
+            // ranges of records.
+            assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN ANALYZE SELECT a.s_i_id, b.s_quantity FROM"
+                    + " stock a JOIN stock b ON b.s_w_id = 2 AND b.s_i_id = a.s_i_id WHERE a.s_w_id = 1 AND a.s_i_id < 6")))
+                    .contains("IndexJoin").contains("through index PRIMARY lookups");
+            assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN ANALYZE SELECT count(*) FROM stock a JOIN"
+                    + " stock b ON b.s_w_id = a.s_i_id WHERE a.s_w_id = 1 AND a.s_i_id < 3")))
+                    .contains("IndexJoin").contains("through index PRIMARY lookups");
             // An ORDER BY of the key's next column with a LIMIT stops each region's scan after the rows kept.
             String first = "SELECT s_i_id FROM stock WHERE s_w_id = 3 ORDER BY s_i_id LIMIT 2";
             assertThat(SqlTesting.rows(statement, first)).containsExactly("1", "2");
