@@ -7,10 +7,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -135,7 +133,7 @@ class ItOltpAccessPaths {
                             for (int i = 0; i < keys.length; i++) {
                                 select.setInt(i + 1, keys[i]);
                             }
-                            assertThat(rows(select.executeQuery())).as("%s, autocommit %s, round %s", suffix,
+                            assertThat(SqlTesting.rows(select.executeQuery())).as("%s, autocommit %s, round %s", suffix,
                                     autocommit, round).containsExactlyInAnyOrder(stockRow(round, round),
                                             stockRow(round, round + 10), stockRow(WAREHOUSES, ITEMS - round));
                         }
@@ -360,7 +358,7 @@ class ItOltpAccessPaths {
                     prepared.setInt(4, 3);
                     prepared.setInt(5, 2);
                     prepared.setInt(6, 210);
-                    assertThat(rows(prepared.executeQuery())).isEqualTo(lookedUp);
+                    assertThat(SqlTesting.rows(prepared.executeQuery())).isEqualTo(lookedUp);
                 }
             }
             statement.execute("DROP TABLE order_line");
@@ -402,20 +400,5 @@ class ItOltpAccessPaths {
             }
         }
         throw new AssertionError("no operator below the projection for " + query);
-    }
-
-    private static List<String> rows(ResultSet result) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (result) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= columns; i++) {
-                    row.append(i > 1 ? "|" : "").append(result.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
     }
 }

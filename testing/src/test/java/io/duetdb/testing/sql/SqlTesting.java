@@ -100,21 +100,21 @@ final class SqlTesting {
 
     /** Each row of a query as its columns' text joined by '|'. */
     static List<String> rows(Statement statement, String sql) throws SQLException {
-        try (ResultSet result = statement.executeQuery(sql)) {
-            return rows(result);
-        }
+        return rows(statement.executeQuery(sql));
     }
 
-    /** Each row of a result as its columns' text joined by '|'. */
+    /** Each row of a result as its columns' text joined by '|'; closes the result. */
     static List<String> rows(ResultSet result) throws SQLException {
         List<String> rows = new ArrayList<>();
-        int columns = result.getMetaData().getColumnCount();
-        while (result.next()) {
-            StringBuilder row = new StringBuilder();
-            for (int i = 1; i <= columns; i++) {
-                row.append(i > 1 ? "|" : "").append(result.getString(i));
+        try (result) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(i > 1 ? "|" : "").append(result.getString(i));
+                }
+                rows.add(row.toString());
             }
-            rows.add(row.toString());
         }
         return rows;
     }
