@@ -303,13 +303,15 @@ public final class Session implements SessionFunctions {
                     QueryPlanner.PlannedQuery plan = statement.plan;
                     List<ResultColumn> columns = statement.planColumns;
                     requireSelect(plan);
-                    return measured("select", () -> inTransaction(transaction -> {
+                    TransactionWork work = transaction -> {
                         ExpressionCompiler compiler = new ExpressionCompiler(plan.plan().getCluster().getRexBuilder(),
                                 this, parameters);
                         List<Object[]> rows = LockingQueries.execute(transaction, compiler, statement.lockWait,
                                 plan.plan());
                         return new QueryResult(columns, rows);
-                    }));
+                    };
+                    return measured("select", () -> statement.lockWait != null ? inLockingTransaction(work)
+                            : inTransaction(work));
                 }
             }
             if (statement.dml != null && DmlStatements.plan(this, statement.sql, statement.dml)) {
@@ -841,7 +843,7 @@ public final class Session implements SessionFunctions {
             return inTransaction(transaction -> new ExplainStatement(this, transaction).run(explain));
         }
         if (statement instanceof SqlQueryWithLocking locking) {
-            return inTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
+            return inLockingTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
         }
         if (statement.getKind().belongsTo(SqlKind.QUERY)) {
             java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, manager.catalog().current(),
@@ -868,14 +870,27 @@ public final class Session implements SessionFunctions {
     }
 
     private StatementResult inTransaction(TransactionWork work) {
-        return inTransaction(work, false);
+        return inTransaction(work, false, false);
+    }
+
+    private StatementResult inTransaction(TransactionWork work, boolean singleKeyRead) {
+        return inTransaction(work, singleKeyRead, false);
+    }
+
+    /**
+     * A locking read (SELECT ... FOR UPDATE | FOR SHARE): outside an explicit transaction it runs in a pessimistic
+     * transaction of its own, as in MySQL, so it waits for (or with NOWAIT refuses, with SKIP LOCKED passes by) rows
+     * that others hold locked and holds its locks until it ends.
+     */
+    private StatementResult inLockingTransaction(TransactionWork work) {
+        return inTransaction(work, false, true);
     }
 
     /**
      * Runs a statement in the open transaction, or in one of its own that commits when the statement succeeds
      * (with {@code singleKeyRead}, a read of the newest versions: the statement reads one key and writes nothing).
      */
-    private StatementResult inTransaction(TransactionWork work, boolean singleKeyRead) {
+    private StatementResult inTransaction(TransactionWork work, boolean singleKeyRead, boolean lockingRead) {
         if (transaction == null && !autocommit()) {
             transaction = beginTransaction();
             explicitTransaction = true;
@@ -904,7 +919,10 @@ public final class Session implements SessionFunctions {
         boolean keyChecksAtPrewrite = !"ON".equalsIgnoreCase(variable("tidb_constraint_check_in_place"));
         for (int attempt = 1; ; attempt++) {
             Transaction own = singleKeyRead ? manager.client().beginLatestRead()
-                    : manager.client().begin(TxnMode.OPTIMISTIC, isolation());
+                    : manager.client().begin(lockingRead ? TxnMode.PESSIMISTIC : TxnMode.OPTIMISTIC, isolation());
+            if (lockingRead) {
+                own.startStatement(LockingQueries.lockWaitTimeout(variable("innodb_lock_wait_timeout")));
+            }
             tablesWritten.clear();
             statementChecksKeysAtPrewrite = keyChecksAtPrewrite;
             try {

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -222,7 +224,7 @@ class ItClusteredIndex {
     }
 
     @Test
-    void preparedLockingReadsOnTheClusteredKey() throws SQLException {
+    void preparedLockingReadsOnTheClusteredKey() throws Exception {
         try (Connection first = DriverManager.getConnection(url + "&useServerPrepStmts=true");
                 Connection second = DriverManager.getConnection(url)) {
             first.setAutoCommit(false);
@@ -241,8 +243,27 @@ class ItClusteredIndex {
                 assertThat(SqlTesting.rows(other, "SELECT s_i_id FROM stock WHERE s_w_id = 3 AND s_i_id BETWEEN 10 AND 12"
                         + " FOR UPDATE SKIP LOCKED")).containsExactly("10", "12");
             }
-            first.rollback();
             second.rollback();
+            // Outside a transaction a locking read is a transaction of its own, as in MySQL: NOWAIT refuses a held
+            // row at once, SKIP LOCKED passes it by, and its own locks go when it ends.
+            try (Connection autocommit = DriverManager.getConnection(url); Statement other = autocommit.createStatement()) {
+                CompletableFuture<Integer> refused = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        other.executeQuery("SELECT * FROM stock WHERE s_w_id = 3 AND s_i_id = 11 FOR UPDATE NOWAIT");
+                        return 0;
+                    } catch (SQLException e) {
+                        return e.getErrorCode();
+                    }
+                });
+                assertThat(refused.get(10, TimeUnit.SECONDS)).isEqualTo(3572);
+                assertThat(SqlTesting.rows(other, "SELECT s_i_id FROM stock WHERE s_w_id = 3 AND s_i_id IN (11, 13)"
+                        + " FOR UPDATE SKIP LOCKED")).containsExactly("13");
+                first.rollback();
+                assertThat(SqlTesting.rows(other, "SELECT s_i_id FROM stock WHERE s_w_id = 3 AND s_i_id = 11"
+                        + " FOR UPDATE NOWAIT")).containsExactly("11");
+                assertThat(SqlTesting.rows(other, "SELECT s_i_id FROM stock WHERE s_w_id = 3 AND s_i_id = 11"
+                        + " FOR UPDATE NOWAIT")).containsExactly("11");
+            }
         }
     }
 
