@@ -66,7 +66,7 @@ final class CoprocessorPushDown {
     private static final int PARTIAL_SUM_PRECISION = ValueTypes.MAX_DECIMAL_PRECISION;
 
     /** A table scan's columns as the coprocessor sees them, or null when a column's type cannot travel. */
-    record ScanShape(Executor scan, List<FieldType> types, byte[] start, byte[] end, String indexName) {
+    record ScanShape(Executor scan, List<FieldType> types, byte[] start, byte[] end, String indexName, boolean fromLearners) {
     }
 
     /**
@@ -1085,7 +1085,8 @@ final class CoprocessorPushDown {
             scan.addColumns(scanColumn);
             types.add(type);
         }
-        return new ScanShape(Executor.newBuilder().setTableScan(scan).build(), types, range[0], range[1], null);
+        return new ScanShape(Executor.newBuilder().setTableScan(scan).build(), types, range[0], range[1], null,
+                ReadEngines.of(compiler.session(), access.table()).learnersOnly());
     }
 
     /** An index scan whose outputs are the scanned columns, each an index column or the clustered handle. */
@@ -1123,7 +1124,8 @@ final class CoprocessorPushDown {
             scan.addOutputs(position);
             types.add(type);
         }
-        return new ScanShape(Executor.newBuilder().setIndexScan(scan).build(), types, range[0], range[1], index.name());
+        return new ScanShape(Executor.newBuilder().setIndexScan(scan).build(), types, range[0], range[1], index.name(),
+                ReadEngines.of(compiler.session(), access.table()).learnersOnly());
     }
 
     /** The stores' answers as rows, one batch per answer, converted as the consumer pulls them. */
@@ -1131,8 +1133,7 @@ final class CoprocessorPushDown {
             java.util.function.Consumer<io.duetdb.client.txn.CoprocessorSummary> reported) {
         io.duetdb.client.txn.CoprocessorStream answers = java.util.Arrays.equals(shape.start(), shape.end()) ? null
                 : transaction.coprocessorStream(dag.toByteArray(), shape.start(), shape.end(), memory.quota(),
-                        ScanConcurrency.of(compiler.session()), ReadEngines.of(compiler.session()).learnersOnly()
-                                ? ReplicaRead.LEARNER : ReplicaRead.LEADER);
+                        ScanConcurrency.of(compiler.session()), shape.fromLearners() ? ReplicaRead.LEARNER : ReplicaRead.LEADER);
         return new Answers(answers, outputTypes, reported);
     }
 

@@ -57,7 +57,6 @@ public final class PlanExplainer {
     private final java.util.Set<RelNode> lockPath = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     /** Where pushed work runs: the row store's coprocessors or the column learners'. */
-    private final String coprocessorTask;
 
     public PlanExplainer(Transaction transaction, ExpressionCompiler compiler) {
         this(transaction, compiler, null);
@@ -75,7 +74,6 @@ public final class PlanExplainer {
         this.pushDown = transaction != null && CoprocessorPushDown.enabled(compiler.session())
                 ? new CoprocessorPushDown(transaction, compiler,
                 MemoryTracker.unlimited()) : null;
-        this.coprocessorTask = ReadEngines.of(compiler.session()).learnersOnly() ? LEARNER_COPROCESSOR : ROW_COPROCESSOR;
     }
 
     private boolean readByLookup(Join join) {
@@ -331,6 +329,7 @@ public final class PlanExplainer {
 
     /** The reader line and the coprocessor's executors, last first. */
     private void reader(CoprocessorPushDown.Pushed pushed, RelNode estimateOf, String prefix, String indent) {
+        String task = pushed.shape().fromLearners() ? LEARNER_COPROCESSOR : ROW_COPROCESSOR;
         if (!pushed.residualConditions().isEmpty()) {
             // Conditions the stores cannot evaluate: the SQL layer applies them to the rows that come back.
             add(prefix, "Selection", estimateOf, ROOT, "", "residual: " + String.join(" and ", pushed.residualConditions()));
@@ -361,10 +360,10 @@ public final class PlanExplainer {
                                     io.duetdb.common.keys.Keys.recordEnd(executor.getTableScan().getTableId()));
                     String scanInfo = executor.getTableScan().getColumnsCount() + " column(s) read";
                     if (run == null) {
-                        add(line, full ? "TableFullScan" : "TableRangeScan", null, coprocessorTask, "table:" + pushed.table(),
+                        add(line, full ? "TableFullScan" : "TableRangeScan", null, task, "table:" + pushed.table(),
                                 scanInfo);
                     } else {
-                        addReported(line, full ? "TableFullScan" : "TableRangeScan", null, coprocessorTask,
+                        addReported(line, full ? "TableFullScan" : "TableRangeScan", null, task,
                                 "table:" + pushed.table(), scanInfo, summary == null ? "0"
                                         : String.valueOf(summary.scannedRows()), "rows the stores' scans read");
                     }
@@ -378,25 +377,25 @@ public final class PlanExplainer {
                     String access = "table:" + pushed.table() + ", index:" + pushed.shape().indexName();
                     String scanInfo = executor.getIndexScan().getOutputsCount() + " column(s) read";
                     if (run == null) {
-                        add(line, full ? "IndexFullScan" : "IndexRangeScan", null, coprocessorTask, access, scanInfo);
+                        add(line, full ? "IndexFullScan" : "IndexRangeScan", null, task, access, scanInfo);
                     } else {
-                        addReported(line, full ? "IndexFullScan" : "IndexRangeScan", null, coprocessorTask, access, scanInfo,
+                        addReported(line, full ? "IndexFullScan" : "IndexRangeScan", null, task, access, scanInfo,
                                 summary == null ? "0" : String.valueOf(summary.scannedRows()),
                                 "index entries the stores' scans read");
                     }
                 }
                 case SELECTION -> executorLine(line, "Selection", pushed.pushedConditions().isEmpty()
                         ? executor.getSelection().getConditionsCount() + " condition(s)"
-                        : String.join(" and ", pushed.pushedConditions()), summary, i);
+                        : String.join(" and ", pushed.pushedConditions()), summary, i, task);
                 case AGGREGATION -> executorLine(line, executor.getAggregation().getStreamed() ? "StreamAgg" : "HashAgg",
                         (executor.getAggregation().getStreamed() ? "in scan order, " : "") + "partial: "
                         + executor.getAggregation().getGroupByCount() + " group key(s), "
                         + executor.getAggregation().getCallsList().stream().map(call -> call.getFunction().name())
-                                .toList(), summary, i);
-                case TOP_N -> executorLine(line, "TopN", "limit " + executor.getTopN().getLimit() + " per region", summary, i);
-                case PROJECTION -> executorLine(line, "Projection", String.join(", ", pushed.pushedProjections()), summary, i);
-                case LIMIT -> executorLine(line, "Limit", "limit " + executor.getLimit().getLimit() + " per region", summary, i);
-                default -> add(line, executor.getKindCase().name(), null, coprocessorTask, "", "");
+                                .toList(), summary, i, task);
+                case TOP_N -> executorLine(line, "TopN", "limit " + executor.getTopN().getLimit() + " per region", summary, i, task);
+                case PROJECTION -> executorLine(line, "Projection", String.join(", ", pushed.pushedProjections()), summary, i, task);
+                case LIMIT -> executorLine(line, "Limit", "limit " + executor.getLimit().getLimit() + " per region", summary, i, task);
+                default -> add(line, executor.getKindCase().name(), null, task, "", "");
             }
             current = current + "  ";
         }
@@ -407,14 +406,14 @@ public final class PlanExplainer {
      * stores spent in it (its inputs included, regions added up).
      */
     private void executorLine(String prefix, String name, String info, io.duetdb.client.txn.CoprocessorSummary summary,
-            int executor) {
+            int executor, String task) {
         if (run == null) {
-            add(prefix, name, null, coprocessorTask, "", info);
+            add(prefix, name, null, task, "", info);
             return;
         }
         long rows = summary == null ? 0 : Math.max(0, summary.executorRows(executor));
         long nanos = summary == null ? 0 : Math.max(0, summary.executorNanos(executor));
-        addReported(prefix, name, null, coprocessorTask, "", info, String.valueOf(rows),
+        addReported(prefix, name, null, task, "", info, String.valueOf(rows),
                 String.format(Locale.ROOT, "store time: %.3f ms", nanos / 1e6));
     }
 

@@ -11,7 +11,8 @@ import io.duetdb.common.error.ErrorCode;
 /**
  * The storage engines a session lets its reads use (TiDB's tidb_isolation_read_engines): tikv (the row store),
  * tiflash (column learners), tidb (the server's own tables). Tables are read from column learners when the row
- * store is not allowed and learners are; choosing between engines by cost is the planner's next step.
+ * store is not allowed and learners are, or when a READ_FROM_STORAGE hint asks for them; choosing between engines by
+ * cost is the planner's next step.
  */
 public record ReadEngines(boolean rowStore, boolean columnar) {
     static final String VARIABLE = "tidb_isolation_read_engines";
@@ -26,6 +27,26 @@ public record ReadEngines(boolean rowStore, boolean columnar) {
             engines.add(engine.trim().toLowerCase(Locale.ROOT));
         }
         return new ReadEngines(engines.contains("tikv"), engines.contains("tiflash"));
+    }
+
+    /**
+     * The engines that may read {@code table} in this statement: the session's, narrowed to the one a
+     * READ_FROM_STORAGE hint names when the session allows it and it can read the table (TiDB ignores such a hint
+     * otherwise, and so does DuetDB).
+     */
+    public static ReadEngines of(SessionFunctions session, TableInfo table) {
+        ReadEngines allowed = of(session);
+        java.util.Optional<StorageHints.Engine> hinted = session.storageHints().engineOf(table.name());
+        if (hinted.isEmpty()) {
+            return allowed;
+        }
+        if (hinted.get() == StorageHints.Engine.TIFLASH && allowed.columnar && table.columnarReplicas() > 0) {
+            return new ReadEngines(false, true);
+        }
+        if (hinted.get() == StorageHints.Engine.TIKV && allowed.rowStore) {
+            return new ReadEngines(true, false);
+        }
+        return allowed;
     }
 
     /** Whether table reads go to column learners. */

@@ -27,6 +27,11 @@ public interface SessionFunctions {
         return !(text.equals("OFF") || text.equals("0") || text.equals("FALSE"));
     }
 
+    /** The running statement's READ_FROM_STORAGE hints. */
+    default StorageHints storageHints() {
+        return StorageHints.NONE;
+    }
+
     /** Fails with 1317 when KILL QUERY stopped the statement; long loops call it as they go. */
     void checkNotKilled();
 

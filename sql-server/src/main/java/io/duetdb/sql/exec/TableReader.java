@@ -123,7 +123,7 @@ public final class TableReader {
             ExpressionCompiler compiler, boolean locking, AccessPathEstimator estimator) {
         RowExpression condition = conditionNode == null ? null : compiler.compile(conditionNode);
         RowExpression publicCondition = condition == null ? null : row -> condition.evaluate(access.publicValues(row));
-        ReadEngines engines = ReadEngines.of(compiler.session());
+        ReadEngines engines = ReadEngines.of(compiler.session(), access.table());
         // Column learners keep rows, not indexes: a scan of the table's records (or of a clustered key range) is
         // their one path.
         boolean recordsOnly = !locking && !engines.rowStore();

@@ -40,6 +40,7 @@ import io.duetdb.sql.ddl.ClusteredIndexDefault;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.PlanExecutor;
 import io.duetdb.sql.exec.ReadEngines;
+import io.duetdb.sql.exec.StorageHints;
 import io.duetdb.sql.exec.SessionFunctions;
 import io.duetdb.sql.parser.StatementParser;
 import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
@@ -55,6 +56,7 @@ import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
+import io.duetdb.sql.prepare.ReadFromStorageHints;
 import io.duetdb.sql.prepare.SqlMode;
 import io.duetdb.sql.prepare.TypeMapping;
 
@@ -169,6 +171,8 @@ public final class Session implements SessionFunctions {
     }
 
     private final Map<Integer, Prepared> prepared = new HashMap<>();
+    /** The running statement's READ_FROM_STORAGE hints. */
+    private StorageHints storageHints = StorageHints.NONE;
 
     private record PlanCacheKey(String sql, String database, String sqlMode) {
     }
@@ -289,6 +293,7 @@ public final class Session implements SessionFunctions {
             warnings.clear();
             statementTime = LocalDateTime.now(ZoneOffset.UTC);
             startStatement(statement.sql);
+            storageHints = storageHintsOf(statement.parsed, statement.sql);
             if (statement.query) {
                 long version = manager.catalog().current().version();
                 if (statement.planSchemaVersion != version) {
@@ -356,6 +361,7 @@ public final class Session implements SessionFunctions {
     }
 
     private void endStatement() {
+        storageHints = StorageHints.NONE;
         synchronized (interruption) {
             statementThread = null;
             interruptible = false;
@@ -779,7 +785,18 @@ public final class Session implements SessionFunctions {
 
     /** Runs a parsed statement, counted and timed by kind; {@code sql} is its text (for column labels). */
     private StatementResult dispatch(SqlNode statement, String rewritten) {
+        storageHints = storageHintsOf(statement, rewritten);
         return measured(kindOf(statement), () -> dispatchUnmeasured(statement, rewritten));
+    }
+
+    /** The statement's READ_FROM_STORAGE hints; what they cannot use becomes warnings. */
+    private StorageHints storageHintsOf(SqlNode statement, String text) {
+        return text.contains("/*+") ? ReadFromStorageHints.of(statement, this::addWarning) : StorageHints.NONE;
+    }
+
+    @Override
+    public StorageHints storageHints() {
+        return storageHints;
     }
 
     private StatementResult measured(String kind, java.util.function.Supplier<StatementResult> work) {

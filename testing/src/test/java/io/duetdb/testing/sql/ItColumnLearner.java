@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -350,6 +351,53 @@ class ItColumnLearner {
             awaitSameOnBothEngines(statement, queries, "the learner's answers for order_lines", AVAILABLE_WITHIN);
             assertSameOnBothEngines(statement, queries);
         }
+    }
+
+    /** TiDB's READ_FROM_STORAGE hint picks the engine per table, within what tidb_isolation_read_engines allows. */
+    @Test
+    void aReadFromStorageHintChoosesTheEngineOfEachTable() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE hinted (id INT PRIMARY KEY, v INT)");
+            statement.execute("CREATE TABLE unreplicated (id INT PRIMARY KEY, w INT)");
+            SqlTesting.insertRows(statement, "hinted", 1, 50, i -> i + ", " + (i % 7));
+            SqlTesting.insertRows(statement, "unreplicated", 1, 50, i -> i + ", " + (i % 3));
+            statement.execute("ALTER TABLE hinted SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "hinted");
+            String plain = "SELECT sum(v) FROM hinted";
+            String hinted = "SELECT /*+ READ_FROM_STORAGE(TIFLASH[hinted]) */ sum(v) FROM hinted";
+            assertThat(plan(statement, plain)).contains("cop[row]").doesNotContain("cop[tiflash]");
+            assertThat(plan(statement, hinted)).contains("cop[tiflash]").doesNotContain("cop[row]");
+            assertThat(plan(statement, "SELECT /*+ read_from_storage(tiflash[h]) */ sum(v) FROM hinted h"))
+                    .contains("cop[tiflash]");
+            String join = "SELECT /*+ READ_FROM_STORAGE(TIFLASH[a], TIKV[b]) */ count(*), sum(a.v + b.w) FROM hinted a"
+                    + " JOIN unreplicated b ON a.id = b.id";
+            assertThat(plan(statement, join)).contains("cop[tiflash]").contains("cop[row]");
+            double before = learnerMetric("duet_learner_coprocessor_requests_total", "outcome=\"ok\"");
+            assertThat(SqlTesting.rows(statement, hinted)).isEqualTo(SqlTesting.rows(statement, plain));
+            assertThat(SqlTesting.rows(statement, join)).containsExactly("50|"
+                    + SqlTesting.rows(statement, "SELECT sum(a.v + b.w) FROM hinted a JOIN unreplicated b ON a.id = b.id")
+                            .get(0));
+            try (PreparedStatement prepared = connection.prepareStatement(
+                    "SELECT /*+ READ_FROM_STORAGE(TIFLASH[hinted]) */ count(*) FROM hinted WHERE v > ?")) {
+                prepared.setInt(1, 3);
+                assertThat(SqlTesting.rows(prepared.executeQuery())).containsExactly("21");
+            }
+            assertThat(learnerMetric("duet_learner_coprocessor_requests_total", "outcome=\"ok\"")).isGreaterThan(before);
+            // A hint the session's engines or the table's replicas cannot follow is ignored; a name the query
+            // does not read is a warning.
+            statement.execute("SET tidb_isolation_read_engines = 'tikv'");
+            assertThat(plan(statement, hinted)).contains("cop[row]").doesNotContain("cop[tiflash]");
+            statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+            assertThat(plan(statement, "SELECT /*+ READ_FROM_STORAGE(TIFLASH[unreplicated]) */ sum(w) FROM unreplicated"))
+                    .contains("cop[row]");
+            SqlTesting.rows(statement, "SELECT /*+ READ_FROM_STORAGE(TIFLASH[nowhere]) */ sum(v) FROM hinted");
+            assertThat(SqlTesting.rows(statement, "SHOW WARNINGS")).anySatisfy(warning -> assertThat(warning)
+                    .contains("There are no matching table names for (nowhere)"));
+        }
+    }
+
+    private static String plan(Statement statement, String query) throws SQLException {
+        return String.join("\n", SqlTesting.rows(statement, "EXPLAIN " + query));
     }
 
     private static void assertSameOnBothEngines(Statement statement, List<String> queries) throws SQLException {

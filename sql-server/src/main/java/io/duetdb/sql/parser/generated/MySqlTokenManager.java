@@ -8,8 +8,8 @@ import org.apache.calcite.sql.parser.SqlParserImplFactory;
 /**
  * The generated lexer's tokens as MySQL reads them, where one token of look-ahead settles what Calcite's grammar
  * would decide otherwise: MySQL's string escapes ({@link MySqlStringLiterals}); VALUE, ARRAY, ROLLUP, PERIOD,
- * STREAM, UNKNOWN and USER as column and table names; FROM DUAL as no FROM at all; and FOR before UPDATE or SHARE as
- * the locking clause's own token.
+ * STREAM, UNKNOWN and USER as column and table names; FROM DUAL as no FROM at all; FOR before UPDATE or SHARE as
+ * the locking clause's own token; and TiDB's bracketed hint options (see {@link #inHint}).
  * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
  */
 public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
@@ -22,6 +22,8 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
 
     /** Tokens read ahead of the one handed over. */
     private final Deque<Token> ahead = new ArrayDeque<>();
+    /** Whether the tokens are inside an optimizer hint comment. */
+    private boolean inHint;
     /** The kinds of the last two tokens handed over, the last first. */
     private int previous = EOF;
     private int beforePrevious = EOF;
@@ -39,6 +41,11 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
     }
 
     private Token classified(Token token) {
+        if (token.kind == HINT_BEG || token.kind == COMMENT_END) {
+            inHint = token.kind == HINT_BEG;
+        } else if (inHint) {
+            return inHint(token);
+        }
         switch (token.kind) {
             // Calcite reads these keywords wherever an expression, a grouping element or a query may start, before it
             // tries an identifier; MySQL does not reserve them. VALUE (a row list, as in SUM(value)), ARRAY (a
@@ -76,6 +83,24 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             }
             default -> {
             }
+        }
+        return token;
+    }
+
+    /**
+     * TiDB's hint options {@code ENGINE[t1, t2]} (READ_FROM_STORAGE(TIFLASH[t1, t2], TIKV[t3])), which Calcite's hint
+     * grammar has no form for, read as a flat option list: the engine as one option named {@code TIFLASH[}, then its
+     * tables; the closing bracket goes.
+     */
+    private Token inHint(Token token) {
+        if (token.kind == RBRACKET) {
+            return classified(next());
+        }
+        if (token.kind == IDENTIFIER && peek().kind == LBRACKET) {
+            token.image = token.image + "[";
+            Token bracket = ahead.peekFirst();
+            bracket.kind = COMMA;
+            bracket.image = ",";
         }
         return token;
     }
