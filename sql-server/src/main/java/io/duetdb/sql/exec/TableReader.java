@@ -9,11 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.sql.SqlKind;
 
 import com.google.protobuf.ByteString;
 
@@ -24,14 +21,14 @@ import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.keys.Handle;
 import io.duetdb.common.keys.Keys;
-import io.duetdb.common.types.ColumnType;
 import io.duetdb.sql.prepare.KeyPoints;
 
 /**
  * Reads a table's rows in a transaction by the cheapest path its condition allows: point gets of handles when
  * the clustered key is fixed, a unique-index lookup when a unique key is fixed, a range of the records when the
- * clustered key's first columns are fixed or bounded, else an index range or a scan of the table's records. The condition (over the public columns) is applied to every row read. Locking reads (FOR UPDATE, and
- * the rows of UPDATE and DELETE) lock each matching row and re-check the condition on its latest version.
+ * clustered key's first columns are fixed or bounded, else an index range or a scan of the table's records. The
+ * condition (over the public columns) is applied to every row read. Locking reads (FOR UPDATE, and the rows of
+ * UPDATE and DELETE) lock each matching row and re-check the condition on its latest version.
  */
 public final class TableReader {
     private static final int SCAN_PAGE = 256;
@@ -185,8 +182,7 @@ public final class TableReader {
             }
             KeyPrefix prefix = KeyPrefix.of(clusteredKey, fixed, conjuncts, access, compiler);
             if (!prefix.isEmpty()) {
-                byte[][] range = prefix.range(access.recordValuesPrefix(prefix.values()),
-                        bounds -> access.recordValuesPrefix(bounds));
+                byte[][] range = prefix.range(access.recordValuesPrefix(prefix.values()), access::recordValuesPrefix);
                 handleRangePath = new TableReader(transaction, access, publicCondition, locking, null, null, null)
                         .withRecordRange(range[0], range[1], prefix.values().size());
                 handleConjuncts.addAll(prefix.conjuncts(clusteredKey, conjuncts, publicColumns, compiler));
