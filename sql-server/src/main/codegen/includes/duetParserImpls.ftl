@@ -619,6 +619,22 @@ void DuetAddValueExpression(List<SqlNode> list) :
     (
         <DEFAULT_> { list.add(SqlStdOperatorTable.DEFAULT.createCall(getPos())); }
     |
+        // A lone literal, as most values of a multi-row INSERT are: the same node the expression grammar builds,
+        // without the look-ahead of its many alternatives.
+        LOOKAHEAD(
+            ( <UNSIGNED_INTEGER_LITERAL> | <DECIMAL_NUMERIC_LITERAL> | <BIG_QUERY_QUOTED_STRING>
+            | <BIG_QUERY_DOUBLE_QUOTED_STRING> | <NULL> )
+            ( <COMMA> | <RPAREN> )
+        )
+        (
+            e = UnsignedNumericLiteral()
+        |
+            e = StringLiteral()
+        |
+            e = SpecialLiteral()
+        )
+        { list.add(e); }
+    |
         e = Expression(ExprContext.ACCEPT_SUB_QUERY) { list.add(e); }
     )
 }

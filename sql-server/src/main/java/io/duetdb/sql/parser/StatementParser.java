@@ -51,58 +51,13 @@ public final class StatementParser {
             }
         }
         try {
-            return SqlParser.create(doubledQuotesAsEscapes(sql), CONFIG).parseStmt();
+            return SqlParser.create(sql, CONFIG).parseStmt();
         } catch (SqlParseException e) {
             String near = nearText(sql, e);
             throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; check the manual"
                     + " that corresponds to your MySQL server version for the right syntax to use near '" + near
                     + "' at line " + (e.getPos() == null ? 1 : e.getPos().getLineNum()), e);
         }
-    }
-
-    /**
-     * The lexer handles MySQL's backslash escapes ({@link MySqlStringLiterals}); a quote doubled inside a
-     * string ('it''s') becomes the escaped quote it means.
-     */
-    static String doubledQuotesAsEscapes(String sql) {
-        if (sql.indexOf("''") < 0 && sql.indexOf("\"\"") < 0) {
-            return sql;
-        }
-        StringBuilder out = new StringBuilder(sql.length());
-        int i = 0;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '`') {
-                int end = sql.indexOf('`', i + 1);
-                end = end < 0 ? sql.length() : end + 1;
-                out.append(sql, i, end);
-                i = end;
-            } else if (c == '\'' || c == '"') {
-                out.append(c);
-                i++;
-                while (i < sql.length()) {
-                    char d = sql.charAt(i);
-                    if (d == '\\' && i + 1 < sql.length()) {
-                        out.append(d).append(sql.charAt(i + 1));
-                        i += 2;
-                    } else if (d == c && i + 1 < sql.length() && sql.charAt(i + 1) == c) {
-                        out.append('\\').append(c);
-                        i += 2;
-                    } else if (d == c) {
-                        out.append(d);
-                        i++;
-                        break;
-                    } else {
-                        out.append(d);
-                        i++;
-                    }
-                }
-            } else {
-                out.append(c);
-                i++;
-            }
-        }
-        return out.toString();
     }
 
     private static String nearText(String sql, SqlParseException e) {

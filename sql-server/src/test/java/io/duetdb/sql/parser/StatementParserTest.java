@@ -12,6 +12,7 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.util.Litmus;
 import org.junit.jupiter.api.Test;
 
 import io.duetdb.common.error.DuetException;
@@ -46,6 +47,43 @@ class StatementParserTest {
         assertThat(select.getSelectList()).extracting(node -> ((SqlLiteral) node).getValueAs(String.class))
                 .containsExactly("tab\there", "two\nlines", "back\\slash", "ends with \\", "slash-quote \\'",
                         "dq \\\"x\"", "nul\0 z\u001A", "like a\\_b\\%", "other q", "it's \\");
+    }
+
+    @Test
+    void readsDoubledQuotesAsMySqlDoes() {
+        SqlSelect select = (SqlSelect) StatementParser.parse(
+                "SELECT 'it''s', \"say \"\"hi\"\"\", '''', 'x\\'y', `q''`");
+        assertThat(select.getSelectList().getList().subList(0, 4))
+                .extracting(node -> ((SqlLiteral) node).getValueAs(String.class))
+                .containsExactly("it's", "say \"hi\"", "'", "x'y");
+        assertThat(((SqlIdentifier) select.getSelectList().get(4)).getSimple()).isEqualTo("q''");
+    }
+
+    @Test
+    void positionsAfterStringLiteralsCountTheirLines() {
+        assertThatThrownBy(() -> StatementParser.parse("SELECT 'one\ntwo', \"x\ny\",\n  FROM"))
+                .isInstanceOf(DuetException.class)
+                .hasMessageContaining("near 'FROM' at line 4");
+        for (String unterminated : List.of("SELECT 'never closed", "SELECT 'ends in a backslash\\", "SELECT 'it''")) {
+            assertThatThrownBy(() -> StatementParser.parse(unterminated)).as(unterminated)
+                    .isInstanceOf(DuetException.class)
+                    .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.PARSE_ERROR));
+        }
+    }
+
+    @Test
+    void literalValuesOfInsertRowsAreTheNodesTheExpressionGrammarBuilds() {
+        String values = "1, 2.5, 1e3, 'x\\ny', \"d\", NULL, 'it''s', -3, 1 + 2, DATE '2026-01-01', TRUE,"
+                + " 'last'";
+        SqlMySqlInsert insert = (SqlMySqlInsert) StatementParser.parse("INSERT INTO t VALUES (" + values + "), (7, '')");
+        SqlSelect select = (SqlSelect) StatementParser.parse("SELECT " + values);
+        List<SqlNode> row = ((SqlCall) ((SqlCall) insert.source()).getOperandList().get(0)).getOperandList();
+        assertThat(row).hasSameSizeAs(select.getSelectList());
+        for (int i = 0; i < row.size(); i++) {
+            SqlNode expected = select.getSelectList().get(i);
+            assertThat(row.get(i)).as(expected.toString()).isExactlyInstanceOf(expected.getClass());
+            assertThat(row.get(i).equalsDeep(expected, Litmus.IGNORE)).as(expected.toString()).isTrue();
+        }
     }
 
     @Test
@@ -213,7 +251,7 @@ class StatementParserTest {
         assertThat(create.alter()).isFalse();
         assertThat(create.name().names).containsExactly("db", "v");
         assertThat(create.columns()).extracting(SqlNode::toString).containsExactly("a", "b");
-        assertThat(create.definition()).isEqualTo("SELECT x, 'it\\'s'\n  FROM t");
+        assertThat(create.definition()).isEqualTo("SELECT x, 'it''s'\n  FROM t");
         assertThat(create.options()).isEqualTo(new SqlCreateView.Options("MERGE", "app@%", "INVOKER"));
         assertThat(create.checkOption()).isEqualTo("LOCAL");
         SqlCreateView plain = (SqlCreateView) StatementParser.parse("CREATE VIEW v AS (SELECT 1) UNION (SELECT 2)");

@@ -1,8 +1,9 @@
 package io.duetdb.sql.parser.generated;
 
 /**
- * MySQL's backslash escapes in string literals. Calcite's BigQuery-style strings accept backslash escapes in the
- * lexer but only unescape the quote ({@code \'}), leaving {@code \n}, {@code \t} or {@code \\} as two characters.
+ * MySQL's escapes in string literals: backslashes and doubled quotes. Calcite's BigQuery-style strings accept
+ * backslash escapes in the lexer but only unescape the quote ({@code \'}), leaving {@code \n}, {@code \t} or
+ * {@code \\} as two characters.
  * {@link MySqlTokenManager} decodes MySQL's escapes in each string token and writes the token back in the form the
  * parser's quote stripping turns into exactly the decoded text. Token positions are untouched, so column labels
  * taken from the statement text stay right.
@@ -27,7 +28,10 @@ public final class MySqlStringLiterals {
      * backslash in front.
      */
     static String rewrite(String image, char quote) {
-        String decoded = decode(image.substring(1, image.length() - 1));
+        if (image.indexOf('\\') < 0 && image.indexOf(quote, 1) == image.length() - 1) {
+            return image;
+        }
+        String decoded = decode(image.substring(1, image.length() - 1), quote);
         StringBuilder token = new StringBuilder(decoded.length() + 2).append(quote);
         for (int i = 0; i < decoded.length(); i++) {
             char c = decoded.charAt(i);
@@ -39,14 +43,19 @@ public final class MySqlStringLiterals {
         return token.append(quote).toString();
     }
 
-    /** MySQL's escapes; {@code \%} and {@code \_} keep their backslash for LIKE, any other {@code \x} is x. */
-    static String decode(String content) {
-        if (content.indexOf('\\') < 0) {
-            return content;
-        }
+    /**
+     * MySQL's escapes: a doubled {@code quote} is one; {@code \%} and {@code \_} keep their backslash for LIKE, any
+     * other {@code \x} is x.
+     */
+    static String decode(String content, char quote) {
         StringBuilder decoded = new StringBuilder(content.length());
         for (int i = 0; i < content.length(); i++) {
             char c = content.charAt(i);
+            if (c == quote && i + 1 < content.length() && content.charAt(i + 1) == quote) {
+                decoded.append(quote);
+                i++;
+                continue;
+            }
             if (c != '\\' || i + 1 == content.length()) {
                 decoded.append(c);
                 continue;

@@ -1,5 +1,6 @@
 package io.duetdb.sql.parser.generated;
 
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -106,14 +107,80 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
     }
 
     private Token next() {
-        return ahead.isEmpty() ? MySqlStringLiterals.decoded(super.getNextToken()) : ahead.removeFirst();
+        return ahead.isEmpty() ? MySqlStringLiterals.decoded(lexed()) : ahead.removeFirst();
     }
 
     private Token peek() {
         if (ahead.isEmpty()) {
-            ahead.addLast(MySqlStringLiterals.decoded(super.getNextToken()));
+            ahead.addLast(MySqlStringLiterals.decoded(lexed()));
         }
         return ahead.peekFirst();
+    }
+
+    /**
+     * The next token of the input. A quoted string is scanned here, as MySQL reads it: backslash escapes and doubled
+     * quotes ('it''s') are part of it ({@link MySqlStringLiterals} decodes both). Calcite's lexer takes no doubled
+     * quote in this quoting style, and its automaton costs several times as much per character, while multi-row
+     * INSERTs are mostly string literals.
+     */
+    private Token lexed() {
+        if (curLexState != BQID && curLexState != BQHID) {
+            return super.getNextToken();
+        }
+        char first;
+        try {
+            first = input_stream.BeginToken();
+            while (first == ' ' || first == '\t' || first == '\n' || first == '\r' || first == '\f') {
+                first = input_stream.BeginToken();
+            }
+        } catch (IOException endOfInput) {
+            return super.getNextToken();
+        }
+        input_stream.backup(1);
+        if (first != '\'' && first != '"') {
+            return super.getNextToken();
+        }
+        try {
+            input_stream.BeginToken();
+        } catch (IOException unreachable) {
+            return super.getNextToken();
+        }
+        int read = 1;
+        try {
+            while (true) {
+                char c = input_stream.readChar();
+                read++;
+                if (c == '\\') {
+                    input_stream.readChar();
+                    read++;
+                } else if (c == first) {
+                    if (!doubled(first)) {
+                        break;
+                    }
+                    read++;
+                }
+            }
+        } catch (IOException unterminated) {
+            // The generated lexer reports the unterminated string as it would have.
+            input_stream.backup(read);
+            return super.getNextToken();
+        }
+        jjmatchedKind = first == '\'' ? BIG_QUERY_QUOTED_STRING : BIG_QUERY_DOUBLE_QUOTED_STRING;
+        jjmatchedPos = read - 1;
+        return jjFillToken();
+    }
+
+    /** Whether the quote just read is doubled, MySQL's other escape of a quote ('it''s'); if so both are read. */
+    private boolean doubled(char quote) {
+        try {
+            if (input_stream.readChar() == quote) {
+                return true;
+            }
+        } catch (IOException endOfInput) {
+            return false;
+        }
+        input_stream.backup(1);
+        return false;
     }
 
     private void identifierUnlessNext(Token token, int kind, int otherKind) {
