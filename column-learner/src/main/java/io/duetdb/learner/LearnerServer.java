@@ -45,6 +45,7 @@ import io.duetdb.common.region.StorePeers;
 import io.duetdb.common.status.Readiness;
 import io.duetdb.common.status.Readiness.NotReady;
 import io.duetdb.common.status.StatusServer;
+import io.duetdb.common.time.Timestamp;
 import io.duetdb.learner.internal.LearnerCoprocessor;
 import io.duetdb.learner.internal.LearnerNode;
 import io.duetdb.learner.internal.ReplicationLag;
@@ -227,6 +228,15 @@ public final class LearnerServer implements AutoCloseable {
                         callback.call(learner.lag(replica).seconds(), Long.toString(replica.regionId()));
                     }
                 });
+        metrics.gaugeByRegion("duet_learner_resolved_ts_lag_seconds",
+                "How far the replica's resolved timestamp (reads at or below it need no leader) is behind the clock;"
+                        + " absent while none is known", callback -> {
+                    for (ColumnarRegion replica : learner.replicas()) {
+                        if (replica.resolvedTs() > 0) {
+                            callback.call(resolvedTsLagSeconds(replica), Long.toString(replica.regionId()));
+                        }
+                    }
+                });
         background.scheduleWithFixedDelay(guard("store heartbeat", () -> sendStoreHeartbeat(placement)), 0,
                 config.storeHeartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("replica collection", () -> collectReplicas(placement)),
@@ -402,6 +412,8 @@ public final class LearnerServer implements AutoCloseable {
                 entry.put("stable_versions", replica.layers().stable().rows());
                 entry.put("stable_slices", replica.layers().stable().slices().size());
                 entry.put("pending_prewrites", replica.layers().active().pendingCount());
+                entry.put("resolved_ts", replica.resolvedTs());
+                entry.put("resolved_ts_lag_seconds", replica.resolvedTs() > 0 ? resolvedTsLagSeconds(replica) : null);
                 replicas.add(entry);
             }
             status.put("replicas", replicas);
@@ -445,5 +457,9 @@ public final class LearnerServer implements AutoCloseable {
             LOG.info("learner {} stopped", storeId);
             node = null;
         }
+    }
+
+    private static double resolvedTsLagSeconds(ColumnarRegion replica) {
+        return (System.currentTimeMillis() - Timestamp.fromPacked(replica.resolvedTs()).physical()) / 1e3;
     }
 }

@@ -47,6 +47,8 @@ public final class StoreConfig {
     private Duration replicaGcInterval = Duration.ofSeconds(30);
     /** How often the store checks placement's GC safe point and collects old MVCC versions in the regions it leads. */
     private Duration gcRunInterval = Duration.ofMinutes(10);
+    /** How often region leaders with learner replicas propose a resolved timestamp (learners read below it at once). */
+    private Duration resolvedTsInterval = Duration.ofMillis(100);
     /** Slots of the transaction latch table (keys hash to slots; more slots, fewer false waits). */
     private int latchSlots = 2048;
     private boolean inMemoryPessimisticLocks = true;
@@ -78,7 +80,7 @@ public final class StoreConfig {
             fail("pd must list at least one placement member");
         }
         for (Duration duration : List.of(electionTimeout, storeHeartbeatInterval, regionHeartbeatInterval,
-                splitCheckInterval, replicaGcInterval, gcRunInterval)) {
+                splitCheckInterval, replicaGcInterval, gcRunInterval, resolvedTsInterval)) {
             if (duration.isZero() || duration.isNegative()) {
                 fail("durations must be positive");
             }
@@ -227,6 +229,15 @@ public final class StoreConfig {
 
     public StoreConfig setGcRunInterval(Duration gcRunInterval) {
         this.gcRunInterval = gcRunInterval;
+        return this;
+    }
+
+    public Duration resolvedTsInterval() {
+        return resolvedTsInterval;
+    }
+
+    public StoreConfig setResolvedTsInterval(Duration resolvedTsInterval) {
+        this.resolvedTsInterval = resolvedTsInterval;
         return this;
     }
 

@@ -55,6 +55,7 @@ import io.duetdb.store.internal.proto.StoreIdent;
 import io.duetdb.store.internal.region.LeaderHandOver;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.region.RegionStorage;
+import io.duetdb.store.internal.region.ResolvedTsAdvancer;
 import io.duetdb.common.coprocessor.CoprocessorGrpcEndpoint;
 import io.duetdb.store.internal.rpc.KvGrpcEndpoint;
 import io.duetdb.store.internal.txn.GarbageCollector;
@@ -271,6 +272,10 @@ public final class StoreServer implements AutoCloseable {
                 config.replicaGcInterval().toMillis(), config.replicaGcInterval().toMillis(), TimeUnit.MILLISECONDS);
         background.scheduleWithFixedDelay(guard("garbage collection", () -> garbageCollector.collect(this.node.peers())),
                 config.gcRunInterval().toMillis(), config.gcRunInterval().toMillis(), TimeUnit.MILLISECONDS);
+        ResolvedTsAdvancer resolvedTs = new ResolvedTsAdvancer(this.node::peers,
+                () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()), metrics.resolvedTsProposals::inc);
+        background.scheduleWithFixedDelay(guard("resolved timestamps", resolvedTs::advance),
+                config.resolvedTsInterval().toMillis(), config.resolvedTsInterval().toMillis(), TimeUnit.MILLISECONDS);
         metrics.gauge("duet_store_lock_waiters", "Pessimistic lock requests waiting for a lock", lockWaits::waiting);
         metrics.gauge("duet_store_one_pc_inflight_keys", "Keys of one-phase commits not applied yet (their readers wait)",
                 txn::inflightOnePhaseKeys);

@@ -92,6 +92,26 @@ public final class TxnClient implements AutoCloseable {
     }
 
     /**
+     * A transaction that reads at {@code startTs}, a timestamp already handed out (stale and historical reads:
+     * tidb_snapshot, tidb_read_staleness); for reads only. A timestamp placement has not reached is refused, since
+     * commits could still land at or below it. One below the GC safe point is refused by the stores (9006).
+     */
+    public Transaction beginAt(long startTs) {
+        long now = placement.getTimestamp().packed();
+        if (startTs <= 0 || startTs > now) {
+            throw new DuetException(ErrorCode.INVALID_READ_TIMESTAMP, "invalid as of timestamp: " + startTs
+                    + (startTs > now ? " is in the future (placement is at " + now + ")" : " is not a timestamp"));
+        }
+        live.computeIfAbsent(startTs, ts -> new AtomicInteger()).incrementAndGet();
+        return new Transaction(this, startTs, TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+    }
+
+    /** A new timestamp from placement. */
+    public long currentTimestamp() {
+        return placement.getTimestamp().packed();
+    }
+
+    /**
      * Writes committed PUTs of {@code pairs} at {@code commitTs} without locks or conflict checks, one request per
      * region (and size), regions in parallel (KvImport). Only for versions no transaction needs checked: see
      * {@code ImportRequest} in kv.proto. Returns once every region has applied its part.

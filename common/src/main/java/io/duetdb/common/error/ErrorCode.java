@@ -99,6 +99,8 @@ public enum ErrorCode {
     SCHEMA_CHANGED(8028, "HY000"),
     /** TiDB's: a statement went over tidb_mem_quota_query. */
     MEMORY_QUOTA_EXCEEDED(8175, "HY000"),
+    /** TiDB's ErrAsOf: a stale or historical read's timestamp is not one that can be read (in the future). */
+    INVALID_READ_TIMESTAMP(8135, "HY000"),
     PLACEMENT_SERVER_TIMEOUT(9001, "HY000"),
     STORE_SERVER_TIMEOUT(9002, "HY000"),
     STORE_SERVER_BUSY(9003, "HY000"),

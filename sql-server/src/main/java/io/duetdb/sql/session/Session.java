@@ -59,6 +59,7 @@ import io.duetdb.sql.prepare.QueryPlanner;
 import io.duetdb.sql.prepare.ReadFromStorageHints;
 import io.duetdb.sql.prepare.SqlMode;
 import io.duetdb.sql.prepare.TypeMapping;
+import io.duetdb.sql.variables.TidbVariables;
 
 /**
  * One client's session: current database, variables, the open transaction, warnings. Statements run one at a
@@ -316,20 +317,20 @@ public final class Session implements SessionFunctions {
                         return new QueryResult(columns, rows);
                     };
                     return measured("select", () -> statement.lockWait != null ? inLockingTransaction(work)
-                            : inTransaction(work));
+                            : inReadTransaction(work, false));
                 }
             }
             if (statement.dml != null && DmlStatements.plan(this, statement.sql, statement.dml)) {
                 if (statement.parsed instanceof SqlMySqlUpdate update) {
-                    return measured("update", () -> inTransaction(transaction -> new DmlStatements(this, transaction)
+                    return measured("update", () -> inWriteTransaction(transaction -> new DmlStatements(this, transaction)
                             .update(update, statement.dml, parameters)));
                 }
                 SqlMySqlDelete delete = (SqlMySqlDelete) statement.parsed;
-                return measured("delete", () -> inTransaction(transaction -> new DmlStatements(this, transaction)
+                return measured("delete", () -> inWriteTransaction(transaction -> new DmlStatements(this, transaction)
                         .delete(delete, statement.dml, parameters)));
             }
             if (statement.parsed instanceof SqlMySqlInsert insert && DmlStatements.insertsDirectly(insert, parameters)) {
-                return measured("insert", () -> inTransaction(transaction -> new DmlStatements(this, transaction, parameters)
+                return measured("insert", () -> inWriteTransaction(transaction -> new DmlStatements(this, transaction, parameters)
                         .insert(insert)));
             }
             String bound = ParameterBinder.bindText(statement.sql, parameters);
@@ -848,16 +849,16 @@ public final class Session implements SessionFunctions {
             return UpdateResult.NONE;
         }
         if (statement instanceof SqlMySqlInsert insert) {
-            return inTransaction(transaction -> new DmlStatements(this, transaction).insert(insert));
+            return inWriteTransaction(transaction -> new DmlStatements(this, transaction).insert(insert));
         }
         if (statement instanceof SqlMySqlUpdate update) {
-            return inTransaction(transaction -> new DmlStatements(this, transaction).update(update));
+            return inWriteTransaction(transaction -> new DmlStatements(this, transaction).update(update));
         }
         if (statement instanceof SqlMySqlDelete delete) {
-            return inTransaction(transaction -> new DmlStatements(this, transaction).delete(delete));
+            return inWriteTransaction(transaction -> new DmlStatements(this, transaction).delete(delete));
         }
         if (statement instanceof SqlExplainQuery explain) {
-            return inTransaction(transaction -> new ExplainStatement(this, transaction).run(explain));
+            return inReadTransaction(transaction -> new ExplainStatement(this, transaction).run(explain), false);
         }
         if (statement instanceof SqlQueryWithLocking locking) {
             return inLockingTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
@@ -868,7 +869,7 @@ public final class Session implements SessionFunctions {
             if (pointGet.isPresent() && ReadEngines.of(this).rowStore()) {
                 return pointGet(pointGet.get(), pointGet.get().handles(List.of()).orElseThrow());
             }
-            return inTransaction(transaction -> query(transaction, statement, null, rewritten));
+            return inReadTransaction(transaction -> query(transaction, statement, null, rewritten), false);
         }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "statement not supported yet: " + statement.getKind());
     }
@@ -883,12 +884,41 @@ public final class Session implements SessionFunctions {
      */
     private StatementResult pointGet(PointGetFastPath pointGet, List<Long> handles) {
         require(Privilege.SELECT, pointGet.databaseName(), pointGet.table().name());
-        return inTransaction(transaction -> pointGet.run(transaction, handles), handles.size() == 1);
+        return inReadTransaction(transaction -> pointGet.run(transaction, handles), handles.size() == 1);
     }
 
     private StatementResult inTransaction(TransactionWork work) {
         return inTransaction(work, false, false);
     }
+
+    /** A statement that writes; refused while the session reads history (TiDB's tidb_snapshot). */
+    private StatementResult inWriteTransaction(TransactionWork work) {
+        if (!variable(TidbVariables.SNAPSHOT).isEmpty()) {
+            throw new DuetException(ErrorCode.UNKNOWN_ERROR,
+                    "can not execute write statement when 'tidb_snapshot' is set");
+        }
+        return inTransaction(work);
+    }
+
+    /**
+     * A read (SELECT, EXPLAIN, a point get). Outside a transaction it reads at the past timestamp the session asks
+     * for, if any: tidb_snapshot (history), or now less tidb_read_staleness seconds (a stale read, which learners
+     * serve below their resolved timestamp without a round trip to the region leader).
+     */
+    private StatementResult inReadTransaction(TransactionWork work, boolean singleKeyRead) {
+        long readTs = transaction == null && autocommit() ? PastReadTimestamp.of(variable(TidbVariables.SNAPSHOT),
+                Long.parseLong(variable("tidb_read_staleness")), manager.client()::currentTimestamp) : 0;
+        if (readTs == 0) {
+            return inTransaction(work, singleKeyRead, false);
+        }
+        Transaction own = manager.client().beginAt(readTs);
+        try {
+            return interruptibly(() -> work.run(own));
+        } finally {
+            own.close();
+        }
+    }
+
 
     private StatementResult inTransaction(TransactionWork work, boolean singleKeyRead) {
         return inTransaction(work, singleKeyRead, false);

@@ -118,9 +118,6 @@ final class SetStatements {
         }
         Assignment assignment = typed.assign(value);
         assignment.warning().ifPresent(warning -> session.addWarning(ErrorCode.TRUNCATED_WRONG_VALUE, warning));
-        if (typed.name().equals(TidbVariables.SNAPSHOT) && !assignment.value().isEmpty()) {
-            session.addWarning("tidb_snapshot is stored, but reads do not use it yet: they see the newest data");
-        }
         return assignment.value();
     }
 

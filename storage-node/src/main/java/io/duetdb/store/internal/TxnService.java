@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -585,24 +586,54 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
             }
             // One-phase commit: readers of these keys wait from now until the commit applies (InflightCommits).
             InflightCommits.Registration registration = inflight.register(keys);
-            CompletableFuture<PrewriteResponse> committed = timestamps.get().thenCompose(commitTs -> {
-                registration.setCommitTs(commitTs);
-                return propose(peer, RaftCommand.newBuilder().setPrewrite(command.setOnePcCommitTs(commitTs)))
-                        .thenApply(result -> {
-                            PrewriteResponse response = respond.apply(result.hasRegionError() ? result.getRegionError() : null,
-                                    resultErrors(result));
-                            if (response.hasRegionError() || response.getErrorsCount() > 0) {
-                                return response;
-                            }
-                            forgetMemoryLocks(peer, keys, request.getStartVersion());
-                            return response.toBuilder().setOnePcCommitTs(commitTs).build();
-                        });
-            });
+            CompletableFuture<PrewriteResponse> committed = onePhaseCommit(peer, command, registration, 1)
+                    .thenApply(proposed -> {
+                        CommandResult result = proposed.result();
+                        PrewriteResponse response = respond.apply(result.hasRegionError() ? result.getRegionError() : null,
+                                resultErrors(result));
+                        if (response.hasRegionError() || response.getErrorsCount() > 0) {
+                            return response;
+                        }
+                        forgetMemoryLocks(peer, keys, request.getStartVersion());
+                        return response.toBuilder().setOnePcCommitTs(proposed.commitTs()).build();
+                    });
             committed.whenComplete((response, error) -> {
                 inflight.finish(registration);
                 lockWaits.released(keys);
             });
             return Step.of(committed);
+        });
+    }
+
+    private record OnePhaseCommit(CommandResult result, long commitTs) {
+    }
+
+    /**
+     * Proposes a one-phase commit at a new timestamp. The region's leader refuses a timestamp that a resolved
+     * timestamp proposed meanwhile has passed ({@link RegionPeer#proposeOnePhaseCommit}); then a newer one is taken.
+     */
+    private CompletableFuture<OnePhaseCommit> onePhaseCommit(RegionPeer peer, TxnPrewrite.Builder command,
+            InflightCommits.Registration registration, int attempt) {
+        long term = peer.currentTerm();
+        return timestamps.get().thenCompose(commitTs -> {
+            registration.setCommitTs(commitTs);
+            Region region = peer.region();
+            if (region == null) {
+                return CompletableFuture.completedFuture(new OnePhaseCommit(CommandResult.newBuilder()
+                        .setRegionError(RegionErrors.regionNotFound(peer.regionId())).build(), commitTs));
+            }
+            RaftCommand raftCommand = RaftCommand.newBuilder().setEpoch(region.getEpoch())
+                    .setPrewrite(command.setOnePcCommitTs(commitTs)).build();
+            Optional<CompletableFuture<CommandResult>> proposed = peer.proposeOnePhaseCommit(raftCommand, term);
+            if (proposed.isPresent()) {
+                return proposed.get().thenApply(result -> new OnePhaseCommit(result, commitTs));
+            }
+            if (attempt >= 5) {
+                return CompletableFuture.completedFuture(new OnePhaseCommit(CommandResult.newBuilder()
+                        .setRegionError(RegionErrors.serverIsBusy("region " + peer.regionId() + " changed leaders"
+                                + " while a one-phase commit was proposed", 10)).build(), commitTs));
+            }
+            return onePhaseCommit(peer, command, registration, attempt + 1);
         });
     }
 

@@ -396,6 +396,66 @@ class ItColumnLearner {
         }
     }
 
+    /**
+     * Stale and historical reads: with tidb_read_staleness a learner serves reads below its replica's resolved
+     * timestamp (advanced by the leader through the log) without asking the leader, and the answer is the row
+     * store's at the same timestamp (tidb_snapshot); writes are refused while reading history, and a timestamp in
+     * the future is refused.
+     */
+    @Test
+    void staleReadsAreServedBelowTheResolvedTimestampWithoutTheLeader() throws Exception {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement();
+                PlacementClient placement = cluster.newPlacementClient()) {
+            statement.execute("CREATE TABLE stale_ledger (id INT PRIMARY KEY, amount INT)");
+            SqlTesting.insertRows(statement, "stale_ledger", 1, 40, i -> i + ", " + i);
+            statement.execute("ALTER TABLE stale_ledger SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "stale_ledger");
+            long afterForty = placement.getTimestamp().packed();
+            SqlTesting.insertRows(statement, "stale_ledger", 41, 60, i -> i + ", " + i);
+            String query = "SELECT count(*), sum(amount) FROM stale_ledger";
+
+            statement.execute("SET tidb_snapshot = '" + afterForty + "'");
+            statement.execute("SET tidb_isolation_read_engines = 'tikv'");
+            assertThat(SqlTesting.rows(statement, query)).containsExactly("40|820");
+            assertThatThrownBy(() -> statement.execute("INSERT INTO stale_ledger VALUES (99, 99)"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("when 'tidb_snapshot' is set")
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1105));
+            statement.execute("SET tidb_isolation_read_engines = 'tiflash'");
+            double resolvedReads = learnerMetric("duet_learner_resolved_reads_total");
+            // The learner answers at that timestamp once its resolved timestamp passed it, without the leader.
+            LocalCluster.await("a learner read below the resolved timestamp", Duration.ofSeconds(20), () -> {
+                try {
+                    assertThat(SqlTesting.rows(statement, query)).containsExactly("40|820");
+                    return learnerMetric("duet_learner_resolved_reads_total") > resolvedReads;
+                } catch (SQLException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            statement.execute("SET tidb_snapshot = '2999-01-01 00:00:00'");
+            assertThatThrownBy(() -> SqlTesting.rows(statement, query)).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(8135));
+            statement.execute("SET tidb_snapshot = ''");
+
+            // A stale read of a second ago sees every row committed before then, from the learner alone.
+            statement.execute("SET tidb_read_staleness = -1");
+            LocalCluster.await("a stale read that sees all 60 rows", Duration.ofSeconds(20),
+                    () -> {
+                        try {
+                            return SqlTesting.rows(statement, query).equals(List.of("60|1830"));
+                        } catch (SQLException e) {
+                            throw new AssertionError(e);
+                        }
+                    });
+            assertThat(learnerMetric("duet_learner_resolved_reads_total")).isGreaterThan(resolvedReads + 1);
+            statement.execute("SET tidb_read_staleness = 0");
+            statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+            String status = SqlTesting.httpGet("http://" + cluster.learner(0).orElseThrow().statusAddress() + "/status");
+            assertThat(status).contains("\"resolved_ts_lag_seconds\"");
+            assertThat(SqlTesting.metric(cluster.store(0).orElseThrow().statusAddress().toString(),
+                    "duet_store_resolved_ts_proposals_total")).isPositive();
+        }
+    }
+
     private static String plan(Statement statement, String query) throws SQLException {
         return String.join("\n", SqlTesting.rows(statement, "EXPLAIN " + query));
     }

@@ -60,18 +60,22 @@ final class SqlTesting {
         return total;
     }
 
-    /** As {@link #metric(SqlServer, String, String...)} for any component's status address. */
-    static double metric(String statusAddress, String name, String... labels) {
-        String text;
+    /** The body of an HTTP GET. */
+    static String httpGet(String url) {
         try {
-            text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + statusAddress
-                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** As {@link #metric(SqlServer, String, String...)} for any component's status address. */
+    static double metric(String statusAddress, String name, String... labels) {
+        String text = httpGet("http://" + statusAddress + "/metrics");
         double total = 0;
         for (String line : text.split("\n")) {
             if (!line.startsWith(name + "{") && !line.startsWith(name + " ")) {

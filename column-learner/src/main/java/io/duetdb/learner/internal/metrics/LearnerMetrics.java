@@ -20,6 +20,7 @@ public final class LearnerMetrics {
     public final Counter coprocessorRows;
     public final Histogram coprocessorSeconds;
     public final Histogram readWaitSeconds;
+    public final Counter resolvedReads;
     public final Counter gcVersions;
     public final Counter deltaMerges;
     public final Histogram deltaMergeSeconds;
@@ -52,6 +53,8 @@ public final class LearnerMetrics {
         packsScanned = Counter.builder().name("duet_learner_packs_scanned_total")
                 .help("Column pack slices scans met, by what they did (read, skipped by min/max)").labelNames("kind")
                 .register(registry);
+        resolvedReads = Counter.builder().name("duet_learner_resolved_reads_total")
+                .help("Reads at or below their replica's resolved timestamp, served without the leader").register(registry);
         readWaitSeconds = Histogram.builder().name("duet_learner_read_wait_seconds")
                 .help("Time a read waited for its replica to apply the leader's read index").register(registry);
     }

@@ -78,6 +78,8 @@ public final class ColumnarRegion implements DurableStateMachine {
     private volatile Layers layers;
     private volatile LogPosition applied;
     private volatile LogPosition snapshot;
+    /** Reads at or below this timestamp need neither the leader nor lock checks; 0 when none is known. */
+    private volatile long resolvedTs;
     /** Moves when a split, merge or snapshot replaces the layers: a delta merge begun before then is discarded. */
     private long generation;
     /** The pack files the replica's saved file names. */
@@ -133,6 +135,15 @@ public final class ColumnarRegion implements DurableStateMachine {
     @Override
     public LogPosition applied() {
         return applied;
+    }
+
+    /**
+     * The timestamp at or below which this replica reads as it stands: every transaction that can still commit
+     * at or below it has committed in the applied log ({@code ResolvedTs} from the leader, lowered to the oldest
+     * prewrite held then). 0 when none is known yet (after a start, a split, a merge or a snapshot).
+     */
+    public long resolvedTs() {
+        return resolvedTs;
     }
 
     @Override
@@ -195,6 +206,11 @@ public final class ColumnarRegion implements DurableStateMachine {
                     commitMerge(command.getCommitMerge());
                 }
             }
+            case RESOLVED_TS -> {
+                // Prewrites held now may still commit above their start; later ones commit above the leader's ts.
+                long resolved = Math.min(command.getResolvedTs().getTs(), layers.active().oldestPendingStartTs());
+                resolvedTs = Math.max(resolvedTs, resolved);
+            }
             // Raw commands write outside the transactional key space: no table rows.
             default -> {
             }
@@ -241,6 +257,7 @@ public final class ColumnarRegion implements DurableStateMachine {
         StableLayer.Split stables = layers.stable().split(splitKey);
         layers = new Layers(stables.left(), null, layers.active());
         region = outcome.left();
+        resolvedTs = 0;
         listener.split(this, outcome.right(), new Layers(stables.right(), null, rightDelta));
     }
 
@@ -268,6 +285,7 @@ public final class ColumnarRegion implements DurableStateMachine {
         active.absorb(absorbed.active());
         layers = new Layers(layers.stable().concat(absorbed.stable()), null, active);
         region = outcome.region();
+        resolvedTs = 0;
     }
 
     /** Drops versions below the GC safe point; holds the apply lock so that a snapshot never sees half of it. */
@@ -371,6 +389,7 @@ public final class ColumnarRegion implements DurableStateMachine {
                 generation++;
                 layers = Layers.of(installed.delta());
                 applied = installed.position();
+                resolvedTs = 0;
                 save(applied);
             }
             LOG.info("region {} installed a snapshot from {} at {}: {} versions, {} prewrites held; {}", regionId,

@@ -209,6 +209,15 @@ public final class RegionDelta {
         return pending.size();
     }
 
+    /** The oldest start timestamp among the held prewrites, {@link Long#MAX_VALUE} when none is held. */
+    public long oldestPendingStartTs() {
+        long oldest = Long.MAX_VALUE;
+        for (PendingWrite write : pending.values()) {
+            oldest = Math.min(oldest, write.startTs());
+        }
+        return oldest;
+    }
+
     /** Approximate bytes held (keys and values). */
     public long bytes() {
         long total = 0;

@@ -37,6 +37,7 @@ import io.duetdb.proto.raftcmd.ChangePeer;
 import io.duetdb.proto.raftcmd.PeerChange;
 import io.duetdb.proto.raftcmd.RaftCommand;
 import io.duetdb.proto.raftcmd.RaftEntry;
+import io.duetdb.proto.raftcmd.ResolvedTs;
 import io.duetdb.proto.raftcmd.Split;
 import io.duetdb.proto.raftcmd.TxnCommit;
 import io.duetdb.proto.raftcmd.TxnPrewrite;
@@ -80,6 +81,28 @@ class ColumnarRegionTest {
         assertThat(values(region, 13)).containsExactly("c");
         assertThat(region.layers().active().pendingCount()).isZero();
         assertThat(region.applied()).isEqualTo(new LogPosition(1, 9));
+    }
+
+    @Test
+    void theResolvedTimestampStopsBelowTheOldestPrewriteHeldAndNeverFalls() {
+        ColumnarRegion region = newRegion();
+        assertThat(region.resolvedTs()).isZero();
+        region.apply(1, 6, entry(resolved(100)));
+        assertThat(region.resolvedTs()).isEqualTo(100);
+        region.apply(1, 7, entry(prewrite(120, 0, put(row(1), "a")), prewrite(110, 0, put(row(2), "b"))));
+        region.apply(1, 8, entry(resolved(200)));
+        assertThat(region.resolvedTs()).isEqualTo(110);
+        // A prewrite of an index key alone is not held, and does not hold the rows back.
+        region.apply(1, 9, entry(prewrite(105, 0, put(indexKey(), "i"))));
+        region.apply(1, 10, entry(RaftCommand.newBuilder().setEpoch(EPOCH).setRollback(TxnRollback.newBuilder()
+                .addKeys(ByteString.copyFrom(row(2))).setStartTs(110)).build()));
+        region.apply(1, 11, entry(resolved(300)));
+        assertThat(region.resolvedTs()).isEqualTo(120);
+        region.apply(1, 12, entry(prewrite(50, 0, put(row(3), "c")), resolved(400)));
+        assertThat(region.resolvedTs()).isEqualTo(120);
+        region.apply(1, 13, entry(RaftCommand.newBuilder().setEpoch(EPOCH).setSplit(Split.newBuilder()
+                .setSplitKey(ByteString.copyFrom(row(5))).setNewRegionId(200).addNewPeerIds(21).addNewPeerIds(22)).build()));
+        assertThat(region.resolvedTs()).isZero();
     }
 
     @Test
@@ -156,6 +179,10 @@ class ColumnarRegionTest {
 
     private static byte[] entry(RaftCommand... commands) {
         return RaftEntry.newBuilder().addAllCommands(List.of(commands)).build().toByteArray();
+    }
+
+    private static RaftCommand resolved(long ts) {
+        return RaftCommand.newBuilder().setEpoch(EPOCH).setResolvedTs(ResolvedTs.newBuilder().setTs(ts)).build();
     }
 
     private static RaftCommand prewrite(long startTs, long onePhaseCommitTs, Mutation... mutations) {

@@ -34,9 +34,12 @@ public final class StoreMetrics {
     public final Counter coprocessorRows;
     public final Histogram coprocessorSeconds;
     public final Histogram lockWaitSeconds;
+    public final Counter resolvedTsProposals;
 
     public StoreMetrics() {
         JvmMetrics.builder().register(registry);
+        resolvedTsProposals = Counter.builder().name("duet_store_resolved_ts_proposals_total")
+                .help("Resolved timestamps proposed by region leaders for their learners").register(registry);
         gcKeys = Counter.builder().name("duet_store_gc_keys_total")
                 .help("Keys whose old MVCC versions were garbage-collected").register(registry);
         gcRegionScans = Counter.builder().name("duet_store_gc_region_scans_total")

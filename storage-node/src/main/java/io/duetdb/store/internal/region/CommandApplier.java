@@ -61,6 +61,8 @@ public final class CommandApplier {
             case PREPARE_MERGE -> prepareMerge(state, command.getEpoch(), command.getPrepareMerge(), batch);
             case COMMIT_MERGE -> commitMerge(state, command.getEpoch(), command.getCommitMerge(), batch);
             case ROLLBACK_MERGE -> rollbackMerge(state, command.getEpoch(), batch);
+            // For replicas that read without the leader (column learners); the row store's reads go to leaders.
+            case RESOLVED_TS -> ApplyOutcome.of(CommandResult.getDefaultInstance(), state);
             case COMMAND_NOT_SET -> ApplyOutcome.of(error("empty command in region " + region.getId()), state);
         };
     }

@@ -15,6 +15,7 @@ import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.raftcmd.CommandResult;
 import io.duetdb.proto.raftcmd.RaftCommand;
+import io.duetdb.proto.raftcmd.ResolvedTs;
 import io.duetdb.raft.RaftGroupHandle;
 import io.duetdb.store.internal.proto.RegionLocalState;
 import io.duetdb.store.internal.txn.PessimisticLockTable;
@@ -169,6 +170,41 @@ public final class RegionPeer {
 
     private volatile long lastWriteTs;
     private final WrittenKeys writtenKeys = new WrittenKeys();
+    /** The highest timestamp this replica proposed as resolved (its queue order is the log's order). */
+    private long resolvedTsProposed;
+
+    /**
+     * Proposes that no transaction not yet committed or prewritten here commits at or below {@code ts}, a
+     * timestamp taken before this call (a {@code ResolvedTs} command, for replicas that read without the leader).
+     */
+    public CompletableFuture<CommandResult> proposeResolvedTs(long ts) {
+        Region current = region();
+        if (current == null) {
+            return CompletableFuture.completedFuture(CommandResult.newBuilder()
+                    .setRegionError(RegionErrors.regionNotFound(regionId())).build());
+        }
+        synchronized (this) {
+            resolvedTsProposed = Math.max(resolvedTsProposed, ts);
+            return propose(RaftCommand.newBuilder().setEpoch(current.getEpoch())
+                    .setResolvedTs(ResolvedTs.newBuilder().setTs(ts)).build());
+        }
+    }
+
+    /**
+     * Proposes a one-phase commit at its commit timestamp, taken while this replica led in {@code term}, unless a
+     * resolved timestamp at or above it has been proposed since, or another term began (whose leader may have):
+     * the commit would land below what replicas already read without the leader. Empty when refused; the caller
+     * takes a new timestamp.
+     */
+    public Optional<CompletableFuture<CommandResult>> proposeOnePhaseCommit(RaftCommand command, long term) {
+        long commitTs = command.getPrewrite().getOnePcCommitTs();
+        synchronized (this) {
+            if (commitTs <= resolvedTsProposed || currentTerm() != term) {
+                return Optional.empty();
+            }
+            return Optional.of(propose(command));
+        }
+    }
 
     /** The keys of write records proposed through this replica since garbage collection last took them. */
     public WrittenKeys writtenKeys() {
