@@ -1,6 +1,10 @@
 package io.duetdb.benchmarks.tpcc;
 
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -17,7 +21,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The visibility delay of commits on a column learner while a workload runs: every 100 ms one connection commits a
  * row (autocommit) to a probe table with a learner replica, and another reads it back from the learner
  * (tidb_isolation_read_engines = 'tiflash') until it is there; the delay is from the commit's acknowledgement to
- * the read that returned the row.
+ * the read that returned the row (such a read waits for the leader's read index). Every 20 ms it also samples the
+ * learner's resolved-timestamp lag (the worst region's): a read that does not wait, below the resolved timestamp,
+ * sees every commit older than that.
  */
 final class LearnerFreshnessProbe implements AutoCloseable {
     private static final long PROBE_INTERVAL_MILLIS = 100;
@@ -27,12 +33,18 @@ final class LearnerFreshnessProbe implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Long> delays = Collections.synchronizedList(new ArrayList<>());
     private final List<String> errors = Collections.synchronizedList(new ArrayList<>());
+    private final List<Long> resolvedLags = Collections.synchronizedList(new ArrayList<>());
+    private final String learnerStatus;
     private final Thread thread;
+    private final Thread sampler;
 
-    private LearnerFreshnessProbe(String url) {
+    private LearnerFreshnessProbe(String url, String learnerStatus) {
         this.url = url;
+        this.learnerStatus = learnerStatus;
         this.thread = new Thread(this::run, "learner-freshness-probe");
         this.thread.setDaemon(true);
+        this.sampler = new Thread(this::sampleResolvedLag, "learner-resolved-lag-sampler");
+        this.sampler.setDaemon(true);
     }
 
     /** Gives every table of the database (and a probe table) a learner replica and waits until all are available. */
@@ -70,10 +82,40 @@ final class LearnerFreshnessProbe implements AutoCloseable {
         }
     }
 
-    static LearnerFreshnessProbe start(String url) {
-        LearnerFreshnessProbe probe = new LearnerFreshnessProbe(url);
+    /** Starts probing through {@code url}; {@code learnerStatus} is the learner's status address (host:port). */
+    static LearnerFreshnessProbe start(String url, String learnerStatus) {
+        LearnerFreshnessProbe probe = new LearnerFreshnessProbe(url, learnerStatus);
         probe.thread.start();
+        probe.sampler.start();
         return probe;
+    }
+
+    private void sampleResolvedLag() {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + learnerStatus + "/metrics")).build();
+        while (running.get()) {
+            try {
+                String metrics = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+                double worst = -1;
+                for (String line : metrics.split("\n")) {
+                    if (line.startsWith("duet_learner_resolved_ts_lag_seconds{")) {
+                        worst = Math.max(worst, Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+                    }
+                }
+                if (worst >= 0) {
+                    resolvedLags.add((long) (worst * 1e9));
+                }
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                if (running.get()) {
+                    errors.add("resolved lag: " + e);
+                }
+                return;
+            }
+        }
     }
 
     private void run() {
@@ -119,6 +161,21 @@ final class LearnerFreshnessProbe implements AutoCloseable {
                 + " p99 %.1f ms, max %.1f ms; %.1f%% under 100 ms (%d probes)%s%n", percentile(sorted, 0.50),
                 percentile(sorted, 0.99), sorted.get(sorted.size() - 1) / 1e6, 100.0 * underHundred / sorted.size(),
                 sorted.size(), errors.isEmpty() ? "" : "; probe stopped: " + errors.get(0));
+        printResolvedLag(out);
+    }
+
+    private void printResolvedLag(PrintStream out) {
+        List<Long> sorted = new ArrayList<>(resolvedLags);
+        Collections.sort(sorted);
+        if (sorted.isEmpty()) {
+            out.println("learner resolved timestamp: no sample");
+            return;
+        }
+        long underHundred = sorted.stream().filter(nanos -> nanos < 100_000_000L).count();
+        out.printf(Locale.ROOT, "learner resolved-timestamp lag (a read that does not wait sees commits older than"
+                + " this; worst region, sampled every 20 ms): p50 %.1f ms, p99 %.1f ms, max %.1f ms; %.1f%% under 100 ms"
+                + " (%d samples)%n", percentile(sorted, 0.50), percentile(sorted, 0.99),
+                sorted.get(sorted.size() - 1) / 1e6, 100.0 * underHundred / sorted.size(), sorted.size());
     }
 
     private static double percentile(List<Long> sorted, double quantile) {
@@ -130,5 +187,6 @@ final class LearnerFreshnessProbe implements AutoCloseable {
     public void close() throws InterruptedException {
         running.set(false);
         thread.join(30_000);
+        sampler.join(30_000);
     }
 }

@@ -165,7 +165,8 @@ public final class TpccBenchmark implements Callable<Integer> {
                 if (learners) {
                     String url = withOptions(String.format(base, DATABASE));
                     LearnerFreshnessProbe.addReplicas(url, System.out);
-                    try (LearnerFreshnessProbe probe = LearnerFreshnessProbe.start(url)) {
+                    try (LearnerFreshnessProbe probe = LearnerFreshnessProbe.start(url,
+                            cluster.learner(0).orElseThrow().statusAddress().toString())) {
                         results.add(runEndpoint("duetdb (learner replicas)", String.format(base, DATABASE), scale,
                                 false));
                         probe.print(System.out);
