@@ -18,13 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * MySQL drivers and tools other than Connector/J against a SQL server, each as its users run it: PyMySQL and
@@ -41,26 +37,12 @@ class ItClientDrivers {
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
     private static final String PASSED = "ALL CHECKS PASSED";
 
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(1);
 
     @BeforeAll
     static void start() throws IOException {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(1);
-        server = SqlTesting.startServer(cluster, config -> { });
         Files.createDirectories(OUTPUT);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     @Test
@@ -76,14 +58,14 @@ class ItClientDrivers {
     @Test
     void mysqlConnectorPython() throws Exception {
         requireTools("connector");
-        double executions = SqlTesting.metric(server, "duet_sql_commands_total", "command=\"stmt_execute\"");
+        double executions = SqlTesting.metric(sqlCluster.server(), "duet_sql_commands_total", "command=\"stmt_execute\"");
         Result result = run("mysql-connector-python", List.of(connectorPython().toString(),
                 resource("mysql_connector_check.py").toString(), host(), port()), Map.of());
         assertThat(result.output()).as("Connector/Python script output (also in %s)", result.log())
                 .contains("pure Python: prepared statements", "C extension: prepared statements", PASSED);
         assertThat(result.exitCode()).as("exit status; output:%n%s", result.output()).isZero();
         // cursor(prepared=True) went through COM_STMT_PREPARE / EXECUTE (the binary protocol): 8 executions each.
-        assertThat(SqlTesting.metric(server, "duet_sql_commands_total", "command=\"stmt_execute\""))
+        assertThat(SqlTesting.metric(sqlCluster.server(), "duet_sql_commands_total", "command=\"stmt_execute\""))
                 .isGreaterThanOrEqualTo(executions + 16);
     }
 
@@ -102,15 +84,15 @@ class ItClientDrivers {
                 resource("go/go_mysql_check.go").toString()), environment);
         assertThat(build.exitCode()).as("go build failed:%n%s", build.output()).isZero();
 
-        double executions = SqlTesting.metric(server, "duet_sql_commands_total", "command=\"stmt_execute\"");
-        Result result = run("go-mysql", List.of(program.toString(), server.address().toString()), Map.of());
+        double executions = SqlTesting.metric(sqlCluster.server(), "duet_sql_commands_total", "command=\"stmt_execute\"");
+        Result result = run("go-mysql", List.of(program.toString(), sqlCluster.server().address().toString()), Map.of());
         assertThat(result.output()).as("Go program output (also in %s)", result.log())
                 .contains("server-side prepared statements: transactions", "interpolated parameters: transactions",
                         PASSED);
         assertThat(result.exitCode()).as("exit status; output:%n%s", result.output()).isZero();
         // interpolateParams=false: parameters travel in COM_STMT_EXECUTE (17 executions, and 5 of db.Prepare's
         // statements with interpolateParams=true).
-        assertThat(SqlTesting.metric(server, "duet_sql_commands_total", "command=\"stmt_execute\""))
+        assertThat(SqlTesting.metric(sqlCluster.server(), "duet_sql_commands_total", "command=\"stmt_execute\""))
                 .isGreaterThanOrEqualTo(executions + 20);
     }
 
@@ -126,7 +108,7 @@ class ItClientDrivers {
         assertThat(prepare.exitCode()).as("sysbench prepare failed:%n%s", prepare.output()).isZero();
         assertThat(prepare.output()).contains("Creating a secondary index on 'sbtest1'",
                 "Creating a secondary index on 'sbtest2'").doesNotContain("FATAL");
-        try (Connection connection = DriverManager.getConnection("jdbc:mysql://" + server.address()
+        try (Connection connection = DriverManager.getConnection("jdbc:mysql://" + sqlCluster.server().address()
                 + "/test?user=root&useSSL=false"); Statement statement = connection.createStatement()) {
             assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM sbtest1")).containsExactly("1000");
             assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM sbtest2")).containsExactly("1000");
@@ -164,11 +146,11 @@ class ItClientDrivers {
     }
 
     private static String host() {
-        return server.address().host();
+        return sqlCluster.server().address().host();
     }
 
     private static String port() {
-        return String.valueOf(server.address().port());
+        return String.valueOf(sqlCluster.server().address().port());
     }
 
     private static Path resource(String name) throws URISyntaxException {

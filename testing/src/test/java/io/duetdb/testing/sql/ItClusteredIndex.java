@@ -3,7 +3,6 @@ package io.duetdb.testing.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -16,10 +15,9 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.txn.Transaction;
@@ -27,8 +25,6 @@ import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.sql.catalog.Catalog;
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
 
 /**
  * Clustered primary keys of other than one integer column (TiDB's common handle), through Connector/J: the rows
@@ -39,18 +35,12 @@ class ItClusteredIndex {
     private static final int WAREHOUSES = 3;
     private static final int ITEMS = 40;
 
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
-    static String url;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
 
     @BeforeAll
     static void start() throws SQLException {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
-        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false";
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             for (String table : List.of("stock", "stock_plain")) {
                 statement.execute("CREATE TABLE " + table + " (s_w_id INT NOT NULL, s_i_id INT NOT NULL,"
                         + " s_quantity INT NOT NULL, s_data VARCHAR(20), s_code VARCHAR(8),"
@@ -65,19 +55,9 @@ class ItClusteredIndex {
         }
     }
 
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
     @Test
     void theDefaultAndTheKeywordsDecideTheClustering() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             assertThat(createText(statement, "stock")).contains("PRIMARY KEY (`s_w_id`,`s_i_id`) /*T![clustered_index] CLUSTERED */");
             assertThat(createText(statement, "stock_plain")).contains("/*T![clustered_index] NONCLUSTERED */");
             statement.execute("CREATE TABLE named (name VARCHAR(20) PRIMARY KEY, n INT)");
@@ -102,7 +82,7 @@ class ItClusteredIndex {
 
     @Test
     void aClusteredTableHoldsOneKeyPerRowAndNoPrimaryKeyEntries() {
-        try (PlacementClient placement = cluster.newPlacementClient(); TxnClient client = new TxnClient(placement);
+        try (PlacementClient placement = sqlCluster.cluster().newPlacementClient(); TxnClient client = new TxnClient(placement);
                 Catalog catalog = new Catalog(client, Duration.ofSeconds(1));
                 Transaction transaction = client.begin()) {
             TableInfo stock = catalog.infoSchema(transaction).table("test", "stock").orElseThrow();
@@ -117,8 +97,8 @@ class ItClusteredIndex {
             assertThat(transaction.scan(Keys.indexPrefix(plain.id(), plainPrimaryId),
                     Keys.indexEnd(plain.id(), plainPrimaryId), 1000)).hasSize(WAREHOUSES * ITEMS);
         }
-        assertThat(IndexConsistency.check(cluster, "test", "stock", "s_quantity_index")).isEmpty();
-        assertThat(IndexConsistency.check(cluster, "test", "stock", "s_code_index")).isEmpty();
+        assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "stock", "s_quantity_index")).isEmpty();
+        assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "stock", "s_code_index")).isEmpty();
     }
 
     @Test
@@ -142,7 +122,7 @@ class ItClusteredIndex {
                         + " WHERE a.s_w_id = 1 AND a.s_i_id < 6",
                 "SELECT a.s_i_id, count(*), sum(b.s_quantity) FROM %1$s a JOIN %1$s b ON b.s_w_id = a.s_i_id"
                         + " WHERE a.s_w_id = 1 AND a.s_i_id < 3 GROUP BY a.s_i_id");
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             for (String query : queries) {
                 List<String> clustered = SqlTesting.rows(statement, String.format(query, "stock"));
                 List<String> plain = SqlTesting.rows(statement, String.format(query, "stock_plain"));
@@ -177,7 +157,7 @@ class ItClusteredIndex {
     @Test
     void writesKeepBothTablesAlike() throws SQLException {
         Random random = new Random(20261126);
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             for (String table : List.of("stock", "stock_plain")) {
                 statement.execute("CREATE TABLE " + table + "_w LIKE " + table);
             }
@@ -208,8 +188,8 @@ class ItClusteredIndex {
             String all = "SELECT * FROM %s ORDER BY s_w_id, s_i_id";
             assertThat(SqlTesting.rows(statement, String.format(all, "stock_w")))
                     .isEqualTo(SqlTesting.rows(statement, String.format(all, "stock_plain_w")));
-            assertThat(IndexConsistency.check(cluster, "test", "stock_w", "s_quantity_index")).isEmpty();
-            assertThat(IndexConsistency.check(cluster, "test", "stock_w", "s_code_index")).isEmpty();
+            assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "stock_w", "s_quantity_index")).isEmpty();
+            assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "stock_w", "s_code_index")).isEmpty();
             statement.execute("INSERT INTO stock_w VALUES (9, 9, 1, 'x', NULL)");
             assertThatThrownBy(() -> statement.execute("INSERT INTO stock_w VALUES (9, 9, 2, 'y', NULL)"))
                     .isInstanceOf(SQLException.class)
@@ -217,7 +197,7 @@ class ItClusteredIndex {
                     .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1062));
             // An index added to a clustered table is backfilled from its records.
             statement.execute("CREATE INDEX s_data_index ON stock_w (s_data)");
-            assertThat(IndexConsistency.check(cluster, "test", "stock_w", "s_data_index")).isEmpty();
+            assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "stock_w", "s_data_index")).isEmpty();
             assertThat(SqlTesting.rows(statement, "SELECT s_w_id, s_i_id FROM stock_w WHERE s_data = 'x'"))
                     .containsExactly("9|9");
         }
@@ -225,8 +205,8 @@ class ItClusteredIndex {
 
     @Test
     void preparedLockingReadsOnTheClusteredKey() throws Exception {
-        try (Connection first = DriverManager.getConnection(url + "&useServerPrepStmts=true");
-                Connection second = DriverManager.getConnection(url)) {
+        try (Connection first = DriverManager.getConnection(sqlCluster.url() + "&useServerPrepStmts=true");
+                Connection second = DriverManager.getConnection(sqlCluster.url())) {
             first.setAutoCommit(false);
             second.setAutoCommit(false);
             try (PreparedStatement lock = first.prepareStatement(
@@ -246,7 +226,7 @@ class ItClusteredIndex {
             second.rollback();
             // Outside a transaction a locking read is a transaction of its own, as in MySQL: NOWAIT refuses a held
             // row at once, SKIP LOCKED passes it by, and its own locks go when it ends.
-            try (Connection autocommit = DriverManager.getConnection(url); Statement other = autocommit.createStatement()) {
+            try (Connection autocommit = DriverManager.getConnection(sqlCluster.url()); Statement other = autocommit.createStatement()) {
                 CompletableFuture<Integer> refused = CompletableFuture.supplyAsync(() -> {
                     try {
                         other.executeQuery("SELECT * FROM stock WHERE s_w_id = 3 AND s_i_id = 11 FOR UPDATE NOWAIT");

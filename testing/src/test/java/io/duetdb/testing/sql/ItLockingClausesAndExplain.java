@@ -3,7 +3,6 @@ package io.duetdb.testing.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -13,13 +12,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * MySQL 8.0's locking clauses (FOR UPDATE, FOR SHARE, OF, NOWAIT, SKIP LOCKED, LOCK IN SHARE MODE) through
@@ -27,11 +22,8 @@ import io.duetdb.testing.LocalCluster;
  * query's own with TiDB's SelectLock line above where the rows are read.
  */
 class ItLockingClausesAndExplain {
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
-    static String url;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(1);
 
     /** Queries of every shape; each runs, and EXPLAIN and EXPLAIN ANALYZE accept it. */
     private static final List<String> QUERIES = List.of(
@@ -53,9 +45,6 @@ class ItLockingClausesAndExplain {
 
     @BeforeAll
     static void start() throws SQLException {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(1);
-        server = SqlTesting.startServer(cluster, config -> { });
-        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(20))");
             statement.execute("CREATE TABLE orders (id INT PRIMARY KEY, customer INT, amount DECIMAL(10,2),"
@@ -65,16 +54,8 @@ class ItLockingClausesAndExplain {
         }
     }
 
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        cluster.close();
-    }
-
     static Connection connect() throws SQLException {
-        return DriverManager.getConnection(url);
+        return DriverManager.getConnection(sqlCluster.url());
     }
 
     private static List<String> rows(Statement statement, String sql) throws SQLException {

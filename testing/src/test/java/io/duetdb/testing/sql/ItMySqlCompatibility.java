@@ -3,7 +3,6 @@ package io.duetdb.testing.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -16,10 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SQL that MySQL 8.0 accepts and DuetDB once refused, through Connector/J: GROUP BY with functional dependencies,
@@ -28,18 +24,12 @@ import io.duetdb.testing.LocalCluster;
  * checked against a real server.
  */
 class ItMySqlCompatibility {
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
-    static String url;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
     static PrivateMariaDbServer mariaDb;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
-        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
         mariaDb = PrivateMariaDbServer.startIfInstalled().orElse(null);
     }
 
@@ -48,14 +38,10 @@ class ItMySqlCompatibility {
         if (mariaDb != null) {
             mariaDb.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        cluster.close();
     }
 
     private static Connection connect() throws SQLException {
-        return DriverManager.getConnection(url);
+        return DriverManager.getConnection(sqlCluster.url());
     }
 
     /** Runs statements on DuetDB and, when it runs, on MariaDB. */
@@ -111,7 +97,7 @@ class ItMySqlCompatibility {
         String consistency = "SELECT count(*) cn FROM (SELECT w_id, w_ytd, SUM(h_amount) sm FROM history, warehouse"
                 + " WHERE h_w_id = w_id AND w_id = ? GROUP BY w_id) t1 WHERE w_ytd <> sm";
         for (String options : List.of("", "&useServerPrepStmts=true")) {
-            try (Connection connection = DriverManager.getConnection(url + options);
+            try (Connection connection = DriverManager.getConnection(sqlCluster.url() + options);
                     PreparedStatement statement = connection.prepareStatement(consistency)) {
                 statement.setInt(1, 1);
                 assertThat(rows(statement)).as(options).containsExactly("0");
@@ -174,7 +160,7 @@ class ItMySqlCompatibility {
             assertThat(result.getString(1) + "|" + result.getLong(2)).isEqualTo("12|12");
         }
         // Prepared with placeholders, the same conversions.
-        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true");
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url() + "&useServerPrepStmts=true");
                 PreparedStatement statement = connection.prepareStatement("SELECT k FROM mixed WHERE c = ? OR k = ?"
                         + " ORDER BY k")) {
             statement.setString(1, "a");

@@ -16,13 +16,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The mysql command-line client against a SQL server: a script run in batch mode (what the client prints, and
@@ -34,28 +30,14 @@ class ItMysqlClientScript {
     private static final Path PROJECT_ROOT = Path.of("").toAbsolutePath().getParent();
     private static final Path OUTPUT = Path.of("target", "mysql-client");
 
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
     static Path mysql;
 
     @BeforeAll
     static void start() throws Exception {
         mysql = clientOrInstall();
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
         Files.createDirectories(OUTPUT);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     /** The mysql client on PATH, installed by bin/setup-test-tools when missing. */
@@ -85,7 +67,7 @@ class ItMysqlClientScript {
     /** Connection arguments; TLS off: newer MariaDB clients insist on verifying a server certificate. */
     static List<String> clientCommand(String... extra) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(mysql.toString(), "-h", "127.0.0.1", "-P",
-                String.valueOf(server.address().port()), "-u", "root", "--default-character-set=utf8mb4"));
+                String.valueOf(sqlCluster.server().address().port()), "-u", "root", "--default-character-set=utf8mb4"));
         Process version = new ProcessBuilder(mysql.toString(), "--version").redirectErrorStream(true).start();
         boolean mariadb = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
                 .contains("MariaDB");
@@ -124,11 +106,11 @@ class ItMysqlClientScript {
     void answersWhatTheInteractiveClientAsks() throws Exception {
         // On a terminal the client greets with the server's version and comment, fetches names for completion
         // and runs its status command; `script` gives it a pseudo-terminal.
-        try (Connection connection = DriverManager.getConnection("jdbc:mysql://" + server.address()
+        try (Connection connection = DriverManager.getConnection("jdbc:mysql://" + sqlCluster.server().address()
                 + "/test?user=root&useSSL=false"); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE greetings (id INT PRIMARY KEY, text VARCHAR(20))");
         }
-        double fieldListsBefore = SqlTesting.metric(server, "duet_sql_commands_total", "command=\"field_list\"");
+        double fieldListsBefore = SqlTesting.metric(sqlCluster.server(), "duet_sql_commands_total", "command=\"field_list\"");
         Path transcript = OUTPUT.resolve("interactive.out");
         String command = String.join(" ", clientCommand("test").stream().map(ItMysqlClientScript::quoted).toList());
         Process process = new ProcessBuilder("script", "-q", "-e", "-c", command, "/dev/null")
@@ -145,7 +127,7 @@ class ItMysqlClientScript {
                 .containsPattern("\\|\\s+42\\s+\\|")
                 .doesNotContain("ERROR");
         // Completion: the client listed the database's tables and asked for each one's fields.
-        assertThat(SqlTesting.metric(server, "duet_sql_commands_total", "command=\"field_list\""))
+        assertThat(SqlTesting.metric(sqlCluster.server(), "duet_sql_commands_total", "command=\"field_list\""))
                 .isGreaterThan(fieldListsBefore);
     }
 

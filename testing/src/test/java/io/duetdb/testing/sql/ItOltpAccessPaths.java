@@ -3,7 +3,6 @@ package io.duetdb.testing.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -13,13 +12,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The access paths OLTP statements take, through Connector/J: batch point gets on (NONCLUSTERED) composite primary
@@ -30,18 +25,12 @@ class ItOltpAccessPaths {
     private static final int WAREHOUSES = 3;
     private static final int ITEMS = 50;
 
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
-    static String url;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
 
     @BeforeAll
     static void start() throws SQLException {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
-        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false";
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE stock (s_w_id INT NOT NULL, s_i_id INT NOT NULL, s_quantity INT NOT NULL,"
                     + " s_data VARCHAR(20), PRIMARY KEY (s_w_id, s_i_id) NONCLUSTERED)");
             statement.execute("CREATE TABLE item (i_id INT PRIMARY KEY, i_name VARCHAR(20) NOT NULL)");
@@ -58,16 +47,6 @@ class ItOltpAccessPaths {
         }
     }
 
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
     private static int quantity(int warehouse, int item) {
         return warehouse * 100 + item;
     }
@@ -78,7 +57,7 @@ class ItOltpAccessPaths {
 
     @Test
     void keyListsAreReadByBatchPointGets() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             String tuples = "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((1,1),(1,3),(2,2),(9,9))";
             assertThat(SqlTesting.rows(statement, tuples)).containsExactlyInAnyOrder(stockRow(1, 1), stockRow(1, 3),
                     stockRow(2, 2));
@@ -122,7 +101,7 @@ class ItOltpAccessPaths {
 
     @Test
     void preparedKeyListsInTransactionsAndLockingReads() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true")) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url() + "&useServerPrepStmts=true&cachePrepStmts=true")) {
             String sql = "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((?,?),(?,?),(?,?))";
             for (String suffix : List.of("", " FOR UPDATE", " LOCK IN SHARE MODE")) {
                 for (boolean autocommit : List.of(true, false)) {
@@ -149,7 +128,7 @@ class ItOltpAccessPaths {
 
     @Test
     void lockingReadsLockTheRowsTheyReadAndNoOthers() throws Exception {
-        try (Connection holder = DriverManager.getConnection(url); Connection other = DriverManager.getConnection(url);
+        try (Connection holder = DriverManager.getConnection(sqlCluster.url()); Connection other = DriverManager.getConnection(sqlCluster.url());
                 Statement held = holder.createStatement(); Statement contender = other.createStatement()) {
             holder.setAutoCommit(false);
             other.setAutoCommit(false);
@@ -176,7 +155,7 @@ class ItOltpAccessPaths {
 
     @Test
     void nowaitFailsAtOnceAndSkipLockedPassesHeldRowsBy() throws Exception {
-        try (Connection holder = DriverManager.getConnection(url); Connection other = DriverManager.getConnection(url);
+        try (Connection holder = DriverManager.getConnection(sqlCluster.url()); Connection other = DriverManager.getConnection(sqlCluster.url());
                 Statement held = holder.createStatement(); Statement contender = other.createStatement()) {
             holder.setAutoCommit(false);
             other.setAutoCommit(false);
@@ -214,7 +193,7 @@ class ItOltpAccessPaths {
 
     @Test
     void anOrderedLockingReadWithALimitLocksOnlyTheRowsItReturns() throws Exception {
-        try (Connection holder = DriverManager.getConnection(url); Connection other = DriverManager.getConnection(url);
+        try (Connection holder = DriverManager.getConnection(sqlCluster.url()); Connection other = DriverManager.getConnection(sqlCluster.url());
                 Statement held = holder.createStatement(); Statement contender = other.createStatement()) {
             holder.setAutoCommit(false);
             other.setAutoCommit(false);
@@ -241,7 +220,7 @@ class ItOltpAccessPaths {
 
     @Test
     void aFailedStatementReleasesTheLocksOnlyItTook() throws Exception {
-        try (Connection first = DriverManager.getConnection(url); Connection second = DriverManager.getConnection(url);
+        try (Connection first = DriverManager.getConnection(sqlCluster.url()); Connection second = DriverManager.getConnection(sqlCluster.url());
                 Statement failing = first.createStatement(); Statement waiting = second.createStatement()) {
             first.setAutoCommit(false);
             second.setAutoCommit(false);
@@ -267,7 +246,7 @@ class ItOltpAccessPaths {
 
     @Test
     void aDeadlockBetweenTwoLockingReadsIsReportedAndTheOtherGoesOn() throws Exception {
-        try (Connection first = DriverManager.getConnection(url); Connection second = DriverManager.getConnection(url);
+        try (Connection first = DriverManager.getConnection(sqlCluster.url()); Connection second = DriverManager.getConnection(sqlCluster.url());
                 Statement one = first.createStatement(); Statement two = second.createStatement()) {
             first.setAutoCommit(false);
             second.setAutoCommit(false);
@@ -312,7 +291,7 @@ class ItOltpAccessPaths {
      */
     @Test
     void aJoinOnTheSecondColumnOfACompositeKeyWithTheFirstFixedLooksTheKeysUp() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE order_line (ol_w_id INT NOT NULL, ol_d_id INT NOT NULL, ol_o_id INT NOT NULL,"
                     + " ol_number INT NOT NULL, ol_i_id INT NOT NULL, PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number))");
             // Orders 1..10 of district (2, 1), three lines each, on items 1..13 (repeats across orders).
@@ -373,7 +352,7 @@ class ItOltpAccessPaths {
      */
     @Test
     void anOrderedLimitOverAnIndexRangeStopsTheScan() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             String first = "SELECT s_i_id FROM stock WHERE s_w_id = 3 ORDER BY s_i_id LIMIT 2";
             assertThat(SqlTesting.rows(statement, first)).containsExactly("1", "2");
             List<String> plan = SqlTesting.rows(statement, "EXPLAIN ANALYZE " + first);

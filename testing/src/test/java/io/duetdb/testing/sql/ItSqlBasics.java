@@ -3,7 +3,6 @@ package io.duetdb.testing.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -13,39 +12,16 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The SQL server end to end through MySQL Connector/J: DDL, DML, queries, transactions and their errors. */
 class ItSqlBasics {
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
-    static String url;
-
-    @BeforeAll
-    static void start() {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
-        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        cluster.close();
-    }
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
 
     static Connection connect() throws SQLException {
-        return DriverManager.getConnection(url);
+        return DriverManager.getConnection(sqlCluster.url());
     }
 
     static List<String> rows(Statement statement, String sql) throws SQLException {
@@ -139,7 +115,7 @@ class ItSqlBasics {
 
     @Test
     void runsServerSidePreparedStatementsWithTypedParametersAndBinaryRows() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true&emulateUnsupportedPstmts=false");
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url() + "&useServerPrepStmts=true&cachePrepStmts=true&emulateUnsupportedPstmts=false");
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE typed (id BIGINT PRIMARY KEY, small TINYINT, amount DECIMAL(12,3),"
                     + " ratio DOUBLE, label VARCHAR(30), at DATETIME(3), day DATE, note TEXT)");
@@ -194,9 +170,9 @@ class ItSqlBasics {
 
     @Test
     void preparedPointSelectsSeeTheLastCommitAndConvertOtherValuesAsMySqlDoes() throws SQLException {
-        String prepared = url + "&useServerPrepStmts=true&cachePrepStmts=true";
+        String prepared = sqlCluster.url() + "&useServerPrepStmts=true&cachePrepStmts=true";
         try (Connection connection = DriverManager.getConnection(prepared); Statement statement = connection.createStatement();
-                Connection other = DriverManager.getConnection(url); Statement writer = other.createStatement()) {
+                Connection other = DriverManager.getConnection(sqlCluster.url()); Statement writer = other.createStatement()) {
             statement.execute("CREATE TABLE latest_points (id INT UNSIGNED PRIMARY KEY, v VARCHAR(10))");
             statement.execute("INSERT INTO latest_points VALUES (1, 'one'), (2, 'two')");
             try (PreparedStatement byKey = connection.prepareStatement("SELECT v FROM latest_points WHERE id = ?");
@@ -241,12 +217,12 @@ class ItSqlBasics {
     @Test
     void preparingTheSameTextAgainReusesItsPlanUntilTheSchemaChanges() throws SQLException {
         // Without cachePrepStmts Connector/J sends COM_STMT_PREPARE for every prepareStatement.
-        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true");
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url() + "&useServerPrepStmts=true");
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE cached_plans (id INT PRIMARY KEY, v INT)");
             statement.execute("INSERT INTO cached_plans VALUES (1, 10), (2, 20)");
             String sql = "SELECT * FROM cached_plans WHERE v > ? ORDER BY id";
-            double hits = SqlTesting.metric(server, "duet_sql_plan_cache_total", "outcome=\"hit\"");
+            double hits = SqlTesting.metric(sqlCluster.server(), "duet_sql_plan_cache_total", "outcome=\"hit\"");
             List<String> answers = new ArrayList<>();
             for (int round = 0; round < 3; round++) {
                 if (round == 2) {
@@ -263,7 +239,7 @@ class ItSqlBasics {
             }
             assertThat(answers).containsExactly("2:20", "2:20", "3:20");
             // The second PREPARE reused the first one's plan; after ALTER TABLE the plan was made again.
-            assertThat(SqlTesting.metric(server, "duet_sql_plan_cache_total", "outcome=\"hit\"") - hits).isEqualTo(1);
+            assertThat(SqlTesting.metric(sqlCluster.server(), "duet_sql_plan_cache_total", "outcome=\"hit\"") - hits).isEqualTo(1);
             // Another database's statement of the same text is not the cached one.
             statement.execute("CREATE DATABASE IF NOT EXISTS plans_elsewhere");
             statement.execute("USE plans_elsewhere");
@@ -275,7 +251,7 @@ class ItSqlBasics {
             })).isEqualTo(1146);
         }
         // As in MySQL, PREPARE itself refuses unknown names (Connector/J would otherwise emulate the statement).
-        try (Connection strict = DriverManager.getConnection(url + "&useServerPrepStmts=true&emulateUnsupportedPstmts=false")) {
+        try (Connection strict = DriverManager.getConnection(sqlCluster.url() + "&useServerPrepStmts=true&emulateUnsupportedPstmts=false")) {
             assertThat(errorOf(() -> strict.prepareStatement("SELECT * FROM no_such_table WHERE id = ?").close()))
                     .isEqualTo(1146);
             assertThat(errorOf(() -> strict.prepareStatement("SELECT nothing FROM cached_plans WHERE id = ?").close()))
@@ -285,7 +261,7 @@ class ItSqlBasics {
 
     @Test
     void nonStrictSqlModeAndInsertIgnoreClampCutAndWarn() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE lenient (id INT PRIMARY KEY, a TINYINT, b VARCHAR(3), c DECIMAL(4,1), d INT)");
             assertThat(errorOf(() -> statement.executeUpdate("INSERT INTO lenient VALUES (1, 300, 'x', 1, 1)")))
                     .isEqualTo(1264);
@@ -314,7 +290,7 @@ class ItSqlBasics {
 
     @Test
     void datesMoveByIntervalsAndYieldTheirParts() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             assertThat(rows(statement, "SELECT DATE '1994-01-01' + INTERVAL '1' YEAR, DATE '1998-12-01' - INTERVAL '90' DAY,"
                     + " DATE '2026-01-31' + INTERVAL '1' MONTH, TIMESTAMP '2026-11-22 10:00:00' + INTERVAL '90' MINUTE,"
                     + " INTERVAL '3' DAY + DATE '2026-02-27'"))
@@ -331,7 +307,7 @@ class ItSqlBasics {
 
     @Test
     void columnsMayBeNamedWithMySqlsNonReservedKeywords() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             // Reserved in Calcite's grammar, not in MySQL's: everyday column names.
             statement.execute("CREATE TABLE events (id INT PRIMARY KEY, date DATE, time TIME, timestamp DATETIME,"
                     + " count INT, position INT, start INT, end INT, value INT, language VARCHAR(5), result INT,"
@@ -360,7 +336,7 @@ class ItSqlBasics {
 
     @Test
     void everydayMySqlFunctionsAnswerAsMySqlDoes() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             // Each expected value is MySQL 8.0's answer.
             String[][] cases = {
                 {"IFNULL(NULL, 'x')", "x"}, {"IF(2 > 1, 'yes', 'no')", "yes"}, {"GREATEST(3, 7, 5)", "7"},
@@ -411,7 +387,7 @@ class ItSqlBasics {
 
     @Test
     void secondaryIndexRangesAnswerAsFullScansDo() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE ranged (id INT PRIMARY KEY, a INT, b DECIMAL(4,1), name VARCHAR(8), day DATE,"
                     + " KEY by_a_b (a, b), KEY by_name (name), KEY by_day (day))");
             StringBuilder insert = new StringBuilder("INSERT INTO ranged VALUES ");
@@ -439,7 +415,7 @@ class ItSqlBasics {
 
     @Test
     void textPointGetsAnswerAsThePlannerDoes() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE points (id BIGINT PRIMARY KEY, name VARCHAR(20), amount DECIMAL(8,2) NOT NULL,"
                     + " at DATETIME(3))");
             statement.executeUpdate("INSERT INTO points VALUES (1, 'one', 1.50, '2026-11-22 10:00:00.125'),"
@@ -479,7 +455,7 @@ class ItSqlBasics {
             }
             assertThat(errorOf(() -> statement.executeQuery("SELECT nope FROM points WHERE id = 1"))).isEqualTo(1054);
             statement.execute("CREATE USER 'pointy'@'%' IDENTIFIED BY 'p'");
-            try (Connection other = DriverManager.getConnection(url.replace("/test?user=root", "/?user=pointy&password=p"));
+            try (Connection other = DriverManager.getConnection(sqlCluster.url().replace("/test?user=root", "/?user=pointy&password=p"));
                     Statement denied = other.createStatement()) {
                 assertThat(errorOf(() -> denied.executeQuery("SELECT * FROM test.points WHERE id = 1"))).isEqualTo(1142);
             }
@@ -488,7 +464,7 @@ class ItSqlBasics {
 
     @Test
     void preparedUpdatesAndDeletesKeepTheirPlanAcrossExecutionsAndSchemaChanges() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url + "&useServerPrepStmts=true&cachePrepStmts=true&emulateUnsupportedPstmts=false");
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url() + "&useServerPrepStmts=true&cachePrepStmts=true&emulateUnsupportedPstmts=false");
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE counters (id INT PRIMARY KEY, n INT NOT NULL, label VARCHAR(10))");
             statement.execute("INSERT INTO counters VALUES (1, 0, 'a'), (2, 0, 'b'), (3, 0, 'c'), (4, 0, 'd')");
@@ -555,7 +531,7 @@ class ItSqlBasics {
     void stringsKeepBackslashesQuotesAndControlCharactersThroughEveryPath() throws SQLException {
         String value = "back\\slash \"double\" it's\nnew line\ttab \\";
         try (Connection connection = connect(); Statement statement = connection.createStatement();
-                Connection serverSide = DriverManager.getConnection(url + "&useServerPrepStmts=true")) {
+                Connection serverSide = DriverManager.getConnection(sqlCluster.url() + "&useServerPrepStmts=true")) {
             statement.execute("CREATE TABLE texts (id INT PRIMARY KEY, body VARCHAR(100))");
             // Connector/J escapes the value into the statement text with backslashes.
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO texts VALUES (1, ?)")) {
@@ -595,7 +571,7 @@ class ItSqlBasics {
 
     @Test
     void connectsOverTlsWithTheGeneratedCertificate() throws SQLException {
-        String tlsUrl = "jdbc:mysql://" + server.address() + "/test?user=root&sslMode=REQUIRED";
+        String tlsUrl = "jdbc:mysql://" + sqlCluster.server().address() + "/test?user=root&sslMode=REQUIRED";
         try (Connection connection = DriverManager.getConnection(tlsUrl); Statement statement = connection.createStatement()) {
             assertThat(rows(statement, "SELECT 40 + 2")).containsExactly("42");
             PreparedStatement select = connection.prepareStatement("SELECT ? * 2");
@@ -609,7 +585,7 @@ class ItSqlBasics {
 
     @Test
     void accountsAndPrivilegesAreEnforcedOnEveryStatement() throws SQLException {
-        String base = "jdbc:mysql://" + server.address() + "/%s?useSSL=false&allowPublicKeyRetrieval=true";
+        String base = "jdbc:mysql://" + sqlCluster.server().address() + "/%s?useSSL=false&allowPublicKeyRetrieval=true";
         try (Connection root = connect(); Statement admin = root.createStatement()) {
             admin.execute("CREATE DATABASE appdb");
             admin.execute("CREATE TABLE appdb.t (id INT PRIMARY KEY, v INT)");

@@ -2,7 +2,6 @@ package io.duetdb.testing.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -18,10 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * KILL QUERY and KILL CONNECTION through MySQL Connector/J: a sleeping statement, a long join and a statement
@@ -32,16 +28,12 @@ class ItSqlKill {
     /** Far below every statement's natural length: a kill that works ends it well within this. */
     private static final Duration PROMPTLY = Duration.ofSeconds(10);
 
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
     static ExecutorService background = Executors.newCachedThreadPool();
 
     @BeforeAll
     static void start() throws SQLException {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE numbers (id INT PRIMARY KEY, v INT NOT NULL)");
             StringBuilder insert = new StringBuilder("INSERT INTO numbers VALUES ");
@@ -55,10 +47,6 @@ class ItSqlKill {
     @AfterAll
     static void stop() {
         background.shutdownNow();
-        if (server != null) {
-            server.close();
-        }
-        cluster.close();
     }
 
     static Connection connect() throws SQLException {
@@ -66,7 +54,7 @@ class ItSqlKill {
     }
 
     static Connection connect(String user, String password) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://" + server.address() + "/test?useSSL=false", user, password);
+        return DriverManager.getConnection("jdbc:mysql://" + sqlCluster.server().address() + "/test?useSSL=false", user, password);
     }
 
     static long connectionId(Connection connection) throws SQLException {

@@ -3,7 +3,6 @@ package io.duetdb.testing.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -11,13 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * UPDATE and INSERT ... ON DUPLICATE KEY UPDATE through MySQL Connector/J against the unique keys a row takes:
@@ -29,27 +23,11 @@ import io.duetdb.testing.LocalCluster;
  * with tidb_constraint_check_in_place on, or inside a transaction, the keys are read first.
  */
 class ItSqlUniqueKeyUpdates {
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
-
-    @BeforeAll
-    static void start() {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        cluster.close();
-    }
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
 
     static Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false"
+        return DriverManager.getConnection("jdbc:mysql://" + sqlCluster.server().address() + "/test?user=root&useSSL=false"
                 + "&useServerPrepStmts=true");
     }
 
@@ -81,7 +59,7 @@ class ItSqlUniqueKeyUpdates {
             assertThat(statement.executeUpdate("UPDATE clustered SET u = NULL WHERE id = 1")).isEqualTo(1);
             assertThat(SqlTesting.rows(statement, "SELECT id, u, v FROM clustered ORDER BY id"))
                     .containsExactly("1|null|1", "2|30|0", "3|20|0");
-            assertThat(IndexConsistency.check(cluster, "test", "clustered", "uk_u")).isEmpty();
+            assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "clustered", "uk_u")).isEmpty();
         }
     }
 
@@ -100,8 +78,8 @@ class ItSqlUniqueKeyUpdates {
             assertThat(statement.executeUpdate("UPDATE two_keys SET id = 3, b = 300 WHERE id = 1")).isEqualTo(1);
             assertThat(SqlTesting.rows(statement, "SELECT id, a, b FROM two_keys ORDER BY id"))
                     .containsExactly("2|20|200", "3|10|300");
-            assertThat(IndexConsistency.check(cluster, "test", "two_keys", "uk_a")).isEmpty();
-            assertThat(IndexConsistency.check(cluster, "test", "two_keys", "uk_b")).isEmpty();
+            assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "two_keys", "uk_a")).isEmpty();
+            assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "two_keys", "uk_b")).isEmpty();
         }
     }
 
@@ -133,13 +111,13 @@ class ItSqlUniqueKeyUpdates {
                     + " ON DUPLICATE KEY UPDATE hits = hits + 1, u = 10")).isEqualTo(2);
             assertThat(SqlTesting.rows(statement, "SELECT id, u, hits FROM upserts ORDER BY id"))
                     .containsExactly("1|10|1", "2|20|0");
-            assertThat(IndexConsistency.check(cluster, "test", "upserts", "uk_u")).isEmpty();
+            assertThat(IndexConsistency.check(sqlCluster.cluster(), "test", "upserts", "uk_u")).isEmpty();
         }
     }
 
     /** Point reads (KvGet and KvBatchGet requests) the stores served so far. */
     static double reads() {
-        return SqlTesting.storeMetric(cluster, "duet_store_request_seconds_count", "method=\"KvGet\"")
+        return SqlTesting.storeMetric(sqlCluster.cluster(), "duet_store_request_seconds_count", "method=\"KvGet\"")
                 + batchGets();
     }
 
@@ -178,7 +156,7 @@ class ItSqlUniqueKeyUpdates {
 
     /** Transactional batch reads the stores served so far. */
     static double batchGets() {
-        return SqlTesting.storeMetric(cluster, "duet_store_request_seconds_count", "method=\"KvBatchGet\"");
+        return SqlTesting.storeMetric(sqlCluster.cluster(), "duet_store_request_seconds_count", "method=\"KvBatchGet\"");
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.duetdb.testing.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -13,13 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.reference.ConnectionSource;
 import io.duetdb.testing.tpcc.ConsistencyCheck;
 import io.duetdb.testing.tpcc.TpccDriver;
@@ -46,29 +42,15 @@ class ItTpcc {
     /** The fraction of transactions that may fail beyond the intended rollbacks (retried conflicts excluded). */
     static final double MAX_FAILED_FRACTION = 0.05;
 
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
     static ConnectionSource source;
 
     @BeforeAll
     static void start() throws SQLException {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(3);
-        server = SqlTesting.startServer(cluster, config -> { });
-        String url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&useServerPrepStmts=true"
-                + "&cachePrepStmts=true&prepStmtCacheSize=500&prepStmtCacheSqlLimit=4096";
+        String url = sqlCluster.url() + "&useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=500"
+                + "&prepStmtCacheSqlLimit=4096";
         source = () -> DriverManager.getConnection(url);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.duetdb.testing.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,13 +11,9 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.duetdb.sql.server.SqlServer;
-import io.duetdb.testing.LocalCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Views through Connector/J as MySQL 8.0 has them: CREATE [OR REPLACE] / ALTER / DROP VIEW, views in FROM, joins,
@@ -27,17 +22,11 @@ import io.duetdb.testing.LocalCluster;
  * MySQL's errors, and the privileges a view asks for.
  */
 class ItViews {
-    @TempDir
-    static Path root;
-    static LocalCluster cluster;
-    static SqlServer server;
-    static String url;
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(1);
 
     @BeforeAll
     static void start() throws SQLException {
-        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(1);
-        server = SqlTesting.startServer(cluster, config -> { });
-        url = "jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false&allowPublicKeyRetrieval=true";
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE parts (id INT PRIMARY KEY, kind VARCHAR(10) NOT NULL, price DECIMAL(10,2),"
                     + " qty INT)");
@@ -48,16 +37,8 @@ class ItViews {
         }
     }
 
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        cluster.close();
-    }
-
     static Connection connect() throws SQLException {
-        return DriverManager.getConnection(url);
+        return DriverManager.getConnection(sqlCluster.url());
     }
 
     private static List<String> rows(Statement statement, String sql) throws SQLException {
@@ -232,7 +213,7 @@ class ItViews {
 
     @Test
     void aViewAsksForTheSelectPrivilegeOnItselfAndItsDefinerForTheTables() throws SQLException {
-        String base = "jdbc:mysql://" + server.address() + "/%s?useSSL=false&allowPublicKeyRetrieval=true";
+        String base = "jdbc:mysql://" + sqlCluster.server().address() + "/%s?useSSL=false&allowPublicKeyRetrieval=true";
         try (Connection root = connect(); Statement admin = root.createStatement()) {
             admin.execute("CREATE DATABASE secure");
             admin.execute("CREATE TABLE secure.salaries (id INT PRIMARY KEY, name VARCHAR(10), pay INT)");
