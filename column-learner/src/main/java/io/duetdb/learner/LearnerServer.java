@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -403,6 +404,9 @@ public final class LearnerServer implements AutoCloseable {
             for (ColumnarRegion replica : current.replicas()) {
                 Map<String, Object> entry = new LinkedHashMap<>();
                 entry.put("region_id", replica.regionId());
+                Region region = replica.region();
+                entry.put("start_key", region == null ? null : HexFormat.of().formatHex(region.getStartKey().toByteArray()));
+                entry.put("end_key", region == null ? null : HexFormat.of().formatHex(region.getEndKey().toByteArray()));
                 entry.put("applied_index", replica.applied().index());
                 entry.put("commit_index", current.group(replica.regionId()).map(RaftGroupHandle::commitIndex).orElse(-1L));
                 ReplicationLag lag = current.lag(replica);

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,6 +41,7 @@ import io.duetdb.common.status.StatusServer;
 import io.duetdb.proto.meta.Store;
 import io.duetdb.proto.meta.StoreLabel;
 import io.duetdb.proto.placement.RegisterStoreResponse;
+import io.duetdb.proto.store.PushResolvedTsRequest;
 import io.duetdb.raft.RaftNode;
 import io.duetdb.raft.RaftNodeOptions;
 import io.duetdb.store.engine.EngineException;
@@ -273,7 +275,21 @@ public final class StoreServer implements AutoCloseable {
         background.scheduleWithFixedDelay(guard("garbage collection", () -> garbageCollector.collect(this.node.peers())),
                 config.gcRunInterval().toMillis(), config.gcRunInterval().toMillis(), TimeUnit.MILLISECONDS);
         ResolvedTsAdvancer resolvedTs = new ResolvedTsAdvancer(this.node::peers,
-                () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()), metrics.resolvedTsProposals::inc);
+                () -> placement.getTimestampAsync().thenApply(ts -> ts.packed()),
+                (learnerStore, regions) -> CompletableFuture.supplyAsync(() -> this.node.addressOf(learnerStore), background)
+                        .thenCompose(address -> clients.pushResolvedTs(address, PushResolvedTsRequest.newBuilder()
+                                .setLeaderStoreId(storeId).addAllRegions(regions).build())),
+                new ResolvedTsAdvancer.Observer() {
+                    @Override
+                    public void proposed() {
+                        metrics.resolvedTsProposals.inc();
+                    }
+
+                    @Override
+                    public void pushed(int regions) {
+                        metrics.resolvedTsPushes.inc(regions);
+                    }
+                }, config.resolvedTsInterval());
         background.scheduleWithFixedDelay(guard("resolved timestamps", resolvedTs::advance),
                 config.resolvedTsInterval().toMillis(), config.resolvedTsInterval().toMillis(), TimeUnit.MILLISECONDS);
         metrics.gauge("duet_store_lock_waiters", "Pessimistic lock requests waiting for a lock", lockWaits::waiting);

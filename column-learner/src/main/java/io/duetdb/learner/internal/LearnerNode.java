@@ -37,6 +37,7 @@ import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.store.CreatePeerRequest;
 import io.duetdb.proto.store.CreatePeerResponse;
 import io.duetdb.proto.store.RaftMember;
+import io.duetdb.proto.store.RegionResolvedTs;
 import io.duetdb.raft.LogPosition;
 import io.duetdb.raft.RaftGroupHandle;
 import io.duetdb.raft.RaftGroupKey;
@@ -389,6 +390,21 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     /** Reads below this timestamp are refused: the versions they need may be gone. */
     public long safePoint() {
         return safePoint;
+    }
+
+    /** Takes the resolved timestamps a region leader pushed; returns how many name a replica held here. */
+    public int acceptResolvedTs(List<RegionResolvedTs> regions) {
+        int held = 0;
+        for (RegionResolvedTs advance : regions) {
+            ColumnarRegion replica = replicas.get(advance.getRegionId());
+            ColumnarRegion.Advance outcome = replica == null ? ColumnarRegion.Advance.REFUSED
+                    : replica.offerResolvedTs(advance.getTs(), advance.getAppliedIndex(), advance.getEpoch());
+            metrics.resolvedTsPushes.labelValues(outcome.label()).inc();
+            if (replica != null) {
+                held++;
+            }
+        }
+        return held;
     }
 
     public Optional<ColumnarRegion> replica(long regionId) {

@@ -21,6 +21,7 @@ public final class LearnerMetrics {
     public final Histogram coprocessorSeconds;
     public final Histogram readWaitSeconds;
     public final Counter resolvedReads;
+    public final Counter resolvedTsPushes;
     public final Counter gcVersions;
     public final Counter deltaMerges;
     public final Histogram deltaMergeSeconds;
@@ -55,6 +56,10 @@ public final class LearnerMetrics {
                 .register(registry);
         resolvedReads = Counter.builder().name("duet_learner_resolved_reads_total")
                 .help("Reads at or below their replica's resolved timestamp, served without the leader").register(registry);
+        resolvedTsPushes = Counter.builder().name("duet_learner_resolved_ts_pushes_total")
+                .help("Resolved timestamps region leaders pushed here, by outcome (taken at once, held until the"
+                        + " replica applies their index, refused for another epoch or an unknown region)")
+                .labelNames("outcome").register(registry);
         readWaitSeconds = Histogram.builder().name("duet_learner_read_wait_seconds")
                 .help("Time a read waited for its replica to apply the leader's read index").register(registry);
     }

@@ -21,6 +21,7 @@ import io.duetdb.learner.internal.stable.Layers;
 import io.duetdb.learner.internal.stable.StableLayer;
 import io.duetdb.learner.internal.storage.RegionDelta;
 import io.duetdb.proto.meta.Region;
+import io.duetdb.proto.meta.RegionEpoch;
 import io.duetdb.proto.raftcmd.ChangePeer;
 import io.duetdb.proto.raftcmd.CommitMerge;
 import io.duetdb.proto.raftcmd.RaftCommand;
@@ -80,6 +81,8 @@ public final class ColumnarRegion implements DurableStateMachine {
     private volatile LogPosition snapshot;
     /** Reads at or below this timestamp need neither the leader nor lock checks; 0 when none is known. */
     private volatile long resolvedTs;
+    /** A resolved timestamp pushed by the leader for an index not applied here yet. */
+    private Pushed pushed;
     /** Moves when a split, merge or snapshot replaces the layers: a delta merge begun before then is discarded. */
     private long generation;
     /** The pack files the replica's saved file names. */
@@ -146,6 +149,50 @@ public final class ColumnarRegion implements DurableStateMachine {
         return resolvedTs;
     }
 
+    /** What became of a resolved timestamp a leader pushed. */
+    public enum Advance {
+        TAKEN("taken"), HELD("held"), REFUSED("refused");
+
+        private final String label;
+
+        Advance(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    private record Pushed(long ts, long index, RegionEpoch epoch) {
+    }
+
+    /**
+     * A resolved timestamp the leader pushed outside the log: it holds once this replica has applied {@code index}
+     * in {@code epoch}, lowered (as a {@code ResolvedTs} entry is) to the oldest prewrite held then. Held until the
+     * index applies (the newest push replaces an older one); refused when the epoch is another, since a split or
+     * merge between the two changed what the promise covers.
+     */
+    public synchronized Advance offerResolvedTs(long ts, long index, RegionEpoch epoch) {
+        requireNonNull(epoch, "epoch is null");
+        if (region == null || state != ReplicaState.NORMAL) {
+            return Advance.REFUSED;
+        }
+        if (applied.index() < index) {
+            pushed = new Pushed(ts, index, epoch);
+            return Advance.HELD;
+        }
+        return takePushed(new Pushed(ts, index, epoch)) ? Advance.TAKEN : Advance.REFUSED;
+    }
+
+    private boolean takePushed(Pushed advance) {
+        if (state != ReplicaState.NORMAL || !advance.epoch().equals(region.getEpoch())) {
+            return false;
+        }
+        resolvedTs = Math.max(resolvedTs, Math.min(advance.ts(), layers.active().oldestPendingStartTs()));
+        return true;
+    }
+
     @Override
     public synchronized byte[] apply(long term, long index, byte[] command) {
         if (index <= applied.index()) {
@@ -165,6 +212,10 @@ public final class ColumnarRegion implements DurableStateMachine {
             applyCommand(raftCommand);
         }
         applied = new LogPosition(term, index);
+        if (pushed != null && pushed.index() <= index) {
+            takePushed(pushed);
+            pushed = null;
+        }
         listener.applied(this);
         return new byte[0];
     }
@@ -258,6 +309,7 @@ public final class ColumnarRegion implements DurableStateMachine {
         layers = new Layers(stables.left(), null, layers.active());
         region = outcome.left();
         resolvedTs = 0;
+        pushed = null;
         listener.split(this, outcome.right(), new Layers(stables.right(), null, rightDelta));
     }
 
@@ -286,6 +338,7 @@ public final class ColumnarRegion implements DurableStateMachine {
         layers = new Layers(layers.stable().concat(absorbed.stable()), null, active);
         region = outcome.region();
         resolvedTs = 0;
+        pushed = null;
     }
 
     /** Drops versions below the GC safe point; holds the apply lock so that a snapshot never sees half of it. */
@@ -390,6 +443,8 @@ public final class ColumnarRegion implements DurableStateMachine {
                 layers = Layers.of(installed.delta());
                 applied = installed.position();
                 resolvedTs = 0;
+                pushed = null;
+        pushed = null;
                 save(applied);
             }
             LOG.info("region {} installed a snapshot from {} at {}: {} versions, {} prewrites held; {}", regionId,

@@ -11,13 +11,15 @@ import io.duetdb.proto.store.CreatePeerResponse;
 import io.duetdb.proto.store.ListRegionsRequest;
 import io.duetdb.proto.store.ListRegionsResponse;
 import io.duetdb.proto.store.LocalRegion;
+import io.duetdb.proto.store.PushResolvedTsRequest;
+import io.duetdb.proto.store.PushResolvedTsResponse;
 import io.duetdb.proto.store.StoreAdminGrpc;
 import io.grpc.stub.StreamObserver;
 
 /**
  * The store administration service as a learner answers it: region leaders ask it to create replicas, operators
  * list them. Splits, merges, leader transfers and snapshots are row-store calls; a learner leads nothing and
- * answers them as unimplemented.
+ * answers them as unimplemented. Region leaders also push their resolved timestamps here.
  */
 public final class LearnerAdminGrpcEndpoint extends StoreAdminGrpc.StoreAdminImplBase {
     private final LearnerNode node;
@@ -38,6 +40,13 @@ public final class LearnerAdminGrpcEndpoint extends StoreAdminGrpc.StoreAdminImp
                 observer.onError(e);
             }
         });
+    }
+
+    @Override
+    public void pushResolvedTs(PushResolvedTsRequest request, StreamObserver<PushResolvedTsResponse> observer) {
+        int accepted = node.acceptResolvedTs(request.getRegionsList());
+        observer.onNext(PushResolvedTsResponse.newBuilder().setAccepted(accepted).build());
+        observer.onCompleted();
     }
 
     @Override

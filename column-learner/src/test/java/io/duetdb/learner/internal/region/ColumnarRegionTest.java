@@ -106,6 +106,39 @@ class ColumnarRegionTest {
     }
 
     @Test
+    void aPushedResolvedTimestampWaitsForItsIndexAndItsEpoch() {
+        ColumnarRegion region = newRegion();
+        assertThat(region.offerResolvedTs(100, 5, EPOCH)).isEqualTo(ColumnarRegion.Advance.TAKEN);
+        assertThat(region.resolvedTs()).isEqualTo(100);
+        // The prewrite at index 6 is held once the replica reaches index 7: the push lowers to its start.
+        assertThat(region.offerResolvedTs(200, 7, EPOCH)).isEqualTo(ColumnarRegion.Advance.HELD);
+        assertThat(region.resolvedTs()).isEqualTo(100);
+        region.apply(1, 6, entry(prewrite(150, 0, put(row(1), "a"))));
+        assertThat(region.resolvedTs()).isEqualTo(100);
+        region.apply(1, 7, entry(prewrite(160, 161, put(row(2), "b"))));
+        assertThat(region.resolvedTs()).isEqualTo(150);
+        region.apply(1, 8, entry(RaftCommand.newBuilder().setEpoch(EPOCH).setCommit(TxnCommit.newBuilder()
+                .addKeys(ByteString.copyFrom(row(1))).setStartTs(150).setCommitTs(170)).build()));
+        // Applied past the index: taken at once, and no prewrite holds it back now.
+        assertThat(region.offerResolvedTs(300, 7, EPOCH)).isEqualTo(ColumnarRegion.Advance.TAKEN);
+        assertThat(region.resolvedTs()).isEqualTo(300);
+        assertThat(region.offerResolvedTs(250, 8, EPOCH)).isEqualTo(ColumnarRegion.Advance.TAKEN);
+        assertThat(region.resolvedTs()).as("never falls").isEqualTo(300);
+        RegionEpoch other = EPOCH.toBuilder().setVersion(EPOCH.getVersion() + 1).build();
+        assertThat(region.offerResolvedTs(400, 8, other)).isEqualTo(ColumnarRegion.Advance.REFUSED);
+        assertThat(region.offerResolvedTs(500, 10, other)).isEqualTo(ColumnarRegion.Advance.HELD);
+        region.apply(1, 9, entry());
+        region.apply(1, 10, entry());
+        assertThat(region.resolvedTs()).as("held for another epoch, refused when its index applies").isEqualTo(300);
+        // A split resets the resolved timestamp and drops a held push.
+        assertThat(region.offerResolvedTs(600, 12, EPOCH)).isEqualTo(ColumnarRegion.Advance.HELD);
+        region.apply(1, 11, entry(RaftCommand.newBuilder().setEpoch(EPOCH).setSplit(Split.newBuilder()
+                .setSplitKey(ByteString.copyFrom(row(5))).setNewRegionId(200).addNewPeerIds(21).addNewPeerIds(22)).build()));
+        region.apply(1, 12, entry());
+        assertThat(region.resolvedTs()).isZero();
+    }
+
+    @Test
     void refusesWhatTheRowStoreRefusesAndSkipsReplayedEntries() {
         ColumnarRegion region = newRegion();
         RegionEpoch stale = EPOCH.toBuilder().setVersion(0).build();

@@ -35,11 +35,16 @@ public final class StoreMetrics {
     public final Histogram coprocessorSeconds;
     public final Histogram lockWaitSeconds;
     public final Counter resolvedTsProposals;
+    public final Counter resolvedTsPushes;
 
     public StoreMetrics() {
         JvmMetrics.builder().register(registry);
         resolvedTsProposals = Counter.builder().name("duet_store_resolved_ts_proposals_total")
-                .help("Resolved timestamps proposed by region leaders for their learners").register(registry);
+                .help("Resolved timestamps proposed through the log by region leaders for their learners")
+                .register(registry);
+        resolvedTsPushes = Counter.builder().name("duet_store_resolved_ts_pushes_total")
+                .help("Resolved timestamps of regions led here pushed to learner stores outside the log")
+                .register(registry);
         gcKeys = Counter.builder().name("duet_store_gc_keys_total")
                 .help("Keys whose old MVCC versions were garbage-collected").register(registry);
         gcRegionScans = Counter.builder().name("duet_store_gc_region_scans_total")

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -56,6 +57,7 @@ public final class Proposer {
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inflight = new AtomicInteger();
     private final AtomicBoolean draining = new AtomicBoolean();
+    private final AtomicLong failedEntries = new AtomicLong();
 
     public Proposer(RaftGroupHandle handle, LeaderLease lease, Executor executor, Limits limits, Observer observer,
             Function<String, RegionError> notLeaderError) {
@@ -147,6 +149,7 @@ public final class Proposer {
         inflight.decrementAndGet();
         try {
             if (error != null) {
+                failedEntries.incrementAndGet();
                 CommandResult failure = CommandResult.newBuilder().setRegionError(toRegionError(error)).build();
                 batch.forEach(pending -> pending.result().complete(failure));
                 return;
@@ -181,6 +184,14 @@ public final class Proposer {
             return RegionErrors.serverIsBusy("Raft: " + unavailable.getMessage(), 50);
         }
         return RegionErrors.serverIsBusy(String.valueOf(cause), 100);
+    }
+
+    /**
+     * How many entries failed to propose so far: such an entry may still be in the log (a timeout) or not (no
+     * leader), so until a later entry commits nothing can say which log index bounds it.
+     */
+    public long failedEntries() {
+        return failedEntries.get();
     }
 
     public int queued() {

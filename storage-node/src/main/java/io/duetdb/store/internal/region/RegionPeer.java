@@ -16,6 +16,7 @@ import io.duetdb.proto.meta.Region;
 import io.duetdb.proto.raftcmd.CommandResult;
 import io.duetdb.proto.raftcmd.RaftCommand;
 import io.duetdb.proto.raftcmd.ResolvedTs;
+import io.duetdb.proto.store.RegionResolvedTs;
 import io.duetdb.raft.RaftGroupHandle;
 import io.duetdb.store.internal.proto.RegionLocalState;
 import io.duetdb.store.internal.txn.PessimisticLockTable;
@@ -165,13 +166,22 @@ public final class RegionPeer {
             return CompletableFuture.completedFuture(CommandResult.newBuilder()
                     .setRegionError(RegionErrors.serverIsBusy("region " + regionId() + " is starting", 50)).build());
         }
-        return current.submit(command);
+        synchronized (this) {
+            CompletableFuture<CommandResult> result = current.submit(command);
+            lastProposal = result;
+            return result;
+        }
     }
 
     private volatile long lastWriteTs;
     private final WrittenKeys writtenKeys = new WrittenKeys();
     /** The highest timestamp this replica proposed as resolved (its queue order is the log's order). */
     private long resolvedTsProposed;
+    /** The last command proposed here: once it has applied, every command proposed before it has too. */
+    private CompletableFuture<CommandResult> lastProposal = CompletableFuture.completedFuture(null);
+    /** The proposer and its failure count when a ResolvedTs entry last committed through it. */
+    private Proposer settledProposer;
+    private long settledFailures;
 
     /**
      * Proposes that no transaction not yet committed or prewritten here commits at or below {@code ts}, a
@@ -185,9 +195,56 @@ public final class RegionPeer {
         }
         synchronized (this) {
             resolvedTsProposed = Math.max(resolvedTsProposed, ts);
+            Proposer through = proposer;
+            long failures = through == null ? 0 : through.failedEntries();
             return propose(RaftCommand.newBuilder().setEpoch(current.getEpoch())
-                    .setResolvedTs(ResolvedTs.newBuilder().setTs(ts)).build());
+                    .setResolvedTs(ResolvedTs.newBuilder().setTs(ts)).build())
+                    .whenComplete((result, error) -> {
+                        if (error == null && through != null && through.failedEntries() == failures) {
+                            settled(through, failures);
+                        }
+                    });
         }
+    }
+
+    private synchronized void settled(Proposer through, long failures) {
+        settledProposer = through;
+        settledFailures = failures;
+    }
+
+    /**
+     * The same promise as {@link #proposeResolvedTs} without a log entry, for a replica that has applied this
+     * leader's log up to the returned index (TiKV's resolved-ts advance outside the log): the promise holds from
+     * the moment this call fences one-phase commits at or below {@code ts}, and every command proposed before it
+     * lies at or below that index once applied. Empty when the lease has lapsed (another leader may exist, whose
+     * commits this fence does not hold back) or when an entry failed since the last ResolvedTs entry committed
+     * (it may still sit in the log above any index known now): the caller proposes through the log instead.
+     */
+    public Optional<CompletableFuture<RegionResolvedTs>> fenceResolvedTs(long ts) {
+        Region current = region();
+        long term = currentTerm();
+        if (current == null || term < 0 || !lease.isValid(term, System.nanoTime())) {
+            return Optional.empty();
+        }
+        CompletableFuture<CommandResult> barrier;
+        Proposer through;
+        long failures;
+        synchronized (this) {
+            through = proposer;
+            failures = settledFailures;
+            if (through == null || through != settledProposer || through.failedEntries() != failures) {
+                return Optional.empty();
+            }
+            resolvedTsProposed = Math.max(resolvedTsProposed, ts);
+            barrier = lastProposal;
+        }
+        return Optional.of(barrier.handle((result, error) -> {
+            if (error != null || through.failedEntries() != failures || currentTerm() != term) {
+                return null;
+            }
+            return RegionResolvedTs.newBuilder().setRegionId(regionId()).setEpoch(current.getEpoch()).setTs(ts)
+                    .setAppliedIndex(stateMachine.applied().index()).build();
+        }));
     }
 
     /**
