@@ -746,6 +746,55 @@ SqlNode DuetQueryWithLocking() :
     }
 }
 
+/**
+ * START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT SNAPSHOT] [, ...] [AS OF TIMESTAMP expr]; TiDB's
+ * AS OF TIMESTAMP arrives as FOR SYSTEM_TIME AS OF (the token manager's spelling, which table names take too).
+ */
+SqlNode DuetStartTransaction() :
+{
+    final Span s;
+    boolean readOnly = false;
+    SqlNode asOf = null;
+}
+{
+    <START> { s = span(); } <TRANSACTION>
+    [
+        readOnly = DuetTransactionCharacteristic(readOnly)
+        ( <COMMA> readOnly = DuetTransactionCharacteristic(readOnly) )*
+    ]
+    [
+        <FOR> <SYSTEM_TIME> <AS> <OF> asOf = Expression(ExprContext.ACCEPT_NON_QUERY)
+        {
+            if (!readOnly) {
+                throw new ParseException("AS OF TIMESTAMP needs START TRANSACTION READ ONLY");
+            }
+        }
+    ]
+    {
+        return new SqlStartTransaction(s.end(this), readOnly, asOf);
+    }
+}
+
+/** One characteristic of START TRANSACTION; returns whether the transaction is read-only after it. */
+boolean DuetTransactionCharacteristic(boolean readOnly) :
+{
+    SqlIdentifier consistent;
+    SqlIdentifier snapshot;
+}
+{
+    <READ> ( <ONLY> { return true; } | <WRITE> { return false; } )
+|
+    <WITH> consistent = SimpleIdentifier() snapshot = SimpleIdentifier()
+    {
+        if (!consistent.getSimple().equalsIgnoreCase("CONSISTENT") || !snapshot.getSimple().equalsIgnoreCase("SNAPSHOT")) {
+            throw new ParseException("expected WITH CONSISTENT SNAPSHOT at line "
+                + consistent.getParserPosition().getLineNum() + ", column "
+                + consistent.getParserPosition().getColumnNum());
+        }
+        return readOnly;
+    }
+}
+
 /** EXPLAIN [ANALYZE] [FORMAT = name] query, also spelled DESCRIBE or DESC; the query may have a locking clause. */
 SqlNode DuetExplain() :
 {

@@ -104,6 +104,10 @@ public final class TpccBenchmark implements Callable<Integer> {
             + " meanwhile (a probe commits a row every 100 ms and reads it back from the learner)")
     boolean learners;
 
+    @Option(names = "--resolved-ts-interval-ms", description = "the stores' resolved-timestamp interval for learners"
+            + " (default: the stores' default)")
+    Integer resolvedTsIntervalMillis;
+
     @Option(names = "--seed", defaultValue = "1", description = "seed of the terminals' inputs (default: ${DEFAULT-VALUE})")
     long seed;
 
@@ -146,8 +150,12 @@ public final class TpccBenchmark implements Callable<Integer> {
         Path root = Files.createTempDirectory("duet-tpcc-bench");
         LoopbackPorts ports = new LoopbackPorts();
         try (Closeable cleanup = () -> DataDirectories.delete(root); LocalCluster cluster = new LocalCluster(root, 1, config -> { },
-                config -> config.setBlockCacheSize(DataSize.ofMebibytes(256))
-                        .setReserveSpace(DataSize.ofMebibytes(256)))) {
+                config -> {
+                    config.setBlockCacheSize(DataSize.ofMebibytes(256)).setReserveSpace(DataSize.ofMebibytes(256));
+                    if (resolvedTsIntervalMillis != null) {
+                        config.setResolvedTsInterval(Duration.ofMillis(resolvedTsIntervalMillis));
+                    }
+                })) {
             cluster.start(3);
             if (learners) {
                 cluster.addLearner();

@@ -91,6 +91,8 @@ public enum ErrorCode {
     WRONG_PARAMETER_COUNT(1582, "42000"),
     FIELD_IN_ORDER_NOT_SELECT(3065, "HY000"),
     WINDOW_NOT_DEFINED(3579, "HY000"),
+    /** "Cannot execute statement in a READ ONLY transaction." */
+    READ_ONLY_TRANSACTION(1792, "25006"),
 
     // TiDB's distributed-system errors.
     TRANSACTION_RETRYABLE(8002, "HY000"),

@@ -18,19 +18,23 @@ final class PastReadTimestamp {
     private PastReadTimestamp() {
     }
 
+    /** The timestamp of a UTC date and time (as NOW() gives them); {@code invalid} says what is wrong otherwise. */
+    static long ofDateTime(String dateTime, String invalid) {
+        try {
+            LocalDateTime time = LocalDateTime.parse(dateTime.trim().replace(' ', 'T'));
+            return new Timestamp(time.toInstant(ZoneOffset.UTC).toEpochMilli(), 0).packed();
+        } catch (DateTimeParseException | IllegalArgumentException e) {
+            throw new DuetException(ErrorCode.INVALID_READ_TIMESTAMP, "invalid as of timestamp: " + invalid);
+        }
+    }
+
     /** The timestamp, or 0 when reads take a new one; {@code now} gives placement's newest timestamp. */
     static long of(String snapshot, long stalenessSeconds, LongSupplier now) {
         if (!snapshot.isEmpty()) {
             if (snapshot.chars().allMatch(Character::isDigit)) {
                 return Long.parseLong(snapshot);
             }
-            try {
-                LocalDateTime time = LocalDateTime.parse(snapshot.trim().replace(' ', 'T'));
-                return new Timestamp(time.toInstant(ZoneOffset.UTC).toEpochMilli(), 0).packed();
-            } catch (DateTimeParseException | IllegalArgumentException e) {
-                throw new DuetException(ErrorCode.INVALID_READ_TIMESTAMP, "invalid as of timestamp: tidb_snapshot '"
-                        + snapshot + "' is neither a timestamp nor a date and time");
-            }
+            return ofDateTime(snapshot, "tidb_snapshot '" + snapshot + "' is neither a timestamp nor a date and time");
         }
         if (stalenessSeconds >= 0) {
             return 0;

@@ -23,8 +23,10 @@ import org.apache.calcite.sql.SqlDdl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
@@ -54,10 +56,12 @@ import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.txn.SqlStartTransaction;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
 import io.duetdb.sql.prepare.ReadFromStorageHints;
 import io.duetdb.sql.prepare.SqlMode;
+import io.duetdb.sql.prepare.StaleReadClause;
 import io.duetdb.sql.prepare.TypeMapping;
 import io.duetdb.sql.variables.TidbVariables;
 
@@ -68,7 +72,7 @@ import io.duetdb.sql.variables.TidbVariables;
  */
 public final class Session implements SessionFunctions {
     private static final Pattern USE = Pattern.compile("(?is)use\\s+`?([^`\\s]+)`?");
-    private static final Pattern BEGIN = Pattern.compile("(?is)(begin(\\s+work)?|start\\s+transaction.*)");
+    private static final Pattern BEGIN = Pattern.compile("(?is)(begin(\\s+work)?|start\\s+transaction)");
     private static final Pattern COMMIT = Pattern.compile("(?is)commit(\\s+work)?");
     private static final Pattern ROLLBACK = Pattern.compile("(?is)rollback(\\s+work)?");
     private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
@@ -94,6 +98,9 @@ public final class Session implements SessionFunctions {
     private String database;
     private Transaction transaction;
     private boolean explicitTransaction;
+    /** The open transaction writes nothing (START TRANSACTION READ ONLY); reading history, it locks nothing either. */
+    private boolean readOnlyTransaction;
+    private boolean historicalTransaction;
     private boolean statementChecksKeysAtPrewrite;
     private long lastInsertId;
     private LocalDateTime statementTime = LocalDateTime.now(ZoneOffset.UTC);
@@ -848,6 +855,17 @@ public final class Session implements SessionFunctions {
             ddlWarnings.forEach(this::addWarning);
             return UpdateResult.NONE;
         }
+        if (statement instanceof SqlStartTransaction start) {
+            startTransaction(start);
+            return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlExplainQuery || statement instanceof SqlQueryWithLocking
+                || statement.getKind().belongsTo(SqlKind.QUERY)) {
+            Optional<SqlNode> asOf = StaleReadClause.take(statement);
+            if (asOf.isPresent()) {
+                return staleRead(statement, asOf.get(), rewritten);
+            }
+        }
         if (statement instanceof SqlMySqlInsert insert) {
             return inWriteTransaction(transaction -> new DmlStatements(this, transaction).insert(insert));
         }
@@ -897,7 +915,59 @@ public final class Session implements SessionFunctions {
             throw new DuetException(ErrorCode.UNKNOWN_ERROR,
                     "can not execute write statement when 'tidb_snapshot' is set");
         }
+        requireWritableTransaction();
         return inTransaction(work);
+    }
+
+    private void requireWritableTransaction() {
+        if (transaction != null && readOnlyTransaction) {
+            throw new DuetException(ErrorCode.READ_ONLY_TRANSACTION, "Cannot execute statement in a READ ONLY transaction.");
+        }
+    }
+
+    /**
+     * START TRANSACTION with its characteristics: READ ONLY refuses writes; AS OF TIMESTAMP (TiDB's stale read,
+     * READ ONLY too) reads at that time, which learners serve without the leader below their resolved timestamp.
+     */
+    private void startTransaction(SqlStartTransaction start) {
+        endTransaction(true);
+        transaction = start.asOf() == null ? beginTransaction()
+                : manager.client().beginAt(AsOfTimestamp.of(start.asOf(), this::evaluateConstant));
+        explicitTransaction = true;
+        readOnlyTransaction = start.readOnly();
+        historicalTransaction = start.asOf() != null;
+    }
+
+    /**
+     * A read with TiDB's AS OF TIMESTAMP after its tables: outside a transaction, and not with tidb_snapshot, it
+     * reads at that time in a transaction of its own.
+     */
+    private StatementResult staleRead(SqlNode statement, SqlNode time, String rewritten) {
+        if (transaction != null) {
+            throw new DuetException(ErrorCode.INVALID_READ_TIMESTAMP,
+                    "invalid as of timestamp: as of timestamp can't be set in transaction.");
+        }
+        if (!variable(TidbVariables.SNAPSHOT).isEmpty()) {
+            throw new DuetException(ErrorCode.INVALID_READ_TIMESTAMP,
+                    "invalid as of timestamp: can't use select as of while tidb_snapshot is set");
+        }
+        if (statement instanceof SqlQueryWithLocking) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "a locking read cannot read AS OF TIMESTAMP");
+        }
+        long readTs = AsOfTimestamp.of(time, this::evaluateConstant);
+        TransactionWork work = statement instanceof SqlExplainQuery explain
+                ? transaction -> new ExplainStatement(this, transaction).run(explain)
+                : transaction -> query(transaction, statement, null, rewritten);
+        return atTimestamp(work, readTs);
+    }
+
+    /** The value of an expression without columns, computed as SELECT would. */
+    private Object evaluateConstant(SqlNode expression) {
+        SqlParserPos pos = SqlParserPos.ZERO;
+        SqlSelect select = new SqlSelect(pos, null, new SqlNodeList(List.of(expression), pos), null, null, null, null,
+                null, null, null, null, null, null);
+        StatementResult result = inTransaction(transaction -> query(transaction, select, null, null), false);
+        return ((QueryResult) result).rows().get(0)[0];
     }
 
     /**
@@ -911,6 +981,10 @@ public final class Session implements SessionFunctions {
         if (readTs == 0) {
             return inTransaction(work, singleKeyRead, false);
         }
+        return atTimestamp(work, readTs);
+    }
+
+    private StatementResult atTimestamp(TransactionWork work, long readTs) {
         Transaction own = manager.client().beginAt(readTs);
         try {
             return interruptibly(() -> work.run(own));
@@ -930,6 +1004,10 @@ public final class Session implements SessionFunctions {
      * that others hold locked and holds its locks until it ends.
      */
     private StatementResult inLockingTransaction(TransactionWork work) {
+        if (transaction != null && historicalTransaction) {
+            throw new DuetException(ErrorCode.READ_ONLY_TRANSACTION, "Cannot execute statement in a READ ONLY"
+                    + " transaction: a locking read cannot lock at a past timestamp (AS OF TIMESTAMP)");
+        }
         return inTransaction(work, false, true);
     }
 
@@ -1036,6 +1114,8 @@ public final class Session implements SessionFunctions {
         Transaction open = transaction;
         transaction = null;
         explicitTransaction = false;
+        readOnlyTransaction = false;
+        historicalTransaction = false;
         if (open == null) {
             return;
         }

@@ -12,6 +12,7 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSnapshot;
 import org.apache.calcite.util.Litmus;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,7 @@ import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.txn.SqlStartTransaction;
 
 class StatementParserTest {
     @Test
@@ -226,6 +228,38 @@ class StatementParserTest {
                 .isEqualTo("for share");
         // Calcite's own FOR after a table name still parses.
         assertThat(StatementParser.parse("SELECT SUBSTRING(a FROM 1 FOR 2) FROM t")).isInstanceOf(SqlSelect.class);
+    }
+
+    @Test
+    void parsesTidbsAsOfTimestampAfterTableNamesAndInStartTransaction() {
+        SqlSelect select = (SqlSelect) StatementParser.parse(
+                "SELECT o.id FROM orders AS OF TIMESTAMP '2026-11-27 10:00:00' AS o WHERE o.id = 1");
+        SqlCall alias = (SqlCall) select.getFrom();
+        assertThat(alias.getKind()).isEqualTo(SqlKind.AS);
+        SqlSnapshot snapshot = (SqlSnapshot) alias.operand(0);
+        assertThat(snapshot.getTableRef().toString()).isEqualTo("orders");
+        assertThat(snapshot.getPeriod().toString()).isEqualTo("'2026-11-27 10:00:00'");
+        SqlSelect joined = (SqlSelect) StatementParser.parse("SELECT * FROM a AS OF TIMESTAMP NOW() - INTERVAL 5 SECOND"
+                + " JOIN b AS OF TIMESTAMP NOW() - INTERVAL 5 SECOND ON a.x = b.x");
+        assertThat((SqlNode) ((SqlCall) joined.getFrom()).operand(0)).isInstanceOf(SqlSnapshot.class);
+        // AS before anything else keeps its meanings.
+        assertThat(StatementParser.parse("SELECT CAST(x AS TIMESTAMP) AS of_day FROM t AS of_t"))
+                .isInstanceOf(SqlSelect.class);
+
+        SqlStartTransaction stale = (SqlStartTransaction) StatementParser.parse(
+                "START TRANSACTION READ ONLY AS OF TIMESTAMP NOW() - INTERVAL 1 SECOND");
+        assertThat(stale.readOnly()).isTrue();
+        assertThat(stale.asOf()).isNotNull();
+        SqlStartTransaction consistent = (SqlStartTransaction) StatementParser.parse(
+                "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ WRITE");
+        assertThat(consistent.readOnly()).isFalse();
+        assertThat(consistent.asOf()).isNull();
+        assertThat(((SqlStartTransaction) StatementParser.parse("start transaction read only")).readOnly()).isTrue();
+        for (String wrong : List.of("START TRANSACTION AS OF TIMESTAMP '2026-11-27 10:00:00'",
+                "START TRANSACTION WITH SNAPSHOT", "START TRANSACTION READ")) {
+            assertThatThrownBy(() -> StatementParser.parse(wrong)).as(wrong).isInstanceOf(DuetException.class)
+                    .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.PARSE_ERROR));
+        }
     }
 
     @Test

@@ -12,6 +12,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -25,6 +28,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.time.Timestamp;
 import io.duetdb.proto.placement.PlacementRule;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.testing.CtlRun;
@@ -412,6 +416,13 @@ class ItColumnLearner {
             statement.execute("ALTER TABLE stale_ledger SET TIFLASH REPLICA 1");
             awaitAvailable(statement, "stale_ledger");
             long afterForty = placement.getTimestamp().packed();
+            // AS OF TIMESTAMP names milliseconds: the next one covers every commit before afterForty, and the next
+            // rows commit after it.
+            long fortyMillis = Timestamp.fromPacked(afterForty).physical() + 1;
+            LocalCluster.await("placement past " + fortyMillis, Duration.ofSeconds(5),
+                    () -> placement.getTimestamp().physical() > fortyMillis);
+            String fortyTime = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
+                    .format(Instant.ofEpochMilli(fortyMillis).atOffset(ZoneOffset.UTC));
             SqlTesting.insertRows(statement, "stale_ledger", 41, 60, i -> i + ", " + i);
             String query = "SELECT count(*), sum(amount) FROM stale_ledger";
 
@@ -432,6 +443,51 @@ class ItColumnLearner {
                     throw new AssertionError(e);
                 }
             });
+            statement.execute("SET tidb_snapshot = ''");
+
+            // TiDB's AS OF TIMESTAMP: on a statement's tables, and for a read-only transaction, on both engines.
+            String asOf = " AS OF TIMESTAMP '" + fortyTime + "'";
+            for (String engine : List.of("tikv", "tiflash")) {
+                statement.execute("SET tidb_isolation_read_engines = '" + engine + "'");
+                assertThat(SqlTesting.rows(statement, "SELECT count(*), sum(amount) FROM stale_ledger" + asOf))
+                        .as(engine).containsExactly("40|820");
+                assertThat(SqlTesting.rows(statement, "SELECT count(*) FROM stale_ledger" + asOf + " a JOIN stale_ledger"
+                        + asOf + " b ON a.id = b.id")).as(engine).containsExactly("40");
+                statement.execute("START TRANSACTION READ ONLY AS OF TIMESTAMP '" + fortyTime + "'");
+                assertThat(SqlTesting.rows(statement, query)).as(engine).containsExactly("40|820");
+                assertThatThrownBy(() -> statement.execute("INSERT INTO stale_ledger VALUES (98, 98)"))
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1792))
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("25006"));
+                assertThatThrownBy(() -> statement.execute("SELECT * FROM stale_ledger WHERE id = 1 FOR UPDATE"))
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1792));
+                assertThatThrownBy(() -> SqlTesting.rows(statement, "SELECT count(*) FROM stale_ledger" + asOf))
+                        .isInstanceOf(SQLException.class).hasMessageContaining("can't be set in transaction")
+                        .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(8135));
+                statement.execute("COMMIT");
+            }
+            assertThatThrownBy(() -> SqlTesting.rows(statement, "SELECT count(*) FROM stale_ledger" + asOf
+                    + " a, stale_ledger AS OF TIMESTAMP NOW() b")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("can not set different time in the as of")
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(8135));
+            assertThatThrownBy(() -> SqlTesting.rows(statement, "SELECT count(*) FROM stale_ledger AS OF TIMESTAMP"
+                    + " NOW() + INTERVAL 1 HOUR")).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(8135));
+            assertThatThrownBy(() -> SqlTesting.rows(statement, "SELECT count(*) FROM stale_ledger AS OF TIMESTAMP"
+                    + " 'yesterday'")).isInstanceOf(SQLException.class).hasMessageContaining("is not a date and time")
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(8135));
+            // An expression: a second ago, served by the learner alone once its resolved timestamp passed it.
+            statement.execute("SET tidb_isolation_read_engines = 'tiflash'");
+            LocalCluster.await("a read as of a second ago that sees all 60 rows", Duration.ofSeconds(20), () -> {
+                try {
+                    return SqlTesting.rows(statement, "SELECT count(*), sum(amount) FROM stale_ledger AS OF TIMESTAMP"
+                            + " NOW(3) - INTERVAL 1 SECOND").equals(List.of("60|1830"));
+                } catch (SQLException e) {
+                    throw new AssertionError(e);
+                }
+            });
+
             statement.execute("SET tidb_snapshot = '2999-01-01 00:00:00'");
             assertThatThrownBy(() -> SqlTesting.rows(statement, query)).isInstanceOf(SQLException.class)
                     .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(8135));

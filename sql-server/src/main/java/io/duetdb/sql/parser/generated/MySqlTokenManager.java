@@ -1,8 +1,7 @@
 package io.duetdb.sql.parser.generated;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.LinkedList;
 
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 
@@ -10,7 +9,8 @@ import org.apache.calcite.sql.parser.SqlParserImplFactory;
  * The generated lexer's tokens as MySQL reads them, where one token of look-ahead settles what Calcite's grammar
  * would decide otherwise: MySQL's string escapes ({@link MySqlStringLiterals}); VALUE, ARRAY, ROLLUP, PERIOD,
  * STREAM, UNKNOWN and USER as column and table names; FROM DUAL as no FROM at all; FOR before UPDATE or SHARE as
- * the locking clause's own token; and TiDB's bracketed hint options (see {@link #inHint}).
+ * the locking clause's own token; TiDB's AS OF TIMESTAMP as Calcite's FOR SYSTEM_TIME AS OF; and TiDB's bracketed
+ * hint options (see {@link #inHint}).
  * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
  */
 public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
@@ -22,7 +22,7 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
     };
 
     /** Tokens read ahead of the one handed over. */
-    private final Deque<Token> ahead = new ArrayDeque<>();
+    private final LinkedList<Token> ahead = new LinkedList<>();
     /** Whether the tokens are inside an optimizer hint comment. */
     private boolean inHint;
     /** The kinds of the last two tokens handed over, the last first. */
@@ -82,10 +82,37 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
                     token.kind = LOCKING_FOR;
                 }
             }
+            // TiDB's stale read after a table name (and in START TRANSACTION): the same as Calcite's FOR SYSTEM_TIME
+            // AS OF, whose SqlSnapshot the statement's reader takes apart; AS alone would read OF as an alias.
+            case AS -> {
+                if (peek().kind == OF && peekAt(1).kind == TIMESTAMP) {
+                    Token of = ahead.get(0);
+                    Token timestamp = ahead.get(1);
+                    respell(token, FOR, "FOR");
+                    respell(of, SYSTEM_TIME, "SYSTEM_TIME");
+                    Token ofAgain = new Token();
+                    respell(ofAgain, OF, "OF");
+                    copyPosition(timestamp, ofAgain);
+                    respell(timestamp, AS, "AS");
+                    ahead.add(2, ofAgain);
+                }
+            }
             default -> {
             }
         }
         return token;
+    }
+
+    private static void respell(Token token, int kind, String image) {
+        token.kind = kind;
+        token.image = image;
+    }
+
+    private static void copyPosition(Token from, Token to) {
+        to.beginLine = from.beginLine;
+        to.beginColumn = from.beginColumn;
+        to.endLine = from.endLine;
+        to.endColumn = from.endColumn;
     }
 
     /**
@@ -111,10 +138,15 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
     }
 
     private Token peek() {
-        if (ahead.isEmpty()) {
+        return peekAt(0);
+    }
+
+    /** The token {@code index} places after the one being classified. */
+    private Token peekAt(int index) {
+        while (ahead.size() <= index) {
             ahead.addLast(MySqlStringLiterals.decoded(lexed()));
         }
-        return ahead.peekFirst();
+        return ahead.get(index);
     }
 
     /**
