@@ -81,6 +81,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
  * services, a status port, and the background work (heartbeats, scheduling steps, splits, replica clean-up).
  */
 public final class StoreServer implements AutoCloseable {
+    /** How long a resolved-timestamp round gathers its regions before pushing; later ones go alone. */
+    private static final Duration RESOLVED_TS_BATCH_WAIT = Duration.ofMillis(5);
     private static final Logger LOG = LoggerFactory.getLogger(StoreServer.class);
     private static final String COMPONENT = "storage";
     private static final Duration READINESS_CHECK = Duration.ofMillis(500);
@@ -289,7 +291,7 @@ public final class StoreServer implements AutoCloseable {
                     public void pushed(int regions) {
                         metrics.resolvedTsPushes.inc(regions);
                     }
-                }, config.resolvedTsInterval());
+                }, RESOLVED_TS_BATCH_WAIT);
         background.scheduleWithFixedDelay(guard("resolved timestamps", resolvedTs::advance),
                 config.resolvedTsInterval().toMillis(), config.resolvedTsInterval().toMillis(), TimeUnit.MILLISECONDS);
         metrics.gauge("duet_store_lock_waiters", "Pessimistic lock requests waiting for a lock", lockWaits::waiting);

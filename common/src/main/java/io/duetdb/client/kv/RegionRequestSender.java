@@ -274,6 +274,11 @@ public final class RegionRequestSender implements AutoCloseable {
         return Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
     }
 
+    /** The channel to a store, for its other services. */
+    public io.grpc.Channel channelTo(HostAndPort address) {
+        return channel(address);
+    }
+
     private BatchCommandChannel channel(HostAndPort address) {
         // Direct executor: callers use blocking stubs, whose calls bring their own executor, and the command stream's
         // observer only hands answers over, so answers need no extra thread hop.

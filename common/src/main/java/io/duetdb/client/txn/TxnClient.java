@@ -21,6 +21,7 @@ import io.duetdb.client.kv.RegionRequestSender;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.region.RegionCache;
 import io.duetdb.common.concurrent.NamedThreadFactory;
+import io.duetdb.common.config.HostAndPort;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.KvLimits;
@@ -28,6 +29,12 @@ import io.duetdb.proto.kv.ImportRequest;
 import io.duetdb.proto.kv.ImportResponse;
 import io.duetdb.proto.kv.KeyValue;
 import io.duetdb.proto.kv.ReplicaRead;
+import io.duetdb.proto.meta.StoreState;
+import io.duetdb.proto.placement.StoreInfo;
+import io.duetdb.proto.placement.StoreLiveness;
+import io.duetdb.proto.store.GetResolvedTsRequest;
+import io.duetdb.proto.store.GetResolvedTsResponse;
+import io.duetdb.proto.store.StoreAdminGrpc;
 
 /**
  * Distributed transactions over the cluster's stores (Percolator): {@link #begin} starts one at a timestamp
@@ -35,6 +42,10 @@ import io.duetdb.proto.kv.ReplicaRead;
  */
 public final class TxnClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TxnClient.class);
+
+    private static final String COLUMNAR_LABEL = "engine";
+    private static final String COLUMNAR_ENGINE = "columnar";
+    private static final long RESOLVED_TS_DEADLINE_MILLIS = 1000;
 
     private final PlacementClient placement;
     private final TxnClientConfig config;
@@ -104,6 +115,37 @@ public final class TxnClient implements AutoCloseable {
         }
         live.computeIfAbsent(startTs, ts -> new AtomicInteger()).incrementAndGet();
         return new Transaction(this, startTs, TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+    }
+
+    /**
+     * The lowest resolved timestamp of the column learner stores' replicas, or 0 when none is known (no learner
+     * store, one that does not answer, a replica that resolved nothing yet): a read at or below it is served by
+     * the learners alone, without the region leaders. One call to placement and one to each learner store.
+     */
+    public long learnerResolvedTs() {
+        long lowest = Long.MAX_VALUE;
+        for (StoreInfo store : placement.getAllStores()) {
+            boolean learner = store.getStore().getLabelsList().stream().anyMatch(label ->
+                    label.getKey().equals(COLUMNAR_LABEL) && label.getValue().equals(COLUMNAR_ENGINE));
+            if (!learner || store.getStore().getState() != StoreState.SERVING
+                    || store.getLiveness() != StoreLiveness.UP) {
+                continue;
+            }
+            GetResolvedTsResponse response;
+            try {
+                response = StoreAdminGrpc.newBlockingStub(sender.channelTo(HostAndPort.parse(store.getStore().getAddress())))
+                        .withDeadlineAfter(RESOLVED_TS_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
+                        .getResolvedTs(GetResolvedTsRequest.getDefaultInstance());
+            } catch (RuntimeException e) {
+                LOG.debug("learner store {} did not give its resolved timestamp: {}", store.getStore().getId(),
+                        e.toString());
+                return 0;
+            }
+            if (response.getReplicas() > 0) {
+                lowest = Math.min(lowest, response.getMinResolvedTs());
+            }
+        }
+        return lowest == Long.MAX_VALUE ? 0 : lowest;
     }
 
     /** A new timestamp from placement. */

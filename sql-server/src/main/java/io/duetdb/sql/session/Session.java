@@ -63,6 +63,7 @@ import io.duetdb.sql.prepare.ReadFromStorageHints;
 import io.duetdb.sql.prepare.SqlMode;
 import io.duetdb.sql.prepare.StaleReadClause;
 import io.duetdb.sql.prepare.TypeMapping;
+import io.duetdb.sql.variables.GoDurations;
 import io.duetdb.sql.variables.TidbVariables;
 
 /**
@@ -932,7 +933,8 @@ public final class Session implements SessionFunctions {
     private void startTransaction(SqlStartTransaction start) {
         endTransaction(true);
         transaction = start.asOf() == null ? beginTransaction()
-                : manager.client().beginAt(AsOfTimestamp.of(start.asOf(), this::evaluateConstant));
+                : manager.client().beginAt(AsOfTimestamp.of(start.asOf(), this::evaluateConstant,
+                        manager.client()::learnerResolvedTs));
         explicitTransaction = true;
         readOnlyTransaction = start.readOnly();
         historicalTransaction = start.asOf() != null;
@@ -954,7 +956,7 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlQueryWithLocking) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "a locking read cannot read AS OF TIMESTAMP");
         }
-        long readTs = AsOfTimestamp.of(time, this::evaluateConstant);
+        long readTs = AsOfTimestamp.of(time, this::evaluateConstant, manager.client()::learnerResolvedTs);
         TransactionWork work = statement instanceof SqlExplainQuery explain
                 ? transaction -> new ExplainStatement(this, transaction).run(explain)
                 : transaction -> query(transaction, statement, null, rewritten);
@@ -978,6 +980,13 @@ public final class Session implements SessionFunctions {
     private StatementResult inReadTransaction(TransactionWork work, boolean singleKeyRead) {
         long readTs = transaction == null && autocommit() ? PastReadTimestamp.of(variable(TidbVariables.SNAPSHOT),
                 Long.parseLong(variable("tidb_read_staleness")), manager.client()::currentTimestamp) : 0;
+        if (readTs == 0 && transaction == null && autocommit()) {
+            long maxStaleness = GoDurations.parseMillis(variable(TidbVariables.MAX_STALENESS)).orElse(0);
+            if (maxStaleness > 0) {
+                readTs = BoundedStaleness.within(manager.client().learnerResolvedTs(), System.currentTimeMillis(),
+                        maxStaleness);
+            }
+        }
         if (readTs == 0) {
             return inTransaction(work, singleKeyRead, false);
         }

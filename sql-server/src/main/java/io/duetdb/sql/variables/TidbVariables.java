@@ -31,8 +31,13 @@ public final class TidbVariables {
     public static final String GENERAL_LOG = "tidb_general_log";
     /** How long garbage collection keeps old versions at least (a service safe point; placement's own is the floor). */
     public static final String GC_LIFE_TIME = "tidb_gc_life_time";
-    /** The point in time a session would read at: stored only (reads see the latest data). */
+    /** The point in time a session reads at (history): a timestamp, or a date and time in UTC. */
     public static final String SNAPSHOT = "tidb_snapshot";
+    /**
+     * DuetDB's own bounded staleness for reads outside transactions: a Go duration ('50ms'); when the learners'
+     * resolved timestamp is at most that old, reads take it and learners serve them without the leader.
+     */
+    public static final String MAX_STALENESS = "duet_max_staleness";
     /** DuetDB's read-ahead, its value of TiDB's tidb_distsql_scan_concurrency (TiDB's default is 15). */
     public static final int DEFAULT_SCAN_CONCURRENCY = 4;
 
@@ -179,6 +184,8 @@ public final class TidbVariables {
         list.add(choice("tidb_replica_read", SESSION_AND_GLOBAL, "leader", "leader", "follower", "leader-and-follower",
                 "prefer-leader", "closest-replicas", "closest-adaptive", "learner"));
         list.add(integer("tidb_read_staleness", SESSION, 0, Long.MIN_VALUE, 0));
+        list.add(new TypedVariable(MAX_STALENESS, SESSION_AND_GLOBAL, VariableType.DURATION, "0s", BigDecimal.ZERO,
+                BigDecimal.valueOf(3_600_000L), false, List.of()));
         list.add(choice("tidb_partition_prune_mode", SESSION_AND_GLOBAL, "dynamic", "static", "dynamic"));
         list.add(integer("tidb_cost_model_version", SESSION_AND_GLOBAL, 2, 1, 2));
         // Memory, transactions and statements.

@@ -93,7 +93,7 @@ class TypedVariableTest {
         for (TypedVariable variable : TidbVariables.all()) {
             assertThat(variable.assign(variable.defaultValue()).value()).as(variable.name())
                     .isEqualTo(variable.defaultValue());
-            assertThat(variable.name()).startsWith("tidb_");
+            assertThat(variable.name()).matches("(tidb|duet)_.*");
         }
         assertThat(TidbVariables.find("TIDB_BUILD_STATS_CONCURRENCY")).isPresent();
         assertThat(TidbVariables.find("tidb_no_such_variable")).isEmpty();

@@ -488,6 +488,33 @@ class ItColumnLearner {
                 }
             });
 
+            // Bounded staleness: the newest time the learners serve alone, within TiDB's bounds or our own limit.
+            double beforeBounded = learnerMetric("duet_learner_resolved_reads_total");
+            LocalCluster.await("a bounded-staleness read that sees all 60 rows", Duration.ofSeconds(20), () -> {
+                try {
+                    return SqlTesting.rows(statement, "SELECT count(*), sum(amount) FROM stale_ledger AS OF TIMESTAMP"
+                            + " TIDB_BOUNDED_STALENESS(NOW() - INTERVAL 10 SECOND, NOW())").equals(List.of("60|1830"));
+                } catch (SQLException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertThat(learnerMetric("duet_learner_resolved_reads_total")).isGreaterThan(beforeBounded);
+            assertThatThrownBy(() -> SqlTesting.rows(statement, "SELECT count(*) FROM stale_ledger AS OF TIMESTAMP"
+                    + " TIDB_BOUNDED_STALENESS(NOW(), NOW() - INTERVAL 10 SECOND)")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("wrong order")
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(8135));
+            statement.execute("SET duet_max_staleness = '10s'");
+            double beforeMaxStaleness = learnerMetric("duet_learner_resolved_reads_total");
+            LocalCluster.await("a read within duet_max_staleness that sees all 60 rows", Duration.ofSeconds(20), () -> {
+                try {
+                    return SqlTesting.rows(statement, query).equals(List.of("60|1830"));
+                } catch (SQLException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertThat(learnerMetric("duet_learner_resolved_reads_total")).isGreaterThan(beforeMaxStaleness);
+            statement.execute("SET duet_max_staleness = '0s'");
+
             statement.execute("SET tidb_snapshot = '2999-01-01 00:00:00'");
             assertThatThrownBy(() -> SqlTesting.rows(statement, query)).isInstanceOf(SQLException.class)
                     .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(8135));

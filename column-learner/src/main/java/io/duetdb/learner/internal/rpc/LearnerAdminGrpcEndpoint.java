@@ -8,6 +8,8 @@ import io.duetdb.learner.internal.LearnerNode;
 import io.duetdb.learner.internal.region.ColumnarRegion;
 import io.duetdb.proto.store.CreatePeerRequest;
 import io.duetdb.proto.store.CreatePeerResponse;
+import io.duetdb.proto.store.GetResolvedTsRequest;
+import io.duetdb.proto.store.GetResolvedTsResponse;
 import io.duetdb.proto.store.ListRegionsRequest;
 import io.duetdb.proto.store.ListRegionsResponse;
 import io.duetdb.proto.store.LocalRegion;
@@ -46,6 +48,21 @@ public final class LearnerAdminGrpcEndpoint extends StoreAdminGrpc.StoreAdminImp
     public void pushResolvedTs(PushResolvedTsRequest request, StreamObserver<PushResolvedTsResponse> observer) {
         int accepted = node.acceptResolvedTs(request.getRegionsList());
         observer.onNext(PushResolvedTsResponse.newBuilder().setAccepted(accepted).build());
+        observer.onCompleted();
+    }
+
+    @Override
+    public void getResolvedTs(GetResolvedTsRequest request, StreamObserver<GetResolvedTsResponse> observer) {
+        long min = Long.MAX_VALUE;
+        int replicas = 0;
+        for (ColumnarRegion replica : node.replicas()) {
+            if (replica.region() != null) {
+                replicas++;
+                min = Math.min(min, replica.resolvedTs());
+            }
+        }
+        observer.onNext(GetResolvedTsResponse.newBuilder().setMinResolvedTs(replicas == 0 ? 0 : min)
+                .setReplicas(replicas).build());
         observer.onCompleted();
     }
 
