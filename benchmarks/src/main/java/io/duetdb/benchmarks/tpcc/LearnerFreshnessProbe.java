@@ -199,49 +199,28 @@ final class LearnerFreshnessProbe implements AutoCloseable {
     }
 
     void print(PrintStream out) {
-        List<Long> sorted = new ArrayList<>(delays);
-        Collections.sort(sorted);
-        if (sorted.isEmpty()) {
-            out.println("learner freshness: no probe finished" + (errors.isEmpty() ? "" : ": " + errors.get(0)));
-            return;
-        }
-        long underHundred = sorted.stream().filter(nanos -> nanos < 100_000_000L).count();
-        out.printf(Locale.ROOT, "learner freshness under the workload, a read that waits: commit ack -> row read from"
-                + " the learner p50 %.1f ms, p99 %.1f ms, max %.1f ms; %.1f%% under 100 ms (%d probes)%s%n", percentile(sorted, 0.50),
-                percentile(sorted, 0.99), sorted.get(sorted.size() - 1) / 1e6, 100.0 * underHundred / sorted.size(),
-                sorted.size(), errors.isEmpty() ? "" : "; probe stopped: " + errors.get(0));
-        printResolvedDelay(out);
-        printResolvedLag(out);
-    }
-
-    private void printResolvedDelay(PrintStream out) {
-        List<Long> sorted = new ArrayList<>(resolvedDelays);
-        Collections.sort(sorted);
-        if (sorted.isEmpty()) {
-            out.println("learner freshness without waiting: no probe finished");
-            return;
-        }
-        long underHundred = sorted.stream().filter(nanos -> nanos < 100_000_000L).count();
-        out.printf(Locale.ROOT, "learner freshness under the workload, a read that does not wait (AS OF TIMESTAMP"
+        printDistribution(out, "learner freshness under the workload, a read that waits: commit ack -> row read from"
+                + " the learner", delays, "probes" + (errors.isEmpty() ? "" : "; probe stopped: " + errors.get(0)));
+        printDistribution(out, "learner freshness under the workload, a read that does not wait (AS OF TIMESTAMP"
                 + " TIDB_BOUNDED_STALENESS(NOW(3) - INTERVAL 10 SECOND, NOW(3)), at the learners' lowest resolved"
-                + " timestamp): commit ack -> row returned p50 %.1f ms, p99 %.1f ms, max %.1f ms; %.1f%% under 100 ms"
-                + " (%d probes, a read every 5 ms, p50 %.0f reads each)%n", percentile(sorted, 0.50),
-                percentile(sorted, 0.99), sorted.get(sorted.size() - 1) / 1e6, 100.0 * underHundred / sorted.size(),
-                sorted.size(), percentile(sortedCopy(boundedReads), 0.50) * 1e6);
+                + " timestamp): commit ack -> row returned", resolvedDelays, String.format(Locale.ROOT,
+                "probes, a read every 5 ms, p50 %.0f reads each", percentile(sortedCopy(boundedReads), 0.50) * 1e6));
+        printDistribution(out, "learner resolved-timestamp lag (a read that does not wait sees commits older than"
+                + " this; worst region, sampled every 50 ms)", resolvedLags, "samples");
     }
 
-    private void printResolvedLag(PrintStream out) {
-        List<Long> sorted = new ArrayList<>(resolvedLags);
+    /** A line of a distribution of nanoseconds: p50, p99, max and the share under 100 ms. */
+    private static void printDistribution(PrintStream out, String what, List<Long> values, String counted) {
+        List<Long> sorted = new ArrayList<>(values);
         Collections.sort(sorted);
         if (sorted.isEmpty()) {
-            out.println("learner resolved timestamp: no sample");
+            out.println(what + ": nothing measured");
             return;
         }
         long underHundred = sorted.stream().filter(nanos -> nanos < 100_000_000L).count();
-        out.printf(Locale.ROOT, "learner resolved-timestamp lag (a read that does not wait sees commits older than"
-                + " this; worst region, sampled every 50 ms): p50 %.1f ms, p99 %.1f ms, max %.1f ms; %.1f%% under 100 ms"
-                + " (%d samples)%n", percentile(sorted, 0.50), percentile(sorted, 0.99),
-                sorted.get(sorted.size() - 1) / 1e6, 100.0 * underHundred / sorted.size(), sorted.size());
+        out.printf(Locale.ROOT, "%s: p50 %.1f ms, p99 %.1f ms, max %.1f ms; %.1f%% under 100 ms (%d %s)%n", what,
+                percentile(sorted, 0.50), percentile(sorted, 0.99), sorted.get(sorted.size() - 1) / 1e6,
+                100.0 * underHundred / sorted.size(), sorted.size(), counted);
     }
 
     private static List<Long> sortedCopy(List<Long> values) {

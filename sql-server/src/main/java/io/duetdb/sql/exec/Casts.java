@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.time.LocalDate;
 
 import org.apache.calcite.rel.type.RelDataType;
@@ -28,8 +29,10 @@ final class Casts {
     private Casts() {
     }
 
-    static RowExpression cast(RowExpression operand, RelDataType type) {
+    /** {@code from}, the operand's type, sets the fractional digits a DATETIME keeps as text (MySQL's fsp). */
+    static RowExpression cast(RowExpression operand, RelDataType from, RelDataType type) {
         SqlTypeName target = type.getSqlTypeName();
+        int fractionalDigits = from.getSqlTypeName() == SqlTypeName.TIMESTAMP ? Math.max(0, from.getPrecision()) : -1;
         int scale = type.getScale();
         int precision = type.getPrecision();
         return row -> {
@@ -43,7 +46,9 @@ final class Casts {
                 case DECIMAL -> Values.toDecimal(value).setScale(Math.max(scale, 0), RoundingMode.HALF_UP);
                 case DOUBLE, FLOAT, REAL -> Values.toDouble(value);
                 case CHAR, VARCHAR -> {
-                    String text = value instanceof Double number ? formatDouble(number) : Values.toText(value);
+                    String text = value instanceof Double number ? formatDouble(number)
+                            : value instanceof LocalDateTime dateTime && fractionalDigits >= 0
+                                    ? Values.toText(dateTime, fractionalDigits) : Values.toText(value);
                     yield precision > 0 && text.length() > precision && precision <= LONGEST_LIMITED_STRING
                             ? text.substring(0, text.offsetByCodePoints(0, Math.min(precision,
                                     text.codePointCount(0, text.length())))) : text;

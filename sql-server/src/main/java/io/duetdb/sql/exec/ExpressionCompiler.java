@@ -27,6 +27,7 @@ import org.apache.calcite.util.TimestampString;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.types.SqlType;
+import io.duetdb.sql.prepare.DuetFunctions;
 import io.duetdb.sql.prepare.TypeMapping;
 
 /** Compiles Calcite row expressions into {@link RowExpression} trees with MySQL's NULL and type semantics. */
@@ -220,7 +221,7 @@ public final class ExpressionCompiler {
             case PLUS_PREFIX:
                 return operands.get(0);
             case CAST:
-                return Casts.cast(operands.get(0), call.getType());
+                return Casts.cast(operands.get(0), call.getOperands().get(0).getType(), call.getType());
             case CASE:
                 return row -> {
                     int last = operands.size() - 1;
@@ -499,6 +500,15 @@ public final class ExpressionCompiler {
             case "NOW":
             case "CURRENT_TIMESTAMP":
             case "LOCALTIMESTAMP":
+                if (operands.size() == 1) {
+                    return row -> {
+                        Object fsp = operands.get(0).evaluate(row);
+                        int digits = DuetFunctions.fractionalDigits(fsp == null ? 0 : (int) Values.toDouble(fsp));
+                        int nanos = session.statementTime().getNano();
+                        int unit = (int) Math.pow(10, 9 - digits);
+                        return session.statementTime().withNano(nanos - nanos % unit);
+                    };
+                }
                 return row -> session.statementTime().withNano(0);
             case "CURRENT_DATE":
                 return row -> session.statementTime().toLocalDate();

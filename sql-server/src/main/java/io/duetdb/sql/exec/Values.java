@@ -241,14 +241,19 @@ public final class Values {
             return bool ? "1" : "0";
         }
         if (value instanceof LocalDateTime dateTime) {
-            String text = dateTime.toLocalDate() + " " + String.format("%02d:%02d:%02d", dateTime.getHour(),
-                    dateTime.getMinute(), dateTime.getSecond());
-            if (dateTime.getNano() != 0) {
-                text = text + "." + String.format("%06d", dateTime.getNano() / 1000);
-            }
-            return text;
+            return toText(dateTime, dateTime.getNano() != 0 ? 6 : 0);
         }
         return String.valueOf(value);
+    }
+
+    /** A DATETIME as MySQL writes it with {@code fractionalDigits} (0 to 6) digits of fractional seconds. */
+    public static String toText(LocalDateTime dateTime, int fractionalDigits) {
+        String text = dateTime.toLocalDate() + " " + String.format("%02d:%02d:%02d", dateTime.getHour(),
+                dateTime.getMinute(), dateTime.getSecond());
+        if (fractionalDigits <= 0) {
+            return text;
+        }
+        return text + "." + String.format("%06d", dateTime.getNano() / 1000).substring(0, Math.min(6, fractionalDigits));
     }
 
     public static LocalDateTime toDateTime(Object value) {

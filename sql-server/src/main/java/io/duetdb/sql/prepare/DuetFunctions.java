@@ -45,7 +45,10 @@ public final class DuetFunctions {
             OperandTypes.NILADIC);
     public static final SqlFunction CURRENT_USER = function("CURRENT_USER", ReturnTypes.explicit(SqlTypeName.VARCHAR),
             OperandTypes.NILADIC);
-    public static final SqlFunction NOW = function("NOW", ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 0),
+    /** MySQL's NOW([fsp]): the statement's time with fsp (0 to 6) digits of fractional seconds. */
+    public static final SqlFunction NOW = function("NOW", binding -> binding.getTypeFactory().createSqlType(
+                    SqlTypeName.TIMESTAMP, fractionalDigits(binding.getOperandCount() == 0 ? 0
+                            : binding.getOperandLiteralValue(0, Integer.class))),
             OperandTypes.or(OperandTypes.NILADIC, OperandTypes.INTEGER));
 
     public static final SqlFunction SLEEP = function("SLEEP", ReturnTypes.BIGINT, OperandTypes.NUMERIC);
@@ -195,6 +198,11 @@ public final class DuetFunctions {
     /** A function of its arguments alone. */
     private static SqlFunction pure(String name, SqlReturnTypeInference returnType, SqlOperandTypeChecker operands) {
         return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands, SqlFunctionCategory.SYSTEM);
+    }
+
+    /** MySQL's fractional seconds precision, 0 to 6 (0 when not a constant). */
+    public static int fractionalDigits(Integer fsp) {
+        return fsp == null ? 0 : Math.max(0, Math.min(6, fsp));
     }
 
     private static SqlFunction function(String name, SqlReturnTypeInference returnType,

@@ -62,6 +62,18 @@ class StatementParserTest {
     }
 
     @Test
+    void readsAdjacentStringsAsOneAndIntroducedStringsAsTheirText() {
+        SqlSelect select = (SqlSelect) StatementParser.parse("SELECT 'a' 'b' \"c\", 'it''s' ' \\'ok\\'',"
+                + " 'x\\\\' '\\'y', _utf8mb4'u', _binary 'b', N'n', 'one'\n'two'");
+        assertThat(select.getSelectList()).extracting(node -> ((SqlLiteral) node).getValueAs(String.class))
+                .containsExactly("abc", "it's 'ok'", "x\\'y", "u", "b", "n", "onetwo");
+        // Columns named n or like an introducer stay columns.
+        SqlSelect columns = (SqlSelect) StatementParser.parse("SELECT n, _utf8mb4, _other FROM t WHERE n = 'x'");
+        assertThat(columns.getSelectList()).extracting(SqlNode::getKind)
+                .containsExactly(SqlKind.IDENTIFIER, SqlKind.IDENTIFIER, SqlKind.IDENTIFIER);
+    }
+
+    @Test
     void positionsAfterStringLiteralsCountTheirLines() {
         assertThatThrownBy(() -> StatementParser.parse("SELECT 'one\ntwo', \"x\ny\",\n  FROM"))
                 .isInstanceOf(DuetException.class)

@@ -170,6 +170,14 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void adjacentStringsIntroducersAndFractionalSecondsReadAsMySqlReadsThem() throws SQLException {
+        assertShared("SELECT 'a' 'b' 'c', _utf8mb4'x', N'y', CONCAT(_latin1 'l', 'm')", "abc|x|y|lm");
+        assertShared("SELECT LENGTH(CAST(NOW(3) AS CHAR)), LENGTH(CAST(NOW(6) AS CHAR)), LENGTH(CAST(NOW() AS CHAR))",
+                "23|26|19");
+        assertShared("SELECT NOW(3) >= NOW() AND NOW(3) < NOW() + INTERVAL 1 SECOND", "1");
+    }
+
+    @Test
     void numbersStringsAndDatesAreTruthValues() throws SQLException {
         onBoth("CREATE TABLE truth (c0 VARCHAR(100), c1 INT PRIMARY KEY, c2 INT, d DATE)",
                 "INSERT INTO truth VALUES ('12', 1, 1, '2026-01-01'), ('7', 2, 0, NULL), ('0', 3, NULL, '2026-02-01')");

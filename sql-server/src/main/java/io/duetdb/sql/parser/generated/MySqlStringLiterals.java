@@ -1,5 +1,8 @@
 package io.duetdb.sql.parser.generated;
 
+import java.util.Locale;
+import java.util.Set;
+
 /**
  * MySQL's escapes in string literals: backslashes and doubled quotes. Calcite's BigQuery-style strings accept
  * backslash escapes in the lexer but only unescape the quote ({@code \'}), leaving {@code \n}, {@code \t} or
@@ -22,6 +25,28 @@ public final class MySqlStringLiterals {
         return token;
     }
 
+    /** MySQL's character sets, whose names with an underscore introduce a string (_utf8mb4'text'). */
+    private static final Set<String> INTRODUCERS = Set.of("_utf8mb4", "_utf8", "_utf8mb3", "_latin1", "_binary",
+            "_ascii", "_utf16", "_utf32", "_ucs2", "_gbk", "_gb18030");
+
+    static boolean isIntroducer(String identifier) {
+        return INTRODUCERS.contains(identifier.toLowerCase(Locale.ROOT));
+    }
+
+    /** Appends the decoded string token {@code next} to the decoded string token {@code token}, which ends there. */
+    static void append(Token token, Token next) {
+        char quote = token.image.charAt(0);
+        token.image = encode(text(token) + text(next), quote);
+        token.endLine = next.endLine;
+        token.endColumn = next.endColumn;
+    }
+
+    /** The text of a decoded string token, as the parser reads it. */
+    private static String text(Token token) {
+        char quote = token.image.charAt(0);
+        return token.image.substring(1, token.image.length() - 1).replace("\\" + quote, String.valueOf(quote));
+    }
+
     /**
      * The token for the string {@code image} means in MySQL: the parser strips the quotes and turns each
      * backslash-quote into a quote, so a quote the decoded text has right after a backslash gets one more
@@ -31,7 +56,11 @@ public final class MySqlStringLiterals {
         if (image.indexOf('\\') < 0 && image.indexOf(quote, 1) == image.length() - 1) {
             return image;
         }
-        String decoded = decode(image.substring(1, image.length() - 1), quote);
+        return encode(decode(image.substring(1, image.length() - 1), quote), quote);
+    }
+
+    /** The token whose text, as the parser strips it, is {@code decoded}. */
+    private static String encode(String decoded, char quote) {
         StringBuilder token = new StringBuilder(decoded.length() + 2).append(quote);
         for (int i = 0; i < decoded.length(); i++) {
             char c = decoded.charAt(i);

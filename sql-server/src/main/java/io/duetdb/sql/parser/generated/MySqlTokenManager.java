@@ -9,8 +9,9 @@ import org.apache.calcite.sql.parser.SqlParserImplFactory;
  * The generated lexer's tokens as MySQL reads them, where one token of look-ahead settles what Calcite's grammar
  * would decide otherwise: MySQL's string escapes ({@link MySqlStringLiterals}); VALUE, ARRAY, ROLLUP, PERIOD,
  * STREAM, UNKNOWN and USER as column and table names; FROM DUAL as no FROM at all; FOR before UPDATE or SHARE as
- * the locking clause's own token; TiDB's AS OF TIMESTAMP as Calcite's FOR SYSTEM_TIME AS OF; and TiDB's bracketed
- * hint options (see {@link #inHint}).
+ * the locking clause's own token; TiDB's AS OF TIMESTAMP as Calcite's FOR SYSTEM_TIME AS OF; adjacent strings as
+ * one, and character set introducers and N before a string dropped; and TiDB's bracketed hint options (see
+ * {@link #inHint}).
  * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
  */
 public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
@@ -97,10 +98,29 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
                     ahead.add(2, ofAgain);
                 }
             }
+            // MySQL's adjacent strings are one ('a' 'b' is 'ab').
+            case BIG_QUERY_QUOTED_STRING, BIG_QUERY_DOUBLE_QUOTED_STRING -> {
+                while (isString(peek())) {
+                    MySqlStringLiterals.append(token, ahead.removeFirst());
+                }
+            }
+            // A character set introducer (_utf8mb4'text') or a national string (N'text'): the text is what counts.
+            case IDENTIFIER -> {
+                Token following = peek();
+                if (isString(following) && (MySqlStringLiterals.isIntroducer(token.image)
+                        || token.image.equalsIgnoreCase("N") && following.beginLine == token.endLine
+                                && following.beginColumn == token.endColumn + 1)) {
+                    return classified(next());
+                }
+            }
             default -> {
             }
         }
         return token;
+    }
+
+    private static boolean isString(Token token) {
+        return token.kind == BIG_QUERY_QUOTED_STRING || token.kind == BIG_QUERY_DOUBLE_QUOTED_STRING;
     }
 
     private static void respell(Token token, int kind, String image) {
