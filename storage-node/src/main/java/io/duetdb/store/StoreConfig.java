@@ -48,7 +48,7 @@ public final class StoreConfig {
     /** How often the store checks placement's GC safe point and collects old MVCC versions in the regions it leads. */
     private Duration gcRunInterval = Duration.ofMinutes(10);
     /** How often region leaders with learner replicas propose a resolved timestamp (learners read below it at once). */
-    private Duration resolvedTsInterval = Duration.ofMillis(100);
+    private Duration resolvedTsInterval = Duration.ofMillis(50);
     /** Slots of the transaction latch table (keys hash to slots; more slots, fewer false waits). */
     private int latchSlots = 2048;
     private boolean inMemoryPessimisticLocks = true;

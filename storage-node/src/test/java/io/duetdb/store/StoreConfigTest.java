@@ -38,7 +38,7 @@ class StoreConfigTest {
         assertThat(config.maxInflightProposals()).isEqualTo(1);
         assertThat(config.raftServerThreads()).isZero();
         assertThat(config.gcRunInterval()).isEqualTo(Duration.ofMinutes(10));
-        assertThat(config.resolvedTsInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(config.resolvedTsInterval()).isEqualTo(Duration.ofMillis(50));
         assertThat(config.latchSlots()).isEqualTo(2048);
         assertThat(config.inMemoryPessimisticLocks()).isTrue();
     }
