@@ -1,5 +1,7 @@
 package io.duetdb.sql.session;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -28,35 +30,49 @@ final class AsOfTimestamp {
     private static final String BOUNDED_STALENESS = "TIDB_BOUNDED_STALENESS";
 
     /**
-     * {@code evaluate} runs an expression without columns and returns its value; {@code resolved} gives the
-     * learners' lowest resolved timestamp.
+     * {@code evaluate} runs expressions without columns in one SELECT and returns their values; {@code resolved}
+     * gives the learners' lowest resolved timestamp.
      */
-    static long of(SqlNode time, Function<SqlNode, Object> evaluate, LongSupplier resolved) {
+    static long of(SqlNode time, Function<List<SqlNode>, Object[]> evaluate, LongSupplier resolved) {
         if (time instanceof SqlCall call && call.getOperator().getName().equalsIgnoreCase(BOUNDED_STALENESS)) {
             if (call.operandCount() != 2) {
                 throw new DuetException(ErrorCode.WRONG_PARAMETER_COUNT,
                         "Incorrect parameter count in the call to native function 'tidb_bounded_staleness'");
             }
-            long oldest = dateTime(call.operand(0), evaluate);
-            long newest = dateTime(call.operand(1), evaluate);
-            return BoundedStaleness.between(oldest, newest, resolved.getAsLong());
+            long[] bounds = dateTimes(List.of(call.operand(0), call.operand(1)), evaluate);
+            return BoundedStaleness.between(bounds[0], bounds[1], resolved.getAsLong());
         }
-        return dateTime(time, evaluate);
+        return dateTimes(List.of(time), evaluate)[0];
     }
 
-    private static long dateTime(SqlNode time, Function<SqlNode, Object> evaluate) {
-        String text;
-        if (time instanceof SqlLiteral literal && literal.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
-            text = literal.getValueAs(String.class);
-        } else {
-            SqlParserPos pos = SqlParserPos.ZERO;
-            Object value = evaluate.apply(SqlStdOperatorTable.CAST.createCall(pos, time,
-                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos)));
-            if (value == null) {
-                throw new DuetException(ErrorCode.INVALID_READ_TIMESTAMP, "invalid as of timestamp: the time is NULL");
+    /** The timestamps of the times: strings as they are, other expressions evaluated together. */
+    private static long[] dateTimes(List<SqlNode> times, Function<List<SqlNode>, Object[]> evaluate) {
+        String[] texts = new String[times.size()];
+        List<SqlNode> expressions = new ArrayList<>();
+        List<Integer> evaluated = new ArrayList<>();
+        SqlParserPos pos = SqlParserPos.ZERO;
+        for (int i = 0; i < times.size(); i++) {
+            if (times.get(i) instanceof SqlLiteral literal && literal.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
+                texts[i] = literal.getValueAs(String.class);
+            } else {
+                expressions.add(SqlStdOperatorTable.CAST.createCall(pos, times.get(i),
+                        new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARCHAR, pos), pos)));
+                evaluated.add(i);
             }
-            text = value.toString();
         }
-        return PastReadTimestamp.ofDateTime(text, "'" + text + "' is not a date and time");
+        if (!expressions.isEmpty()) {
+            Object[] values = evaluate.apply(expressions);
+            for (int k = 0; k < evaluated.size(); k++) {
+                if (values[k] == null) {
+                    throw new DuetException(ErrorCode.INVALID_READ_TIMESTAMP, "invalid as of timestamp: the time is NULL");
+                }
+                texts[evaluated.get(k)] = values[k].toString();
+            }
+        }
+        long[] timestamps = new long[texts.length];
+        for (int i = 0; i < texts.length; i++) {
+            timestamps[i] = PastReadTimestamp.ofDateTime(texts[i], "'" + texts[i] + "' is not a date and time");
+        }
+        return timestamps;
     }
 }

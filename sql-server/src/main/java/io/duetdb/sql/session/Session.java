@@ -933,7 +933,7 @@ public final class Session implements SessionFunctions {
     private void startTransaction(SqlStartTransaction start) {
         endTransaction(true);
         transaction = start.asOf() == null ? beginTransaction()
-                : manager.client().beginAt(AsOfTimestamp.of(start.asOf(), this::evaluateConstant,
+                : manager.client().beginAt(AsOfTimestamp.of(start.asOf(), this::evaluateConstants,
                         manager.client()::learnerResolvedTs));
         explicitTransaction = true;
         readOnlyTransaction = start.readOnly();
@@ -956,20 +956,24 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlQueryWithLocking) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "a locking read cannot read AS OF TIMESTAMP");
         }
-        long readTs = AsOfTimestamp.of(time, this::evaluateConstant, manager.client()::learnerResolvedTs);
+        long readTs = AsOfTimestamp.of(time, this::evaluateConstants, manager.client()::learnerResolvedTs);
         TransactionWork work = statement instanceof SqlExplainQuery explain
                 ? transaction -> new ExplainStatement(this, transaction).run(explain)
                 : transaction -> query(transaction, statement, null, rewritten);
         return atTimestamp(work, readTs);
     }
 
-    /** The value of an expression without columns, computed as SELECT would. */
-    private Object evaluateConstant(SqlNode expression) {
+    /**
+     * The values of expressions without columns, computed by one SELECT; it reads no table, so its transaction takes
+     * no timestamp from placement.
+     */
+    private Object[] evaluateConstants(List<SqlNode> expressions) {
         SqlParserPos pos = SqlParserPos.ZERO;
-        SqlSelect select = new SqlSelect(pos, null, new SqlNodeList(List.of(expression), pos), null, null, null, null,
+        SqlSelect select = new SqlSelect(pos, null, new SqlNodeList(expressions, pos), null, null, null, null,
                 null, null, null, null, null, null);
-        StatementResult result = inTransaction(transaction -> query(transaction, select, null, null), false);
-        return ((QueryResult) result).rows().get(0)[0];
+        try (Transaction own = manager.client().beginLatestRead()) {
+            return ((QueryResult) query(own, select, null, null)).rows().get(0);
+        }
     }
 
     /**
