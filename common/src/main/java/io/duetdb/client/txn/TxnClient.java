@@ -46,6 +46,7 @@ public final class TxnClient implements AutoCloseable {
     private static final String COLUMNAR_LABEL = "engine";
     private static final String COLUMNAR_ENGINE = "columnar";
     private static final long RESOLVED_TS_DEADLINE_MILLIS = 1000;
+    private static final long LEARNER_STORES_TTL_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final PlacementClient placement;
     private final TxnClientConfig config;
@@ -58,6 +59,7 @@ public final class TxnClient implements AutoCloseable {
     private final String serviceId = "txn-client-" + UUID.randomUUID();
     /** Start timestamps of live transactions, with how many transactions started at each. */
     private final ConcurrentSkipListMap<Long, AtomicInteger> live = new ConcurrentSkipListMap<>();
+    private volatile LearnerStores knownLearnerStores;
     private volatile long publishedSafePoint;
 
     public TxnClient(PlacementClient placement, TxnClientConfig config) {
@@ -120,17 +122,13 @@ public final class TxnClient implements AutoCloseable {
     /**
      * The lowest resolved timestamp of the column learner stores' replicas, or 0 when none is known (no learner
      * store, one that does not answer, a replica that resolved nothing yet): a read at or below it is served by
-     * the learners alone, without the region leaders. One call to placement and one to each learner store.
+     * the learners alone, without the region leaders. One call to each learner store; the stores come from
+     * placement, asked again after {@link #LEARNER_STORES_TTL_NANOS} (a store it does not know yet only makes a
+     * read above that store's resolved timestamp wait for it, as any learner read does).
      */
     public long learnerResolvedTs() {
         long lowest = Long.MAX_VALUE;
-        for (StoreInfo store : placement.getAllStores()) {
-            boolean learner = store.getStore().getLabelsList().stream().anyMatch(label ->
-                    label.getKey().equals(COLUMNAR_LABEL) && label.getValue().equals(COLUMNAR_ENGINE));
-            if (!learner || store.getStore().getState() != StoreState.SERVING
-                    || store.getLiveness() != StoreLiveness.UP) {
-                continue;
-            }
+        for (StoreInfo store : learnerStores()) {
             GetResolvedTsResponse response;
             try {
                 response = StoreAdminGrpc.newBlockingStub(sender.channelTo(HostAndPort.parse(store.getStore().getAddress())))
@@ -139,6 +137,7 @@ public final class TxnClient implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.debug("learner store {} did not give its resolved timestamp: {}", store.getStore().getId(),
                         e.toString());
+                knownLearnerStores = null;
                 return 0;
             }
             if (response.getReplicas() > 0) {
@@ -146,6 +145,25 @@ public final class TxnClient implements AutoCloseable {
             }
         }
         return lowest == Long.MAX_VALUE ? 0 : lowest;
+    }
+
+    private record LearnerStores(List<StoreInfo> stores, long fetchedNanos) {
+    }
+
+    private List<StoreInfo> learnerStores() {
+        LearnerStores known = knownLearnerStores;
+        long now = System.nanoTime();
+        if (known != null && now - known.fetchedNanos() < LEARNER_STORES_TTL_NANOS) {
+            return known.stores();
+        }
+        List<StoreInfo> stores = placement.getAllStores().stream()
+                .filter(store -> store.getStore().getLabelsList().stream().anyMatch(label ->
+                        label.getKey().equals(COLUMNAR_LABEL) && label.getValue().equals(COLUMNAR_ENGINE)))
+                .filter(store -> store.getStore().getState() == StoreState.SERVING
+                        && store.getLiveness() == StoreLiveness.UP)
+                .toList();
+        knownLearnerStores = new LearnerStores(stores, now);
+        return stores;
     }
 
     /** A new timestamp from placement. */
