@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,11 +132,14 @@ final class LearnerFreshnessProbe implements AutoCloseable {
         }
     }
 
+    /** A connection whose reads go to the learners (tidb_isolation_read_engines = 'tiflash'). */
+    private Connection learnerConnection() throws SQLException {
+        return DriverManager.getConnection(url + (url.contains("?") ? "&" : "?")
+                + "sessionVariables=tidb_isolation_read_engines=%27tiflash%27");
+    }
+
     private void probeResolved() {
-        String separator = url.contains("?") ? "&" : "?";
-        try (Connection writes = DriverManager.getConnection(url);
-                Connection learner = DriverManager.getConnection(url + separator
-                        + "sessionVariables=tidb_isolation_read_engines=%27tiflash%27");
+        try (Connection writes = DriverManager.getConnection(url); Connection learner = learnerConnection();
                 PreparedStatement insert = writes.prepareStatement("INSERT INTO freshness_probe VALUES (?, 'bounded')");
                 PreparedStatement read = learner.prepareStatement("SELECT id FROM freshness_probe AS OF TIMESTAMP"
                         + " TIDB_BOUNDED_STALENESS(NOW(3) - INTERVAL 10 SECOND, NOW(3)) WHERE id = ?")) {
@@ -168,10 +172,7 @@ final class LearnerFreshnessProbe implements AutoCloseable {
     }
 
     private void run() {
-        String separator = url.contains("?") ? "&" : "?";
-        try (Connection writes = DriverManager.getConnection(url);
-                Connection learner = DriverManager.getConnection(url + separator
-                        + "sessionVariables=tidb_isolation_read_engines=%27tiflash%27");
+        try (Connection writes = DriverManager.getConnection(url); Connection learner = learnerConnection();
                 PreparedStatement insert = writes.prepareStatement("INSERT INTO freshness_probe VALUES (?, 'probe')");
                 PreparedStatement read = learner.prepareStatement("SELECT id FROM freshness_probe WHERE id = ?")) {
             for (long id = System.currentTimeMillis(); running.get(); id++) {
