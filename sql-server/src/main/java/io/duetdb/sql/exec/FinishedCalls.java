@@ -94,7 +94,7 @@ final class FinishedCalls implements BatchOperator {
                     state[i] = ComputeValues.toSql(VectorValues.get(batch.getVector(positions[i]), row),
                             input.outputTypes().get(positions[i]));
                 }
-                Object value = CoprocessorPushDown.result(column.call(), state, slots);
+                Object value = PartialAggregates.result(column.call(), state, slots);
                 VectorValues.set(vector, row, ComputeValues.toCompute(value, column.type()));
             }
             vector.setValueCount(rows);

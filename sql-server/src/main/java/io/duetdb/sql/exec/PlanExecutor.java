@@ -61,7 +61,9 @@ public final class PlanExecutor {
     /** Operators several others read in the plan being executed, by node. */
     private Map<RelNode, SharedResult> shared;
     /** Null when this plan reads everything itself (locking reads, or push-down switched off). */
-    private final CoprocessorPushDown pushDown;
+    /** Plans the stores' part of reads; null when nothing goes to the coprocessors (locking reads, push-down off). */
+    private final CoprocessorPlanner pushDown;
+    private final CoprocessorReader coprocessorReader;
     /** Null when every operator takes rows (push-down or vectorized execution switched off). */
     private final VectorizedPlans vectorized;
     /** Joins whose inner side was read by handle lookups (for EXPLAIN ANALYZE). */
@@ -80,10 +82,11 @@ public final class PlanExecutor {
         this.locking = locking;
         this.session = compiler.session();
         this.memory = new MemoryTracker(memoryQuota(session));
-        this.pushDown = transaction != null && !locking && CoprocessorPushDown.enabled(session)
-                ? new CoprocessorPushDown(transaction, compiler, memory) : null;
+        this.pushDown = transaction != null && !locking && CoprocessorPlanner.enabled(session)
+                ? new CoprocessorPlanner(transaction, compiler, memory) : null;
+        this.coprocessorReader = transaction == null ? null : new CoprocessorReader(transaction, session, memory);
         this.vectorized = pushDown != null && VectorizedPlans.enabled(session)
-                ? new VectorizedPlans(pushDown, compiler, memory, new VectorizedContext()) : null;
+                ? new VectorizedPlans(pushDown, coprocessorReader, compiler, memory, new VectorizedContext()) : null;
     }
 
     /** Makes this locking plan pass by the rows other transactions hold instead of waiting for them. */
@@ -399,7 +402,7 @@ public final class PlanExecutor {
             });
         }
         if (node instanceof Project project) {
-            RowStream pushed = pushDown == null ? null : pushDown.project(project, reportTo(project));
+            RowStream pushed = pushDown == null ? null : coprocessorReader.open(pushDown.planProject(project), reportTo(project));
             if (pushed != null) {
                 return pushed;
             }
@@ -418,7 +421,7 @@ public final class PlanExecutor {
             return sort(sort);
         }
         if (node instanceof Aggregate aggregate) {
-            RowStream pushed = pushDown == null ? null : pushDown.aggregate(aggregate, reportTo(aggregate));
+            RowStream pushed = pushDown == null ? null : coprocessorReader.open(pushDown.planAggregate(aggregate), reportTo(aggregate));
             if (pushed != null) {
                 return pushed;
             }
@@ -552,7 +555,7 @@ public final class PlanExecutor {
         }
         byte[][] range = pushDown == null ? null : reader.recordRange();
         if (range != null) {
-            RowStream pushed = pushDown.scan(access, range, condition, reportTo(node));
+            RowStream pushed = coprocessorReader.open(pushDown.planScan(access, range, condition, null), reportTo(node));
             if (pushed != null) {
                 return pushed;
             }
@@ -577,8 +580,8 @@ public final class PlanExecutor {
             OrderedLimit.of(sort, window.kept()).ifPresent(limit -> orderedLimits.put(limit.scan(), limit));
         }
         List<Object[]> pushed = pushDown == null || !window.limited() ? null
-                : pushDown.topN(sort.getInput(), sort.getCollation().getFieldCollations(), window.kept(),
-                        reportTo(sort));
+                : coprocessorReader.execute(pushDown.planTopN(sort.getInput(), sort.getCollation().getFieldCollations(),
+                        window.kept()), reportTo(sort));
         if (pushed == null && vectorized != null) {
             RowStream batches = vectorized.rows(sort);
             if (batches != null) {

@@ -44,7 +44,7 @@ public final class PlanExplainer {
 
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
-    private final CoprocessorPushDown pushDown;
+    private final CoprocessorPlanner pushDown;
     private final List<Line> lines = new ArrayList<>();
     /** The executor that ran the plan for EXPLAIN ANALYZE, or null for EXPLAIN. */
     private final PlanExecutor run;
@@ -71,8 +71,8 @@ public final class PlanExplainer {
         this.run = run;
         this.transaction = transaction;
         this.compiler = compiler;
-        this.pushDown = transaction != null && CoprocessorPushDown.enabled(compiler.session())
-                ? new CoprocessorPushDown(transaction, compiler,
+        this.pushDown = transaction != null && CoprocessorPlanner.enabled(compiler.session())
+                ? new CoprocessorPlanner(transaction, compiler,
                 MemoryTracker.unlimited()) : null;
     }
 
@@ -256,7 +256,7 @@ public final class PlanExplainer {
 
     /** A node whose work goes to the stores: its SQL-side line, a reader, then the coprocessor's executors. */
     private boolean visitPushed(RelNode node, String prefix, String indent) {
-        CoprocessorPushDown.Pushed pushed = null;
+        CoprocessorTask pushed = null;
         String name = null;
         String info = null;
         if (node instanceof Aggregate aggregate) {
@@ -328,7 +328,7 @@ public final class PlanExplainer {
     }
 
     /** The reader line and the coprocessor's executors, last first. */
-    private void reader(CoprocessorPushDown.Pushed pushed, RelNode estimateOf, String prefix, String indent) {
+    private void reader(CoprocessorTask pushed, RelNode estimateOf, String prefix, String indent) {
         String task = pushed.shape().fromLearners() ? LEARNER_COPROCESSOR : ROW_COPROCESSOR;
         if (!pushed.residualConditions().isEmpty()) {
             // Conditions the stores cannot evaluate: the SQL layer applies them to the rows that come back.

@@ -50,7 +50,7 @@ final class RowBatches implements BatchOperator {
     static RowBatches of(RelNode node, VectorizedPlans.Context context, BufferAllocator allocator) {
         List<FieldType> types = new ArrayList<>();
         for (RelDataTypeField field : node.getRowType().getFieldList()) {
-            FieldType type = CoprocessorPushDown.sqlType(field.getType());
+            FieldType type = ExpressionTranslator.fieldType(field.getType());
             if (type == null || type.getType() == ValueType.BOOLEAN) {
                 return null;
             }

@@ -95,7 +95,9 @@ final class VectorizedPlans {
         void record(RelNode node, long rows, long nanos, long bytes);
     }
 
-    private final CoprocessorPushDown pushDown;
+    private final CoprocessorPlanner coprocessorPlanner;
+    private final CoprocessorReader coprocessorReader;
+    private final ExpressionTranslator translator;
     private final ExpressionCompiler compiler;
     private final MemoryTracker memory;
     private final Context context;
@@ -104,8 +106,11 @@ final class VectorizedPlans {
     /** The most bytes each join and sort held, for EXPLAIN ANALYZE. */
     private final java.util.Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
 
-    VectorizedPlans(CoprocessorPushDown pushDown, ExpressionCompiler compiler, MemoryTracker memory, Context context) {
-        this.pushDown = requireNonNull(pushDown, "pushDown is null");
+    VectorizedPlans(CoprocessorPlanner coprocessorPlanner, CoprocessorReader coprocessorReader,
+            ExpressionCompiler compiler, MemoryTracker memory, Context context) {
+        this.coprocessorPlanner = requireNonNull(coprocessorPlanner, "coprocessorPlanner is null");
+        this.coprocessorReader = requireNonNull(coprocessorReader, "coprocessorReader is null");
+        this.translator = new ExpressionTranslator(compiler);
         this.compiler = requireNonNull(compiler, "compiler is null");
         this.memory = requireNonNull(memory, "memory is null");
         this.context = requireNonNull(context, "context is null");
@@ -278,7 +283,7 @@ final class VectorizedPlans {
         List<FieldType> stateTypes = new ArrayList<>(keyTypes);
         List<int[]> slots = new ArrayList<>();
         for (AggregateCall call : aggregateCalls) {
-            int[] callSlots = pushDown.partialCalls(call, columns, partial, stateTypes);
+            int[] callSlots = PartialAggregates.addCalls(call, columns, partial, stateTypes);
             if (callSlots == null) {
                 return null;
             }
@@ -301,7 +306,7 @@ final class VectorizedPlans {
             Object[] row = new Object[keyCount + aggregateCalls.size()];
             System.arraycopy(state, 0, row, 0, keyCount);
             for (int c = 0; c < aggregateCalls.size(); c++) {
-                row[keyCount + c] = CoprocessorPushDown.result(aggregateCalls.get(c), state, slots.get(c));
+                row[keyCount + c] = PartialAggregates.result(aggregateCalls.get(c), state, slots.get(c));
             }
             rows.add(row);
         }
@@ -428,9 +433,9 @@ final class VectorizedPlans {
     }
 
     private BatchOperator build(RelNode node, BufferAllocator allocator) {
-        CoprocessorPushDown.BatchScan scan = pushDown.planBatchScan(node);
+        CoprocessorPlanner.BatchScan scan = coprocessorPlanner.planBatchScan(node);
         if (scan != null) {
-            BatchOperator answers = pushDown.openBatches(scan.pushed(), context.reportTo(node), allocator);
+            BatchOperator answers = coprocessorReader.openBatches(scan.pushed(), context.reportTo(node), allocator);
             return scan.projects() == null ? answers : projection(answers, scan.projects(), allocator);
         }
         if (node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan) {
@@ -510,7 +515,7 @@ final class VectorizedPlans {
                 }
                 int added = partial.getCallsCount();
                 int[] slots = call.getArgList().stream().allMatch(argument -> argument < width)
-                        ? pushDown.partialCalls(call, columns, partial, stateTypes) : null;
+                        ? PartialAggregates.addCalls(call, columns, partial, stateTypes) : null;
                 if (slots == null) {
                     input.close();
                     return null;
@@ -526,7 +531,7 @@ final class VectorizedPlans {
                 }
                 int[] positions = java.util.Arrays.stream(slots).map(statePositions::get).toArray();
                 String finished = name.equals("AVG") || name.equals("$SUM0") ? name : null;
-                FieldType type = finished == null ? windowTypes.get(positions[0]) : CoprocessorPushDown.sqlType(call.getType());
+                FieldType type = finished == null ? windowTypes.get(positions[0]) : ExpressionTranslator.fieldType(call.getType());
                 if (type == null) {
                     input.close();
                     return null;
@@ -998,7 +1003,7 @@ final class VectorizedPlans {
 
     /** The evaluator of an expression over columns of the given types, or null when it does not translate. */
     private VectorExpression expression(RexNode node, List<FieldType> types) {
-        Expression expression = pushDown.translate(node, types);
+        Expression expression = translator.translate(node, types);
         return expression == null ? null : VectorExpressions.build(expression, types);
     }
 
