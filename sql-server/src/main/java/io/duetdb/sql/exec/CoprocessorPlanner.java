@@ -221,15 +221,6 @@ final class CoprocessorPlanner {
         return chain.noted(plan == null ? null : plan.withConditions(conditionTexts, List.of()));
     }
 
-    CoprocessorTask planProject(Project project) {
-        ProjectPlan plan = projectPlan(project);
-        if (plan == null) {
-            return null;
-        }
-        return plan.chain().noted(plan.projected() != null ? plan.projected()
-                : plan.scan().then(projection(plan.chain().projects(), plan.pruning())));
-    }
-
     /** A projection over a scan chain: the scan of the columns it uses, and the same with the projection in the stores. */
     private record ProjectPlan(ScanChain chain, Pruning pruning, CoprocessorTask scan, CoprocessorTask projected) {
     }
@@ -256,24 +247,30 @@ final class CoprocessorPlanner {
      * A scan chain read as the stores' Arrow batches: the plan, whose answers are the rows with nothing left to do
      * but {@code projects} (over its outputs; null when there are none).
      */
-    record BatchScan(CoprocessorTask pushed, List<RexNode> projects) {
+    record BatchScan(CoprocessorTask task, List<RexNode> projects) {
         BatchScan {
-            requireNonNull(pushed, "pushed is null");
+            requireNonNull(task, "task is null");
         }
     }
 
     /**
-     * (A projection over) (a filter over) a table scan as batches, or null when the stores cannot evaluate all of
-     * its condition.
+     * The stores' part of reading (a projection over) (a filter over) a table scan: the task whose finished answers
+     * are the node's rows, and how batch operators read it (null when the SQL layer must evaluate a condition the
+     * stores cannot). Null when the node is not such a chain or its scan cannot go to the stores.
      */
-    BatchScan planBatchScan(RelNode node) {
+    StoreRead planRead(RelNode node) {
         if (node instanceof Project project) {
             ProjectPlan plan = projectPlan(project);
-            if (plan == null || !plan.scan().residualConditions().isEmpty()) {
+            if (plan == null) {
                 return null;
             }
+            CoprocessorTask rows = plan.chain().noted(plan.projected() != null ? plan.projected()
+                    : plan.scan().then(projection(plan.chain().projects(), plan.pruning())));
+            if (!plan.scan().finishedInTheStores()) {
+                return new StoreRead(rows, null);
+            }
             if (plan.projected() != null) {
-                return new BatchScan(plan.chain().noted(plan.projected()), null);
+                return new StoreRead(rows, new BatchScan(rows, null));
             }
             List<RexNode> projects = plan.chain().projects().stream().map(plan.pruning()::remap).toList();
             boolean identity = projects.size() == plan.scan().outputTypes().size();
@@ -281,7 +278,7 @@ final class CoprocessorPlanner {
                 identity = projects.get(i) instanceof RexInputRef reference && reference.getIndex() == i;
             }
             // The scan's columns as they are (pruning already chose them): nothing is left to do.
-            return new BatchScan(plan.chain().noted(plan.scan()), identity ? null : projects);
+            return new StoreRead(rows, new BatchScan(plan.chain().noted(plan.scan()), identity ? null : projects));
         }
         if (!(node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan)) {
             return null;
@@ -290,8 +287,18 @@ final class CoprocessorPlanner {
         if (chain == null) {
             return null;
         }
-        CoprocessorTask scan = planScan(chain.access(), chain.range(), chain.index(), chain.condition(), null);
-        return scan == null || !scan.residualConditions().isEmpty() ? null : new BatchScan(chain.noted(scan), null);
+        CoprocessorTask scan = chain.noted(planScan(chain.access(), chain.range(), chain.index(), chain.condition(), null));
+        if (scan == null) {
+            return null;
+        }
+        return new StoreRead(scan, scan.finishedInTheStores() ? new BatchScan(scan, null) : null);
+    }
+
+    /** A read planned for the stores: for operators on rows, and for operators on batches (null when they cannot). */
+    record StoreRead(CoprocessorTask rows, BatchScan batches) {
+        StoreRead {
+            requireNonNull(rows, "rows is null");
+        }
     }
 
     /**
@@ -329,7 +336,7 @@ final class CoprocessorPlanner {
      */
     Integer ascendingField(Project project) {
         ScanChain chain = chain(project);
-        if (chain == null || planProject(project) == null) {
+        if (chain == null || planRead(project) == null) {
             return null;
         }
         List<ColumnInfo> columns = chain.access().table().publicColumns();
@@ -385,10 +392,6 @@ final class CoprocessorPlanner {
     }
 
     /** A scan of the pruned columns (all when null) with the conditions the stores can evaluate. */
-    CoprocessorTask planScan(TableAccess access, byte[][] range, RexNode condition, Pruning pruning) {
-        return planScan(access, range, null, condition, pruning);
-    }
-
     private CoprocessorTask planScan(TableAccess access, byte[][] range, IndexInfo index, RexNode condition, Pruning pruning) {
         CoprocessorTask.ScanShape shape = shape(access, range, index, pruning);
         if (shape == null) {

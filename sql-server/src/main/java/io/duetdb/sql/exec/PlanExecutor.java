@@ -60,9 +60,10 @@ public final class PlanExecutor {
     private Map<RelNode, OperatorStatistics> statistics;
     /** Operators several others read in the plan being executed, by node. */
     private Map<RelNode, SharedResult> shared;
-    /** Null when this plan reads everything itself (locking reads, or push-down switched off). */
     /** Plans the stores' part of reads; null when nothing goes to the coprocessors (locking reads, push-down off). */
     private final CoprocessorPlanner pushDown;
+    /** The physical plan being executed, decided when execution starts. */
+    private PhysicalPlan plan;
     private final CoprocessorReader coprocessorReader;
     /** Null when every operator takes rows (push-down or vectorized execution switched off). */
     private final VectorizedPlans vectorized;
@@ -86,7 +87,7 @@ public final class PlanExecutor {
                 ? new CoprocessorPlanner(transaction, compiler, memory) : null;
         this.coprocessorReader = transaction == null ? null : new CoprocessorReader(transaction, session, memory);
         this.vectorized = pushDown != null && VectorizedPlans.enabled(session)
-                ? new VectorizedPlans(pushDown, coprocessorReader, compiler, memory, new VectorizedContext()) : null;
+                ? new VectorizedPlans(coprocessorReader, compiler, memory, new VectorizedContext()) : null;
     }
 
     /** Makes this locking plan pass by the rows other transactions hold instead of waiting for them. */
@@ -107,12 +108,17 @@ public final class PlanExecutor {
 
         @Override
         public int[] mergeKeys(Join join) {
-            return PlanExecutor.this.mergeKeys(join, JoinKeys.of(join, compiler.rexBuilder()));
+            return plan.join(join).mergeKeys();
         }
 
         @Override
         public long lookupOuterRows(Join join) {
-            return PlanExecutor.this.lookupOuterRows(join);
+            return plan.join(join).lookupOuterRows();
+        }
+
+        @Override
+        public CoprocessorPlanner.StoreRead storeRead(RelNode node) {
+            return plan.storeRead(node);
         }
 
         @Override
@@ -174,6 +180,7 @@ public final class PlanExecutor {
 
     /** Every row of the plan, counted against the statement's memory quota as the result it holds. */
     public List<Object[]> execute(RelNode node) {
+        plan = new PhysicalPlanner(transaction, compiler, locking, pushDown).plan(node);
         shared = sharedOperators(node);
         List<Object[]> rows = collect(stream(node), node.getRelTypeName());
         memory.consume(rows, node.getRelTypeName());
@@ -402,7 +409,7 @@ public final class PlanExecutor {
             });
         }
         if (node instanceof Project project) {
-            RowStream pushed = pushDown == null ? null : coprocessorReader.open(pushDown.planProject(project), reportTo(project));
+            RowStream pushed = storeRows(project);
             if (pushed != null) {
                 return pushed;
             }
@@ -421,7 +428,7 @@ public final class PlanExecutor {
             return sort(sort);
         }
         if (node instanceof Aggregate aggregate) {
-            RowStream pushed = pushDown == null ? null : coprocessorReader.open(pushDown.planAggregate(aggregate), reportTo(aggregate));
+            RowStream pushed = storeRows(aggregate);
             if (pushed != null) {
                 return pushed;
             }
@@ -526,6 +533,17 @@ public final class PlanExecutor {
         return value == null ? 0 : io.duetdb.sql.exec.Values.toLong(value);
     }
 
+    /** The node's rows as the stores compute them, when the physical plan gives it to them; else null. */
+    private RowStream storeRows(RelNode node) {
+        CoprocessorPlanner.StoreRead read = plan.storeRead(node);
+        return read == null ? null : coprocessorReader.open(read.rows(), reportTo(node));
+    }
+
+    /** The physical plan this executor ran (null before it ran one). */
+    PhysicalPlan physicalPlan() {
+        return plan;
+    }
+
     private TableAccess access(DuetTable table) {
         return accessCache.computeIfAbsent(table.table().id(), id -> new TableAccess(table.table()));
     }
@@ -547,18 +565,14 @@ public final class PlanExecutor {
         if (table == null) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "cannot read table " + scan.getTable().getQualifiedName());
         }
+        RowStream pushed = storeRows(node);
+        if (pushed != null) {
+            return pushed;
+        }
         TableAccess access = access(table);
-        TableReader reader = TableReader.create(transaction, access, condition, compiler, locking,
-                AccessPathEstimator.of(table, transaction, session));
+        TableReader reader = plan.operator(node).tableReader();
         if (skipLocked) {
             reader.skipLocked();
-        }
-        byte[][] range = pushDown == null ? null : reader.recordRange();
-        if (range != null) {
-            RowStream pushed = coprocessorReader.open(pushDown.planScan(access, range, condition, null), reportTo(node));
-            if (pushed != null) {
-                return pushed;
-            }
         }
         OrderedLimit limit = orderedLimits.get(scan);
         List<TableReader.HandleRow> read = limit != null && reader.ascendsBy(limit.columns())
@@ -579,9 +593,8 @@ public final class PlanExecutor {
         if (locking && window.limited()) {
             OrderedLimit.of(sort, window.kept()).ifPresent(limit -> orderedLimits.put(limit.scan(), limit));
         }
-        List<Object[]> pushed = pushDown == null || !window.limited() ? null
-                : coprocessorReader.execute(pushDown.planTopN(sort.getInput(), sort.getCollation().getFieldCollations(),
-                        window.kept()), reportTo(sort));
+        RowStream stored = storeRows(sort);
+        List<Object[]> pushed = stored == null ? null : RowStream.drain(stored);
         if (pushed == null && vectorized != null) {
             RowStream batches = vectorized.rows(sort);
             if (batches != null) {
@@ -743,31 +756,9 @@ public final class PlanExecutor {
         return mergeJoins.contains(join) || vectorized != null && vectorized.mergedJoin(join);
     }
 
-    /**
-     * Whether the join would run as a merge join (without reading any rows): both inputs ascend by one of its
-     * integer equality keys and the inner side is not read by key lookups instead.
-     */
-    public boolean plansMergeJoin(Join join) {
-        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        HandleLookup lookup = keys == null || transaction == null || locking || HandleLookup.maxOuterRows(session) <= 0
-                ? null : HandleLookup.of(join, keys);
-        // Lookups through a secondary index depend on how many keys the outer side holds: a merge join stays planned.
-        boolean lookups = lookup != null && lookup.byClusteredKey();
-        return !lookups && mergeKeys(join, keys) != null;
-    }
-
-    /** The most outer rows whose keys the join's inner rows are looked up by, or -1 when lookups do not apply. */
-    private long lookupOuterRows(Join join) {
-        JoinKeys keys = JoinKeys.of(join, compiler.rexBuilder());
-        long maxOuterRows = HandleLookup.maxOuterRows(session);
-        boolean applies = keys != null && transaction != null && !locking && maxOuterRows > 0
-                && HandleLookup.of(join, keys) != null;
-        return applies ? maxOuterRows : -1;
-    }
-
     /** The join's inner rows read by lookups of the outer rows' keys, or null when reading them whole is cheaper. */
     private List<Object[]> lookUp(Join join, List<Object[]> outerRows) {
-        HandleLookup lookup = HandleLookup.of(join, JoinKeys.of(join, compiler.rexBuilder()));
+        HandleLookup lookup = plan.join(join).lookup();
         List<List<Object>> keyValues = lookup.keyValues(outerRows, compiler);
         if (!lookup.worthIt(keyValues.size())) {
             return null;
@@ -781,85 +772,6 @@ public final class PlanExecutor {
                     MemoryTracker.estimate(rows)));
         }
         return rows;
-    }
-
-    /** The left and right fields a merge join walks, or null when the inputs' order does not allow one. */
-    private int[] mergeKeys(Join join, JoinKeys keys) {
-        if (keys == null || !MergeJoin.supports(join.getJoinType())) {
-            return null;
-        }
-        int leftField = ascendingField(join.getLeft());
-        int rightField = leftField < 0 ? -1 : ascendingField(join.getRight());
-        if (rightField < 0) {
-            return null;
-        }
-        for (int i = 0; i < keys.leftKeys().size(); i++) {
-            if (!keys.nullSafe().get(i) && keys.leftKeys().get(i) instanceof RexInputRef leftKey
-                    && keys.rightKeys().get(i) instanceof RexInputRef rightKey && leftKey.getIndex() == leftField
-                    && rightKey.getIndex() == rightField && isInteger(leftKey.getType()) && isInteger(rightKey.getType())) {
-                return new int[] {leftField, rightField};
-            }
-        }
-        return null;
-    }
-
-    private static boolean isInteger(org.apache.calcite.rel.type.RelDataType type) {
-        return switch (type.getSqlTypeName()) {
-            case TINYINT, SMALLINT, INTEGER, BIGINT -> true;
-            default -> false;
-        };
-    }
-
-    /**
-     * The field by which the node's rows ascend, or -1 when that is not known: records scanned from the stores come
-     * in clustered-key order (regions in key order), a covering index's entries in their first column's order,
-     * and filters and plain projections keep the order.
-     */
-    private int ascendingField(RelNode node) {
-        if (pushDown == null) {
-            return -1;
-        }
-        if (node instanceof TableScan scan) {
-            return scanOrder(scan, null);
-        }
-        if (node instanceof Filter filter) {
-            return filter.getInput() instanceof TableScan scan ? scanOrder(scan, filter.getCondition())
-                    : ascendingField(filter.getInput());
-        }
-        if (node instanceof Project project) {
-            Integer pushed = pushDown.ascendingField(project);
-            if (pushed != null) {
-                return pushed;
-            }
-            int input = ascendingField(project.getInput());
-            for (int i = 0; input >= 0 && i < project.getProjects().size(); i++) {
-                if (project.getProjects().get(i) instanceof RexInputRef reference && reference.getIndex() == input) {
-                    return i;
-                }
-            }
-        }
-        return -1;
-    }
-
-    /** The clustered key's position in a record range scan's rows, or -1 for another path or no clustered key. */
-    private int scanOrder(TableScan scan, RexNode condition) {
-        DuetTable table = scan.getTable().unwrap(DuetTable.class);
-        if (table == null || table.table().handleColumn() == null) {
-            return -1;
-        }
-        TableAccess access = access(table);
-        TableReader reader = TableReader.create(transaction, access, condition, compiler, locking,
-                AccessPathEstimator.of(table, transaction, session));
-        if (reader.recordRange() == null) {
-            return -1;
-        }
-        List<ColumnInfo> columns = table.table().publicColumns();
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).name().equalsIgnoreCase(String.valueOf(table.table().handleColumn()))) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private RowStream join(Join join) {
@@ -947,7 +859,7 @@ public final class PlanExecutor {
             List<Object[]> rightRows = new ArrayList<>();
             boolean leftDone = false;
             boolean rightDone = false;
-            long maxOuterRows = lookupOuterRows(join);
+            long maxOuterRows = plan.join(join).lookupOuterRows();
             if (maxOuterRows >= 0) {
                 while (!leftDone && leftRows.size() <= maxOuterRows) {
                     leftDone = pull(left, leftRows);
@@ -959,7 +871,7 @@ public final class PlanExecutor {
                     rightDone = true;
                 }
             }
-            int[] merge = rightDone ? null : mergeKeys(join, keys);
+            int[] merge = rightDone ? null : plan.join(join).mergeKeys();
             if (merge != null) {
                 // Both inputs ascend by the key: walk them together, holding only the right rows of one key.
                 mergeJoins.add(join);

@@ -44,10 +44,11 @@ public final class PlanExplainer {
 
     private final Transaction transaction;
     private final ExpressionCompiler compiler;
-    private final CoprocessorPlanner pushDown;
     private final List<Line> lines = new ArrayList<>();
     /** The executor that ran the plan for EXPLAIN ANALYZE, or null for EXPLAIN. */
     private final PlanExecutor run;
+    /** The physical plan drawn: the one {@link #run} ran, or the one an executor would run. */
+    private PhysicalPlan plan;
     /** The locking clause of the query explained (for SelectLock), or null. */
     private String lock;
     /**
@@ -55,8 +56,6 @@ public final class PlanExplainer {
      * in TiDB's plans (aggregation, projection, sort, limit), until SelectLock is drawn; identity set.
      */
     private final java.util.Set<RelNode> lockPath = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-
-    /** Where pushed work runs: the row store's coprocessors or the column learners'. */
 
     public PlanExplainer(Transaction transaction, ExpressionCompiler compiler) {
         this(transaction, compiler, null);
@@ -71,25 +70,40 @@ public final class PlanExplainer {
         this.run = run;
         this.transaction = transaction;
         this.compiler = compiler;
-        this.pushDown = transaction != null && CoprocessorPlanner.enabled(compiler.session())
-                ? new CoprocessorPlanner(transaction, compiler,
-                MemoryTracker.unlimited()) : null;
     }
 
-    private boolean readByLookup(Join join) {
-        return run != null && run.readByLookup(join);
-    }
-
-    private IndexInfo lookupIndex(Join join) {
-        return run == null ? null : run.lookupIndex(join);
-    }
-
-    /** Whether the join ran (EXPLAIN ANALYZE) or would run (EXPLAIN) as a merge join. */
-    private boolean mergeJoin(Join join) {
-        if (run != null) {
-            return run.mergedJoin(join);
+    /** The physical plan of {@code root} as an executor for this query would decide it (a locking one for a lock). */
+    private PhysicalPlan physicalPlan(RelNode root, boolean locking) {
+        if (run != null && run.physicalPlan() != null) {
+            return run.physicalPlan();
         }
-        return transaction != null && new PlanExecutor(transaction, compiler, false).plansMergeJoin(join);
+        CoprocessorPlanner coprocessor = transaction != null && !locking && CoprocessorPlanner.enabled(compiler.session())
+                ? new CoprocessorPlanner(transaction, compiler, MemoryTracker.unlimited()) : null;
+        return new PhysicalPlanner(transaction, compiler, locking, coprocessor).plan(root);
+    }
+
+    /** Whether the join's inner side was read by lookups (EXPLAIN ANALYZE) or is planned to be (EXPLAIN). */
+    private boolean readByLookup(Join join) {
+        return run != null ? run.readByLookup(join) : plan.join(join).lookupOuterRows() >= 0;
+    }
+
+    /** The secondary index the join's inner rows were (or are planned to be) looked up through; null for the key. */
+    private IndexInfo lookupIndex(Join join) {
+        if (run != null) {
+            return run.lookupIndex(join);
+        }
+        HandleLookup lookup = plan.join(join).lookup();
+        return lookup == null || lookup.byClusteredKey() ? null : lookup.index();
+    }
+
+    /** The join's algorithm: the one that ran (EXPLAIN ANALYZE) or the one planned to run first (EXPLAIN). */
+    private String joinName(Join join) {
+        PhysicalPlan.JoinMethod method = plan.join(join);
+        if (run == null) {
+            return method.name();
+        }
+        return run.readByLookup(join) ? "IndexJoin" : run.mergedJoin(join) ? "MergeJoin"
+                : method.equalities() ? "HashJoin" : "NestedLoopJoin";
     }
 
     public List<Line> explain(RelNode root) {
@@ -103,6 +117,7 @@ public final class PlanExplainer {
     public List<Line> explain(RelNode root, String lock) {
         lines.clear();
         this.lock = lock;
+        this.plan = physicalPlan(root, lock != null);
         lockPath.clear();
         if (lock != null) {
             RelNode node = root;
@@ -177,15 +192,18 @@ public final class PlanExplainer {
     }
 
     private void visitOperator(RelNode node, String prefix, String childIndent) {
-        if (pushDown != null && visitPushed(node, prefix, childIndent)) {
+        PhysicalPlan.PhysicalOperator operator = plan.operator(node);
+        if (operator != null && operator.storeRead() != null) {
+            visitStoreRead(node, operator.storeRead().rows(), prefix, childIndent);
             return;
         }
+        TableReader tableReader = operator == null ? null : operator.tableReader();
         if (node instanceof TableScan scan) {
-            readerLine(scan, null, prefix);
+            readerLine(scan, null, tableReader, prefix);
             return;
         }
         if (node instanceof Filter filter && filter.getInput() instanceof TableScan scan) {
-            readerLine(scan, filter, prefix);
+            readerLine(scan, filter, tableReader, prefix);
             return;
         }
         String name;
@@ -194,11 +212,13 @@ public final class PlanExplainer {
             name = "HashAgg";
             info = aggregateInfo(aggregate);
         } else if (node instanceof Join join) {
-            name = readByLookup(join) ? "IndexJoin" : mergeJoin(join) ? "MergeJoin" : "Join";
+            name = joinName(join);
             info = join.getJoinType().lowerName + " join, condition: " + describe(join.getCondition(), join.getLeft().getRowType(),
                     join.getRight().getRowType()) + (!readByLookup(join) ? "" : lookupIndex(join) == null
                             ? "; inner rows by clustered key lookups"
-                            : "; inner rows through index " + lookupIndex(join).name() + " lookups");
+                            : "; inner rows through index " + lookupIndex(join).name() + " lookups")
+                    + (run != null || !readByLookup(join) ? "" : "; " + plan.join(join).fallbackName() + " past "
+                            + plan.join(join).lookupOuterRows() + " outer rows");
         } else if (node instanceof Sort sort) {
             name = sort.fetch != null && !sort.getCollation().getFieldCollations().isEmpty() ? "TopN"
                     : sort.fetch != null ? "Limit" : "Sort";
@@ -254,77 +274,34 @@ public final class PlanExplainer {
         }
     }
 
-    /** A node whose work goes to the stores: its SQL-side line, a reader, then the coprocessor's executors. */
-    private boolean visitPushed(RelNode node, String prefix, String indent) {
-        CoprocessorTask pushed = null;
-        String name = null;
-        String info = null;
+    /** A node the stores compute: its SQL-side line (the final step), a reader, then the coprocessor's executors. */
+    private void visitStoreRead(RelNode node, CoprocessorTask task, String prefix, String indent) {
         if (node instanceof Aggregate aggregate) {
-            pushed = pushDown.planAggregate(aggregate);
-            boolean streamed = pushed != null && pushed.dag().getExecutorsList().stream()
+            boolean streamed = task.dag().getExecutorsList().stream()
                     .anyMatch(executor -> executor.hasAggregation() && executor.getAggregation().getStreamed());
-            name = streamed ? "StreamAgg" : "HashAgg";
-            info = aggregateInfo(aggregate) + (streamed ? " (final, over partial results in group order)"
-                    : " (final, over partial results)");
-        } else if (node instanceof Sort sort && sort.fetch != null) {
-            long count = fetchCount(sort);
-            pushed = count < 0 ? null : pushDown.planTopN(sort.getInput(), sort.getCollation().getFieldCollations(), count);
-            name = sort.getCollation().getFieldCollations().isEmpty() ? "Limit" : "TopN";
-            info = sortInfo(sort);
-            if (pushed != null) {
-                add(prefix, name, node, ROOT, "", info);
-                RelNode input = sort.getInput();
-                String readerIndent = indent;
-                if (input instanceof Project project) {
-                    add(indent + "└─", "Projection", project, ROOT, "", projections(project.getProjects(),
-                            project.getInput().getRowType()));
-                    readerIndent = indent + "  ";
-                }
-                reader(pushed, node, readerIndent + "└─", readerIndent + "  ");
-                return true;
-            }
-        } else if (node instanceof Project project) {
-            pushed = pushDown.planProject(project);
-            if (pushed != null && pushed.projectsInTheStores()) {
-                reader(pushed, node, prefix, indent);
-                return true;
-            }
-            name = "Projection";
-            info = projections(project.getProjects(), project.getInput().getRowType());
-        } else if (node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan) {
-            TableScan scan = node instanceof TableScan tableScan ? tableScan : (TableScan) ((Filter) node).getInput();
-            DuetTable table = scan.getTable().unwrap(DuetTable.class);
-            if (table == null) {
-                return false;
-            }
-            TableAccess access = new TableAccess(table.table());
-            RexNode condition = node instanceof Filter filter ? filter.getCondition() : null;
-            TableReader tableReader = TableReader.create(transaction, access, condition, compiler, false,
-                    AccessPathEstimator.of(table, transaction, compiler.session()));
-            byte[][] range = tableReader.recordRange();
-            pushed = range == null ? null : pushDown.planScan(access, range, condition, null);
-            if (pushed == null) {
-                return false;
-            }
-            reader(pushed.withAccessNote(tableReader.costNote()), node, prefix, indent);
-            return true;
+            add(prefix, streamed ? "StreamAgg" : "HashAgg", node, ROOT, "", aggregateInfo(aggregate)
+                    + (streamed ? " (final, over partial results in group order)" : " (final, over partial results)"));
+            reader(task, node, indent + "└─", indent + "  ");
+            return;
         }
-        if (pushed == null) {
-            return false;
+        if (node instanceof Sort sort) {
+            add(prefix, sort.getCollation().getFieldCollations().isEmpty() ? "Limit" : "TopN", node, ROOT, "",
+                    sortInfo(sort));
+            String readerIndent = indent;
+            if (sort.getInput() instanceof Project project) {
+                add(indent + "└─", "Projection", project, ROOT, "", projections(project.getProjects(),
+                        project.getInput().getRowType()));
+                readerIndent = indent + "  ";
+            }
+            reader(task, node, readerIndent + "└─", readerIndent + "  ");
+            return;
         }
-        add(prefix, name, node, ROOT, "", info);
-        reader(pushed, node, indent + "└─", indent + "  ");
-        return true;
-    }
-
-    private long fetchCount(Sort sort) {
-        try {
-            long offset = sort.offset == null ? 0 : io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.offset).evaluate(new Object[0]));
-            return offset + io.duetdb.sql.exec.Values.toLong(compiler.compile(sort.fetch).evaluate(new Object[0]));
-        } catch (RuntimeException e) {
-            // A placeholder has no value at EXPLAIN time.
-            return -1;
+        if (node instanceof Project project && !task.projectsInTheStores()) {
+            add(prefix, "Projection", node, ROOT, "", projections(project.getProjects(), project.getInput().getRowType()));
+            reader(task, node, indent + "└─", indent + "  ");
+            return;
         }
+        reader(task, node, prefix, indent);
     }
 
     /** The reader line and the coprocessor's executors, last first. */
@@ -418,7 +395,7 @@ public final class PlanExplainer {
     }
 
     /** A scan the SQL layer does itself: point gets, index lookups, or a scan with push-down off. */
-    private void readerLine(TableScan scan, Filter filter, String prefix) {
+    private void readerLine(TableScan scan, Filter filter, TableReader reader, String prefix) {
         DuetTable table = scan.getTable().unwrap(DuetTable.class);
         if (table == null) {
             add(prefix, "MemTableScan", filter == null ? scan : filter, ROOT, "table:" + String.join(".",
@@ -426,9 +403,10 @@ public final class PlanExplainer {
                     scan.getRowType(), null));
             return;
         }
-        TableAccess access = new TableAccess(table.table());
-        TableReader reader = TableReader.create(transaction, access, filter == null ? null : filter.getCondition(), compiler,
-                false, AccessPathEstimator.of(table, transaction, compiler.session()));
+        if (reader == null) {
+            add(prefix, "TableReader", filter == null ? scan : filter, ROOT, "table:" + table.table().name(), "");
+            return;
+        }
         add(prefix, reader.operatorName(), filter == null ? scan : filter, ROOT, reader.accessObject(),
                 reader.describePath() + (filter == null ? "" : ", condition: " + describe(filter.getCondition(),
                         scan.getRowType(), null)));

@@ -80,6 +80,9 @@ final class VectorizedPlans {
         /** The most outer rows whose keys the join's inner rows may be looked up by, or -1 when lookups do not apply. */
         long lookupOuterRows(Join join);
 
+        /** The stores' read the physical plan computes the node by, or null when the SQL layer computes it. */
+        CoprocessorPlanner.StoreRead storeRead(RelNode node);
+
         /** The join's inner rows read by lookups of the outer rows' keys, or null when reading them whole is cheaper. */
         List<Object[]> lookUp(Join join, List<Object[]> outerRows);
 
@@ -95,7 +98,6 @@ final class VectorizedPlans {
         void record(RelNode node, long rows, long nanos, long bytes);
     }
 
-    private final CoprocessorPlanner coprocessorPlanner;
     private final CoprocessorReader coprocessorReader;
     private final ExpressionTranslator translator;
     private final ExpressionCompiler compiler;
@@ -106,9 +108,8 @@ final class VectorizedPlans {
     /** The most bytes each join and sort held, for EXPLAIN ANALYZE. */
     private final java.util.Map<RelNode, Long> heldBytes = new java.util.IdentityHashMap<>();
 
-    VectorizedPlans(CoprocessorPlanner coprocessorPlanner, CoprocessorReader coprocessorReader,
-            ExpressionCompiler compiler, MemoryTracker memory, Context context) {
-        this.coprocessorPlanner = requireNonNull(coprocessorPlanner, "coprocessorPlanner is null");
+    VectorizedPlans(CoprocessorReader coprocessorReader, ExpressionCompiler compiler, MemoryTracker memory,
+            Context context) {
         this.coprocessorReader = requireNonNull(coprocessorReader, "coprocessorReader is null");
         this.translator = new ExpressionTranslator(compiler);
         this.compiler = requireNonNull(compiler, "compiler is null");
@@ -433,9 +434,14 @@ final class VectorizedPlans {
     }
 
     private BatchOperator build(RelNode node, BufferAllocator allocator) {
-        CoprocessorPlanner.BatchScan scan = coprocessorPlanner.planBatchScan(node);
-        if (scan != null) {
-            BatchOperator answers = coprocessorReader.openBatches(scan.pushed(), context.reportTo(node), allocator);
+        CoprocessorPlanner.StoreRead read = context.storeRead(node);
+        if (read != null) {
+            CoprocessorPlanner.BatchScan scan = read.batches();
+            if (scan == null) {
+                // The SQL layer finishes the stores' rows (a condition they cannot evaluate): on rows.
+                return null;
+            }
+            BatchOperator answers = coprocessorReader.openBatches(scan.task(), context.reportTo(node), allocator);
             return scan.projects() == null ? answers : projection(answers, scan.projects(), allocator);
         }
         if (node instanceof TableScan || node instanceof Filter filter && filter.getInput() instanceof TableScan) {
