@@ -251,6 +251,17 @@ public final class RegionRequestSender implements AutoCloseable {
         return candidates.get(attempt % candidates.size());
     }
 
+    /** Whether every region of [start, end) has a learner on a column store, as the region cache knows them. */
+    public boolean learnersCover(byte[] start, byte[] end) {
+        for (RegionCache.CachedRegion cached : regions.locateRange(start, end)) {
+            if (cached.region().getPeersList().stream()
+                    .noneMatch(peer -> peer.getRole() == PeerRole.LEARNER && isColumnarStore(peer.getStoreId()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private boolean isColumnarStore(long storeId) {
         try {
             return regions.store(storeId).getStore().getLabelsList().stream()

@@ -288,6 +288,14 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * Whether every region of [start, end) has a replica on a column learner store, as the region cache knows them
+     * (for planning: a learner read of a region without one cannot be served).
+     */
+    public boolean learnersCover(byte[] start, byte[] end) {
+        return client.learnersCover(start, end);
+    }
+
+    /**
      * Runs a coprocessor plan (an encoded DagRequest) over [start, end) at this transaction's read timestamp, on
      * every region at once; answers the output batches as Arrow IPC streams in key order. The stores see committed
      * data only: a caller whose transaction wrote in the range ({@link #hasWritesIn}) reads it another way. The

@@ -224,6 +224,11 @@ public final class TxnClient implements AutoCloseable {
         return sender.regions().locateRange(start, end).size();
     }
 
+    /** Whether every region of [start, end) has a replica on a column learner store (region cache). */
+    boolean learnersCover(byte[] start, byte[] end) {
+        return sender.learnersCover(start, end);
+    }
+
     RegionBatches batches() {
         return batches;
     }

@@ -96,7 +96,7 @@ final class AccessPathEstimator {
     double tupleBytes() {
         double bytes = KEY_BYTES;
         for (ColumnInfo column : table.table().publicColumns()) {
-            bytes += width(column);
+            bytes += columnBytes(column);
         }
         return bytes;
     }
@@ -107,14 +107,15 @@ final class AccessPathEstimator {
         for (String name : index.columns()) {
             for (ColumnInfo column : table.table().publicColumns()) {
                 if (column.name().equalsIgnoreCase(name)) {
-                    bytes += width(column);
+                    bytes += columnBytes(column);
                 }
             }
         }
         return bytes;
     }
 
-    private double width(ColumnInfo column) {
+    /** {@code S_col}: a column's average width as ANALYZE measured it. */
+    double columnBytes(ColumnInfo column) {
         OptionalDouble measured = table.statistics().averageWidth(table.table().id(), column.id());
         return measured.isPresent() ? measured.getAsDouble() : UNMEASURED_COLUMN_BYTES;
     }

@@ -90,7 +90,7 @@ final class CoprocessorPlanner {
      * or the entries of a covering {@code index} (null for records).
      */
     private record ScanChain(TableAccess access, RelNode scan, RexNode condition, List<RexNode> projects, byte[][] range,
-            IndexInfo index, String accessNote, TableReader reader) {
+            IndexInfo index, String accessNote, TableReader reader, AccessPathEstimator estimator) {
         CoprocessorTask noted(CoprocessorTask pushed) {
             return pushed == null ? null : pushed.withAccessNote(accessNote);
         }
@@ -168,7 +168,7 @@ final class CoprocessorPlanner {
         if (range == null) {
             return null;
         }
-        return new ScanChain(access, tableScan, condition, projects, range, index, reader.costNote(), reader);
+        return new ScanChain(access, tableScan, condition, projects, range, index, reader.costNote(), reader, estimator);
     }
 
     CoprocessorTask planTopN(RelNode input, List<RelFieldCollation> collations, long count) {
@@ -181,7 +181,7 @@ final class CoprocessorPlanner {
             used.add(chain.condition());
         }
         Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used, chain.anyColumn());
-        CoprocessorTask.ScanShape shape = shape(chain.access(), chain.range(), chain.index(), pruning);
+        CoprocessorTask.ScanShape shape = shape(chain, pruning);
         if (shape == null) {
             return null;
         }
@@ -235,7 +235,7 @@ final class CoprocessorPlanner {
             used.add(chain.condition());
         }
         Pruning pruning = Pruning.of(chain.access().table().publicColumns().size(), used, chain.anyColumn());
-        CoprocessorTask scan = planScan(chain.access(), chain.range(), chain.index(),
+        CoprocessorTask scan = planScan(chain,
                 chain.condition() == null ? null : pruning.remap(chain.condition()), pruning);
         if (scan == null) {
             return null;
@@ -287,7 +287,7 @@ final class CoprocessorPlanner {
         if (chain == null) {
             return null;
         }
-        CoprocessorTask scan = chain.noted(planScan(chain.access(), chain.range(), chain.index(), chain.condition(), null));
+        CoprocessorTask scan = chain.noted(planScan(chain, chain.condition(), null));
         if (scan == null) {
             return null;
         }
@@ -392,8 +392,9 @@ final class CoprocessorPlanner {
     }
 
     /** A scan of the pruned columns (all when null) with the conditions the stores can evaluate. */
-    private CoprocessorTask planScan(TableAccess access, byte[][] range, IndexInfo index, RexNode condition, Pruning pruning) {
-        CoprocessorTask.ScanShape shape = shape(access, range, index, pruning);
+    private CoprocessorTask planScan(ScanChain chain, RexNode condition, Pruning pruning) {
+        TableAccess access = chain.access();
+        CoprocessorTask.ScanShape shape = shape(chain, pruning);
         if (shape == null) {
             return null;
         }
@@ -469,7 +470,7 @@ final class CoprocessorPlanner {
             used.add(condition);
         }
         Pruning pruning = Pruning.of(columnCount, used, chain.anyColumn());
-        CoprocessorTask.ScanShape shape = shape(access, range, chain.index(), pruning);
+        CoprocessorTask.ScanShape shape = shape(chain, pruning);
         if (shape == null) {
             return null;
         }
@@ -559,7 +560,10 @@ final class CoprocessorPlanner {
     }
 
     /** The scan of the pruned columns (all when null): of the records, or of a covering index's entries. */
-    private CoprocessorTask.ScanShape shape(TableAccess access, byte[][] range, IndexInfo index, Pruning pruning) {
+    private CoprocessorTask.ScanShape shape(ScanChain chain, Pruning pruning) {
+        TableAccess access = chain.access();
+        byte[][] range = chain.range();
+        IndexInfo index = chain.index();
         if (range == null) {
             return null;
         }
@@ -594,8 +598,10 @@ final class CoprocessorPlanner {
             scan.addColumns(scanColumn);
             types.add(type);
         }
+        EngineChoice.Choice engine = EngineChoice.of(compiler.session(), access.table(), transaction, chain.estimator(),
+                chain.reader().scannedRecords(chain.estimator()), scanned, range[0], range[1]);
         return new CoprocessorTask.ScanShape(Executor.newBuilder().setTableScan(scan).build(), types, range[0], range[1], null,
-                ReadEngines.of(compiler.session(), access.table()).learnersOnly());
+                engine.fromLearners(), engine.note());
     }
 
     /** An index scan whose outputs are the scanned columns, each an index column or the clustered handle. */
@@ -634,7 +640,7 @@ final class CoprocessorPlanner {
             types.add(type);
         }
         return new CoprocessorTask.ScanShape(Executor.newBuilder().setIndexScan(scan).build(), types, range[0], range[1], index.name(),
-                ReadEngines.of(compiler.session(), access.table()).learnersOnly());
+                ReadEngines.of(compiler.session(), access.table()).learnersOnly(), "");
     }
 
 }

@@ -19,9 +19,14 @@ record CoprocessorTask(DagRequest dag, ScanShape shape, List<FieldType> outputTy
         Function<CoprocessorAnswers, RowStream> finish, String table, String accessNote,
         List<String> pushedConditions, List<String> residualConditions, List<String> pushedProjections) {
 
-    /** The scan a task starts with: its executor, its columns' types, its key range, and which replicas serve it. */
-    record ScanShape(Executor scan, List<FieldType> types, byte[] start, byte[] end, String indexName, boolean fromLearners) {
+    /**
+     * The scan a task starts with: its executor, its columns' types, its key range, which replicas serve it, and why
+     * (when costs chose the engine; else empty).
+     */
+    record ScanShape(Executor scan, List<FieldType> types, byte[] start, byte[] end, String indexName, boolean fromLearners,
+            String engineNote) {
         ScanShape {
+            requireNonNull(engineNote, "engineNote is null");
             requireNonNull(scan, "scan is null");
             types = List.copyOf(types);
             requireNonNull(start, "start is null");

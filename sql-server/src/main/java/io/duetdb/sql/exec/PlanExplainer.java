@@ -314,7 +314,8 @@ public final class PlanExplainer {
             indent = indent + "  ";
         }
         String readerInfo = "data: " + pushed.dag().getExecutorsCount() + " executor(s) in the stores, regions in"
-                + " parallel" + (pushed.accessNote().isEmpty() ? "" : "; " + pushed.accessNote());
+                + " parallel" + (pushed.accessNote().isEmpty() ? "" : "; " + pushed.accessNote())
+                + (pushed.shape().engineNote().isEmpty() ? "" : "; " + pushed.shape().engineNote());
         io.duetdb.client.txn.CoprocessorSummary summary = run == null ? null : run.coprocessorSummary(estimateOf);
         if (run == null) {
             add(prefix, "TableReader", estimateOf, ROOT, "", readerInfo);

@@ -8,12 +8,16 @@ import java.util.List;
  * The costs of the access paths to one table, as the TiDB paper prices them (section 5.3, equations (1)–(5)):
  * bytes scanned times {@code scanFactor} plus seeks times {@code seekFactor}. A row scan seeks once per region
  * and reads whole tuples; an index scan seeks once per region of the index and reads its entries, then (the
- * double read) seeks each matching tuple by its handle. The column scan term waits for the column learner.
+ * double read) seeks each matching tuple by its handle. A column scan (equation (3)) reads only the columns used.
  */
 public record ScanCostModel(double scanFactor, double seekFactor) {
     /** Session variables that set the factors. */
     public static final String SCAN_FACTOR_VARIABLE = "duet_opt_scan_factor";
     public static final String SEEK_FACTOR_VARIABLE = "duet_opt_seek_factor";
+    /** What a read from column learners costs beyond its column scan: the wait for their resolved timestamp. */
+    public static final String LEARNER_READ_COST_VARIABLE = "duet_opt_learner_read_cost";
+    /** In bytes of scan: about what the row store scans in the 30-70 ms a learner read waits for its timestamp. */
+    public static final double DEFAULT_LEARNER_READ_COST = 2_000_000;
     /** The session variables' defaults. */
     public static final ScanCostModel DEFAULT = new ScanCostModel(1, 1000);
 

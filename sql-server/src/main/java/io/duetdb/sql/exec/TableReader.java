@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 import org.apache.calcite.rex.RexNode;
@@ -63,6 +64,8 @@ public final class TableReader {
     private boolean covering;
     /** A locking read that leaves out the rows (and index entries) other transactions hold locked. */
     private boolean skipLocked;
+    /** The conjuncts that bound a clustered key range (none for a whole-table scan), for estimates of its rows. */
+    private List<RexNode> rangeConjuncts = List.of();
 
     /** A path's estimated rows read and its cost by {@link ScanCostModel}. */
     private record PathEstimate(double rows, double cost) {
@@ -188,6 +191,9 @@ public final class TableReader {
                 handleConjuncts.addAll(prefix.conjuncts(clusteredKey, conjuncts, publicColumns, compiler));
                 clusteredFixed = prefix.values().size();
             }
+        }
+        if (handleRangePath != null) {
+            handleRangePath.rangeConjuncts = handleConjuncts;
         }
         if (handleRangePath != null && (estimator == null && clusteredFixed == Integer.MAX_VALUE || recordsOnly)) {
             return handleRangePath;
@@ -387,6 +393,18 @@ public final class TableReader {
         }
         return String.format(java.util.Locale.ROOT, "%s (est. %.0f rows, cost %.4g; %s: cost %.4g)", pathName(),
                 estimate.rows(), estimate.cost(), rejected.pathName(), rejected.estimate.cost());
+    }
+
+    /**
+     * The records a scan by this path reads (the table's, or its clustered key range's), estimated from ANALYZE's
+     * figures; empty without them, and for point gets and index paths.
+     */
+    OptionalDouble scannedRecords(AccessPathEstimator estimator) {
+        if (recordRange() == null || estimator == null || estimator.rows().isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        long rows = estimator.rows().getAsLong();
+        return OptionalDouble.of(rangeConjuncts.isEmpty() ? rows : estimator.rowsMatching(rows, rangeConjuncts));
     }
 
     /** What the costs chose, for EXPLAIN beside a pushed scan; empty when the rule chose. */

@@ -31,7 +31,8 @@ public final class SystemVariables {
             "net_write_timeout", "performance_schema", "query_cache_size", "sql_auto_is_null", "sql_safe_updates",
             "transaction_read_only", "tx_read_only", "unique_checks", "wait_timeout", HandleLookup.MAX_OUTER_ROWS_VARIABLE);
     /** Non-negative numbers: the access path cost factors. */
-    private static final Set<String> FACTORS = Set.of(ScanCostModel.SCAN_FACTOR_VARIABLE, ScanCostModel.SEEK_FACTOR_VARIABLE);
+    private static final Set<String> FACTORS = Set.of(ScanCostModel.SCAN_FACTOR_VARIABLE, ScanCostModel.SEEK_FACTOR_VARIABLE,
+            ScanCostModel.LEARNER_READ_COST_VARIABLE);
 
     static {
         DEFAULTS.put("auto_increment_increment", "1");
@@ -76,6 +77,7 @@ public final class SystemVariables {
         DEFAULTS.put("duet_vectorized_execution", "ON");
         DEFAULTS.put(ScanCostModel.SCAN_FACTOR_VARIABLE, plain(ScanCostModel.DEFAULT.scanFactor()));
         DEFAULTS.put(ScanCostModel.SEEK_FACTOR_VARIABLE, plain(ScanCostModel.DEFAULT.seekFactor()));
+        DEFAULTS.put(ScanCostModel.LEARNER_READ_COST_VARIABLE, plain(ScanCostModel.DEFAULT_LEARNER_READ_COST));
         DEFAULTS.put(HandleLookup.MAX_OUTER_ROWS_VARIABLE, Long.toString(HandleLookup.DEFAULT_MAX_OUTER_ROWS));
         DEFAULTS.put("sql_auto_is_null", "0");
         DEFAULTS.put("sql_safe_updates", "0");

@@ -360,6 +360,41 @@ class ItColumnLearner {
 
     /** TiDB's READ_FROM_STORAGE hint picks the engine per table, within what tidb_isolation_read_engines allows. */
     @Test
+    void theCheaperEngineReadsEachTableOnceItIsAnalyzed() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE wide (id INT PRIMARY KEY, v INT, note VARCHAR(200))");
+            SqlTesting.insertRows(statement, "wide", 1, 400, i -> i + ", " + (i % 11) + ", '" + "n".repeat(150) + i + "'");
+            statement.execute("ALTER TABLE wide SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "wide");
+            statement.execute("ANALYZE TABLE wide");
+            String wideScan = "SELECT v, count(*) FROM wide GROUP BY v ORDER BY v";
+            String point = "SELECT note FROM wide WHERE id = 7";
+            String range = "SELECT sum(v) FROM wide WHERE id BETWEEN 10 AND 12";
+            // A scan of one narrow column out of wide rows: columns win once the learners' wait costs little.
+            statement.execute("SET duet_opt_learner_read_cost = 0");
+            assertThat(plan(statement, wideScan)).contains("cop[tiflash]").doesNotContain("cop[row]")
+                    .contains("columns: est. cost");
+            assertThat(plan(statement, point)).doesNotContain("cop[tiflash]").contains("Point_Get");
+            List<String> fromColumns = SqlTesting.rows(statement, wideScan);
+            // At the default price of the wait, so small a table is read from rows; three rows by key always are.
+            statement.execute("SET duet_opt_learner_read_cost = DEFAULT");
+            assertThat(plan(statement, wideScan)).contains("cop[row]").doesNotContain("cop[tiflash]")
+                    .contains("rows: est. cost");
+            assertThat(plan(statement, range)).contains("cop[row]").doesNotContain("cop[tiflash]");
+            assertThat(SqlTesting.rows(statement, wideScan)).isEqualTo(fromColumns).hasSize(11);
+            // The session's engines and hints still decide when they leave one engine.
+            statement.execute("SET duet_opt_learner_read_cost = 0");
+            assertThat(plan(statement, "SELECT /*+ READ_FROM_STORAGE(TIKV[wide]) */ v, count(*) FROM wide GROUP BY v"))
+                    .contains("cop[row]").doesNotContain("cop[tiflash]");
+            statement.execute("SET tidb_isolation_read_engines = 'tikv'");
+            assertThat(plan(statement, wideScan)).contains("cop[row]").doesNotContain("cop[tiflash]");
+            statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
+            statement.execute("SET duet_opt_learner_read_cost = DEFAULT");
+            statement.execute("DROP TABLE wide");
+        }
+    }
+
+    @Test
     void aReadFromStorageHintChoosesTheEngineOfEachTable() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE hinted (id INT PRIMARY KEY, v INT)");
