@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Every 50 ms it also samples the learner's resolved-timestamp lag of the worst region (held back by the
  * workload's open transactions).
  */
-final class LearnerFreshnessProbe implements AutoCloseable {
+public final class LearnerFreshnessProbe implements AutoCloseable {
     private static final long PROBE_INTERVAL_MILLIS = 100;
     private static final long SAMPLE_INTERVAL_MILLIS = 50;
     private static final Duration AVAILABLE_WITHIN = Duration.ofMinutes(15);
@@ -61,7 +61,7 @@ final class LearnerFreshnessProbe implements AutoCloseable {
     }
 
     /** Gives every table of the database (and a probe table) a learner replica and waits until all are available. */
-    static void addReplicas(String url, PrintStream out) throws Exception {
+    public static void addReplicas(String url, PrintStream out) throws Exception {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS freshness_probe (id BIGINT PRIMARY KEY, note VARCHAR(20))");
             List<String> tables = new ArrayList<>();
@@ -96,7 +96,7 @@ final class LearnerFreshnessProbe implements AutoCloseable {
     }
 
     /** Starts probing through {@code url}; {@code learnerStatus} is the learner's status address (host:port). */
-    static LearnerFreshnessProbe start(String url, String learnerStatus) {
+    public static LearnerFreshnessProbe start(String url, String learnerStatus) {
         LearnerFreshnessProbe probe = new LearnerFreshnessProbe(url, learnerStatus);
         probe.thread.start();
         probe.sampler.start();
@@ -199,7 +199,21 @@ final class LearnerFreshnessProbe implements AutoCloseable {
         }
     }
 
-    void print(PrintStream out) {
+    /**
+     * The visibility delay of the reads that wait (commit acknowledged to the row read from the learner), in
+     * milliseconds at the given quantiles (0 to 1); NaN when nothing was measured.
+     */
+    public double[] visibilityMillis(double... quantiles) {
+        List<Long> sorted = new ArrayList<>(delays);
+        Collections.sort(sorted);
+        double[] values = new double[quantiles.length];
+        for (int i = 0; i < quantiles.length; i++) {
+            values[i] = sorted.isEmpty() ? Double.NaN : percentile(sorted, quantiles[i]);
+        }
+        return values;
+    }
+
+    public void print(PrintStream out) {
         printDistribution(out, "learner freshness under the workload, a read that waits: commit ack -> row read from"
                 + " the learner", delays, "probes" + (errors.isEmpty() ? "" : "; probe stopped: " + errors.get(0)));
         printDistribution(out, "learner freshness under the workload, a read that does not wait (AS OF TIMESTAMP"
