@@ -29,7 +29,6 @@ import io.duetdb.testing.chbench.ChBenchmarkQueries;
 import io.duetdb.testing.chbench.ChBenchmarkTable;
 import io.duetdb.testing.reference.ConnectionSource;
 import io.duetdb.testing.reference.DataLoader;
-import io.duetdb.testing.reference.GeneratedData;
 import io.duetdb.testing.tpcc.TpccDriver;
 import io.duetdb.testing.tpcc.TpccLoader;
 import io.duetdb.testing.tpcc.TpccRunResult;
@@ -155,36 +154,12 @@ public final class ChBenchmark implements Callable<Integer> {
         TpccLoader.Stats stats = new TpccLoader(source, scale, loadThreads, 500, progress).load();
         progress.printf(Locale.ROOT, "loaded %,d rows in %.0f s%n", stats.rows(), stats.seconds());
         progress.println("loading CH-benCHmark's supplier, nation and region");
-        DataLoader.loadMysql(source, extraTables(new ChBenchmarkData(warehouses, items, customersPerDistrict)),
-                loadThreads, 500, progress);
+        // Generated as the reference test generates them (the same seed and shapes).
+        DataLoader.loadMysql(source, new ChBenchmarkData(warehouses, items, customersPerDistrict)
+                .restrictedTo(EXTRA_TABLES), loadThreads, 500, progress);
         for (ChBenchmarkTable table : EXTRA_TABLES) {
             execute(url, "ANALYZE TABLE " + table.sqlName());
         }
-    }
-
-    /** The CH-benCHmark tables that TPC-C lacks, generated as the reference test generates them. */
-    private static GeneratedData<ChBenchmarkTable> extraTables(ChBenchmarkData data) {
-        return new GeneratedData<>() {
-            @Override
-            public List<ChBenchmarkTable> tables() {
-                return EXTRA_TABLES;
-            }
-
-            @Override
-            public long units(ChBenchmarkTable table) {
-                return data.units(table);
-            }
-
-            @Override
-            public long approximateRows(ChBenchmarkTable table) {
-                return data.approximateRows(table);
-            }
-
-            @Override
-            public void generate(ChBenchmarkTable table, long from, long to, Consumer<Object[]> sink) {
-                data.generate(table, from, to, sink);
-            }
-        };
     }
 
     private List<Cell> runGrid(String url, String learnerStatus, TpccScale scale, PrintStream progress)

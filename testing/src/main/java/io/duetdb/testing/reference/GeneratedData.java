@@ -26,4 +26,31 @@ public interface GeneratedData<T extends Table> {
     default void generate(T table, Consumer<Object[]> sink) {
         generate(table, 0, units(table), sink);
     }
+
+    /** The same data with only {@code kept} of its tables (in that order). */
+    default GeneratedData<T> restrictedTo(List<T> kept) {
+        GeneratedData<T> all = this;
+        List<T> tables = List.copyOf(kept);
+        return new GeneratedData<>() {
+            @Override
+            public List<T> tables() {
+                return tables;
+            }
+
+            @Override
+            public long units(T table) {
+                return all.units(table);
+            }
+
+            @Override
+            public long approximateRows(T table) {
+                return all.approximateRows(table);
+            }
+
+            @Override
+            public void generate(T table, long from, long to, Consumer<Object[]> sink) {
+                all.generate(table, from, to, sink);
+            }
+        };
+    }
 }
