@@ -98,7 +98,8 @@ public final class TpchBenchmark implements Callable<Integer> {
     boolean withoutPushDown;
 
     @Option(names = "--learners", description = "also time the in-process DuetDB with every table read from a column"
-            + " learner (SET TIFLASH REPLICA 1, tidb_isolation_read_engines = 'tiflash')")
+            + " learner (SET TIFLASH REPLICA 1, tidb_isolation_read_engines = 'tiflash'), and with the engines chosen"
+            + " by cost (both allowed)")
     boolean learners;
 
     @Option(names = "--check", description = "compare every result with DuckDB's on the same data")
@@ -208,6 +209,13 @@ public final class TpchBenchmark implements Callable<Integer> {
                         awaitLearnerReplicas(String.format(base, "tpch"));
                         results.add(1, runEndpoint("duetdb (learners)", String.format(base, "tpch")
                                 + "&sessionVariables=tidb_isolation_read_engines=%27tiflash%27", data, selected, expected,
+                                false));
+                        // Both engines allowed, as a session has them by default: the costs choose per table.
+                        results.add(2, runEndpoint("duetdb (engines by cost)", String.format(base, "tpch"), data,
+                                selected, expected, false));
+                        // The row store alone again, now as warm as the runs before it.
+                        results.add(3, runEndpoint("duetdb (rows, warm)", String.format(base, "tpch")
+                                + "&sessionVariables=tidb_isolation_read_engines=%27tikv%27", data, selected, expected,
                                 false));
                     }
                 }

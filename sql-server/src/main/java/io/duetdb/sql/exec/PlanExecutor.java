@@ -61,7 +61,7 @@ public final class PlanExecutor {
     /** Operators several others read in the plan being executed, by node. */
     private Map<RelNode, SharedResult> shared;
     /** Plans the stores' part of reads; null when nothing goes to the coprocessors (locking reads, push-down off). */
-    private final CoprocessorPlanner pushDown;
+    private final CoprocessorPlanner coprocessorPlanner;
     /** The physical plan being executed, decided when execution starts. */
     private PhysicalPlan plan;
     private final CoprocessorReader coprocessorReader;
@@ -83,10 +83,10 @@ public final class PlanExecutor {
         this.locking = locking;
         this.session = compiler.session();
         this.memory = new MemoryTracker(memoryQuota(session));
-        this.pushDown = transaction != null && !locking && CoprocessorPlanner.enabled(session)
+        this.coprocessorPlanner = transaction != null && !locking && CoprocessorPlanner.enabled(session)
                 ? new CoprocessorPlanner(transaction, compiler, memory) : null;
         this.coprocessorReader = transaction == null ? null : new CoprocessorReader(transaction, session, memory);
-        this.vectorized = pushDown != null && VectorizedPlans.enabled(session)
+        this.vectorized = coprocessorPlanner != null && VectorizedPlans.enabled(session)
                 ? new VectorizedPlans(coprocessorReader, compiler, memory, new VectorizedContext()) : null;
     }
 
@@ -180,7 +180,7 @@ public final class PlanExecutor {
 
     /** Every row of the plan, counted against the statement's memory quota as the result it holds. */
     public List<Object[]> execute(RelNode node) {
-        plan = new PhysicalPlanner(transaction, compiler, locking, pushDown).plan(node);
+        plan = new PhysicalPlanner(transaction, compiler, locking, coprocessorPlanner).plan(node);
         shared = sharedOperators(node);
         List<Object[]> rows = collect(stream(node), node.getRelTypeName());
         memory.consume(rows, node.getRelTypeName());
