@@ -52,8 +52,11 @@ public final class RegionRequestSender implements AutoCloseable {
     }
 
     private final RegionCache regions;
+    /** When a region without a learner in the cache was last asked of placement again, by region id. */
+    private final Map<Long, Long> learnerRechecks = new ConcurrentHashMap<>();
     private final Duration timeout;
     private static final String COLUMNAR_LABEL = "engine";
+    private static final long LEARNER_RECHECK_NANOS = 2_000_000_000L;
     private static final String COLUMNAR_ENGINE = "columnar";
     private final ReplicaRead readMode;
     private final Map<HostAndPort, BatchCommandChannel> channels = new ConcurrentHashMap<>();
@@ -251,15 +254,34 @@ public final class RegionRequestSender implements AutoCloseable {
         return candidates.get(attempt % candidates.size());
     }
 
-    /** Whether every region of [start, end) has a learner on a column store, as the region cache knows them. */
+    /**
+     * Whether every region of [start, end) has a learner on a column store. A cached region without one is asked of
+     * placement again (at most once per {@link #LEARNER_RECHECK_NANOS} per region): the cache does not hear of
+     * learners added since it loaded a region.
+     */
     public boolean learnersCover(byte[] start, byte[] end) {
         for (RegionCache.CachedRegion cached : regions.locateRange(start, end)) {
-            if (cached.region().getPeersList().stream()
-                    .noneMatch(peer -> peer.getRole() == PeerRole.LEARNER && isColumnarStore(peer.getStoreId()))) {
+            if (hasColumnarLearner(cached)) {
+                continue;
+            }
+            long now = System.nanoTime();
+            Long checked = learnerRechecks.get(cached.region().getId());
+            if (checked != null && now - checked < LEARNER_RECHECK_NANOS) {
+                return false;
+            }
+            learnerRechecks.put(cached.region().getId(), now);
+            regions.invalidate(cached.region().getId());
+            byte[] key = cached.region().getStartKey().toByteArray();
+            if (!hasColumnarLearner(regions.locate(key.length == 0 ? start : key))) {
                 return false;
             }
         }
         return true;
+    }
+
+    private boolean hasColumnarLearner(RegionCache.CachedRegion cached) {
+        return cached.region().getPeersList().stream()
+                .anyMatch(peer -> peer.getRole() == PeerRole.LEARNER && isColumnarStore(peer.getStoreId()));
     }
 
     private boolean isColumnarStore(long storeId) {

@@ -90,13 +90,18 @@ final class CoprocessorPlanner {
      * or the entries of a covering {@code index} (null for records).
      */
     private record ScanChain(TableAccess access, RelNode scan, RexNode condition, List<RexNode> projects, byte[][] range,
-            IndexInfo index, String accessNote, TableReader reader, AccessPathEstimator estimator) {
+            IndexInfo index, String accessNote, TableReader reader, AccessPathEstimator estimator,
+            EngineChoice.Choice engine) {
         CoprocessorTask noted(CoprocessorTask pushed) {
             return pushed == null ? null : pushed.withAccessNote(accessNote);
         }
 
         /** Whether the scan reads its rows in the order of these ascending sort keys (over the chain's outputs). */
         boolean ascendsBy(List<RelFieldCollation> collations) {
+            if (engine != null) {
+                // The learners scan all records where the reader would have read an index: not the reader's order.
+                return false;
+            }
             List<Integer> positions = new ArrayList<>();
             for (RelFieldCollation collation : collations) {
                 if (collation.getDirection() != RelFieldCollation.Direction.ASCENDING
@@ -161,6 +166,18 @@ final class CoprocessorPlanner {
                 estimator == null ? null : estimator.needing(needed));
         byte[][] range = reader.recordRange();
         IndexInfo index = null;
+        EngineChoice.Choice engine = null;
+        if (range == null && reader.rangeIndex() != null) {
+            // The costs chose an index range (with or without its double read): all the records in columns, which
+            // the learners read, may still cost less.
+            List<ColumnInfo> columns = new ArrayList<>();
+            needed.stream().forEach(position -> columns.add(access.table().publicColumns().get(position)));
+            engine = EngineChoice.insteadOfIndex(compiler.session(), access.table(), transaction, estimator, reader,
+                    columns, access.recordStart(), access.recordEnd());
+            if (engine != null) {
+                range = new byte[][] {access.recordStart(), access.recordEnd()};
+            }
+        }
         if (range == null && reader.coveringIndex() != null) {
             index = reader.coveringIndex();
             range = reader.indexRange();
@@ -168,7 +185,8 @@ final class CoprocessorPlanner {
         if (range == null) {
             return null;
         }
-        return new ScanChain(access, tableScan, condition, projects, range, index, reader.costNote(), reader, estimator);
+        return new ScanChain(access, tableScan, condition, projects, range, index, engine == null ? reader.costNote()
+                : "", reader, estimator, engine);
     }
 
     CoprocessorTask planTopN(RelNode input, List<RelFieldCollation> collations, long count) {
@@ -598,8 +616,9 @@ final class CoprocessorPlanner {
             scan.addColumns(scanColumn);
             types.add(type);
         }
-        EngineChoice.Choice engine = EngineChoice.of(compiler.session(), access.table(), transaction, chain.estimator(),
-                chain.reader().scannedRecords(chain.estimator()), scanned, range[0], range[1]);
+        EngineChoice.Choice engine = chain.engine() != null ? chain.engine() : EngineChoice.of(compiler.session(),
+                access.table(), transaction, chain.estimator(), chain.reader().scannedRecords(chain.estimator()), scanned,
+                range[0], range[1]);
         return new CoprocessorTask.ScanShape(Executor.newBuilder().setTableScan(scan).build(), types, range[0], range[1], null,
                 engine.fromLearners(), engine.note());
     }

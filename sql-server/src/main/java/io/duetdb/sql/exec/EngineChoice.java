@@ -63,6 +63,32 @@ final class EngineChoice {
         return new Choice(columnsCheaper, note);
     }
 
+    /**
+     * Learners, when a scan of all of {@code table}'s records in columns costs less than the index range (with its
+     * double read, or covering) the row store's costs chose; null otherwise (then the index is read).
+     */
+    static Choice insteadOfIndex(SessionFunctions session, TableInfo table, Transaction transaction,
+            AccessPathEstimator estimator, TableReader reader, List<ColumnInfo> columns, byte[] start, byte[] end) {
+        ReadEngines engines = ReadEngines.of(session, table);
+        OptionalDouble indexCost = reader.indexRangeCost();
+        if (!engines.columnar() || table.columnarReplicas() == 0 || estimator == null || estimator.rows().isEmpty()
+                || indexCost.isEmpty() || !transaction.learnersCover(start, end)) {
+            return null;
+        }
+        ScanCostModel model = estimator.model();
+        long regions = estimator.regions(start, end);
+        List<ScanCostModel.ColumnScan> scans = new ArrayList<>();
+        for (ColumnInfo column : columns) {
+            scans.add(new ScanCostModel.ColumnScan(estimator.columnBytes(column), regions));
+        }
+        double columnCost = model.columnScan(scans, estimator.rows().getAsLong()) + learnerReadCost(session);
+        if (columnCost >= indexCost.getAsDouble()) {
+            return null;
+        }
+        return new Choice(true, String.format(Locale.ROOT, "columns: est. cost %.4g, cheaper than index %s range"
+                + " (%.4g)", columnCost, reader.rangeIndex().name(), indexCost.getAsDouble()));
+    }
+
     static double learnerReadCost(SessionFunctions session) {
         Object value = session.systemVariable("", ScanCostModel.LEARNER_READ_COST_VARIABLE);
         return value == null ? ScanCostModel.DEFAULT_LEARNER_READ_COST : Double.parseDouble(String.valueOf(value));

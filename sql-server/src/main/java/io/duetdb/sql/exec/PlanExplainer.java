@@ -28,7 +28,7 @@ import io.duetdb.sql.prepare.DuetTable;
 
 /**
  * EXPLAIN in TiDB's shape: one line per operator with its estimated rows, where it runs ({@code root} in the SQL
- * server, {@code cop[row]} in the stores' coprocessors), the table it reads and what it does. The decisions are
+ * server, {@code cop[tikv]} in the stores' coprocessors), the table it reads and what it does. The decisions are
  * the executor's own: the same push-down planner and access-path choice, made without reading any rows.
  * Estimated rows are Calcite's until statistics exist.
  */
@@ -39,7 +39,7 @@ public final class PlanExplainer {
     }
 
     private static final String ROOT = "root";
-    private static final String ROW_COPROCESSOR = "cop[row]";
+    private static final String ROW_COPROCESSOR = "cop[tikv]";
     private static final String LEARNER_COPROCESSOR = "cop[tiflash]";
 
     private final Transaction transaction;

@@ -407,6 +407,19 @@ public final class TableReader {
         return OptionalDouble.of(rangeConjuncts.isEmpty() ? rows : estimator.rowsMatching(rows, rangeConjuncts));
     }
 
+    /**
+     * The estimated cost of an index range (with its double read unless the index covers the consumer), when the
+     * costs chose it over a scan of the records; empty for other paths and when the rule chose.
+     */
+    OptionalDouble indexRangeCost() {
+        return rangeIndex == null || estimate == null ? OptionalDouble.empty() : OptionalDouble.of(estimate.cost());
+    }
+
+    /** The index an index range reads; null for other paths. */
+    IndexInfo rangeIndex() {
+        return rangeIndex;
+    }
+
     /** What the costs chose, for EXPLAIN beside a pushed scan; empty when the rule chose. */
     public String costNote() {
         return estimate == null ? "" : String.format(java.util.Locale.ROOT, "%s: est. cost %.4g, cheaper than %s (%.4g)",

@@ -196,7 +196,7 @@ class ItAnalyticalQueries {
             }
             statement.execute("SET duet_coprocessor_push_down = ON");
             assertThat(explain(statement, "SELECT id FROM remainders WHERE a % b > 1"))
-                    .contains("  └─Selection|cop[row]||(mod(a, b) > 1)");
+                    .contains("  └─Selection|cop[tikv]||(mod(a, b) > 1)");
         }
     }
 
@@ -207,43 +207,43 @@ class ItAnalyticalQueries {
                     .containsExactly(
                             "HashAgg|root||group by: flag; funcs: count(), sum(price) (final, over partial results)",
                             "└─TableReader|root||data: 3 executor(s) in the stores, regions in parallel",
-                            "  └─HashAgg|cop[row]||partial: 1 group key(s), [COUNT, SUM]",
-                            "    └─Selection|cop[row]||(qty > 3)",
-                            "      └─TableFullScan|cop[row]|table:items|3 column(s) read");
+                            "  └─HashAgg|cop[tikv]||partial: 1 group key(s), [COUNT, SUM]",
+                            "    └─Selection|cop[tikv]||(qty > 3)",
+                            "      └─TableFullScan|cop[tikv]|table:items|3 column(s) read");
             assertThat(explain(statement, "DESC SELECT id, name FROM items WHERE name LIKE 'item1%' AND id > 20"
                     + " ORDER BY id DESC LIMIT 3"))
                     .containsExactly(
                             "TopN|root||order by: id desc; limit: 3",
                             "└─Projection|root||id, name",
                             "  └─TableReader|root||data: 3 executor(s) in the stores, regions in parallel",
-                            "    └─TopN|cop[row]||limit 3 per region",
-                            "      └─Selection|cop[row]||like(name, 'item1%') and (id > 20)",
-                            "        └─TableRangeScan|cop[row]|table:items|2 column(s) read");
+                            "    └─TopN|cop[tikv]||limit 3 per region",
+                            "      └─Selection|cop[tikv]||like(name, 'item1%') and (id > 20)",
+                            "        └─TableRangeScan|cop[tikv]|table:items|2 column(s) read");
             // Ascending by the clustered key, the scan's own order: a limit stops each region's scan (same rows as a
             // top N by an expression of the key).
             String ascending = "SELECT id, name FROM items WHERE name LIKE 'item1%' AND id > 20 ORDER BY id LIMIT 3";
-            assertThat(explain(statement, ascending)).contains("    └─Limit|cop[row]||limit 3 per region");
+            assertThat(explain(statement, ascending)).contains("    └─Limit|cop[tikv]||limit 3 per region");
             assertThat(SqlTesting.rows(statement, ascending)).hasSize(3).isEqualTo(SqlTesting.rows(statement,
                     "SELECT id, name FROM items WHERE name LIKE 'item1%' AND id > 20 ORDER BY id + 0 LIMIT 3"));
             // Constant expressions the stores cannot compute (date arithmetic) are computed once and sent as literals.
             assertThat(explain(statement, "SELECT COUNT(*) FROM items WHERE ship <= DATE '2024-03-01' - INTERVAL '10' DAY"))
-                    .contains("  └─HashAgg|cop[row]||partial: 0 group key(s), [COUNT]");
+                    .contains("  └─HashAgg|cop[tikv]||partial: 0 group key(s), [COUNT]");
             // Division, remainders and CASE giving strings are evaluated in the stores.
             assertThat(explain(statement, "SELECT SUM(price / qty), MIN(CASE WHEN qty > 3 THEN name ELSE flag END) FROM items"
                     + " WHERE id % 2 = 0"))
-                    .contains("  └─HashAgg|cop[row]||partial: 0 group key(s), [SUM, MIN]",
-                            "    └─Selection|cop[row]||(mod(id, 2) = 0)");
+                    .contains("  └─HashAgg|cop[tikv]||partial: 0 group key(s), [SUM, MIN]",
+                            "    └─Selection|cop[tikv]||(mod(id, 2) = 0)");
             // What the stores cannot evaluate stays in the SQL layer, over the rows that come back.
             assertThat(explain(statement, "EXPLAIN SELECT id FROM items WHERE qty > 3 AND TRIM(name) = 'item7'"))
                     .containsExactly("Projection|root||id",
                             "└─Selection|root||residual: (trim(FLAG(BOTH), ' ', name) = 'item7')",
                             "  └─TableReader|root||data: 2 executor(s) in the stores, regions in parallel",
-                            "    └─Selection|cop[row]||(qty > 3)",
-                            "      └─TableFullScan|cop[row]|table:items|3 column(s) read");
+                            "    └─Selection|cop[tikv]||(qty > 3)",
+                            "      └─TableFullScan|cop[tikv]|table:items|3 column(s) read");
             // String and numeric functions the stores evaluate.
             assertThat(explain(statement, "EXPLAIN SELECT id FROM items WHERE UPPER(name) = 'ITEM7' AND ABS(qty - 5) < 2"
                     + " AND CHAR_LENGTH(CONCAT(name, flag)) > 3 AND FLOOR(price) > 1 AND ASCII(flag) > 64"))
-                    .anySatisfy(line -> assertThat(line).startsWith("    └─Selection|cop[row]||")
+                    .anySatisfy(line -> assertThat(line).startsWith("    └─Selection|cop[tikv]||")
                             .contains("upper(name)").contains("abs(").contains("floor(price)").contains("ascii(flag)"));
             assertThat(explain(statement, "EXPLAIN SELECT name FROM items WHERE id = 7"))
                     .containsExactly("Projection|root||name",
@@ -265,23 +265,23 @@ class ItAnalyticalQueries {
             // The index range scan gives (sensor, day) in order: the stores find groups by comparing neighbours.
             String byIndex = "SELECT sensor, day, COUNT(*), MAX(id), MIN(id) FROM readings WHERE sensor = 3"
                     + " GROUP BY day, sensor ORDER BY day";
-            assertThat(explain(statement, byIndex)).anyMatch(line -> line.contains("StreamAgg|cop[row]||in scan order"))
+            assertThat(explain(statement, byIndex)).anyMatch(line -> line.contains("StreamAgg|cop[tikv]||in scan order"))
                     .anyMatch(line -> line.contains("StreamAgg|root||group by: day, sensor; funcs: count(), max(id), min(id)"
                             + " (final, over partial results in group order)"))
-                    .anyMatch(line -> line.contains("IndexRangeScan|cop[row]|table:readings, index:by_sensor_day"));
+                    .anyMatch(line -> line.contains("IndexRangeScan|cop[tikv]|table:readings, index:by_sensor_day"));
             // Every sensor, the groups of a region boundary merged in order.
             // Ordered: without push-down, once the automatic analysis made a record scan cheaper, groups come in the
             // order of the records.
             String wholeIndex = "SELECT sensor, COUNT(*), SUM(day) FROM readings WHERE sensor >= 0 GROUP BY sensor"
                     + " ORDER BY sensor";
-            assertThat(explain(statement, wholeIndex)).anyMatch(line -> line.contains("StreamAgg|cop[row]"));
+            assertThat(explain(statement, wholeIndex)).anyMatch(line -> line.contains("StreamAgg|cop[tikv]"));
             // A group key that is not the index's first column: hash aggregation.
             String notPrefix = "SELECT day, COUNT(*) FROM readings WHERE sensor = 3 GROUP BY day ORDER BY day";
-            assertThat(explain(statement, notPrefix)).anyMatch(line -> line.contains("HashAgg|cop[row]"))
+            assertThat(explain(statement, notPrefix)).anyMatch(line -> line.contains("HashAgg|cop[tikv]"))
                     .noneMatch(line -> line.contains("StreamAgg"));
             // Records come in clustered-key order: grouping by it streams too.
             String byKey = "SELECT id, COUNT(*), SUM(reading) FROM readings GROUP BY id ORDER BY id LIMIT 5";
-            assertThat(explain(statement, byKey)).anyMatch(line -> line.contains("StreamAgg|cop[row]"));
+            assertThat(explain(statement, byKey)).anyMatch(line -> line.contains("StreamAgg|cop[tikv]"));
             // Merged over batches (vectorized execution), merged as rows, and aggregated without push-down.
             List<List<String>> pushed = new ArrayList<>();
             List<List<String>> mergedAsRows = new ArrayList<>();
@@ -406,7 +406,7 @@ class ItAnalyticalQueries {
             assertThat(selection[5]).startsWith("store time: ");
             String[] partial = rows.get(rows.size() - 3).split("\\|", -1);
             assertThat(partial[0]).endsWith("HashAgg");
-            assertThat(partial[3]).isEqualTo("cop[row]");
+            assertThat(partial[3]).isEqualTo("cop[tikv]");
             assertThat(partial[2]).isEqualTo(reader[2]);
 
             // A projection computed in the stores: its rows are the rows that came back.
@@ -640,7 +640,7 @@ class ItAnalyticalQueries {
             // ...and 1,990 of them cost more through the index than a scan, which then goes to the stores.
             assertThat(explain(statement, common)).anySatisfy(line -> assertThat(line)
                     .contains("regions in parallel; table scan: est. cost").contains("cheaper than index by_kind range, then rows"))
-                    .anySatisfy(line -> assertThat(line).contains("TableFullScan|cop[row]|table:shipments"));
+                    .anySatisfy(line -> assertThat(line).contains("TableFullScan|cop[tikv]|table:shipments"));
             assertThat(SqlTesting.rows(statement, common)).containsExactly("1990|" + commonAmounts);
             assertThat(SqlTesting.rows(statement, "SELECT SUM(amount) FROM shipments WHERE kind = 'rare'"))
                     .containsExactly(String.valueOf(rareAmounts));
@@ -664,20 +664,20 @@ class ItAnalyticalQueries {
             // range of it then costs less than the records.
             assertThat(explain(statement, "SELECT amount, COUNT(*) FROM shipments WHERE amount < 50 GROUP BY amount"))
                     .anySatisfy(line -> assertThat(line).contains("range, covering (no rows read)"))
-                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[row]|table:shipments, index:by_amount"));
+                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[tikv]|table:shipments, index:by_amount"));
             List<String> groups = SqlTesting.rows(statement,
                     "SELECT amount, COUNT(*) FROM shipments WHERE amount < 50 GROUP BY amount ORDER BY amount");
             assertThat(groups).hasSize(50).allSatisfy(line -> assertThat(line).endsWith("|20"));
             assertThat(groups.get(49)).isEqualTo("49|20");
             // The clustered handle comes from the entries too: from the key of a plain index...
             assertThat(explain(statement, "SELECT id FROM shipments WHERE kind = 'rare'"))
-                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[row]|table:shipments, index:by_kind"));
+                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[tikv]|table:shipments, index:by_kind"));
             assertThat(SqlTesting.rows(statement, "SELECT id FROM shipments WHERE kind = 'rare' ORDER BY id"))
                     .containsExactly("200", "400", "600", "800", "1000", "1200", "1400", "1600", "1800", "2000");
             // ...and from the value of a unique one.
             String notes = "SELECT id, note FROM shipments WHERE note >= 'shipment number 1998'";
             assertThat(explain(statement, notes))
-                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[row]|table:shipments, index:by_note"));
+                    .anySatisfy(line -> assertThat(line).contains("IndexRangeScan|cop[tikv]|table:shipments, index:by_note"));
             List<String> expectedNotes = new ArrayList<>();
             for (int i = 1; i <= 2_000; i++) {
                 if (("shipment number " + i).compareTo("shipment number 1998") >= 0) {

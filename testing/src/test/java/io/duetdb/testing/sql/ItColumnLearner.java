@@ -90,7 +90,7 @@ class ItColumnLearner {
             assertSameOnBothEngines(statement, queries);
             statement.execute("SET tidb_isolation_read_engines = 'tiflash'");
             assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN SELECT sum(amount) FROM orders WHERE id > 5")))
-                    .contains("cop[tiflash]").doesNotContain("cop[row]");
+                    .contains("cop[tiflash]").doesNotContain("cop[tikv]");
             assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN SELECT * FROM orders WHERE id = 5")))
                     .contains("cop[tiflash]").doesNotContain("Point_Get");
             statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
@@ -362,32 +362,41 @@ class ItColumnLearner {
     @Test
     void theCheaperEngineReadsEachTableOnceItIsAnalyzed() throws SQLException {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE wide (id INT PRIMARY KEY, v INT, note VARCHAR(200))");
-            SqlTesting.insertRows(statement, "wide", 1, 400, i -> i + ", " + (i % 11) + ", '" + "n".repeat(150) + i + "'");
+            statement.execute("CREATE TABLE wide (id INT PRIMARY KEY, v INT, w INT, note VARCHAR(200), KEY by_v (v))");
+            SqlTesting.insertRows(statement, "wide", 1, 400, i -> i + ", " + (i % 11) + ", " + (i % 5) + ", '"
+                    + "n".repeat(150) + i + "'");
             statement.execute("ALTER TABLE wide SET TIFLASH REPLICA 1");
             awaitAvailable(statement, "wide");
             statement.execute("ANALYZE TABLE wide");
             String wideScan = "SELECT v, count(*) FROM wide GROUP BY v ORDER BY v";
+            // by_v finds the 36 rows, then reads each whole row for w: more than w and v of all 400 rows in columns.
+            String byIndex = "SELECT count(*), sum(w) FROM wide WHERE v = 3";
             String point = "SELECT note FROM wide WHERE id = 7";
             String range = "SELECT sum(v) FROM wide WHERE id BETWEEN 10 AND 12";
-            // A scan of one narrow column out of wide rows: columns win once the learners' wait costs little.
+            List<String> byIndexFromRows = SqlTesting.rows(statement, byIndex);
+            // Narrow columns out of wide rows: columns win over the records and over the index once the learners'
+            // wait costs little.
             statement.execute("SET duet_opt_learner_read_cost = 0");
-            assertThat(plan(statement, wideScan)).contains("cop[tiflash]").doesNotContain("cop[row]")
+            assertThat(plan(statement, wideScan)).contains("cop[tiflash]").doesNotContain("cop[tikv]")
                     .contains("columns: est. cost");
+            assertThat(plan(statement, byIndex)).contains("cop[tiflash]")
+                    .contains("cheaper than index by_v range");
             assertThat(plan(statement, point)).doesNotContain("cop[tiflash]").contains("Point_Get");
             List<String> fromColumns = SqlTesting.rows(statement, wideScan);
+            assertThat(SqlTesting.rows(statement, byIndex)).isEqualTo(byIndexFromRows);
             // At the default price of the wait, so small a table is read from rows; three rows by key always are.
             statement.execute("SET duet_opt_learner_read_cost = DEFAULT");
-            assertThat(plan(statement, wideScan)).contains("cop[row]").doesNotContain("cop[tiflash]")
+            assertThat(plan(statement, wideScan)).doesNotContain("cop[tiflash]");
+            assertThat(plan(statement, byIndex)).doesNotContain("cop[tiflash]");
+            assertThat(plan(statement, range)).contains("cop[tikv]").doesNotContain("cop[tiflash]")
                     .contains("rows: est. cost");
-            assertThat(plan(statement, range)).contains("cop[row]").doesNotContain("cop[tiflash]");
             assertThat(SqlTesting.rows(statement, wideScan)).isEqualTo(fromColumns).hasSize(11);
             // The session's engines and hints still decide when they leave one engine.
             statement.execute("SET duet_opt_learner_read_cost = 0");
             assertThat(plan(statement, "SELECT /*+ READ_FROM_STORAGE(TIKV[wide]) */ v, count(*) FROM wide GROUP BY v"))
-                    .contains("cop[row]").doesNotContain("cop[tiflash]");
+                    .contains("cop[tikv]").doesNotContain("cop[tiflash]");
             statement.execute("SET tidb_isolation_read_engines = 'tikv'");
-            assertThat(plan(statement, wideScan)).contains("cop[row]").doesNotContain("cop[tiflash]");
+            assertThat(plan(statement, wideScan)).contains("cop[tikv]").doesNotContain("cop[tiflash]");
             statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
             statement.execute("SET duet_opt_learner_read_cost = DEFAULT");
             statement.execute("DROP TABLE wide");
@@ -405,15 +414,15 @@ class ItColumnLearner {
             awaitAvailable(statement, "hinted");
             String plain = "SELECT sum(v) FROM hinted";
             String hinted = "SELECT /*+ READ_FROM_STORAGE(TIFLASH[hinted]) */ sum(v) FROM hinted";
-            assertThat(plan(statement, plain)).contains("cop[row]").doesNotContain("cop[tiflash]");
-            assertThat(plan(statement, hinted)).contains("cop[tiflash]").doesNotContain("cop[row]");
+            assertThat(plan(statement, plain)).contains("cop[tikv]").doesNotContain("cop[tiflash]");
+            assertThat(plan(statement, hinted)).contains("cop[tiflash]").doesNotContain("cop[tikv]");
             assertThat(plan(statement, "SELECT /*+ read_from_storage(tiflash[h]) */ sum(v) FROM hinted h"))
                     .contains("cop[tiflash]");
             String join = "SELECT /*+ READ_FROM_STORAGE(TIFLASH[a], TIKV[b]) */ count(*), sum(a.v + b.w) FROM hinted a"
                     + " JOIN unreplicated b ON a.id = b.id";
             // b from the row store: scanned by its coprocessors, or looked up by key in the join (point gets).
             assertThat(plan(statement, join)).contains("cop[tiflash]")
-                    .containsPattern("cop\\[row\\]|PointGet\\|[^|]*\\|root\\|table:test\\.unreplicated");
+                    .containsPattern("cop\\[tikv\\]|PointGet\\|[^|]*\\|root\\|table:test\\.unreplicated");
             double before = learnerMetric("duet_learner_coprocessor_requests_total", "outcome=\"ok\"");
             assertThat(SqlTesting.rows(statement, hinted)).isEqualTo(SqlTesting.rows(statement, plain));
             assertThat(SqlTesting.rows(statement, join)).containsExactly("50|"
@@ -428,10 +437,10 @@ class ItColumnLearner {
             // A hint the session's engines or the table's replicas cannot follow is ignored; a name the query
             // does not read is a warning.
             statement.execute("SET tidb_isolation_read_engines = 'tikv'");
-            assertThat(plan(statement, hinted)).contains("cop[row]").doesNotContain("cop[tiflash]");
+            assertThat(plan(statement, hinted)).contains("cop[tikv]").doesNotContain("cop[tiflash]");
             statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash,tidb'");
             assertThat(plan(statement, "SELECT /*+ READ_FROM_STORAGE(TIFLASH[unreplicated]) */ sum(w) FROM unreplicated"))
-                    .contains("cop[row]");
+                    .contains("cop[tikv]");
             SqlTesting.rows(statement, "SELECT /*+ READ_FROM_STORAGE(TIFLASH[nowhere]) */ sum(v) FROM hinted");
             assertThat(SqlTesting.rows(statement, "SHOW WARNINGS")).anySatisfy(warning -> assertThat(warning)
                     .contains("There are no matching table names for (nowhere)"));

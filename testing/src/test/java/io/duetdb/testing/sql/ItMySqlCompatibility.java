@@ -197,7 +197,7 @@ class ItMySqlCompatibility {
             }
             // A number tested against zero runs in the stores; a string's truth only in the SQL layer.
             assertThat(SqlTesting.rows(statement, "EXPLAIN SELECT c1 FROM truth WHERE c2"))
-                    .anySatisfy(row -> assertThat(row).contains("Selection").contains("cop[row]").contains("c2 <> 0"));
+                    .anySatisfy(row -> assertThat(row).contains("Selection").contains("cop[tikv]").contains("c2 <> 0"));
             assertThat(SqlTesting.rows(statement, "EXPLAIN SELECT c1 FROM truth WHERE c0"))
                     .anySatisfy(row -> assertThat(row).contains("Selection").contains("root").contains("duet_truth(c0)"));
             assertThat(SqlTesting.rows(statement, "SELECT c1 FROM truth WHERE c0 AND c2")).containsExactly("1");
