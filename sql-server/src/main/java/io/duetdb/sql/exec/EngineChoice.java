@@ -51,11 +51,7 @@ final class EngineChoice {
         double tuples = records.getAsDouble();
         long regions = estimator.regions(start, end);
         double rowCost = model.rowScan(estimator.tupleBytes(), tuples, regions);
-        List<ScanCostModel.ColumnScan> scans = new ArrayList<>();
-        for (ColumnInfo column : columns) {
-            scans.add(new ScanCostModel.ColumnScan(estimator.columnBytes(column), regions));
-        }
-        double columnCost = model.columnScan(scans, tuples) + learnerReadCost(session);
+        double columnCost = learnerCost(session, estimator, columns, tuples, regions);
         boolean columnsCheaper = columnCost < rowCost;
         String note = columnsCheaper
                 ? String.format(Locale.ROOT, "columns: est. cost %.4g, cheaper than rows (%.4g)", columnCost, rowCost)
@@ -75,13 +71,8 @@ final class EngineChoice {
                 || indexCost.isEmpty() || !transaction.learnersCover(start, end)) {
             return null;
         }
-        ScanCostModel model = estimator.model();
-        long regions = estimator.regions(start, end);
-        List<ScanCostModel.ColumnScan> scans = new ArrayList<>();
-        for (ColumnInfo column : columns) {
-            scans.add(new ScanCostModel.ColumnScan(estimator.columnBytes(column), regions));
-        }
-        double columnCost = model.columnScan(scans, estimator.rows().getAsLong()) + learnerReadCost(session);
+        double columnCost = learnerCost(session, estimator, columns, estimator.rows().getAsLong(),
+                estimator.regions(start, end));
         if (columnCost >= indexCost.getAsDouble()) {
             return null;
         }
@@ -89,7 +80,17 @@ final class EngineChoice {
                 + " (%.4g)", columnCost, reader.rangeIndex().name(), indexCost.getAsDouble()));
     }
 
-    static double learnerReadCost(SessionFunctions session) {
+    /** Equation (3) over {@code columns}, plus the wait for the learners' resolved timestamp. */
+    private static double learnerCost(SessionFunctions session, AccessPathEstimator estimator, List<ColumnInfo> columns,
+            double tuples, long regions) {
+        List<ScanCostModel.ColumnScan> scans = new ArrayList<>();
+        for (ColumnInfo column : columns) {
+            scans.add(new ScanCostModel.ColumnScan(estimator.columnBytes(column), regions));
+        }
+        return estimator.model().columnScan(scans, tuples) + learnerReadCost(session);
+    }
+
+    private static double learnerReadCost(SessionFunctions session) {
         Object value = session.systemVariable("", ScanCostModel.LEARNER_READ_COST_VARIABLE);
         return value == null ? ScanCostModel.DEFAULT_LEARNER_READ_COST : Double.parseDouble(String.valueOf(value));
     }
