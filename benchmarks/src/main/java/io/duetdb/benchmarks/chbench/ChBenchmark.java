@@ -88,6 +88,18 @@ public final class ChBenchmark implements Callable<Integer> {
     @Option(names = "--no-learners", description = "no learner replicas: everything on the row store")
     boolean noLearners;
 
+    @Option(names = "--url", description = "a running DuetDB instead of the in-process cluster: the JDBC URL of an"
+            + " existing database, e.g. jdbc:mysql://127.0.0.1:4000/chbench?user=root (its components in processes of"
+            + " their own can be pinned to cores with taskset)")
+    String endpointUrl;
+
+    @Option(names = "--learner-status", description = "with --url: a learner's status address (host:port, e.g."
+            + " 127.0.0.1:20292) for the visibility probe; without it no visibility delay is measured")
+    String learnerStatusAddress;
+
+    @Option(names = "--no-load", description = "with --url: reuse the tables when they hold the warehouses")
+    boolean noLoad;
+
     @Option(names = "--load-threads", defaultValue = "4", description = "(default: ${DEFAULT-VALUE})")
     int loadThreads;
 
@@ -117,6 +129,10 @@ public final class ChBenchmark implements Callable<Integer> {
         progress.println("CH-benCHmark: " + scale.describe() + ", TP clients " + tpClients + ", AP clients "
                 + apClients + ", " + warmupSeconds + " s warm-up and " + seconds + " s measured per cell, AP engines "
                 + apEngines + (noLearners ? ", no learner replicas" : ""));
+        if (endpointUrl != null) {
+            run(withOptions(endpointUrl), learnerStatusAddress, scale, progress);
+            return 0;
+        }
         Path root = Files.createTempDirectory("duet-chbench");
         LoopbackPorts ports = new LoopbackPorts();
         Consumer<StoreConfig> storeConfig = config -> config
@@ -135,17 +151,30 @@ public final class ChBenchmark implements Callable<Integer> {
                         server.address(), server.statusAddress());
                 String base = "jdbc:mysql://" + server.address() + "/%s?user=root";
                 execute(withOptions(String.format(base, "test")), "CREATE DATABASE IF NOT EXISTS " + DATABASE);
-                String url = withOptions(String.format(base, DATABASE));
-                load(url, scale, progress);
-                String learnerStatus = noLearners ? null : cluster.learner(0).orElseThrow().statusAddress().toString();
-                if (!noLearners) {
-                    LearnerFreshnessProbe.addReplicas(url, progress);
-                }
-                List<Cell> cells = runGrid(url, learnerStatus, scale, progress);
-                report(cells, progress);
+                run(withOptions(String.format(base, DATABASE)), noLearners ? null
+                        : cluster.learner(0).orElseThrow().statusAddress().toString(), scale, progress);
             }
         }
         return 0;
+    }
+
+    /** Loads (unless reused), gives the tables learner replicas (unless --no-learners), runs the grid and reports. */
+    private void run(String jdbcUrl, String learnerAddress, TpccScale scale, PrintStream progress) throws Exception {
+        boolean reuse = false;
+        if (noLoad) {
+            try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
+                reuse = TpccLoader.holds(connection, scale);
+            }
+            progress.println(reuse ? "reusing the loaded tables" : "the tables do not hold the warehouses: loading");
+        }
+        if (!reuse) {
+            load(jdbcUrl, scale, progress);
+        }
+        if (!noLearners) {
+            LearnerFreshnessProbe.addReplicas(jdbcUrl, progress);
+        }
+        List<Cell> cells = runGrid(jdbcUrl, noLearners ? null : learnerAddress, scale, progress);
+        report(cells, progress);
     }
 
     private void load(String url, TpccScale scale, PrintStream progress) throws Exception {
