@@ -51,6 +51,8 @@ import io.duetdb.learner.internal.LearnerCoprocessor;
 import io.duetdb.learner.internal.LearnerNode;
 import io.duetdb.learner.internal.ReplicationLag;
 import io.duetdb.learner.internal.metrics.LearnerMetrics;
+import io.duetdb.learner.internal.mpp.MppGrpcEndpoint;
+import io.duetdb.learner.internal.mpp.MppTaskManager;
 import io.duetdb.learner.internal.proto.LearnerIdent;
 import io.duetdb.learner.internal.region.ColumnarRegion;
 import io.duetdb.learner.internal.rpc.LearnerAdminGrpcEndpoint;
@@ -189,11 +191,18 @@ public final class LearnerServer implements AutoCloseable {
         resources.add(rpcExecutor::shutdownNow);
         LearnerCoprocessor coprocessor = new LearnerCoprocessor(learner, arrowMemory, coprocessorExecutor,
                 config.readWaitTimeout(), metrics);
+        ExecutorService mppThreads = Executors.newCachedThreadPool(new NamedThreadFactory(COMPONENT, nodeName, "mpp"));
+        resources.add(mppThreads::shutdownNow);
+        MppTaskManager mpp = new MppTaskManager(learner, arrowMemory, mppThreads, config.readWaitTimeout(), metrics);
+        resources.add(mpp::close);
+        metrics.gauge("duet_learner_mpp_running_tasks", "MPP tasks running or holding batches for their receivers",
+                mpp::runningTasks);
         try {
             grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.address().host(), config.address().port()))
                     .executor(rpcExecutor)
                     .maxInboundMessageSize(64 << 20)
                     .addService(new CoprocessorGrpcEndpoint(coprocessor))
+                    .addService(new MppGrpcEndpoint(mpp))
                     .addService(new LearnerAdminGrpcEndpoint(learner, rpcExecutor))
                     .build()
                     .start();

@@ -345,6 +345,18 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * Runs an MPP query on the column learners at this transaction's read timestamp: its fragments become tasks on the
+     * learners holding the scanned regions, and the answers are the root fragment's Arrow batches as they come (in no
+     * particular order). Like the coprocessor, the learners see committed data only. Each task may hold
+     * {@code memoryQuota} bytes (none when zero or less). Close it to cancel the tasks.
+     */
+    public CoprocessorStream mppStream(io.duetdb.proto.mpp.MppQuery query, long memoryQuota) {
+        checkActive();
+        return new MppStream(client.mpp(), client.resolver(), client.sender().regions(), query, readTs(), memoryQuota,
+                System.nanoTime() + CoprocessorReader.CALL_TIMEOUT.toNanos());
+    }
+
+    /**
      * Runs an ANALYZE plan (an encoded AnalyzeRequest) over [start, end) on every region at once; answers each
      * region's result followed by its sample batches, in key order.
      */

@@ -56,6 +56,7 @@ public final class TxnClient implements AutoCloseable {
     private final RegionBatches batches;
     private final LockResolver resolver;
     private final CoprocessorReader coprocessor;
+    private final MppCoordinator mpp;
     private final String serviceId = "txn-client-" + UUID.randomUUID();
     /** Start timestamps of live transactions, with how many transactions started at each. */
     private final ConcurrentSkipListMap<Long, AtomicInteger> live = new ConcurrentSkipListMap<>();
@@ -75,6 +76,7 @@ public final class TxnClient implements AutoCloseable {
         this.batches = new RegionBatches(sender, workers);
         this.resolver = new LockResolver(placement, batches);
         this.coprocessor = new CoprocessorReader(sender, resolver, workers);
+        this.mpp = new MppCoordinator(sender);
         timers.scheduleWithFixedDelay(this::publishSafePoint, config.safePointInterval().toMillis(),
                 config.safePointInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -239,6 +241,14 @@ public final class TxnClient implements AutoCloseable {
 
     CoprocessorReader coprocessor() {
         return coprocessor;
+    }
+
+    MppCoordinator mpp() {
+        return mpp;
+    }
+
+    RegionRequestSender sender() {
+        return sender;
     }
 
     ExecutorService workers() {

@@ -70,6 +70,11 @@ final class CoprocessorPlanner {
         this.memory = requireNonNull(memory, "memory is null");
     }
 
+    /** The statement's memory. */
+    MemoryTracker memory() {
+        return memory;
+    }
+
     static boolean enabled(SessionFunctions session) {
         return session.switchedOn(SWITCH_VARIABLE);
     }

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -58,6 +59,29 @@ final class CoprocessorReader {
      */
     BatchOperator openBatches(CoprocessorTask task, Consumer<CoprocessorSummary> reported, BufferAllocator allocator) {
         requireNonNull(task, "task is null");
+        return batches(task.outputTypes(), () -> answers(task, reported), allocator);
+    }
+
+    /** The rows of an MPP read, finished here. */
+    RowStream openMpp(MppRead read, Consumer<CoprocessorSummary> reported) {
+        return read.finish().apply(mppAnswers(read, reported));
+    }
+
+    /** The root fragment's answers of an MPP read that the learners finish, as Arrow batches owned by {@code allocator}. */
+    BatchOperator openMppBatches(MppRead read, Consumer<CoprocessorSummary> reported, BufferAllocator allocator) {
+        if (!read.finishedOnLearners()) {
+            throw new IllegalArgumentException("the SQL layer finishes this MPP read's rows");
+        }
+        return batches(read.outputTypes(), () -> mppAnswers(read, reported), allocator);
+    }
+
+    private CoprocessorAnswers mppAnswers(MppRead read, Consumer<CoprocessorSummary> reported) {
+        return new CoprocessorAnswers(transaction.mppStream(read.query(), memory.quota()), read.outputTypes(), reported,
+                session);
+    }
+
+    private static BatchOperator batches(List<FieldType> types, Supplier<CoprocessorAnswers> source,
+            BufferAllocator allocator) {
         return new BatchOperator() {
             private final ArrayDeque<VectorSchemaRoot> arrived = new ArrayDeque<>();
             private CoprocessorAnswers answers;
@@ -66,7 +90,7 @@ final class CoprocessorReader {
 
             @Override
             public List<FieldType> outputTypes() {
-                return task.outputTypes();
+                return types;
             }
 
             @Override
@@ -74,7 +98,7 @@ final class CoprocessorReader {
                 closeCurrent();
                 while (arrived.isEmpty() && !ended) {
                     if (answers == null) {
-                        answers = answers(task, reported);
+                        answers = source.get();
                     }
                     ended = !answers.nextBatches(allocator, batch -> {
                         if (batch.getRowCount() > 0) {

@@ -43,6 +43,9 @@ final class EngineChoice {
         if (engines.learnersOnly()) {
             return Choice.LEARNERS;
         }
+        if (mppEnforced(session, engines, table, transaction, start, end)) {
+            return MPP_ENFORCED;
+        }
         if (!engines.columnar() || !engines.rowStore() || table.columnarReplicas() == 0 || estimator == null
                 || records.isEmpty() || !transaction.learnersCover(start, end)) {
             return Choice.ROW_STORE;
@@ -66,6 +69,9 @@ final class EngineChoice {
     static Choice insteadOfIndex(SessionFunctions session, TableInfo table, Transaction transaction,
             AccessPathEstimator estimator, TableReader reader, List<ColumnInfo> columns, byte[] start, byte[] end) {
         ReadEngines engines = ReadEngines.of(session, table);
+        if (mppEnforced(session, engines, table, transaction, start, end)) {
+            return MPP_ENFORCED;
+        }
         OptionalDouble indexCost = reader.indexRangeCost();
         if (!engines.columnar() || table.columnarReplicas() == 0 || estimator == null || estimator.rows().isEmpty()
                 || indexCost.isEmpty() || !transaction.learnersCover(start, end)) {
@@ -81,6 +87,15 @@ final class EngineChoice {
     }
 
     /** Equation (3) over {@code columns}, plus the wait for the learners' resolved timestamp. */
+    private static final Choice MPP_ENFORCED = new Choice(true, "columns: tidb_enforce_mpp");
+
+    /** With {@code tidb_enforce_mpp}, a table the learners can serve is read from them, whatever the costs say. */
+    private static boolean mppEnforced(SessionFunctions session, ReadEngines engines, TableInfo table,
+            Transaction transaction, byte[] start, byte[] end) {
+        return MppPlanner.enforced(session) && engines.columnar() && table.columnarReplicas() > 0
+                && transaction.learnersCover(start, end);
+    }
+
     private static double learnerCost(SessionFunctions session, AccessPathEstimator estimator, List<ColumnInfo> columns,
             double tuples, long regions) {
         List<ScanCostModel.ColumnScan> scans = new ArrayList<>();

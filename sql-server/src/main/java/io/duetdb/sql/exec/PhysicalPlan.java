@@ -52,6 +52,12 @@ final class PhysicalPlan {
         return operator == null ? null : operator.storeRead();
     }
 
+    /** The MPP read that computes {@code node} on the learners, or null. */
+    MppRead mppRead(RelNode node) {
+        PhysicalOperator operator = operators.get(node);
+        return operator == null ? null : operator.mppRead();
+    }
+
     /** How {@code join} runs; a nested loop for a join this plan does not hold. */
     JoinMethod join(Join join) {
         PhysicalOperator operator = operators.get(join);
@@ -61,13 +67,19 @@ final class PhysicalPlan {
     /**
      * One operator. {@code storeRead} is set when the stores compute it (a scan chain, or an aggregation, top N or
      * limit over one), {@code tableReader} when the SQL layer reads a table itself (point gets, index lookups,
-     * locking reads), {@code join} for joins; {@code children} are the operators the SQL layer runs below it.
+     * locking reads), {@code join} for joins, {@code mppRead} when the learners compute it with everything below it
+     * in MPP fragments; {@code children} are the operators the SQL layer runs below it.
      */
     record PhysicalOperator(RelNode logical, List<PhysicalOperator> children, CoprocessorPlanner.StoreRead storeRead,
-            TableReader tableReader, JoinMethod join) {
+            TableReader tableReader, JoinMethod join, MppRead mppRead) {
         PhysicalOperator {
             requireNonNull(logical, "logical is null");
             children = List.copyOf(children);
+        }
+
+        PhysicalOperator(RelNode logical, List<PhysicalOperator> children, CoprocessorPlanner.StoreRead storeRead,
+                TableReader tableReader, JoinMethod join) {
+            this(logical, children, storeRead, tableReader, join, null);
         }
     }
 

@@ -54,6 +54,10 @@ final class PhysicalPlanner {
     }
 
     private PhysicalPlan.PhysicalOperator build(RelNode node) {
+        MppRead mpp = coprocessor == null ? null : MppPlanner.plan(node, coprocessor, compiler, coprocessor.memory());
+        if (mpp != null) {
+            return new PhysicalPlan.PhysicalOperator(node, List.of(), null, null, null, mpp);
+        }
         CoprocessorPlanner.StoreRead read = coprocessor == null ? null : storeRead(node);
         if (read != null) {
             return new PhysicalPlan.PhysicalOperator(node, List.of(), read, null, null);

@@ -122,6 +122,11 @@ public final class PlanExecutor {
         }
 
         @Override
+        public MppRead mppRead(RelNode node) {
+            return plan.mppRead(node);
+        }
+
+        @Override
         public List<Object[]> lookUp(Join join, List<Object[]> outerRows) {
             return PlanExecutor.this.lookUp(join, outerRows);
         }
@@ -385,6 +390,10 @@ public final class PlanExecutor {
     }
 
     private RowStream open(RelNode node) {
+        MppRead mpp = plan.mppRead(node);
+        if (mpp != null) {
+            return coprocessorReader.openMpp(mpp, reportTo(node));
+        }
         if (node instanceof TableScan scan) {
             return scan(node, scan, null);
         }

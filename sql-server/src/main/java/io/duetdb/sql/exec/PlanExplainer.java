@@ -193,6 +193,21 @@ public final class PlanExplainer {
 
     private void visitOperator(RelNode node, String prefix, String childIndent) {
         PhysicalPlan.PhysicalOperator operator = plan.operator(node);
+        if (operator != null && operator.mppRead() != null) {
+            MppRead mpp = operator.mppRead();
+            String reader = childIndent;
+            if (!mpp.finishedOnLearners()) {
+                add(prefix, "HashAgg", node, ROOT, "", "final merge of the learners' groups");
+                prefix = childIndent + "└─";
+                reader = childIndent + "  ";
+            }
+            add(prefix, "TableReader", mpp.finishedOnLearners() ? node : null, ROOT, "", "data:ExchangeSender, MPP: "
+                    + mpp.query().getFragmentsCount() + " fragment(s)");
+            String readerIndent = reader;
+            new MppExplainer(mpp, (linePrefix, name, task, access, info) -> add(linePrefix, name, null, task, access, info))
+                    .draw(readerIndent + "└─", readerIndent + "  ");
+            return;
+        }
         if (operator != null && operator.storeRead() != null) {
             visitStoreRead(node, operator.storeRead().rows(), prefix, childIndent);
             return;

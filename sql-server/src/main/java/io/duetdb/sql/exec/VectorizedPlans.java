@@ -83,6 +83,9 @@ final class VectorizedPlans {
         /** The stores' read the physical plan computes the node by, or null when the SQL layer computes it. */
         CoprocessorPlanner.StoreRead storeRead(RelNode node);
 
+        /** The MPP read the physical plan computes the node by, or null. */
+        MppRead mppRead(RelNode node);
+
         /** The join's inner rows read by lookups of the outer rows' keys, or null when reading them whole is cheaper. */
         List<Object[]> lookUp(Join join, List<Object[]> outerRows);
 
@@ -434,6 +437,10 @@ final class VectorizedPlans {
     }
 
     private BatchOperator build(RelNode node, BufferAllocator allocator) {
+        MppRead mpp = context.mppRead(node);
+        if (mpp != null) {
+            return mpp.finishedOnLearners() ? coprocessorReader.openMppBatches(mpp, context.reportTo(node), allocator) : null;
+        }
         CoprocessorPlanner.StoreRead read = context.storeRead(node);
         if (read != null) {
             CoprocessorPlanner.BatchScan scan = read.batches();

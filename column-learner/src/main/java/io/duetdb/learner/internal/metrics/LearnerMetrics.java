@@ -26,6 +26,7 @@ public final class LearnerMetrics {
     public final Counter deltaMerges;
     public final Histogram deltaMergeSeconds;
     public final Counter packsScanned;
+    public final Counter mppTasks;
 
     public LearnerMetrics() {
         JvmMetrics.builder().register(registry);
@@ -54,6 +55,8 @@ public final class LearnerMetrics {
         packsScanned = Counter.builder().name("duet_learner_packs_scanned_total")
                 .help("Column pack slices scans met, by what they did (read, skipped by min/max)").labelNames("kind")
                 .register(registry);
+        mppTasks = Counter.builder().name("duet_learner_mpp_tasks_total")
+                .help("MPP tasks by event (dispatched, refused, cancelled)").labelNames("event").register(registry);
         resolvedReads = Counter.builder().name("duet_learner_resolved_reads_total")
                 .help("Reads at or below their replica's resolved timestamp, served without the leader").register(registry);
         resolvedTsPushes = Counter.builder().name("duet_learner_resolved_ts_pushes_total")
