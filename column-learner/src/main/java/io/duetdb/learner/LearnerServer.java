@@ -195,7 +195,7 @@ public final class LearnerServer implements AutoCloseable {
         resources.add(mppThreads::shutdownNow);
         MppTaskManager mpp = new MppTaskManager(learner, arrowMemory, mppThreads, config.readWaitTimeout(), metrics);
         resources.add(mpp::close);
-        metrics.gauge("duet_learner_mpp_running_tasks", "MPP tasks running or holding batches for their receivers",
+        metrics.gauge("duet_learner_mpp_running_tasks", "MPP tasks whose operators are running",
                 mpp::runningTasks);
         try {
             grpcServer = NettyServerBuilder.forAddress(new InetSocketAddress(config.address().host(), config.address().port()))

@@ -46,6 +46,7 @@ final class MppStream implements CoprocessorStream {
     private final long startTs;
     private final long memoryQuota;
     private final long deadlineNanos;
+    private final Runnable checkpoint;
     private final BlockingQueue<Item> arrived = new LinkedBlockingQueue<>();
     private final List<ClientCallStreamObserver<EstablishConnectionRequest>> calls = new ArrayList<>();
     private MppCoordinator.Dispatched dispatched;
@@ -56,7 +57,8 @@ final class MppStream implements CoprocessorStream {
     private long batches;
 
     MppStream(MppCoordinator coordinator, LockResolver resolver, RegionCache regions, MppQuery query, long startTs,
-            long memoryQuota, long deadlineNanos) {
+            long memoryQuota, long deadlineNanos, Runnable checkpoint) {
+        this.checkpoint = requireNonNull(checkpoint, "checkpoint is null");
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
         this.resolver = requireNonNull(resolver, "resolver is null");
         this.regions = requireNonNull(regions, "regions is null");
@@ -132,6 +134,12 @@ final class MppStream implements CoprocessorStream {
                 throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
             }
             if (item == null) {
+                try {
+                    checkpoint.run();
+                } catch (RuntimeException e) {
+                    close();
+                    throw e;
+                }
                 if (System.nanoTime() - deadlineNanos > 0) {
                     close();
                     throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "the MPP query did not finish in time");

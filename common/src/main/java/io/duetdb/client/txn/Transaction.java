@@ -348,12 +348,14 @@ public final class Transaction implements AutoCloseable {
      * Runs an MPP query on the column learners at this transaction's read timestamp: its fragments become tasks on the
      * learners holding the scanned regions, and the answers are the root fragment's Arrow batches as they come (in no
      * particular order). Like the coprocessor, the learners see committed data only. Each task may hold
-     * {@code memoryQuota} bytes (none when zero or less). Close it to cancel the tasks.
+     * {@code memoryQuota} bytes (none when zero or less). Close it to cancel the tasks. {@code checkpoint} runs while
+     * the stream waits for the learners (every few tens of milliseconds): what it throws (a KILL QUERY) cancels the
+     * tasks and is thrown on.
      */
-    public CoprocessorStream mppStream(io.duetdb.proto.mpp.MppQuery query, long memoryQuota) {
+    public CoprocessorStream mppStream(io.duetdb.proto.mpp.MppQuery query, long memoryQuota, Runnable checkpoint) {
         checkActive();
         return new MppStream(client.mpp(), client.resolver(), client.sender().regions(), query, readTs(), memoryQuota,
-                System.nanoTime() + CoprocessorReader.CALL_TIMEOUT.toNanos());
+                System.nanoTime() + CoprocessorReader.CALL_TIMEOUT.toNanos(), checkpoint);
     }
 
     /**

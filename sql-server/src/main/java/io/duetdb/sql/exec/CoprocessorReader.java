@@ -76,7 +76,7 @@ final class CoprocessorReader {
     }
 
     private CoprocessorAnswers mppAnswers(MppRead read, Consumer<CoprocessorSummary> reported) {
-        return new CoprocessorAnswers(transaction.mppStream(read.query(), memory.quota()), read.outputTypes(), reported,
+        return new CoprocessorAnswers(transaction.mppStream(read.query(), memory.quota(), session::checkNotKilled), read.outputTypes(), reported,
                 session);
     }
 

@@ -10,6 +10,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -151,6 +153,29 @@ class ItMpp {
     }
 
     @Test
+    void killQueryStopsTheFragmentsOnEveryLearner() throws Exception {
+        try (Connection worker = DriverManager.getConnection(url); Connection killer = DriverManager.getConnection(url);
+                Statement observer = killer.createStatement()) {
+            try (Statement statement = worker.createStatement()) {
+                statement.execute("SET tidb_enforce_mpp = 1");
+            }
+            long id = ItSqlKill.connectionId(worker);
+            // 6,000 x 6,000 / 11 pairs, each joined again with 545 rows: far longer than it takes to kill it.
+            Future<String> query = ItSqlKill.runInBackground(worker, "SELECT count(*) FROM order_lines a JOIN order_lines b"
+                    + " ON a.quantity = b.quantity JOIN order_lines c ON b.quantity = c.quantity");
+            ItSqlKill.awaitRunning(observer, id, "JOIN order_lines c");
+            LocalCluster.await("MPP tasks running", Duration.ofSeconds(30), () -> runningTasks(0) + runningTasks(1) > 0);
+            observer.execute("KILL QUERY " + id);
+            assertThat(query.get(30, TimeUnit.SECONDS)).isEqualTo("error 1317 70100");
+            LocalCluster.await("no MPP task left on the learners", Duration.ofSeconds(30),
+                    () -> runningTasks(0) + runningTasks(1) == 0);
+            try (Statement statement = worker.createStatement()) {
+                assertThat(SqlTesting.rows(statement, "SELECT count(*) FROM customers")).containsExactly("300");
+            }
+        }
+    }
+
+    @Test
     void withoutMppTheSameQueriesRunAsBefore() throws Exception {
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             statement.execute("SET tidb_allow_mpp = 0");
@@ -174,6 +199,11 @@ class ItMpp {
     private static double mppTasks(int learner) {
         return SqlTesting.metric(cluster.learner(learner).orElseThrow().statusAddress().toString(),
                 "duet_learner_mpp_tasks_total", "event=\"dispatched\"");
+    }
+
+    private static double runningTasks(int learner) {
+        return SqlTesting.metric(cluster.learner(learner).orElseThrow().statusAddress().toString(),
+                "duet_learner_mpp_running_tasks");
     }
 
     private static long tableId(Statement statement, String table) throws SQLException {

@@ -106,6 +106,7 @@ final class ExchangeReceiverOperator implements BatchOperator {
     @Override
     public VectorSchemaRoot next() {
         closeReader();
+        cancellation.check();
         while (openSources > 0) {
             Object item;
             try {

@@ -60,6 +60,8 @@ public final class MppTaskManager implements AutoCloseable {
     private final LearnerMetrics metrics;
     private final Map<TaskKey, CompletableFuture<Registered>> tasks = new ConcurrentHashMap<>();
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+    /** Tasks whose operators are still running (cancelled ones included, until they stop). */
+    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
     /** Queries cancelled here, so that tasks dispatched after the cancel do not start (by start ts and query id). */
     private final Map<TaskKey, Long> cancelledQueries = new ConcurrentHashMap<>();
 
@@ -128,6 +130,7 @@ public final class MppTaskManager implements AutoCloseable {
         LOG.info("MPP task {} of query {}/{} dispatched: {} receiver(s), exchange {}", meta.getTaskId(),
                 meta.getStartTs(), meta.getQueryId(), request.getSender().getTargetsCount(), request.getSender().getType());
         metrics.mppTasks.labelValues("dispatched").inc();
+        running.incrementAndGet();
         threads.execute(task);
         return DispatchTaskResponse.getDefaultInstance();
     }
@@ -138,6 +141,7 @@ public final class MppTaskManager implements AutoCloseable {
     }
 
     private void finished(TaskKey key) {
+        running.decrementAndGet();
         // Receivers still connect to a finished task to take its last batches: it stays until they are done or its
         // time is up (checked by the next dispatch's sweep).
         sweep();
@@ -197,8 +201,9 @@ public final class MppTaskManager implements AutoCloseable {
         }
     }
 
+    /** Tasks whose operators are still running. */
     public int runningTasks() {
-        return tasks.size();
+        return running.get();
     }
 
     Channel channel(String address) {
