@@ -102,6 +102,14 @@ public final class TpchBenchmark implements Callable<Integer> {
             + " by cost (both allowed)")
     boolean learners;
 
+    @Option(names = "--learner-count", description = "with --learners: how many column learners to start, each table"
+            + " getting a replica on every one (default: ${DEFAULT-VALUE})")
+    int learnerCount = 1;
+
+    @Option(names = "--mpp", description = "with --learners: also time the queries with tidb_enforce_mpp = 1, so that"
+            + " joins and aggregations over the learners' columns run as MPP fragments on the learners")
+    boolean mpp;
+
     @Option(names = "--check", description = "compare every result with DuckDB's on the same data")
     boolean check;
 
@@ -186,7 +194,9 @@ public final class TpchBenchmark implements Callable<Integer> {
                     .setBlockCacheSize(DataSize.ofMebibytes(256)).setReserveSpace(DataSize.ofMebibytes(256)))) {
                 cluster.start(3);
                 if (learners) {
-                    cluster.addLearner();
+                    for (int i = 0; i < learnerCount; i++) {
+                        cluster.addLearner();
+                    }
                 }
                 try (SqlServer server = new SqlServer(new SqlServerConfig()
                         .setPd(cluster.placement().clientAddresses())
@@ -206,7 +216,12 @@ public final class TpchBenchmark implements Callable<Integer> {
                                 + "&sessionVariables=duet_coprocessor_push_down=OFF", data, selected, expected, false));
                     }
                     if (learners) {
-                        awaitLearnerReplicas(String.format(base, "tpch"));
+                        awaitLearnerReplicas(String.format(base, "tpch"), learnerCount);
+                        if (mpp) {
+                            results.add(1, runEndpoint("duetdb (MPP, " + learnerCount + " learner(s))",
+                                    String.format(base, "tpch") + "&sessionVariables=tidb_isolation_read_engines=%27tiflash%27,"
+                                            + "tidb_enforce_mpp=1", data, selected, expected, false));
+                        }
                         results.add(1, runEndpoint("duetdb (learners)", String.format(base, "tpch")
                                 + "&sessionVariables=tidb_isolation_read_engines=%27tiflash%27", data, selected, expected,
                                 false));
@@ -226,13 +241,13 @@ public final class TpchBenchmark implements Callable<Integer> {
     }
 
     /** Gives every TPC-H table a column learner replica and waits until all are available, printing progress. */
-    private static void awaitLearnerReplicas(String url) throws Exception {
+    private static void awaitLearnerReplicas(String url, int replicas) throws Exception {
         List<String> tables = List.of("region", "nation", "supplier", "customer", "part", "partsupp", "orders",
                 "lineitem");
         long started = System.nanoTime();
         try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
             for (String table : tables) {
-                statement.execute("ALTER TABLE " + table + " SET TIFLASH REPLICA 1");
+                statement.execute("ALTER TABLE " + table + " SET TIFLASH REPLICA " + replicas);
             }
             while (true) {
                 long available = 0;
