@@ -52,6 +52,11 @@ final class PhysicalPlan {
         return operator == null ? null : operator.storeRead();
     }
 
+    /** Whether any operator runs as an MPP read. */
+    boolean anyMppRead() {
+        return operators.values().stream().anyMatch(operator -> operator.mppRead() != null);
+    }
+
     /** The MPP read that computes {@code node} on the learners, or null. */
     MppRead mppRead(RelNode node) {
         PhysicalOperator operator = operators.get(node);

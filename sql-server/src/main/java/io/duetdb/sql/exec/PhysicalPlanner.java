@@ -41,7 +41,19 @@ final class PhysicalPlanner {
     }
 
     PhysicalPlan plan(RelNode root) {
-        return PhysicalPlan.of(operator(root));
+        PhysicalPlan plan = PhysicalPlan.of(operator(root));
+        if (coprocessor != null && MppPlanner.enforced(compiler.session()) && !plan.anyMppRead() && joinsOrAggregates(root)) {
+            // TiDB's warning: the statement runs, without MPP.
+            compiler.session().planWarning("MPP mode may be blocked because the plan's joins and aggregations do not"
+                    + " all read tables with available columnar replicas, or use what MPP does not run yet (outer, semi"
+                    + " or anti joins, DISTINCT aggregates, join keys of different types)");
+        }
+        return plan;
+    }
+
+    private static boolean joinsOrAggregates(RelNode node) {
+        return node instanceof Join || node instanceof Aggregate
+                || node.getInputs().stream().anyMatch(PhysicalPlanner::joinsOrAggregates);
     }
 
     private PhysicalPlan.PhysicalOperator operator(RelNode node) {

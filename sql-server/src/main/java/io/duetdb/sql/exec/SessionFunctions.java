@@ -32,6 +32,10 @@ public interface SessionFunctions {
         return StorageHints.NONE;
     }
 
+    /** Adds a note (1105) to the statement's warnings, as SHOW WARNINGS lists them. */
+    default void planWarning(String message) {
+    }
+
     /** Fails with 1317 when KILL QUERY stopped the statement; long loops call it as they go. */
     void checkNotKilled();
 

@@ -713,6 +713,11 @@ public final class Session implements SessionFunctions {
         warnings.add(new Warning(Warning.GENERIC, message));
     }
 
+    @Override
+    public void planWarning(String message) {
+        addWarning(message);
+    }
+
     void addWarning(ErrorCode code, String message) {
         warnings.add(new Warning(code.errorNumber(), message));
     }

@@ -24,6 +24,7 @@ public final class TpchLoader {
                 result.next();
                 counts.put(table, result.getLong(1));
             } catch (SQLException e) {
+                System.out.printf("SELECT COUNT(*) FROM %s failed: %s%n", table.sqlName(), e.getMessage());
                 counts.put(table, -1L);
             }
         }

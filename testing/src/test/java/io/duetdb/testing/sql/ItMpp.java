@@ -119,6 +119,22 @@ class ItMpp {
     }
 
     @Test
+    void aggregationsOfOneTableRunInTwoPhasesOnTheLearners() throws Exception {
+        List<String> queries = List.of("SELECT count(*) FROM orders", "SELECT count(*), sum(amount), avg(amount) FROM orders",
+                "SELECT status, count(*), min(placed), max(amount) FROM orders GROUP BY status ORDER BY status",
+                "SELECT count(*) FROM orders WHERE amount > 100000");
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            for (String query : queries) {
+                List<String> expected = rowStore(statement, query);
+                statement.execute("SET tidb_enforce_mpp = 1");
+                assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN " + query))).as(query)
+                        .contains("ExchangeType: HashPartition");
+                assertThat(SqlTesting.rows(statement, query)).as(query).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void writesAreSeenByTheNextMppQuery() throws Exception {
         String query = "SELECT c.nation, count(*), sum(o.amount) FROM orders o JOIN customers c ON o.customer_id = c.id"
                 + " WHERE o.id > 5000 GROUP BY c.nation ORDER BY c.nation";

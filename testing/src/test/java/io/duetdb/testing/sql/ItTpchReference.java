@@ -44,7 +44,7 @@ class ItTpchReference {
 
     @BeforeAll
     static void start() throws Exception {
-        endpoints = ReferenceEndpoints.start(root, "tpch", new TpchData(SCALE_FACTOR), 1_000);
+        endpoints = ReferenceEndpoints.start(root, "tpch", new TpchData(SCALE_FACTOR), 1_000, true);
     }
 
     @AfterAll
@@ -54,9 +54,34 @@ class ItTpchReference {
         }
     }
 
+    /** Every table has a columnar replica: the costs choose rows or columns per table. */
     @Test
     void queriesReturnTheReferenceResults() {
         compareWithReference(endpoints.url());
+    }
+
+    @Test
+    void queriesReturnTheReferenceResultsFromTheRowStoreAlone() {
+        compareWithReference(endpoints.url() + "&sessionVariables=tidb_isolation_read_engines=%27tikv%27");
+    }
+
+    @Test
+    void queriesReturnTheReferenceResultsFromTheLearnersAlone() {
+        compareWithReference(endpoints.url() + "&sessionVariables=tidb_isolation_read_engines=%27tiflash%27");
+    }
+
+    /** Joins and aggregations over the learners run as MPP fragments there wherever the plan allows. */
+    @Test
+    void queriesReturnTheReferenceResultsWithMppEnforced() {
+        compareWithReference(endpoints.url() + "&sessionVariables=tidb_isolation_read_engines=%27tiflash%27,"
+                + "tidb_enforce_mpp=1");
+    }
+
+    /** The same with every MPP join hash-partitioned instead of broadcasting its smaller side. */
+    @Test
+    void queriesReturnTheReferenceResultsWithMppHashPartitionedJoins() {
+        compareWithReference(endpoints.url() + "&sessionVariables=tidb_isolation_read_engines=%27tiflash%27,"
+                + "tidb_enforce_mpp=1,tidb_broadcast_join_threshold_count=0");
     }
 
     /** Without lookups of small outer sides, the joins hash over the stores' Arrow batches. */

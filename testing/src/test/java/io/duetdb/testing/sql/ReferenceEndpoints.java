@@ -47,6 +47,15 @@ final class ReferenceEndpoints implements AutoCloseable {
      */
     static ReferenceEndpoints start(Path root, String database, GeneratedData<?> data, int rowsPerInsert)
             throws Exception {
+        return start(root, database, data, rowsPerInsert, false);
+    }
+
+    /**
+     * As above; with {@code learner}, a column learner is started too and every table gets a columnar replica on it,
+     * available before this returns.
+     */
+    static ReferenceEndpoints start(Path root, String database, GeneratedData<?> data, int rowsPerInsert, boolean learner)
+            throws Exception {
         LocalCluster cluster = new LocalCluster(root, 1, config -> { }, config -> { });
         SqlServer server = null;
         DuckDbReference reference = null;
@@ -61,6 +70,23 @@ final class ReferenceEndpoints implements AutoCloseable {
             String url = String.format(base, database);
             reference = DuckDbReference.load(data, System.out);
             DataLoader.loadMysql(() -> DriverManager.getConnection(url), data, 4, rowsPerInsert, System.out);
+            if (learner) {
+                cluster.addLearner();
+                try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+                    for (var table : data.tables()) {
+                        statement.execute("ALTER TABLE " + table.sqlName() + " SET TIFLASH REPLICA 1");
+                    }
+                    LocalCluster.await("columnar replicas of every table", Duration.ofSeconds(120), () -> {
+                        try {
+                            return SqlTesting.rows(statement, "SELECT count(*) FROM information_schema.tiflash_replica"
+                                    + " WHERE TABLE_SCHEMA = '" + database + "' AND AVAILABLE = 1")
+                                    .equals(List.of(String.valueOf(data.tables().size())));
+                        } catch (SQLException e) {
+                            throw new AssertionError(e);
+                        }
+                    });
+                }
+            }
             return new ReferenceEndpoints(cluster, server, reference, url);
         } catch (Exception | Error e) {
             closeAll(reference, server, cluster);
