@@ -280,7 +280,7 @@ final class CoprocessorReader {
         }
     }
 
-    private static ErrorCode errorCode(String name) {
+    static ErrorCode errorCode(String name) {
         if (name == null || name.isEmpty()) {
             return ErrorCode.UNKNOWN_ERROR;
         }

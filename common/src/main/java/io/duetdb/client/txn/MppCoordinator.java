@@ -76,7 +76,8 @@ final class MppCoordinator {
         }
         // Regions of every scan, each given to one learner.
         Map<String, Integer> load = new HashMap<>();
-        Map<Integer, Map<String, List<List<RegionRead>>>> scanRegions = new HashMap<>();
+        Map<Integer, List<TaskReads>> scanRegions = new HashMap<>();
+        int tasksPerLearner = Math.max(1, query.getTasksPerLearner());
         TreeMap<String, Boolean> learners = new TreeMap<>();
         for (MppFragment fragment : query.getFragmentsList()) {
             List<MppTableScan> scans = new ArrayList<>();
@@ -92,7 +93,7 @@ final class MppCoordinator {
                 if (end.length == 0 || KeyRanges.compare(start, end) >= 0) {
                     continue;
                 }
-                for (RegionCache.CachedRegion cached : sender.regions().locateRange(start, end)) {
+                for (RegionCache.CachedRegion cached : locateWithLearners(start, end)) {
                     String learner = chooseLearner(cached, load);
                     byte[] regionStart = cached.region().getStartKey().toByteArray();
                     byte[] regionEnd = cached.region().getEndKey().toByteArray();
@@ -112,7 +113,9 @@ final class MppCoordinator {
                 // Nothing to scan: one task on some learner still sends the fragment's (empty) end.
                 byLearner.put("", emptyLists(scans.size()));
             }
-            scanRegions.put(fragment.getId(), byLearner);
+            List<TaskReads> taskReads = new ArrayList<>();
+            byLearner.forEach((learner, perScan) -> taskReads.addAll(split(learner, perScan, tasksPerLearner)));
+            scanRegions.put(fragment.getId(), taskReads);
         }
         if (learners.isEmpty()) {
             learners.put(anyLearner(), true);
@@ -122,8 +125,16 @@ final class MppCoordinator {
         long taskIds = 0;
         for (MppFragment fragment : query.getFragmentsList()) {
             List<TaskMeta> fragmentTasks = new ArrayList<>();
-            List<String> addresses = scanRegions.containsKey(fragment.getId())
-                    ? new ArrayList<>(scanRegions.get(fragment.getId()).keySet()) : allLearners;
+            List<String> addresses = new ArrayList<>();
+            if (scanRegions.containsKey(fragment.getId())) {
+                scanRegions.get(fragment.getId()).forEach(reads -> addresses.add(reads.learner()));
+            } else {
+                for (String learner : allLearners) {
+                    for (int i = 0; i < tasksPerLearner; i++) {
+                        addresses.add(learner);
+                    }
+                }
+            }
             for (String address : addresses) {
                 fragmentTasks.add(TaskMeta.newBuilder().setStartTs(startTs).setQueryId(queryId).setTaskId(++taskIds)
                         .setAddress(address.isEmpty() ? allLearners.get(0) : address).build());
@@ -147,10 +158,10 @@ final class MppCoordinator {
                 exchange.addAllTargets(targets);
             }
             List<TaskMeta> fragmentTasks = tasks.get(fragment.getId());
-            Map<String, List<List<RegionRead>>> regions = scanRegions.get(fragment.getId());
-            for (TaskMeta task : fragmentTasks) {
-                List<List<RegionRead>> reads = regions == null ? null
-                        : regions.getOrDefault(task.getAddress(), regions.get(""));
+            List<TaskReads> regions = scanRegions.get(fragment.getId());
+            for (int t = 0; t < fragmentTasks.size(); t++) {
+                TaskMeta task = fragmentTasks.get(t);
+                List<List<RegionRead>> reads = regions == null ? null : regions.get(t).perScan();
                 int[] nextScan = {0};
                 MppExecutor root = fill(fragment.getRoot(), tasks, reads, nextScan);
                 requests.add(DispatchTaskRequest.newBuilder().setMeta(task).setRoot(root).setSender(exchange)
@@ -182,6 +193,30 @@ final class MppCoordinator {
         LOG.info("MPP query {}/{}: {} fragment(s), {} task(s) on {} learner(s)", startTs, queryId, fragments.size(),
                 requests.size(), allLearners.size());
         return dispatched;
+    }
+
+    /** The regions one task of a scanning fragment reads, per scan of the fragment in tree order. */
+    private record TaskReads(String learner, List<List<RegionRead>> perScan) {
+    }
+
+    /**
+     * A learner's share of a fragment's regions cut into up to {@code tasks} tasks, region by region in turn, so that a
+     * learner scans with as many threads as the query allows.
+     */
+    private static List<TaskReads> split(String learner, List<List<RegionRead>> perScan, int tasks) {
+        int most = perScan.stream().mapToInt(List::size).max().orElse(0);
+        int count = Math.max(1, Math.min(tasks, most));
+        List<TaskReads> split = new ArrayList<>(count);
+        for (int t = 0; t < count; t++) {
+            split.add(new TaskReads(learner, emptyLists(perScan.size())));
+        }
+        for (int scan = 0; scan < perScan.size(); scan++) {
+            List<RegionRead> regions = perScan.get(scan);
+            for (int r = 0; r < regions.size(); r++) {
+                split.get(r % count).perScan().get(scan).add(regions.get(r));
+            }
+        }
+        return split;
     }
 
     private static List<List<RegionRead>> emptyLists(int count) {
@@ -219,6 +254,27 @@ final class MppCoordinator {
             filled.addChildren(fill(child, tasks, reads, nextScan));
         }
         return filled.build();
+    }
+
+    /**
+     * The regions of [start, end), asked of placement again when the cache knows no columnar learner of some: the
+     * cache does not hear of learners added after it loaded a region.
+     */
+    private List<RegionCache.CachedRegion> locateWithLearners(byte[] start, byte[] end) {
+        List<RegionCache.CachedRegion> located = sender.regions().locateRange(start, end);
+        boolean stale = false;
+        for (RegionCache.CachedRegion cached : located) {
+            if (!hasColumnarLearner(cached)) {
+                sender.regions().invalidate(cached.region().getId());
+                stale = true;
+            }
+        }
+        return stale ? sender.regions().locateRange(start, end) : located;
+    }
+
+    private boolean hasColumnarLearner(RegionCache.CachedRegion cached) {
+        return cached.region().getPeersList().stream()
+                .anyMatch(peer -> peer.getRole() == PeerRole.LEARNER && columnarAddress(peer.getStoreId()) != null);
     }
 
     /** The least loaded learner store holding a replica of the region; fails when none does. */
@@ -283,13 +339,6 @@ final class MppCoordinator {
     }
 
     static ErrorCode errorCode(String name) {
-        if (name == null || name.isEmpty()) {
-            return ErrorCode.UNKNOWN_ERROR;
-        }
-        try {
-            return ErrorCode.valueOf(name);
-        } catch (IllegalArgumentException e) {
-            return ErrorCode.UNKNOWN_ERROR;
-        }
+        return CoprocessorReader.errorCode(name);
     }
 }

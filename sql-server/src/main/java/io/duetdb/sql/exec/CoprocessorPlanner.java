@@ -528,13 +528,9 @@ final class CoprocessorPlanner {
             partialTypes.add(expression.getType());
         }
         int keyCount = partialTypes.size();
-        List<int[]> slots = new ArrayList<>();
-        for (AggregateCall call : aggregate.getAggCallList()) {
-            int[] callSlots = PartialAggregates.addCalls(call, inputs, partial, partialTypes);
-            if (callSlots == null) {
-                return null;
-            }
-            slots.add(callSlots);
+        List<int[]> slots = PartialAggregates.addAllCalls(aggregate.getAggCallList(), inputs, partial, partialTypes);
+        if (slots == null) {
+            return null;
         }
         boolean streamed = scanOrderGroups(chain, aggregate);
         partial.setStreamed(streamed);

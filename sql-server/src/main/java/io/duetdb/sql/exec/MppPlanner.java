@@ -10,7 +10,6 @@ import java.util.Map;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
-import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -19,14 +18,16 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 
-import io.duetdb.compute.ValueTypes;
+import com.google.protobuf.ByteString;
+
 import io.duetdb.compute.operator.HashJoinOperator;
-import io.duetdb.proto.coprocessor.AggregateFunction;
+import io.duetdb.proto.coprocessor.AggregateCall;
 import io.duetdb.proto.coprocessor.Aggregation;
 import io.duetdb.proto.coprocessor.Executor;
 import io.duetdb.proto.coprocessor.Expression;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.KeyRange;
+import io.duetdb.proto.coprocessor.Projection;
 import io.duetdb.proto.coprocessor.Selection;
 import io.duetdb.proto.mpp.ExchangeReceiver;
 import io.duetdb.proto.mpp.ExchangeSender;
@@ -51,6 +52,8 @@ final class MppPlanner {
     static final String ALLOW_VARIABLE = "tidb_allow_mpp";
     static final String ENFORCE_VARIABLE = "tidb_enforce_mpp";
     static final String BROADCAST_VARIABLE = "tidb_broadcast_join_threshold_count";
+    static final String THREADS_VARIABLE = "tidb_max_tiflash_threads";
+    static final int DEFAULT_TASKS_PER_LEARNER = 2;
     /** Estimated rows read below which the SQL server's own operators are used unless MPP is enforced. */
     static final double MIN_ROWS = 1_000_000;
 
@@ -123,8 +126,15 @@ final class MppPlanner {
             return null;
         }
         close(top, ExchangeSender.newBuilder().setType(ExchangeType.PASS_THROUGH).setToServer(true));
-        return new MppRead(MppQuery.newBuilder().addAllFragments(fragments).build(), top.types(), finish,
+        return new MppRead(MppQuery.newBuilder().addAllFragments(fragments).setTasksPerLearner(tasksPerLearner()).build(),
+                top.types(), finish,
                 !(node instanceof Aggregate), tableNames);
+    }
+
+    /** {@code tidb_max_tiflash_threads}, or two when it is automatic (-1). */
+    private int tasksPerLearner() {
+        long threads = Values.toLong(compiler.session().systemVariable("", THREADS_VARIABLE));
+        return threads > 0 ? (int) Math.min(threads, 64) : DEFAULT_TASKS_PER_LEARNER;
     }
 
     private Part part(RelNode node) {
@@ -158,8 +168,8 @@ final class MppPlanner {
         }
         MppExecutor tree = MppExecutor.newBuilder().setTableScan(MppTableScan.newBuilder()
                 .setScan(shape.scan().getTableScan())
-                .setRange(KeyRange.newBuilder().setStart(com.google.protobuf.ByteString.copyFrom(shape.start()))
-                        .setEnd(com.google.protobuf.ByteString.copyFrom(shape.end()))))
+                .setRange(KeyRange.newBuilder().setStart(ByteString.copyFrom(shape.start()))
+                        .setEnd(ByteString.copyFrom(shape.end()))))
                 .build();
         tableNames.put(shape.scan().getTableScan().getTableId(), task.table());
         List<Executor> executors = task.dag().getExecutorsList();
@@ -197,7 +207,7 @@ final class MppPlanner {
     }
 
     private Part projected(List<RexNode> projects, Part input) {
-        io.duetdb.proto.coprocessor.Projection.Builder projection = io.duetdb.proto.coprocessor.Projection.newBuilder();
+        Projection.Builder projection = Projection.newBuilder();
         List<FieldType> types = new ArrayList<>();
         for (RexNode project : projects) {
             Expression expression = translator.translate(project, input.types());
@@ -284,13 +294,9 @@ final class MppPlanner {
             partialTypes.add(input.types().get(key));
         }
         int keyCount = partialTypes.size();
-        List<int[]> slots = new ArrayList<>();
-        for (AggregateCall call : aggregate.getAggCallList()) {
-            int[] callSlots = PartialAggregates.addCalls(call, inputs, partial, partialTypes);
-            if (callSlots == null) {
-                return null;
-            }
-            slots.add(callSlots);
+        List<int[]> slots = PartialAggregates.addAllCalls(aggregate.getAggCallList(), inputs, partial, partialTypes);
+        if (slots == null) {
+            return null;
         }
         for (FieldType key : partialTypes.subList(0, keyCount)) {
             if (!HashJoinOperator.sameBytes(key, key)) {
@@ -311,14 +317,9 @@ final class MppPlanner {
         for (int position = keyCount; position < partialTypes.size(); position++) {
             String function = PartialAggregates.partialFunction(aggregate.getAggCallList(), slots, position);
             FieldType type = partialTypes.get(position);
-            FieldType mergedType = function.equals("COUNT")
-                    ? ValueTypes.decimal(PartialAggregates.PARTIAL_SUM_PRECISION, 0) : type;
-            merge.addCalls(io.duetdb.proto.coprocessor.AggregateCall.newBuilder()
-                    .setFunction(switch (function) {
-                        case "COUNT", "SUM" -> AggregateFunction.SUM;
-                        case "MIN" -> AggregateFunction.MIN;
-                        default -> AggregateFunction.MAX;
-                    })
+            FieldType mergedType = PartialAggregates.mergedType(function, type);
+            merge.addCalls(AggregateCall.newBuilder()
+                    .setFunction(PartialAggregates.mergeFunction(function))
                     .setArgument(Expression.newBuilder().setType(type).setColumn(position))
                     .setType(mergedType));
             finalTypes.add(mergedType);

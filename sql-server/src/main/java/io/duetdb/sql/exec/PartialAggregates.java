@@ -31,6 +31,35 @@ final class PartialAggregates {
     private PartialAggregates() {
     }
 
+    /** Adds the partial calls of every SQL aggregate call; answers each call's output positions, or null if one cannot go. */
+    static List<int[]> addAllCalls(List<AggregateCall> calls, List<Expression> inputs, Aggregation.Builder partial,
+            List<FieldType> partialTypes) {
+        List<int[]> slots = new ArrayList<>();
+        for (AggregateCall call : calls) {
+            int[] callSlots = addCalls(call, inputs, partial, partialTypes);
+            if (callSlots == null) {
+                return null;
+            }
+            slots.add(callSlots);
+        }
+        return slots;
+    }
+
+    /** How partial results of {@code function} merge: counts and sums add up, minimums and maximums stay. */
+    static AggregateFunction mergeFunction(String function) {
+        return switch (function) {
+            case "COUNT", "SUM" -> AggregateFunction.SUM;
+            case "MIN" -> AggregateFunction.MIN;
+            case "MAX" -> AggregateFunction.MAX;
+            default -> throw new IllegalStateException("no merge for " + function);
+        };
+    }
+
+    /** The type a merge of partial {@code function} results has: a wide DECIMAL for counts, else the partial's. */
+    static FieldType mergedType(String function, FieldType partialType) {
+        return function.equals("COUNT") ? ValueTypes.decimal(PARTIAL_SUM_PRECISION, 0) : partialType;
+    }
+
     /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */
     static int[] addCalls(AggregateCall call, List<Expression> inputs, Aggregation.Builder partial,
             List<FieldType> partialTypes) {
@@ -122,12 +151,7 @@ final class PartialAggregates {
             FieldType type = types.get(position);
             var column = new ColumnReference(position, type);
             functions.add(function);
-            merges.add(new PartialAggregationOperator.Call(switch (function) {
-                case "COUNT", "SUM" -> AggregateFunction.SUM;
-                case "MIN" -> AggregateFunction.MIN;
-                case "MAX" -> AggregateFunction.MAX;
-                default -> throw new IllegalStateException("no merge for " + function);
-            }, column, function.equals("COUNT") ? ValueTypes.decimal(PARTIAL_SUM_PRECISION, 0) : type));
+            merges.add(new PartialAggregationOperator.Call(mergeFunction(function), column, mergedType(function, type)));
         }
         return merges;
     }

@@ -198,6 +198,14 @@ class ItMpp {
             statement.execute("SET tidb_enforce_mpp = 1");
             assertThat(String.join("\n", SqlTesting.rows(statement, "EXPLAIN " + QUERIES.get(0))))
                     .doesNotContain("ExchangeSender");
+            // Enforced where it cannot apply (an outer join), MPP is left out with a warning, as TiDB does.
+            statement.execute("SET tidb_allow_mpp = 1");
+            String outer = "SELECT c.nation, count(o.id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.id"
+                    + " GROUP BY c.nation ORDER BY c.nation";
+            List<String> expected = rowStore(statement, outer);
+            statement.execute("SET tidb_enforce_mpp = 1");
+            assertThat(SqlTesting.rows(statement, outer)).isEqualTo(expected);
+            assertThat(String.join("\n", SqlTesting.rows(statement, "SHOW WARNINGS"))).contains("MPP mode may be blocked");
         }
     }
 

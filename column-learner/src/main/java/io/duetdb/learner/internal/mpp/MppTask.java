@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -48,7 +49,7 @@ final class MppTask implements Runnable {
     private final Cancellation cancellation;
     private long outputRows;
     /** Receivers that have not yet taken their whole stream. */
-    private final java.util.concurrent.atomic.AtomicInteger undrained;
+    private final AtomicInteger undrained;
 
     MppTask(DispatchTaskRequest request, BatchOperator pipeline, BufferAllocator allocator, AtomicLong heldBytes,
             long deadlineNanos, Cancellation cancellation, Runnable finished) {
@@ -68,7 +69,7 @@ final class MppTask implements Runnable {
         for (int i = 0; i < targets; i++) {
             tunnels.add(new ExchangeTunnel(deadlineNanos));
         }
-        undrained = new java.util.concurrent.atomic.AtomicInteger(targets);
+        undrained = new AtomicInteger(targets);
         if (request.getSender().getType() == ExchangeType.HASH) {
             List<VectorExpression> keys = new ArrayList<>();
             for (Expression key : request.getSender().getPartitionKeysList()) {

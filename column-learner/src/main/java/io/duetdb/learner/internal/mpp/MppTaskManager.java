@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
@@ -61,7 +62,7 @@ public final class MppTaskManager implements AutoCloseable {
     private final Map<TaskKey, CompletableFuture<Registered>> tasks = new ConcurrentHashMap<>();
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     /** Tasks whose operators are still running (cancelled ones included, until they stop). */
-    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger running = new AtomicInteger();
     /** Queries cancelled here, so that tasks dispatched after the cancel do not start (by start ts and query id). */
     private final Map<TaskKey, Long> cancelledQueries = new ConcurrentHashMap<>();
 
