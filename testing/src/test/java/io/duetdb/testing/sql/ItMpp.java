@@ -90,7 +90,10 @@ class ItMpp {
             "SELECT o.id, c.name, o.amount FROM orders o JOIN customers c ON o.customer_id = c.id WHERE o.amount > 990"
                     + " ORDER BY o.id",
             "SELECT c.id, count(*) FROM customers c JOIN orders o ON o.customer_id = c.id AND o.amount > c.id"
-                    + " GROUP BY c.id ORDER BY count(*) DESC, c.id LIMIT 7");
+                    + " GROUP BY c.id ORDER BY count(*) DESC, c.id LIMIT 7",
+            // One customer: most join tasks get no build rows and stop reading their probe side early.
+            "SELECT o.id, o.amount, c.name FROM orders o JOIN customers c ON o.customer_id = c.id WHERE c.name = 'customer 7'"
+                    + " ORDER BY o.id");
 
     @Test
     void joinsAndAggregationsRunOnTheLearnersAndAnswerAsTheRowStore() throws Exception {

@@ -10,7 +10,8 @@ import io.duetdb.proto.mpp.MppError;
 /**
  * The batches one task sends to one receiver, held until the receiver's connection takes them: a few packets, so
  * that a slow receiver slows its sender down instead of filling memory. Ends with an empty packet (done) or an
- * error packet. A receiver that goes away cancels it, and the sender's next {@link #send} fails.
+ * error packet. A receiver may go away before the end (a join whose build side came out empty no longer reads its
+ * probe side): what is sent to it after that is dropped, and the sender goes on for its other receivers.
  */
 final class ExchangeTunnel {
     static final int CAPACITY = 8;
@@ -18,31 +19,26 @@ final class ExchangeTunnel {
 
     private final BlockingQueue<MppDataPacket> packets = new ArrayBlockingQueue<>(CAPACITY);
     private final long deadlineNanos;
-    private volatile String cancelled;
+    private final Cancellation cancellation;
+    private volatile boolean gone;
 
-    ExchangeTunnel(long deadlineNanos) {
+    ExchangeTunnel(long deadlineNanos, Cancellation cancellation) {
         this.deadlineNanos = deadlineNanos;
+        this.cancellation = cancellation;
     }
 
-    /** Waits for room; fails when the receiver went away or the task's time is up. */
+    /** Waits for room; drops the packet when the receiver went away; fails when the task stops or its time is up. */
     void send(MppDataPacket packet) {
         try {
-            while (!packets.offer(packet, 50, TimeUnit.MILLISECONDS)) {
-                checkOpen();
+            while (!gone && !packets.offer(packet, 50, TimeUnit.MILLISECONDS)) {
+                cancellation.check();
+                if (System.nanoTime() - deadlineNanos > 0) {
+                    throw MppTaskException.of("the receiver did not take the task's batches in time");
+                }
             }
-            checkOpen();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw MppTaskException.of("the task was interrupted while sending");
-        }
-    }
-
-    private void checkOpen() {
-        if (cancelled != null) {
-            throw MppTaskException.of("the receiver went away: " + cancelled);
-        }
-        if (System.nanoTime() - deadlineNanos > 0) {
-            throw MppTaskException.of("the receiver did not take the task's batches in time");
         }
     }
 
@@ -56,8 +52,9 @@ final class ExchangeTunnel {
         packets.offer(MppDataPacket.newBuilder().setError(error).build());
     }
 
-    void cancel(String why) {
-        cancelled = why;
+    /** The receiver closed its connection: nothing more is kept for it. */
+    void receiverGone() {
+        gone = true;
         packets.clear();
     }
 
@@ -70,7 +67,7 @@ final class ExchangeTunnel {
         return packet.getArrowIpc().isEmpty() && !packet.hasError();
     }
 
-    boolean cancelled() {
-        return cancelled != null;
+    boolean gone() {
+        return gone;
     }
 }

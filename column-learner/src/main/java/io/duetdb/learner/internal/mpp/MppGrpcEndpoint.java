@@ -49,7 +49,8 @@ public final class MppGrpcEndpoint extends MppGrpc.MppImplBase {
         call.setOnCancelHandler(() -> {
             ExchangeTunnel tunnel = attached.get();
             if (tunnel != null) {
-                tunnel.cancel("the receiver closed its connection");
+                tunnel.receiverGone();
+                manager.connectionDone(request.getSender());
             }
         });
         call.setOnReadyHandler(() -> {
@@ -68,7 +69,7 @@ public final class MppGrpcEndpoint extends MppGrpc.MppImplBase {
             }
             attached.set(tunnel);
             if (call.isCancelled()) {
-                tunnel.cancel("the receiver closed its connection");
+                tunnel.receiverGone();
                 return;
             }
             manager.threads().execute(() -> drain(request, tunnel, call, ready));
@@ -102,7 +103,7 @@ public final class MppGrpcEndpoint extends MppGrpc.MppImplBase {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            tunnel.cancel("the connection failed: " + e);
+            tunnel.receiverGone();
         }
     }
 }

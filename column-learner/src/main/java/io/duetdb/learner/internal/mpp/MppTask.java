@@ -67,7 +67,7 @@ final class MppTask implements Runnable {
             throw new UnsupportedExpressionException("a pass-through exchange has one target, not " + targets);
         }
         for (int i = 0; i < targets; i++) {
-            tunnels.add(new ExchangeTunnel(deadlineNanos));
+            tunnels.add(new ExchangeTunnel(deadlineNanos, cancellation));
         }
         undrained = new AtomicInteger(targets);
         if (request.getSender().getType() == ExchangeType.HASH) {
@@ -106,6 +106,10 @@ final class MppTask implements Runnable {
                 cancellation.check();
                 outputRows += batch.getRowCount();
                 send(batch);
+                if (tunnels.stream().allMatch(ExchangeTunnel::gone)) {
+                    // Every receiver has what it needs (a LIMIT, or joins with nothing to match).
+                    break;
+                }
             }
             for (ExchangeTunnel tunnel : tunnels) {
                 tunnel.finish();
@@ -174,9 +178,6 @@ final class MppTask implements Runnable {
      */
     void cancel(String why) {
         cancellation.cancel(why);
-        for (ExchangeTunnel tunnel : tunnels) {
-            tunnel.cancel(why);
-        }
     }
 
     /** Notes that one receiver took its whole stream; true when it was the last. */
