@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.duetdb.compute.UnsupportedExpressionException;
 import io.duetdb.compute.expression.VectorExpression;
@@ -40,6 +41,40 @@ public final class FragmentPipeline {
      * the task).
      */
     public static BatchOperator build(MppExecutor executor, Leaves leaves, BufferAllocator allocator, LongConsumer memory) {
+        return build(executor, leaves, allocator, memory, () -> { });
+    }
+
+    /**
+     * As above; {@code checkpoint} runs before every batch any operator of the fragment hands on (a cancelled task
+     * stops there, however much work one batch of its input makes further up).
+     */
+    public static BatchOperator build(MppExecutor executor, Leaves leaves, BufferAllocator allocator, LongConsumer memory,
+            Runnable checkpoint) {
+        return checked(buildUnchecked(executor, leaves, allocator, memory, checkpoint), checkpoint);
+    }
+
+    private static BatchOperator checked(BatchOperator operator, Runnable checkpoint) {
+        return new BatchOperator() {
+            @Override
+            public List<FieldType> outputTypes() {
+                return operator.outputTypes();
+            }
+
+            @Override
+            public VectorSchemaRoot next() {
+                checkpoint.run();
+                return operator.next();
+            }
+
+            @Override
+            public void close() {
+                operator.close();
+            }
+        };
+    }
+
+    private static BatchOperator buildUnchecked(MppExecutor executor, Leaves leaves, BufferAllocator allocator,
+            LongConsumer memory, Runnable checkpoint) {
         return switch (executor.getKindCase()) {
             case TABLE_SCAN -> leaf(executor, leaves.tableScan(executor.getTableScan(), null));
             case EXCHANGE_RECEIVER -> leaf(executor, leaves.receiver(executor.getExchangeReceiver()));
@@ -47,7 +82,7 @@ public final class FragmentPipeline {
                 MppExecutor child = only(executor);
                 BatchOperator input = executor.hasSelection() && child.hasTableScan()
                         ? leaf(child, leaves.tableScan(child.getTableScan(), executor.getSelection()))
-                        : build(child, leaves, allocator, memory);
+                        : build(child, leaves, allocator, memory, checkpoint);
                 try {
                     yield unary(executor, input, allocator);
                 } catch (RuntimeException e) {
@@ -55,7 +90,7 @@ public final class FragmentPipeline {
                     throw e;
                 }
             }
-            case HASH_JOIN -> join(executor, leaves, allocator, memory);
+            case HASH_JOIN -> join(executor, leaves, allocator, memory, checkpoint);
             case KIND_NOT_SET -> throw new UnsupportedExpressionException("an MPP executor without a kind");
         };
     }
@@ -103,7 +138,8 @@ public final class FragmentPipeline {
         };
     }
 
-    private static BatchOperator join(MppExecutor executor, Leaves leaves, BufferAllocator allocator, LongConsumer memory) {
+    private static BatchOperator join(MppExecutor executor, Leaves leaves, BufferAllocator allocator, LongConsumer memory,
+            Runnable checkpoint) {
         if (executor.getChildrenCount() != 2) {
             throw new UnsupportedExpressionException("a hash join needs two inputs, not " + executor.getChildrenCount());
         }
@@ -118,10 +154,10 @@ public final class FragmentPipeline {
             case ANTI_SEMI -> HashJoinOperator.Kind.ANTI;
             default -> throw new UnsupportedExpressionException("join kind " + join.getKind());
         };
-        BatchOperator left = build(executor.getChildren(0), leaves, allocator, memory);
+        BatchOperator left = build(executor.getChildren(0), leaves, allocator, memory, checkpoint);
         BatchOperator right = null;
         try {
-            right = build(executor.getChildren(1), leaves, allocator, memory);
+            right = build(executor.getChildren(1), leaves, allocator, memory, checkpoint);
             List<HashJoinOperator.Key> keys = new ArrayList<>();
             for (int i = 0; i < join.getLeftKeysCount(); i++) {
                 keys.add(new HashJoinOperator.Key(VectorExpressions.build(join.getLeftKeys(i), left.outputTypes()),

@@ -49,8 +49,8 @@ public final class MppGrpcEndpoint extends MppGrpc.MppImplBase {
         call.setOnCancelHandler(() -> {
             ExchangeTunnel tunnel = attached.get();
             if (tunnel != null) {
+                // The task stays known until it ends or its time is up: a CancelQuery must still reach it.
                 tunnel.receiverGone();
-                manager.connectionDone(request.getSender());
             }
         });
         call.setOnReadyHandler(() -> {

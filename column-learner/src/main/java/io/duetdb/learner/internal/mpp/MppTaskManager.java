@@ -111,7 +111,7 @@ public final class MppTaskManager implements AutoCloseable {
                     return new ExchangeReceiverOperator(receiver, meta, MppTaskManager.this::channel, threads,
                             taskAllocator, deadline, cancellation);
                 }
-            }, taskAllocator, memory);
+            }, taskAllocator, memory, cancellation::check);
             try {
                 task = new MppTask(request, pipeline, taskAllocator, held, deadline, cancellation, () -> finished(key));
             } catch (RuntimeException e) {
