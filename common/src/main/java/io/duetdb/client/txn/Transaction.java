@@ -971,10 +971,18 @@ public final class Transaction implements AutoCloseable {
     // ---- helpers ----
 
     private void resolveOrFail(List<KeyError> errors, long deadline, LockBackoff backoff) {
+        resolveOrFail(client, startTs, errors, deadline, backoff);
+    }
+
+    /**
+     * Resolves the locks {@code errors} name (waiting with backoff while their owners live, up to {@code deadline});
+     * an error that is not a lock fails the transaction.
+     */
+    static void resolveOrFail(TxnClient client, long startTs, List<KeyError> errors, long deadline, LockBackoff backoff) {
         List<LockInfo> locks = new ArrayList<>();
         for (KeyError error : errors) {
             if (!error.hasLocked()) {
-                throw failure(error);
+                throw failure(startTs, error);
             }
             locks.add(error.getLocked());
         }
@@ -996,6 +1004,11 @@ public final class Transaction implements AutoCloseable {
     }
 
     private DuetException failure(KeyError error) {
+        return failure(startTs, error);
+    }
+
+    /** What a key error means to the transaction that started at {@code startTs}. */
+    static DuetException failure(long startTs, KeyError error) {
         return switch (error.getKindCase()) {
             case CONFLICT -> new DuetException(ErrorCode.WRITE_CONFLICT, "Write conflict, txnStartTS=" + startTs
                     + ", conflictStartTS=" + error.getConflict().getConflictTs() + ", conflictCommitTS="
