@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
@@ -12,6 +13,7 @@ import org.apache.spark.sql.connector.catalog.NamespaceChange;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.catalog.TableCatalogCapability;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
@@ -45,6 +47,12 @@ public final class DuetCatalog implements TableCatalog, SupportsNamespaces {
     @Override
     public String name() {
         return name;
+    }
+
+    /** Column defaults: a write that leaves a column out stores the column's DEFAULT. */
+    @Override
+    public Set<TableCatalogCapability> capabilities() {
+        return Set.of(TableCatalogCapability.SUPPORT_COLUMN_DEFAULT_VALUE);
     }
 
     @Override

@@ -166,6 +166,26 @@ class ItSparkRead {
     }
 
     @Test
+    void aggregatesArePushedAsPartialAggregatesAndAnswerAsWithoutPushDown() {
+        List<String> queries = List.of(
+                "SELECT small, count(*), count(note), sum(medium), sum(price), sum(ratio), min(name), max(born)"
+                        + " FROM duet.shop.items WHERE id > 100 GROUP BY small ORDER BY small",
+                "SELECT count(*), sum(price), avg(price), min(updated), max(weight) FROM duet.shop.items",
+                "SELECT kind, avg(amount), count(*) FROM duet.shop.events GROUP BY kind ORDER BY kind");
+        for (String query : queries) {
+            Dataset<Row> pushed = spark.sql(query);
+            assertThat(pushed.queryExecution().executedPlan().toString()).as(query).contains("pushedAggregate=");
+            List<String> expected = SparkTesting.rows(pushed.collectAsList());
+            assertThat(expected).as(query).isNotEmpty();
+            spark.conf().set("spark.duet.push_down", "false");
+            Dataset<Row> unpushed = spark.sql(query);
+            assertThat(unpushed.queryExecution().executedPlan().toString()).as(query).doesNotContain("pushedAggregate=");
+            assertThat(SparkTesting.rows(unpushed.collectAsList())).as(query).isEqualTo(expected);
+            spark.conf().unset("spark.duet.push_down");
+        }
+    }
+
+    @Test
     void timestampsAreInstantsAndDatetimesAreNot() {
         spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
         Row row = spark.sql("SELECT date_format(stamped, 'yyyy-MM-dd HH:mm:ss'), unix_timestamp(stamped),"

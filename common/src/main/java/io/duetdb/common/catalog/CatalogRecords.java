@@ -29,6 +29,7 @@ public final class CatalogRecords {
     private static final String SCHEMA_VERSION = "SchemaVersion";
     private static final String DATABASES = "DBs";
     private static final String TABLES_PREFIX = "DB:";
+    private static final String COUNTER_PREFIX = "Counter:";
 
     private final ObjectMapper json = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -75,6 +76,32 @@ public final class CatalogRecords {
     /** The schema version's meta key. */
     public static byte[] schemaVersionKey() {
         return Keys.metaKey(SCHEMA_VERSION.getBytes(UTF_8));
+    }
+
+    /** The meta key of a named counter (AUTO_INCREMENT values, hidden row ids). */
+    public static byte[] counterKey(String name) {
+        return Keys.metaKey((COUNTER_PREFIX + name).getBytes(UTF_8));
+    }
+
+    /** The counter a table's AUTO_INCREMENT column takes its values from. */
+    public static String autoIncrementCounter(long tableId) {
+        return "AutoID:" + tableId;
+    }
+
+    /** The counter a table without a clustered primary key takes its hidden row ids from. */
+    public static String rowIdCounter(long tableId) {
+        return "RowID:" + tableId;
+    }
+
+    /**
+     * Moves a counter on by {@code count} in {@code transaction} (which must lock the key: a pessimistic one) and
+     * answers its value before: the values after it, up to it plus {@code count}, are the caller's.
+     */
+    public static long advanceCounter(Transaction transaction, String name, long count) {
+        byte[] key = counterKey(name);
+        long before = transaction.getForUpdate(key).map(value -> ByteBuffer.wrap(value).getLong()).orElse(0L);
+        transaction.put(key, longBytes(before + count));
+        return before;
     }
 
     /** The hash of databases, by id. */

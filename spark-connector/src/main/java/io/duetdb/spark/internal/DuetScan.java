@@ -75,7 +75,8 @@ final class DuetScan implements Scan, Batch {
     @Override
     public String description() {
         return "DuetScan " + name + " [engine=" + engineName() + ", regions=" + regions.size() + ", snapshot=" + snapshotTs
-                + ", columns=" + plan.columns() + ", pushedFilters=" + plan.filters()
+                + (plan.aggregated() ? ", pushedAggregate=" + plan.columns() : ", columns=" + plan.columns())
+                + ", pushedFilters=" + plan.filters()
                 + (plan.limit() >= 0 ? ", pushedLimit=" + plan.limit() : "") + "]";
     }
 

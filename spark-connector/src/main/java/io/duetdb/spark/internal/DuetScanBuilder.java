@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.Set;
 
 import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
 import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
@@ -28,7 +30,7 @@ import io.duetdb.common.catalog.TableInfo;
  * coprocessor plan every region runs, the snapshot it reads and the regions it covers.
  */
 final class DuetScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns,
-        SupportsPushDownLimit {
+        SupportsPushDownLimit, SupportsPushDownAggregates {
     private final String name;
     private final TableInfo table;
     private final ConnectorOptions options;
@@ -39,6 +41,7 @@ final class DuetScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, S
     private Predicate[] pushed = new Predicate[0];
     private StructType required;
     private int limit = -1;
+    private PushedAggregate aggregate;
 
     DuetScanBuilder(String name, TableInfo table, ConnectorOptions options, long readTs, StructType tableSchema) {
         this.name = requireNonNull(name, "name is null");
@@ -72,6 +75,15 @@ final class DuetScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, S
     }
 
     @Override
+    public boolean pushAggregation(Aggregation aggregation) {
+        if (!options.pushDown()) {
+            return false;
+        }
+        aggregate = PushedAggregate.of(aggregation, columns).orElse(null);
+        return aggregate != null;
+    }
+
+    @Override
     public boolean pushLimit(int count) {
         if (!options.pushDown()) {
             return false;
@@ -92,6 +104,22 @@ final class DuetScanBuilder implements ScanBuilder, SupportsPushDownV2Filters, S
 
     @Override
     public Scan build() {
+        if (aggregate != null) {
+            List<ColumnInfo> scanColumns = new ArrayList<>(aggregate.inputs());
+            for (Predicate predicate : pushed) {
+                for (NamedReference reference : predicate.references()) {
+                    ColumnInfo column = column(reference.fieldNames()[0].toLowerCase(Locale.ROOT));
+                    if (!scanColumns.contains(column)) {
+                        scanColumns.add(column);
+                    }
+                }
+            }
+            if (scanColumns.isEmpty()) {
+                scanColumns.add(columns.get(0));
+            }
+            ScanPlan plan = ScanPlan.of(table, scanColumns, 0, List.of(pushed), -1, aggregate);
+            return new DuetScan(name, table, options, readTs, aggregate.outputSchema(), plan);
+        }
         Set<String> scanned = new LinkedHashSet<>();
         for (StructField field : required.fields()) {
             scanned.add(field.name().toLowerCase(Locale.ROOT));

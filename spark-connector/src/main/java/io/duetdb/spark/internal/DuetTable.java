@@ -6,9 +6,13 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
+import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
@@ -18,7 +22,7 @@ import io.duetdb.common.catalog.TableInfo;
  * A DuetDB table as Spark sees it. {@code readTs} pins reads to a past snapshot (TIMESTAMP AS OF, VERSION AS OF);
  * zero reads the snapshot each scan takes when Spark plans it.
  */
-public final class DuetTable implements SupportsRead {
+public final class DuetTable implements SupportsRead, SupportsWrite {
     private final String database;
     private final TableInfo table;
     private final ConnectorOptions options;
@@ -43,8 +47,13 @@ public final class DuetTable implements SupportsRead {
     }
 
     @Override
+    public Column[] columns() {
+        return SparkTypes.columns(table);
+    }
+
+    @Override
     public StructType schema() {
-        return schema;
+        return SparkTypes.writeSchema(table);
     }
 
     @Override
@@ -55,7 +64,7 @@ public final class DuetTable implements SupportsRead {
 
     @Override
     public Set<TableCapability> capabilities() {
-        return Set.of(TableCapability.BATCH_READ);
+        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE);
     }
 
     @Override
@@ -63,6 +72,16 @@ public final class DuetTable implements SupportsRead {
         Map<String, String> merged = new HashMap<>(baseOptions);
         merged.putAll(scanOptions.asCaseSensitiveMap());
         return new DuetScanBuilder(name(), table, ConnectorOptions.from(merged, SessionSettings.current()), readTs, schema);
+    }
+
+    @Override
+    public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+        if (readTs != 0) {
+            throw new UnsupportedOperationException("cannot write to " + name() + " as of a past snapshot");
+        }
+        Map<String, String> merged = new HashMap<>(baseOptions);
+        merged.putAll(info.options().asCaseSensitiveMap());
+        return new DuetWrite(name(), table, ConnectorOptions.from(merged, SessionSettings.current()), info);
     }
 
     public TableInfo info() {

@@ -12,6 +12,8 @@ import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.compute.Literals;
 import io.duetdb.compute.operator.DagPipeline;
 import io.duetdb.compute.scan.StoredValues;
+import io.duetdb.proto.coprocessor.AggregateCall;
+import io.duetdb.proto.coprocessor.Aggregation;
 import io.duetdb.proto.coprocessor.DagRequest;
 import io.duetdb.proto.coprocessor.Executor;
 import io.duetdb.proto.coprocessor.Expression;
@@ -28,7 +30,7 @@ import io.duetdb.proto.coprocessor.TableScan;
  * limit. {@code outputs} is how many of the scanned columns Spark reads (zero for COUNT(*)).
  */
 record ScanPlan(byte[] plan, List<String> columns, List<FieldType> outputTypes, int outputs, List<String> filters,
-        int limit) {
+        int limit, boolean aggregated) {
     ScanPlan {
         requireNonNull(plan, "plan is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
@@ -37,6 +39,12 @@ record ScanPlan(byte[] plan, List<String> columns, List<FieldType> outputTypes, 
     }
 
     static ScanPlan of(TableInfo table, List<ColumnInfo> scanned, int outputs, List<Predicate> predicates, int limit) {
+        return of(table, scanned, outputs, predicates, limit, null);
+    }
+
+    /** With {@code aggregate}, the scan outputs its groups and partial results (and {@code outputs} is ignored). */
+    static ScanPlan of(TableInfo table, List<ColumnInfo> scanned, int outputs, List<Predicate> predicates, int limit,
+            PushedAggregate aggregate) {
         TableScan.Builder scan = TableScan.newBuilder().setTableId(table.id());
         List<FieldType> types = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -63,6 +71,30 @@ record ScanPlan(byte[] plan, List<String> columns, List<FieldType> outputTypes, 
             }
             request.addExecutors(Executor.newBuilder().setSelection(selection));
         }
+        if (aggregate != null) {
+            Aggregation.Builder aggregation = Aggregation.newBuilder();
+            List<FieldType> aggregateTypes = new ArrayList<>();
+            for (ColumnInfo column : aggregate.groupBy()) {
+                int position = scanned.indexOf(column);
+                aggregation.addGroupBy(Expression.newBuilder().setType(types.get(position)).setColumn(position));
+                aggregateTypes.add(types.get(position));
+            }
+            for (PushedAggregate.Call call : aggregate.calls()) {
+                AggregateCall.Builder built = AggregateCall.newBuilder().setFunction(call.function()).setType(call.type());
+                if (call.argument() != null) {
+                    int position = scanned.indexOf(call.argument());
+                    built.setArgument(Expression.newBuilder().setType(types.get(position)).setColumn(position));
+                }
+                aggregation.addCalls(built);
+                aggregateTypes.add(call.type());
+            }
+            request.addExecutors(Executor.newBuilder().setAggregation(aggregation));
+            DagRequest built = request.build();
+            DagPipeline.check(built);
+            int width = aggregateTypes.size();
+            List<String> described = List.of(aggregate.describe());
+            return new ScanPlan(built.toByteArray(), described, aggregateTypes, width, filters, -1, true);
+        }
         int kept = Math.max(outputs, 1);
         if (kept < scanned.size()) {
             Projection.Builder projection = Projection.newBuilder();
@@ -77,6 +109,6 @@ record ScanPlan(byte[] plan, List<String> columns, List<FieldType> outputTypes, 
         DagRequest built = request.build();
         DagPipeline.check(built);
         return new ScanPlan(built.toByteArray(), names.subList(0, outputs), types.subList(0, kept), outputs, filters,
-                limit);
+                limit, false);
     }
 }

@@ -1,18 +1,32 @@
 package io.duetdb.spark.internal;
 
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
+import org.apache.spark.sql.connector.catalog.Column;
+import org.apache.spark.sql.connector.catalog.ColumnDefaultValue;
+import org.apache.spark.sql.connector.expressions.LiteralValue;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DayTimeIntervalType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
 
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.types.ColumnType;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.compute.ValueTypes;
 import io.duetdb.compute.scan.StoredValues;
@@ -28,6 +42,8 @@ import io.duetdb.proto.coprocessor.ValueType;
  */
 public final class SparkTypes {
     public static final String MYSQL_TYPE = "duet.mysql_type";
+    private static final String CURRENT_DEFAULT = "CURRENT_DEFAULT";
+    private static final String EXISTS_DEFAULT = "EXISTS_DEFAULT";
     private static final int SPARK_MAX_DECIMAL_PRECISION = 38;
 
     private SparkTypes() {
@@ -40,6 +56,121 @@ public final class SparkTypes {
             fields.add(field(column));
         }
         return new StructType(fields.toArray(StructField[]::new));
+    }
+
+    /**
+     * The same columns as a schema: each field's metadata also carries the DEFAULT as Spark SQL text (the keys Spark
+     * reads column defaults from), for writes through {@code format("duet")}.
+     */
+    public static StructType writeSchema(TableInfo table) {
+        List<StructField> fields = new ArrayList<>();
+        for (Column column : columns(table)) {
+            MetadataBuilder metadata = new MetadataBuilder().withMetadata(Metadata.fromJson(column.metadataInJSON()));
+            if (column.defaultValue() != null) {
+                metadata.putString(CURRENT_DEFAULT, column.defaultValue().getSql())
+                        .putString(EXISTS_DEFAULT, column.defaultValue().getSql());
+            }
+            StructField field = new StructField(column.name(), column.dataType(), column.nullable(), metadata.build());
+            fields.add(column.comment() == null ? field : field.withComment(column.comment()));
+        }
+        return new StructType(fields.toArray(StructField[]::new));
+    }
+
+    /**
+     * The table's public columns as Spark's catalog describes them for writes: each column's DEFAULT, so that a
+     * write that leaves a column out stores its default; an AUTO_INCREMENT column is nullable (a NULL gets a
+     * generated value, as in MySQL).
+     */
+    public static Column[] columns(TableInfo table) {
+        List<Column> columns = new ArrayList<>();
+        for (ColumnInfo info : table.publicColumns()) {
+            StructField field = field(info);
+            columns.add(Column.create(info.name(), field.dataType(), !info.notNull() || info.autoIncrement(),
+                    info.comment().isEmpty() ? null : info.comment(), defaultValue(info, field.dataType()),
+                    field.metadata().json()));
+        }
+        return columns.toArray(Column[]::new);
+    }
+
+    /** The column's DEFAULT as Spark SQL text and value, or null when it has none (or is AUTO_INCREMENT). */
+    static ColumnDefaultValue defaultValue(ColumnInfo column, DataType type) {
+        if (column.autoIncrement() || !column.hasDefault() && !column.defaultCurrentTimestamp()) {
+            return null;
+        }
+        if (column.defaultCurrentTimestamp()) {
+            long micros = Instant.now().toEpochMilli() * 1000;
+            return new ColumnDefaultValue("CURRENT_TIMESTAMP", new LiteralValue<>(micros, type));
+        }
+        Object stored = column.originDefault();
+        if (stored == null) {
+            return new ColumnDefaultValue("NULL", new LiteralValue<>(null, type));
+        }
+        Object value;
+        String sql;
+        switch (column.type().storageType()) {
+            case INT64, UINT64 -> {
+                long number = (Long) stored;
+                sql = column.type().storageType() == ColumnType.UINT64 ? Long.toUnsignedString(number) : Long.toString(number);
+                value = internalInteger(new BigDecimal(sql), type);
+            }
+            case FLOAT32 -> {
+                value = (Float) stored;
+                sql = "CAST(" + stored + " AS FLOAT)";
+            }
+            case FLOAT64 -> {
+                value = (Double) stored;
+                sql = "CAST(" + stored + " AS DOUBLE)";
+            }
+            case DECIMAL -> {
+                BigDecimal decimal = (BigDecimal) stored;
+                sql = "CAST(" + decimal.toPlainString() + " AS " + type.sql() + ")";
+                value = type instanceof DecimalType decimalType
+                        ? Decimal.apply(decimal, decimalType.precision(), decimalType.scale())
+                        : UTF8String.fromString(decimal.toPlainString());
+            }
+            case STRING -> {
+                sql = "'" + ((String) stored).replace("\\", "\\\\").replace("'", "\\'") + "'";
+                value = UTF8String.fromString((String) stored);
+            }
+            case BYTES -> {
+                sql = "X'" + HexFormat.of().formatHex((byte[]) stored) + "'";
+                value = stored;
+            }
+            case DATE -> {
+                sql = "DATE'" + stored + "'";
+                value = (int) ((LocalDate) stored).toEpochDay();
+            }
+            case DATETIME, TIMESTAMP -> {
+                LocalDateTime dateTime = (LocalDateTime) stored;
+                boolean instant = column.type().storageType() == ColumnType.TIMESTAMP;
+                sql = (instant ? "TIMESTAMP'" : "TIMESTAMP_NTZ'") + dateTime + (instant ? "Z'" : "'");
+                value = dateTime.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + dateTime.getNano() / 1000;
+            }
+            case TIME -> {
+                Duration duration = (Duration) stored;
+                long micros = duration.getSeconds() * 1_000_000L + duration.getNano() / 1000;
+                sql = "INTERVAL '" + micros / 1_000_000.0 + "' SECOND";
+                value = micros;
+            }
+            default -> throw new IllegalStateException("no default for " + column.type().storageType());
+        }
+        return new ColumnDefaultValue(sql, new LiteralValue<>(value, type));
+    }
+
+    private static Object internalInteger(BigDecimal number, DataType type) {
+        if (type == DataTypes.ByteType) {
+            return number.byteValueExact();
+        }
+        if (type == DataTypes.ShortType) {
+            return number.shortValueExact();
+        }
+        if (type == DataTypes.IntegerType) {
+            return number.intValueExact();
+        }
+        if (type == DataTypes.LongType) {
+            return number.longValueExact();
+        }
+        return Decimal.apply(number, 20, 0);
     }
 
     public static StructField field(ColumnInfo column) {

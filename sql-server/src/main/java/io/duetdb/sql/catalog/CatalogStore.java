@@ -89,10 +89,7 @@ final class CatalogStore {
 
     /** Adds {@code count} to a counter and returns its value before (an allocation of [before + 1, before + count]). */
     long advanceCounter(Transaction transaction, String name, long count) {
-        byte[] key = Keys.metaKey(("Counter:" + name).getBytes(UTF_8));
-        long before = readLong(transaction, key).orElse(0L);
-        transaction.put(key, longBytes(before + count));
-        return before;
+        return CatalogRecords.advanceCounter(transaction, name, count);
     }
 
     /** Writes a database's definition; answers it as a load reads it back. */

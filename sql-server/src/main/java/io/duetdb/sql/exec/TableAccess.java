@@ -16,6 +16,7 @@ import io.duetdb.common.keys.Handle;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.row.RowCodec;
 import io.duetdb.common.row.RowColumn;
+import io.duetdb.common.row.RowMutations;
 import io.duetdb.common.types.ColumnType;
 import io.duetdb.common.types.SqlTypeName;
 
@@ -146,13 +147,7 @@ public final class TableAccess {
 
     /** The indexes writers maintain in the current schema state (public, write-only and reorganizing ones). */
     public List<IndexInfo> writableIndexes() {
-        List<IndexInfo> indexes = new ArrayList<>();
-        for (IndexInfo index : table.indexes()) {
-            if (index.state().isWritable() && !(index.primary() && table.hasClusteredPrimaryKey())) {
-                indexes.add(index);
-            }
-        }
-        return indexes;
+        return RowMutations.writableIndexes(table);
     }
 
     /** The indexes whose entries writers remove (every index that has entries, including delete-only ones). */
@@ -202,7 +197,7 @@ public final class TableAccess {
 
     /** The value of a unique index entry: the handle of its row. */
     public static byte[] handleValue(Handle handle) {
-        return handle.isInt() ? ByteBuffer.allocate(8).putLong(handle.intValue()).array() : handle.encoded();
+        return RowMutations.handleValue(handle);
     }
 
     /** The handle a unique index entry's value holds. */
@@ -221,7 +216,7 @@ public final class TableAccess {
 
     /** The value of a non-unique index entry (its handle is in the key). */
     public static byte[] nonUniqueEntryValue() {
-        return new byte[] {'0'};
+        return RowMutations.nonUniqueEntryValue();
     }
 
     private static boolean isNonUniqueEntryValue(byte[] value) {

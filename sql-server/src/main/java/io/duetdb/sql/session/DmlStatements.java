@@ -23,6 +23,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.catalog.CatalogRecords;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
@@ -402,7 +403,7 @@ final class DmlStatements {
         for (int i = 0; i < row.length; i++) {
             ColumnInfo column = table.columns().get(i);
             if (column.autoIncrement() && (!given[i] || row[i] == null || isZero(row[i]))) {
-                generated = session.manager().autoIds().next("AutoID:" + table.id());
+                generated = session.manager().autoIds().next(CatalogRecords.autoIncrementCounter(table.id()));
                 row[i] = generated;
                 continue;
             }
@@ -427,7 +428,7 @@ final class DmlStatements {
             }
             row[i] = coerce(row[i], column, rowNumber);
             if (column.autoIncrement()) {
-                session.manager().autoIds().observe("AutoID:" + table.id(), Values.toLong(row[i]));
+                session.manager().autoIds().observe(CatalogRecords.autoIncrementCounter(table.id()), Values.toLong(row[i]));
             }
         }
         return generated;
@@ -478,7 +479,7 @@ final class DmlStatements {
         if (table.hasClusteredPrimaryKey()) {
             return access.handleOf(row);
         }
-        return Handle.of(session.manager().autoIds().next("RowID:" + table.id()));
+        return Handle.of(session.manager().autoIds().next(CatalogRecords.rowIdCounter(table.id())));
     }
 
     // ---- UPDATE / DELETE ----

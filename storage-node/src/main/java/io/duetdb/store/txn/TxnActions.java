@@ -1,5 +1,6 @@
 package io.duetdb.store.txn;
 
+import java.util.Arrays;
 import java.util.Optional;
 
 import io.duetdb.common.keys.Keys;
@@ -53,7 +54,12 @@ public final class TxnActions {
             return KeyErrors.locked(key, lock);
         }
         if (lock != null && lock.type() != LockType.PESSIMISTIC) {
-            // The same prewrite again (a retry): the lock is already there.
+            // The same prewrite again (a retry): the lock is already there. An INSERT of another value is a second
+            // row with the same key in one transaction (two writers of a distributed transaction): a duplicate.
+            if (mutation.getOp() == Op.INSERT && !Arrays.equals(stagedValue(reader, key, lock),
+                    mutation.getValue().toByteArray())) {
+                return KeyErrors.alreadyExist(key);
+            }
             return null;
         }
         Optional<CommittedWrite> newest = Optional.empty();
@@ -302,5 +308,13 @@ public final class TxnActions {
         MvccTxn probe = new MvccTxn();
         garbageCollect(reader, probe, key, safePoint);
         return !probe.isEmpty();
+    }
+
+    /** The value a PUT or INSERT lock staged: inline when short, else in the default column family. */
+    private static byte[] stagedValue(MvccReader reader, byte[] key, Lock lock) {
+        if (lock.type() != LockType.PUT) {
+            return null;
+        }
+        return lock.hasShortValue() ? lock.shortValue() : reader.longValue(key, lock.startTs());
     }
 }

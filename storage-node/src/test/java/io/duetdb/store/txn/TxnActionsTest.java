@@ -275,11 +275,28 @@ class TxnActionsTest extends EngineFixture {
         assertThat(read("new", ts(30))).isEqualTo("inserted");
     }
 
+    @Test
+    void aSecondInsertOfTheKeyInOneTransactionIsADuplicateUnlessItIsTheSameValue() {
+        assertThat(insert("row", ts(10))).isNull();
+        assertThat(insert("row", ts(10))).as("the same insert again (a retried writer)").isNull();
+        assertThat(insert("row", ts(10), "another row").hasAlreadyExist()).isTrue();
+        String longValue = "x".repeat(1000);
+        assertThat(insert("long", ts(10), longValue)).isNull();
+        assertThat(insert("long", ts(10), longValue)).isNull();
+        assertThat(insert("long", ts(10), longValue + "y").hasAlreadyExist()).isTrue();
+        assertThat(commit("row", ts(10), ts(11))).isNull();
+        assertThat(read("row", ts(20))).isEqualTo("inserted");
+    }
+
     private KeyError insert(String key, long startTs) {
+        return insert(key, startTs, "inserted");
+    }
+
+    private KeyError insert(String key, long startTs, String value) {
         MvccTxn txn = new MvccTxn();
         KeyError error = TxnActions.prewrite(reader(), txn, new TxnActions.PrewriteContext(key(key), startTs, 3000, 0, 1),
                 Mutation.newBuilder().setOp(Op.INSERT).setKey(ByteString.copyFromUtf8(key))
-                        .setValue(ByteString.copyFromUtf8("inserted")).build(), false);
+                        .setValue(ByteString.copyFromUtf8(value)).build(), false);
         if (error == null) {
             write(txn);
         }

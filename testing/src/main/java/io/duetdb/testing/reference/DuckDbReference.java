@@ -1,9 +1,12 @@
 package io.duetdb.testing.reference;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
 
 import org.duckdb.DuckDBConnection;
 
@@ -28,6 +31,16 @@ public final class DuckDbReference implements AutoCloseable {
             throw e;
         }
         return new DuckDbReference(connection);
+    }
+
+    /** Writes each table to {@code directory}/{table}.parquet (what Spark reads as the Parquet baseline). */
+    public void exportParquet(List<? extends Table> tables, Path directory) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            for (Table table : tables) {
+                String file = directory.resolve(table.sqlName() + ".parquet").toString().replace("'", "''");
+                statement.execute("COPY " + table.sqlName() + " TO '" + file + "' (FORMAT parquet)");
+            }
+        }
     }
 
     /** A query runner on this database. */

@@ -1,0 +1,182 @@
+package io.duetdb.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.sql.server.SqlServer;
+import io.duetdb.testing.LocalCluster;
+
+/**
+ * Spark writes DuetDB tables through the connector jar in one distributed transaction per job: rows and their index
+ * entries are readable through SQL once the job commits, generated ids come from the table's allocators, a
+ * duplicate key or a failing task leaves nothing visible and no lock behind, a DataFrame that does not fit the table
+ * is refused before anything is written, and a SQL transaction that started before the job keeps its snapshot.
+ */
+class ItSparkWrite {
+    private static final Duration LOCKS_GONE_WITHIN = Duration.ofSeconds(5);
+
+    @TempDir
+    static Path root;
+    static LocalCluster cluster;
+    static SqlServer server;
+    static SparkSession spark;
+    static String url;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = new LocalCluster(root, 1, config -> { }, config -> { }).start(1);
+        server = SparkTesting.startServer(cluster, config -> { });
+        url = SparkTesting.jdbcUrl(server, "test");
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE people (id BIGINT PRIMARY KEY, email VARCHAR(40) NOT NULL, city VARCHAR(20),"
+                    + " score DECIMAL(8,2), born DATE, seen TIMESTAMP NULL, UNIQUE KEY by_email (email), KEY by_city (city))");
+            statement.execute("CREATE TABLE events (id BIGINT AUTO_INCREMENT PRIMARY KEY, kind VARCHAR(10) NOT NULL,"
+                    + " amount INT, noted DATETIME DEFAULT CURRENT_TIMESTAMP)");
+            statement.execute("CREATE TABLE readings (sensor INT NOT NULL, value DOUBLE, small TINYINT DEFAULT 7,"
+                    + " level MEDIUMINT)");
+        }
+        spark = SparkTesting.spark(cluster);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (spark != null) {
+            spark.stop();
+        }
+        if (server != null) {
+            server.close();
+        }
+        cluster.close();
+    }
+
+    private static Dataset<Row> people(long from, long to) {
+        return spark.range(from, to, 1, 3).selectExpr("id", "concat('p', id, '@example.com') AS email",
+                "concat('city', id % 7) AS city", "CAST(id % 1000 + 0.25 AS DECIMAL(8,2)) AS score",
+                "date_add(DATE'2000-01-01', CAST(id % 365 AS INT)) AS born",
+                "TIMESTAMP'2026-05-01 10:00:00' AS seen");
+    }
+
+    @Test
+    void anAppendIsReadableThroughSqlWithItsIndexes() throws Exception {
+        people(1, 5001).writeTo("duet.test.people").append();
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(SparkTesting.rows(statement, "SELECT count(*), sum(score), min(born), max(email) FROM people"
+                    + " WHERE id <= 5000"))
+                    .containsExactly("5000|2498750.00|2000-01-01|p9@example.com");
+            assertThat(SparkTesting.rows(statement, "SELECT id, city, seen FROM people WHERE email = 'p4321@example.com'"))
+                    .containsExactly("4321|city2|2026-05-01 10:00:00");
+            assertThat(SparkTesting.rows(statement, "SELECT count(*) FROM people WHERE city = 'city3' AND id <= 5000"))
+                    .containsExactly("714");
+            assertThat(String.join("\n", SparkTesting.rows(statement,
+                    "EXPLAIN SELECT count(*) FROM people WHERE city = 'city3'"))).contains("by_city");
+        }
+        assertThat(spark.table("duet.test.people").where("id <= 5000").count()).isEqualTo(5000);
+    }
+
+    @Test
+    void generatedIdsAndDefaultsComeFromTheTable() throws Exception {
+        spark.range(0, 1000, 1, 4).selectExpr("concat('k', id % 3) AS kind", "CAST(id AS INT) AS amount")
+                .write().format("duet").option("pd", SparkTesting.placement(cluster)).option("table", "test.events")
+                .mode("append").save();
+        spark.range(0, 10, 1, 1).selectExpr("CAST(id AS INT) AS sensor", "id * 0.5 AS value")
+                .writeTo("duet.test.readings").append();
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(SparkTesting.rows(statement, "SELECT count(*), count(DISTINCT id), min(id) > 0, sum(amount),"
+                    + " count(noted) FROM events")).containsExactly("1000|1000|1|499500|1000");
+            statement.execute("INSERT INTO events (kind, amount) VALUES ('sql', 1)");
+            long sparkLargest = Long.parseLong(SparkTesting.rows(statement, "SELECT max(id) FROM events WHERE kind <> 'sql'")
+                    .get(0));
+            assertThat(Long.parseLong(SparkTesting.rows(statement, "SELECT id FROM events WHERE kind = 'sql'").get(0)))
+                    .isGreaterThan(sparkLargest);
+            assertThat(SparkTesting.rows(statement, "SELECT count(*), sum(value), sum(small), count(level) FROM readings"))
+                    .containsExactly("10|22.5|70|0");
+        }
+        // An explicit AUTO_INCREMENT value moves the table's counter past it: ids reserved later start above it.
+        spark.sql("SELECT CAST(9000000000000 AS BIGINT) AS id, 'big' AS kind, 5 AS amount").writeTo("duet.test.events").append();
+        spark.sql("SELECT 'after' AS kind, 1 AS amount").writeTo("duet.test.events").append();
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(SparkTesting.rows(statement, "SELECT id > 9000000000000 FROM events WHERE kind = 'after'"))
+                    .containsExactly("1");
+        }
+    }
+
+    @Test
+    void aDuplicateKeyFailsTheJobAndLeavesNothing() throws Exception {
+        people(100_001, 100_101).writeTo("duet.test.people").append();
+        long before = spark.table("duet.test.people").count();
+        // Rows 100,050..100,149: the first fifty collide with rows already there.
+        assertThatThrownBy(() -> people(100_050, 100_150).writeTo("duet.test.people").append())
+                .hasStackTraceContaining("already exists");
+        // Two rows with one key in the same job.
+        assertThatThrownBy(() -> people(200_001, 200_051).union(people(200_010, 200_011)
+                .selectExpr("id", "'other@example.com' AS email", "city", "score", "born", "seen"))
+                .writeTo("duet.test.people").append()).hasStackTraceContaining("already exists");
+        assertThat(spark.table("duet.test.people").count()).isEqualTo(before);
+        assertNoLocksOn("UPDATE people SET city = 'moved' WHERE id IN (100120, 200020)");
+    }
+
+    @Test
+    void aFailingTaskLeavesNothingVisibleAndNoLocks() throws Exception {
+        Dataset<Row> failing = people(300_001, 303_001).selectExpr("id", "email", "city", "score", "born",
+                "CASE WHEN id = 302500 THEN raise_error('task failed on purpose') ELSE seen END AS seen");
+        assertThatThrownBy(() -> failing.writeTo("duet.test.people").append())
+                .hasStackTraceContaining("task failed on purpose");
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(SparkTesting.rows(statement, "SELECT count(*) FROM people WHERE id > 300000")).containsExactly("0");
+        }
+        assertNoLocksOn("INSERT INTO people (id, email) VALUES (300001, 'p300001@example.com')");
+    }
+
+    @Test
+    void aDataFrameThatDoesNotFitTheTableIsRefusedBeforeWriting() throws Exception {
+        assertThatThrownBy(() -> spark.sql("SELECT 1 AS sensor, 2.0 AS value, 3 AS colour")
+                .write().format("duet").option("pd", SparkTesting.placement(cluster)).option("table", "test.readings")
+                .mode("append").save()).hasMessageContaining("extra columns `colour`");
+        assertThatThrownBy(() -> spark.sql("SELECT 2.0 AS value").writeTo("duet.test.readings").append())
+                .hasMessageContaining("`sensor`");
+        assertThatThrownBy(() -> spark.sql("SELECT 1 AS sensor, 2.0D AS value, 9000000 AS level")
+                .writeTo("duet.test.readings").append())
+                .hasStackTraceContaining("Out of range value for column 'level' (mediumint): 9000000");
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(SparkTesting.rows(statement, "SELECT count(*) FROM readings WHERE sensor = 1 AND value = 2"))
+                    .containsExactly("0");
+        }
+    }
+
+    @Test
+    void aSqlTransactionKeepsItsSnapshotWhileSparkWrites() throws Exception {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("BEGIN");
+            List<String> before = SparkTesting.rows(statement, "SELECT count(*) FROM people WHERE id BETWEEN 400001 AND 401000");
+            people(400_001, 401_001).writeTo("duet.test.people").append();
+            assertThat(SparkTesting.rows(statement, "SELECT count(*) FROM people WHERE id BETWEEN 400001 AND 401000"))
+                    .isEqualTo(before).containsExactly("0");
+            statement.execute("COMMIT");
+            assertThat(SparkTesting.rows(statement, "SELECT count(*) FROM people WHERE id BETWEEN 400001 AND 401000"))
+                    .containsExactly("1000");
+        }
+    }
+
+    /** The statement finishes well within a lock's lifetime: no lock of a failed job is left in its way. */
+    private static void assertNoLocksOn(String sql) throws Exception {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("SET innodb_lock_wait_timeout = " + LOCKS_GONE_WITHIN.toSeconds());
+            statement.execute(sql);
+        }
+    }
+}
