@@ -9,6 +9,7 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -18,6 +19,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.kv.RegionRequestSender;
+import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.client.region.RegionCache;
+import io.duetdb.common.keys.KeyRanges;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.proto.kv.ReplicaRead;
+import io.duetdb.proto.kv.ScanLockRequest;
+import io.duetdb.proto.kv.ScanLockResponse;
+import io.duetdb.proto.meta.Region;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.testing.LocalCluster;
 
@@ -86,6 +98,8 @@ class ItSparkWrite {
                     "EXPLAIN SELECT count(*) FROM people WHERE city = 'city3'"))).contains("by_city");
         }
         assertThat(spark.table("duet.test.people").where("id <= 5000").count()).isEqualTo(5000);
+        // 15,000 keys (rows and two indexes): the job resolved every one of its locks, past a request's 10,000.
+        assertThat(locksOfTable("people")).isZero();
     }
 
     @Test
@@ -170,6 +184,39 @@ class ItSparkWrite {
             assertThat(SparkTesting.rows(statement, "SELECT count(*) FROM people WHERE id BETWEEN 400001 AND 401000"))
                     .containsExactly("1000");
         }
+    }
+
+    /** How many locks the stores hold in a table's key range (of any transaction). */
+    private static int locksOfTable(String table) throws Exception {
+        long tableId;
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            tableId = Long.parseLong(SparkTesting.rows(statement, "SELECT TIDB_TABLE_ID FROM information_schema.tables"
+                    + " WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = '" + table + "'").get(0));
+        }
+        byte[] start = Keys.tablePrefix(tableId);
+        byte[] end = Keys.tableEnd(tableId);
+        int locks = 0;
+        try (PlacementClient placement = cluster.newPlacementClient()) {
+            RegionRequestSender sender = new RegionRequestSender(new RegionCache(placement), Duration.ofSeconds(10),
+                    ReplicaRead.LEADER);
+            byte[] cursor = start;
+            while (KeyRanges.compare(cursor, end) < 0) {
+                AtomicReference<Region> used = new AtomicReference<>();
+                byte[] from = cursor;
+                ScanLockResponse response = sender.call(cursor, false, (context, stub) -> stub.kvScanLock(
+                        ScanLockRequest.newBuilder().setContext(context).setMaxVersion(Long.MAX_VALUE)
+                                .setStartKey(ByteString.copyFrom(from)).setEndKey(ByteString.copyFrom(end)).build()),
+                        ScanLockResponse::getRegionError, ScanLockResponse::hasRegionError, ScanLockResponse::getError,
+                        used::set);
+                locks += response.getLocksCount();
+                byte[] regionEnd = used.get().getEndKey().toByteArray();
+                if (regionEnd.length == 0) {
+                    break;
+                }
+                cursor = regionEnd;
+            }
+        }
+        return locks;
     }
 
     /** The statement finishes well within a lock's lifetime: no lock of a failed job is left in its way. */

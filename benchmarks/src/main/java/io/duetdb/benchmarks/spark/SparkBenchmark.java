@@ -106,6 +106,7 @@ public final class SparkBenchmark implements Callable<Integer> {
                             .config("spark.sql.catalog.duet", "io.duetdb.spark.DuetCatalog")
                             .config("spark.sql.catalog.duet.pd", placement)
                             .getOrCreate();
+                    spark.sparkContext().setLogLevel("WARN");
                     try {
                         write(spark, data, parquet);
                         awaitReplicas(String.format(url, "tpch"));

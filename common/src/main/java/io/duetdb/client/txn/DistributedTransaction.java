@@ -215,6 +215,10 @@ public final class DistributedTransaction implements AutoCloseable {
             if (response.hasError()) {
                 throw Transaction.failure(ticket.startTs(), response.getError());
             }
+            if (response.getResolvedKeys() > 0) {
+                // A request resolves a bounded number of the region's locks: ask again until none is left.
+                continue;
+            }
             byte[] regionEnd = used.get() == null ? new byte[0] : used.get().getEndKey().toByteArray();
             if (regionEnd.length == 0 || Arrays.compareUnsigned(regionEnd, cursor) <= 0) {
                 return;

@@ -5,6 +5,10 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
@@ -23,7 +27,7 @@ import io.duetdb.proto.kv.Mutation;
 
 /**
  * One task's rows: each becomes its record and index entries (RowMutations), prewritten as secondaries of the job's
- * transaction in batches, so a task holds one batch of mutations at a time. Nothing is visible until the driver
+ * transaction in batches, one batch prewriting while the next is encoded, so a task holds two batches at most. Nothing is visible until the driver
  * commits the job; a task that fails leaves locks the driver's abort (or any reader, once the primary is gone)
  * rolls back.
  */
@@ -40,6 +44,8 @@ final class RowDataWriter implements DataWriter<InternalRow> {
     private final DataType[] inputTypes;
     private final int autoIncrementColumn;
     private final List<Mutation> pending = new ArrayList<>(BATCH_MUTATIONS + 16);
+    private final ExecutorService prewriter;
+    private Future<?> inFlight;
     private long rows;
     private long largestExplicitAutoIncrement;
 
@@ -69,6 +75,11 @@ final class RowDataWriter implements DataWriter<InternalRow> {
             }
         }
         this.autoIncrementColumn = autoIncrement;
+        this.prewriter = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "duet-spark-prewrite-" + partition);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     @Override
@@ -114,16 +125,43 @@ final class RowDataWriter implements DataWriter<InternalRow> {
         return base + 1 + partition * RowWriterFactory.IDS_PER_TASK + rows;
     }
 
+    /**
+     * Hands the batch to the prewriting thread after the previous batch's prewrite finished: the task encodes the
+     * next batch while the stores take this one.
+     */
     private void flush() {
-        if (!pending.isEmpty()) {
-            DistributedTransaction.prewrite(transactions, factory.ticket(), pending);
-            pending.clear();
+        if (pending.isEmpty()) {
+            return;
+        }
+        awaitPrewrite();
+        List<Mutation> batch = List.copyOf(pending);
+        pending.clear();
+        inFlight = prewriter.submit(() -> DistributedTransaction.prewrite(transactions, factory.ticket(), batch));
+    }
+
+    private void awaitPrewrite() {
+        if (inFlight == null) {
+            return;
+        }
+        try {
+            inFlight.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while prewriting rows of " + table.name(), e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            inFlight = null;
         }
     }
 
     @Override
     public WriterCommitMessage commit() {
         flush();
+        awaitPrewrite();
         return new WrittenRows(partition, rows, largestExplicitAutoIncrement);
     }
 
@@ -135,5 +173,6 @@ final class RowDataWriter implements DataWriter<InternalRow> {
     @Override
     public void close() {
         pending.clear();
+        prewriter.shutdownNow();
     }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -756,23 +757,27 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
         CompletableFuture<Outcome> outcome = request.getCommitVersion() == 0
                 ? rollbackKeys(peer, keys, request.getStartVersion())
                 : commitKeys(peer, keys, request.getStartVersion(), request.getCommitVersion());
-        return outcome.thenApply(result -> respond.apply(result.regionError, result.error));
+        int resolved = keys.size();
+        return outcome.thenApply(result -> {
+            ResolveLockResponse response = respond.apply(result.regionError, result.error);
+            return result.regionError == null && result.error == null
+                    ? response.toBuilder().setResolvedKeys(resolved).build() : response;
+        });
     }
 
     /** The keys of the region locked by one transaction. */
     private List<ByteString> locksOf(RegionPeer peer, Region region, long startTs) {
-        List<ByteString> keys = new ArrayList<>(memoryLocks(peer).matching((key, lock) -> lock.startTs() == startTs,
+        Set<ByteString> keys = new LinkedHashSet<>(memoryLocks(peer).matching((key, lock) -> lock.startTs() == startTs,
                 MAX_KEYS_PER_REQUEST).keySet());
         try (EngineIterator locks = node.engine().iterator(ColumnFamily.LOCK, Keys.dataKey(region.getStartKey().toByteArray()),
                 Keys.dataEndKey(region.getEndKey().toByteArray()))) {
             for (locks.seekToFirst(); locks.valid() && keys.size() < MAX_KEYS_PER_REQUEST; locks.next()) {
-                ByteString key = ByteString.copyFrom(Keys.userKeyOf(locks.key()));
-                if (Lock.decode(locks.value()).startTs() == startTs && !keys.contains(key)) {
-                    keys.add(key);
+                if (Lock.decode(locks.value()).startTs() == startTs) {
+                    keys.add(ByteString.copyFrom(Keys.userKeyOf(locks.key())));
                 }
             }
         }
-        return keys;
+        return new ArrayList<>(keys);
     }
 
     public CompletableFuture<ScanLockResponse> scanLock(ScanLockRequest request) {

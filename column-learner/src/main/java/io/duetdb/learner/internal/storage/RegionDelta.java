@@ -28,6 +28,7 @@ public final class RegionDelta {
     private static final byte PUT = 0;
     private static final byte DELETE = 1;
     private static final int FILE_MAGIC = 0x44454c31;
+    private static final long UNKNOWN = -1;
 
     /** Version key ({@link Keys#versionKey}: newest version of a key first) to PUT + row value, or DELETE. */
     private final ConcurrentSkipListMap<byte[], byte[]> versions;
@@ -35,6 +36,12 @@ public final class RegionDelta {
     private final ConcurrentSkipListMap<byte[], PendingWrite> pending;
     /** versions.size() without walking the map; changed only by the replica's writers, which hold its lock. */
     private volatile long versionCount;
+    /**
+     * The oldest start timestamp in {@code pending}, or {@link #UNKNOWN} until asked again: kept up as prewrites
+     * arrive, forgotten when the oldest one leaves, so that asking after every applied entry does not walk
+     * millions of prewrites of a large transaction.
+     */
+    private volatile long oldestPending = UNKNOWN;
 
     public RegionDelta() {
         this(new ConcurrentSkipListMap<>(Arrays::compareUnsigned), new ConcurrentSkipListMap<>(Arrays::compareUnsigned));
@@ -87,7 +94,20 @@ public final class RegionDelta {
     }
 
     public void prewrite(byte[] key, PendingWrite write) {
-        pending.put(key, write);
+        PendingWrite previous = pending.put(key, write);
+        long oldest = oldestPending;
+        if (previous != null && previous.startTs() == oldest) {
+            oldestPending = UNKNOWN;
+        } else if (oldest != UNKNOWN && write.startTs() < oldest) {
+            oldestPending = write.startTs();
+        }
+    }
+
+    private void removePending(byte[] key, PendingWrite write) {
+        pending.remove(key);
+        if (write.startTs() == oldestPending) {
+            oldestPending = UNKNOWN;
+        }
     }
 
     /** Makes the transaction's prewrite of {@code key} visible at {@code commitTs}; a repeated commit is a no-op. */
@@ -96,7 +116,7 @@ public final class RegionDelta {
         if (write == null || write.startTs() != startTs) {
             return;
         }
-        pending.remove(key);
+        removePending(key, write);
         switch (write.kind()) {
             case PUT -> putCommitted(key, commitTs, write.value());
             case DELETE -> putCommitted(key, commitTs, null);
@@ -108,7 +128,7 @@ public final class RegionDelta {
     public void rollback(byte[] key, long startTs) {
         PendingWrite write = pending.get(key);
         if (write != null && write.startTs() == startTs) {
-            pending.remove(key);
+            removePending(key, write);
         }
     }
 
@@ -157,6 +177,7 @@ public final class RegionDelta {
         NavigableMap<byte[], PendingWrite> movedPending = pending.tailMap(splitKey, true);
         right.pending.putAll(movedPending);
         movedPending.clear();
+        oldestPending = UNKNOWN;
         return right;
     }
 
@@ -165,6 +186,7 @@ public final class RegionDelta {
         versions.putAll(other.versions);
         pending.putAll(other.pending);
         versionCount = versions.size();
+        oldestPending = UNKNOWN;
     }
 
     /**
@@ -211,10 +233,15 @@ public final class RegionDelta {
 
     /** The oldest start timestamp among the held prewrites, {@link Long#MAX_VALUE} when none is held. */
     public long oldestPendingStartTs() {
+        long known = oldestPending;
+        if (known != UNKNOWN) {
+            return known;
+        }
         long oldest = Long.MAX_VALUE;
         for (PendingWrite write : pending.values()) {
             oldest = Math.min(oldest, write.startTs());
         }
+        oldestPending = oldest;
         return oldest;
     }
 

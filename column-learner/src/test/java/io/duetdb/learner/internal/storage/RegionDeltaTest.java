@@ -128,6 +128,29 @@ class RegionDeltaTest {
                 .isEqualTo(14);
     }
 
+    @Test
+    void theOldestPendingStartTimestampFollowsPrewritesCommitsAndRollbacks() {
+        RegionDelta delta = new RegionDelta();
+        assertThat(delta.oldestPendingStartTs()).isEqualTo(Long.MAX_VALUE);
+        delta.prewrite(row(1), put(30, "a"));
+        delta.prewrite(row(2), put(20, "b"));
+        delta.prewrite(row(3), put(40, "c"));
+        assertThat(delta.oldestPendingStartTs()).isEqualTo(20);
+        delta.prewrite(row(4), put(10, "d"));
+        assertThat(delta.oldestPendingStartTs()).isEqualTo(10);
+        delta.rollback(row(4), 10);
+        assertThat(delta.oldestPendingStartTs()).isEqualTo(20);
+        delta.commit(row(2), 20, 25);
+        assertThat(delta.oldestPendingStartTs()).isEqualTo(30);
+        delta.prewrite(row(1), put(50, "a again"));
+        assertThat(delta.oldestPendingStartTs()).isEqualTo(40);
+        RegionDelta right = delta.splitOff(row(2));
+        assertThat(delta.oldestPendingStartTs()).isEqualTo(50);
+        assertThat(right.oldestPendingStartTs()).isEqualTo(40);
+        delta.absorb(right);
+        assertThat(delta.oldestPendingStartTs()).isEqualTo(40);
+    }
+
     private static PendingWrite put(long startTs, String value) {
         return new PendingWrite(PendingWrite.Kind.PUT, startTs, row(1), 3000, 1, 0, bytes(value));
     }
