@@ -234,6 +234,20 @@ class ItSparkRead {
     }
 
     @Test
+    void analyzedRowCountsReachSparksPlanner() throws Exception {
+        try (Connection connection = DriverManager.getConnection(SparkTesting.jdbcUrl(server, "shop"));
+                Statement statement = connection.createStatement()) {
+            statement.execute("ANALYZE TABLE items");
+        }
+        scala.Option<scala.math.BigInt> rows = spark.table("duet.shop.items").queryExecution().optimizedPlan().stats()
+                .rowCount();
+        assertThat(rows.isDefined()).isTrue();
+        assertThat(rows.get().longValue()).isEqualTo(ITEMS);
+        assertThat(spark.table("duet.shop.counters").queryExecution().optimizedPlan().stats().rowCount().isDefined())
+                .as("a table never analyzed has no row count").isFalse();
+    }
+
+    @Test
     void theDataSourceReadsATableWithoutTheCatalog() {
         Dataset<Row> events = spark.read().format("duet").option("pd", SparkTesting.placement(cluster))
                 .option("table", "shop.events").load();

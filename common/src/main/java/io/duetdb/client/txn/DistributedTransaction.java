@@ -27,12 +27,15 @@ import io.duetdb.proto.kv.BatchRollbackResponse;
 import io.duetdb.proto.kv.CommitRequest;
 import io.duetdb.proto.kv.CommitResponse;
 import io.duetdb.proto.kv.KeyError;
+import io.duetdb.proto.kv.LockInfo;
 import io.duetdb.proto.kv.Mutation;
 import io.duetdb.proto.kv.Op;
 import io.duetdb.proto.kv.PrewriteRequest;
 import io.duetdb.proto.kv.PrewriteResponse;
 import io.duetdb.proto.kv.ResolveLockRequest;
 import io.duetdb.proto.kv.ResolveLockResponse;
+import io.duetdb.proto.kv.ScanLockRequest;
+import io.duetdb.proto.kv.ScanLockResponse;
 import io.duetdb.proto.kv.TxnHeartBeatRequest;
 import io.duetdb.proto.kv.TxnHeartBeatResponse;
 import io.duetdb.proto.meta.Region;
@@ -43,13 +46,15 @@ import io.duetdb.proto.meta.Region;
  * nobody reads, so committing it leaves no data), kept alive by heartbeats while the participants prewrite their
  * mutations as secondaries of that primary. Committing the primary commits the whole transaction at once: readers
  * that meet a secondary lock find the primary committed and roll it forward. The coordinator then resolves the
- * secondaries itself, region by region over the key ranges the writes went to (no list of keys travels back to
- * it). Aborting rolls the primary back and resolves the ranges the same way, so nothing a participant prewrote
+ * secondaries itself over the key ranges the writes went to, finding them with ScanLock a page at a time (no list of
+ * keys travels back to it). Aborting rolls the primary back and resolves the ranges the same way, so nothing a participant prewrote
  * becomes visible, whether or not the participant finished.
  */
 public final class DistributedTransaction implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DistributedTransaction.class);
     private static final String PRIMARY_PREFIX = "DistributedTxn:";
+    /** Locks a ScanLock page asks for: the store's most. */
+    private static final int LOCK_PAGE = 10_000;
 
     /** What participants need to prewrite as part of the transaction. */
     public record Ticket(long startTs, byte[] primary, long lockTtlMillis) implements Serializable {
@@ -204,19 +209,34 @@ public final class DistributedTransaction implements AutoCloseable {
         }
     }
 
+    /**
+     * Finds the transaction's locks in [start, end) a page at a time (ScanLock from where the last page ended, so a
+     * region's resolved locks are not walked again) and commits or rolls back each page's keys.
+     */
     private void resolve(byte[] start, byte[] end, long commitTs) {
         byte[] cursor = start;
         while (KeyRanges.compare(cursor, end) < 0) {
             AtomicReference<Region> used = new AtomicReference<>();
-            ResolveLockResponse response = client.sender().call(cursor, false, (context, stub) ->
-                    stub.kvResolveLock(ResolveLockRequest.newBuilder().setContext(context)
-                            .setStartVersion(ticket.startTs()).setCommitVersion(commitTs).build()),
-                    ResolveLockResponse::getRegionError, ResolveLockResponse::hasRegionError, r -> "", used::set);
-            if (response.hasError()) {
-                throw Transaction.failure(ticket.startTs(), response.getError());
+            byte[] from = cursor;
+            ScanLockResponse page = client.sender().call(cursor, false, (context, stub) ->
+                    stub.kvScanLock(ScanLockRequest.newBuilder().setContext(context).setMaxVersion(ticket.startTs())
+                            .setStartKey(ByteString.copyFrom(from)).setEndKey(ByteString.copyFrom(end))
+                            .setLimit(LOCK_PAGE).build()),
+                    ScanLockResponse::getRegionError, ScanLockResponse::hasRegionError, ScanLockResponse::getError, used::set);
+            if (!page.getError().isEmpty()) {
+                throw new DuetException(ErrorCode.UNKNOWN_ERROR, "scanning the locks of transaction " + ticket.startTs()
+                        + " failed: " + page.getError());
             }
-            if (response.getResolvedKeys() > 0) {
-                // A request resolves a bounded number of the region's locks: ask again until none is left.
+            List<ByteString> keys = new ArrayList<>();
+            for (LockInfo lock : page.getLocksList()) {
+                if (lock.getLockVersion() == ticket.startTs()) {
+                    keys.add(lock.getKey());
+                }
+            }
+            resolveKeys(keys, commitTs);
+            if (page.getLocksCount() >= LOCK_PAGE) {
+                byte[] last = page.getLocks(page.getLocksCount() - 1).getKey().toByteArray();
+                cursor = Arrays.copyOf(last, last.length + 1);
                 continue;
             }
             byte[] regionEnd = used.get() == null ? new byte[0] : used.get().getEndKey().toByteArray();
@@ -224,6 +244,17 @@ public final class DistributedTransaction implements AutoCloseable {
                 return;
             }
             cursor = regionEnd;
+        }
+    }
+
+    private void resolveKeys(List<ByteString> keys, long commitTs) {
+        for (RegionBatches.Sent<ResolveLockResponse> sent : client.batches().send(keys, false, ByteString::size,
+                (stub, context, batch) -> stub.kvResolveLock(ResolveLockRequest.newBuilder().setContext(context)
+                        .setStartVersion(ticket.startTs()).setCommitVersion(commitTs).addAllKeys(batch).build()),
+                ResolveLockResponse::getRegionError, ResolveLockResponse::hasRegionError)) {
+            if (sent.response().hasError()) {
+                throw Transaction.failure(ticket.startTs(), sent.response().getError());
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 
@@ -30,6 +31,7 @@ public final class CatalogRecords {
     private static final String DATABASES = "DBs";
     private static final String TABLES_PREFIX = "DB:";
     private static final String COUNTER_PREFIX = "Counter:";
+    private static final String STATISTICS = "Stats";
 
     private final ObjectMapper json = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -76,6 +78,25 @@ public final class CatalogRecords {
     /** The schema version's meta key. */
     public static byte[] schemaVersionKey() {
         return Keys.metaKey(SCHEMA_VERSION.getBytes(UTF_8));
+    }
+
+    /** The hash of tables' statistics (ANALYZE results as JSON), by table id. */
+    public static byte[] statisticsHash() {
+        return STATISTICS.getBytes(UTF_8);
+    }
+
+    /** The row count the table's last ANALYZE found, empty when it was never analyzed. */
+    public Optional<Long> analyzedRowCount(Transaction transaction, long tableId) {
+        Optional<byte[]> value = transaction.get(Keys.metaHashFieldKey(statisticsHash(), idBytes(tableId)));
+        if (value.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode rowCount = json.readTree(value.get()).get("rowCount");
+            return rowCount == null ? Optional.empty() : Optional.of(rowCount.asLong());
+        } catch (IOException e) {
+            throw new IllegalStateException("corrupt statistics of table " + tableId, e);
+        }
     }
 
     /** The meta key of a named counter (AUTO_INCREMENT values, hidden row ids). */

@@ -55,6 +55,11 @@ public final class CatalogReader {
         });
     }
 
+    /** The row count of the table's last ANALYZE (its statistics, as the SQL servers keep them), if any. */
+    public Optional<Long> analyzedRowCount(long tableId) {
+        return read(0, transaction -> records.analyzedRowCount(transaction, tableId));
+    }
+
     private <T> T read(long readTs, Function<Transaction, T> reader) {
         try (Transaction transaction = readTs == 0 ? transactions.begin() : transactions.beginAt(readTs)) {
             return reader.apply(transaction);

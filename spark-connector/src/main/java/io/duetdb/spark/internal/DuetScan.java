@@ -3,12 +3,17 @@ package io.duetdb.spark.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +28,7 @@ import io.duetdb.proto.kv.ReplicaRead;
  * per region, preferring the hosts that hold it; the column learners when the table has a columnar replica on every
  * region and the read engines allow them, else the row store's leaders.
  */
-final class DuetScan implements Scan, Batch {
+final class DuetScan implements Scan, Batch, SupportsReportStatistics {
     private static final Logger LOG = LoggerFactory.getLogger(DuetScan.class);
 
     private final String name;
@@ -33,6 +38,7 @@ final class DuetScan implements Scan, Batch {
     private final long snapshotTs;
     private final List<RegionRanges.RegionRange> regions;
     private final ReplicaRead replica;
+    private final Optional<Long> rowCount;
 
     DuetScan(String name, TableInfo table, ConnectorOptions options, long readTs, StructType readSchema, ScanPlan plan) {
         this.name = requireNonNull(name, "name is null");
@@ -45,6 +51,7 @@ final class DuetScan implements Scan, Batch {
                 options.snapshotLeaseSeconds());
         this.regions = RegionRanges.of(connection.placement(), Keys.recordPrefix(table.id()), Keys.recordEnd(table.id()));
         this.replica = engine(table);
+        this.rowCount = new CatalogReader(connection.transactions()).analyzedRowCount(table.id());
         LOG.info("scan of {} planned: {} regions from {} at snapshot {}", name, regions.size(), engineName(), snapshotTs);
     }
 
@@ -78,6 +85,31 @@ final class DuetScan implements Scan, Batch {
                 + (plan.aggregated() ? ", pushedAggregate=" + plan.columns() : ", columns=" + plan.columns())
                 + ", pushedFilters=" + plan.filters()
                 + (plan.limit() >= 0 ? ", pushedLimit=" + plan.limit() : "") + "]";
+    }
+
+    /**
+     * The table's rows as its last ANALYZE counted them (nothing when never analyzed), and their bytes as Spark
+     * holds the columns read: what Spark's planner weighs joins with (a small side is broadcast).
+     */
+    @Override
+    public Statistics estimateStatistics() {
+        OptionalLong rows = rowCount.map(OptionalLong::of).orElse(OptionalLong.empty());
+        long rowBytes = 0;
+        for (StructField field : readSchema.fields()) {
+            rowBytes += field.dataType().defaultSize();
+        }
+        OptionalLong bytes = rows.isPresent() ? OptionalLong.of(rows.getAsLong() * Math.max(rowBytes, 1)) : OptionalLong.empty();
+        return new Statistics() {
+            @Override
+            public OptionalLong sizeInBytes() {
+                return bytes;
+            }
+
+            @Override
+            public OptionalLong numRows() {
+                return rows;
+            }
+        };
     }
 
     @Override

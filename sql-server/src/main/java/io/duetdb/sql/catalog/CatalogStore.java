@@ -36,7 +36,7 @@ final class CatalogStore {
     private static final byte[] USERS = "Users".getBytes(UTF_8);
     private static final byte[] DDL_JOBS = "DDLJobs".getBytes(UTF_8);
     private static final byte[] DROPPED_TABLES = "DroppedTables".getBytes(UTF_8);
-    private static final byte[] STATISTICS = "Stats".getBytes(UTF_8);
+    private static final byte[] STATISTICS = CatalogRecords.statisticsHash();
     private static final byte[] GLOBAL_VARIABLES = "GlobalVariables".getBytes(UTF_8);
     private static final byte[] SERVER_SCHEMA_VERSIONS = "ServerSchemaVersions".getBytes(UTF_8);
     /** DDL job records kept: a new job's record replaces the one this many jobs older. */

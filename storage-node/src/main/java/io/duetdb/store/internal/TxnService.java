@@ -757,12 +757,7 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
         CompletableFuture<Outcome> outcome = request.getCommitVersion() == 0
                 ? rollbackKeys(peer, keys, request.getStartVersion())
                 : commitKeys(peer, keys, request.getStartVersion(), request.getCommitVersion());
-        int resolved = keys.size();
-        return outcome.thenApply(result -> {
-            ResolveLockResponse response = respond.apply(result.regionError, result.error);
-            return result.regionError == null && result.error == null
-                    ? response.toBuilder().setResolvedKeys(resolved).build() : response;
-        });
+        return outcome.thenApply(result -> respond.apply(result.regionError, result.error));
     }
 
     /** The keys of the region locked by one transaction. */
