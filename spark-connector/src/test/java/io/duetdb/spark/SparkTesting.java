@@ -3,7 +3,6 @@ package io.duetdb.spark;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -13,26 +12,18 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 import io.duetdb.common.config.HostAndPort;
-import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
+import io.duetdb.testing.LocalSqlServers;
 
 /** An in-process cluster with a SQL server and a local SparkSession whose duet catalog points at it. */
 final class SparkTesting {
-    private static final LoopbackPorts PORTS = new LoopbackPorts();
-
     private SparkTesting() {
     }
 
     static SqlServer startServer(LocalCluster cluster, Consumer<SqlServerConfig> customise) {
-        SqlServerConfig config = new SqlServerConfig()
-                .setPd(cluster.placement().clientAddresses())
-                .setAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setSchemaLease(Duration.ofMillis(200));
-        customise.accept(config);
-        return new SqlServer(config).start();
+        return LocalSqlServers.start(cluster, customise);
     }
 
     static String jdbcUrl(SqlServer server, String database) {

@@ -28,7 +28,8 @@ public record ConnectorOptions(String placement, Set<ReadEngine> readEngines, lo
     public static final String SNAPSHOT_LEASE = "snapshot_lease_seconds";
     public static final String PUSH_DOWN = "push_down";
     public static final String SESSION_PREFIX = "spark.duet.";
-    public static final long DEFAULT_READER_MEMORY_BYTES = 256L << 20;
+    /** A reader holds one region's answers at a time, and regions split at 384 MiB of rows. */
+    public static final long DEFAULT_READER_MEMORY_BYTES = 1L << 30;
     public static final long DEFAULT_SNAPSHOT_LEASE_SECONDS = 3600;
 
     public ConnectorOptions {

@@ -9,35 +9,26 @@ import java.net.http.HttpResponse;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-import io.duetdb.common.config.HostAndPort;
-import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.store.StoreServer;
 import io.duetdb.testing.LocalCluster;
+import io.duetdb.testing.LocalSqlServers;
 
 /** What the SQL integration tests share: a SQL server on a test cluster, and rows as text. */
 final class SqlTesting {
-    private static final LoopbackPorts PORTS = new LoopbackPorts();
 
     private SqlTesting() {
     }
 
     /** A started SQL server for {@code cluster} on free loopback ports, with a short schema lease. */
     static SqlServer startServer(LocalCluster cluster, Consumer<SqlServerConfig> customise) {
-        SqlServerConfig config = new SqlServerConfig()
-                .setPd(cluster.placement().clientAddresses())
-                .setAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setStatusAddress(new HostAndPort("127.0.0.1", PORTS.allocate()))
-                .setSchemaLease(Duration.ofMillis(200));
-        customise.accept(config);
-        return new SqlServer(config).start();
+        return LocalSqlServers.start(cluster, customise);
     }
 
     /**
