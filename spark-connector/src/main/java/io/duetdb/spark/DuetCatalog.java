@@ -130,7 +130,7 @@ public final class DuetCatalog implements TableCatalog, SupportsNamespaces {
         }
         String database = ident.namespace()[0];
         TableInfo table = reader().table(database, ident.name(), readTs).orElseThrow(() -> new NoSuchTableException(ident));
-        return new DuetTable(database, table, options, readTs, catalogOptions);
+        return new DuetTable(database, table, readTs, catalogOptions);
     }
 
     @Override

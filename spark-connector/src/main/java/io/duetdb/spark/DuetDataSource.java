@@ -56,6 +56,6 @@ public final class DuetDataSource implements TableProvider, DataSourceRegister {
         ConnectorOptions options = ConnectorOptions.from(settings, SessionSettings.current());
         TableInfo table = new CatalogReader(ClusterConnections.of(options).transactions()).table(parts[0], parts[1], 0)
                 .orElseThrow(() -> new IllegalArgumentException("table " + qualified + " does not exist in DuetDB"));
-        return new DuetTable(parts[0], table, options, 0, settings);
+        return new DuetTable(parts[0], table, 0, settings);
     }
 }

@@ -25,17 +25,15 @@ import io.duetdb.common.catalog.TableInfo;
 public final class DuetTable implements SupportsRead, SupportsWrite {
     private final String database;
     private final TableInfo table;
-    private final ConnectorOptions options;
     private final long readTs;
     private final StructType schema;
     private final Map<String, String> baseOptions;
 
     /** {@code baseOptions}: the catalog's or the read's options, merged with each scan's and the session's. */
-    public DuetTable(String database, TableInfo table, ConnectorOptions options, long readTs,
+    public DuetTable(String database, TableInfo table, long readTs,
             Map<String, String> baseOptions) {
         this.database = requireNonNull(database, "database is null");
         this.table = requireNonNull(table, "table is null");
-        this.options = requireNonNull(options, "options is null");
         this.readTs = readTs;
         this.schema = SparkTypes.schema(table);
         this.baseOptions = Map.copyOf(requireNonNull(baseOptions, "baseOptions is null"));
