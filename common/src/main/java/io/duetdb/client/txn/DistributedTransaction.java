@@ -3,6 +3,7 @@ package io.duetdb.client.txn;
 import static java.util.Objects.requireNonNull;
 
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -83,7 +84,7 @@ public final class DistributedTransaction implements AutoCloseable {
     public static DistributedTransaction start(TxnClient client, String owner) {
         requireNonNull(client, "client is null");
         long startTs = client.placement().getTimestamp().packed();
-        byte[] primary = Keys.metaKey((PRIMARY_PREFIX + owner + ":" + startTs).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] primary = Keys.metaKey((PRIMARY_PREFIX + owner + ":" + startTs).getBytes(StandardCharsets.UTF_8));
         Ticket ticket = new Ticket(startTs, primary, client.config().lockTtl().toMillis());
         prewrite(client, ticket, List.of(Mutation.newBuilder().setOp(Op.LOCK).setKey(ByteString.copyFrom(primary)).build()));
         LOG.info("distributed transaction {} started for {}", startTs, owner);

@@ -3,6 +3,7 @@ package io.duetdb.spark.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -29,7 +30,7 @@ public final class CatalogReader {
 
     public List<DatabaseInfo> databases() {
         return read(0, transaction -> records.databases(transaction).stream()
-                .filter(database -> !HIDDEN.contains(database.name().toLowerCase(java.util.Locale.ROOT))).toList());
+                .filter(database -> !HIDDEN.contains(database.name().toLowerCase(Locale.ROOT))).toList());
     }
 
     public Optional<DatabaseInfo> database(String name) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -159,7 +160,7 @@ public final class PredicateTranslator {
         if (!(expression instanceof NamedReference reference) || reference.fieldNames().length != 1) {
             return null;
         }
-        ScanColumn column = columns.get(reference.fieldNames()[0].toLowerCase(java.util.Locale.ROOT));
+        ScanColumn column = columns.get(reference.fieldNames()[0].toLowerCase(Locale.ROOT));
         if (column == null) {
             return null;
         }

@@ -18,6 +18,7 @@ import org.apache.spark.sql.connector.expressions.aggregate.Min;
 import org.apache.spark.sql.connector.expressions.aggregate.Sum;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -63,7 +64,7 @@ record PushedAggregate(List<ColumnInfo> groupBy, List<Call> calls, StructType ou
             }
             groupBy.add(column);
             fields.add(new StructField("group_" + fields.size(), SparkTypes.dataType(column.type()), true,
-                    org.apache.spark.sql.types.Metadata.empty()));
+                    Metadata.empty()));
         }
         List<Call> calls = new ArrayList<>();
         for (AggregateFunc function : aggregation.aggregateExpressions()) {
@@ -73,7 +74,7 @@ record PushedAggregate(List<ColumnInfo> groupBy, List<Call> calls, StructType ou
             }
             calls.add(call);
             fields.add(new StructField("partial_" + calls.size(), sparkType(call), true,
-                    org.apache.spark.sql.types.Metadata.empty()));
+                    Metadata.empty()));
         }
         return Optional.of(new PushedAggregate(groupBy, calls, new StructType(fields.toArray(StructField[]::new))));
     }
