@@ -1,6 +1,5 @@
 package io.duetdb.spark;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -16,6 +15,7 @@ import io.duetdb.sql.server.SqlServer;
 import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.LocalSqlServers;
+import io.duetdb.testing.SqlRows;
 
 /** An in-process cluster with a SQL server and a local SparkSession whose duet catalog points at it. */
 final class SparkTesting {
@@ -56,18 +56,7 @@ final class SparkTesting {
     }
 
     static List<String> rows(Statement statement, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (ResultSet result = statement.executeQuery(sql)) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= columns; i++) {
-                    row.append(i > 1 ? "|" : "").append(result.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
+        return SqlRows.of(statement, sql);
     }
 
     /** Spark rows as their values' text joined by '|' (null as "null"). */

@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -19,6 +18,7 @@ import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.store.StoreServer;
 import io.duetdb.testing.LocalCluster;
 import io.duetdb.testing.LocalSqlServers;
+import io.duetdb.testing.SqlRows;
 
 /** What the SQL integration tests share: a SQL server on a test cluster, and rows as text. */
 final class SqlTesting {
@@ -100,17 +100,6 @@ final class SqlTesting {
 
     /** Each row of a result as its columns' text joined by '|'; closes the result. */
     static List<String> rows(ResultSet result) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (result) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= columns; i++) {
-                    row.append(i > 1 ? "|" : "").append(result.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
+        return SqlRows.of(result);
     }
 }
