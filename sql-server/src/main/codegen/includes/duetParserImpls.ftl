@@ -1094,3 +1094,63 @@ SqlDrop DuetDropView(Span s, boolean replace) :
         return new SqlDropView(s.end(this), ifExists, new SqlNodeList(views, s.pos()));
     }
 }
+
+/** ADMIN CHECKSUM TABLE t [, t ...] (TiDB's). */
+SqlNode DuetAdminChecksum() :
+{
+    final Span s;
+    final List<SqlNode> tables = new ArrayList<SqlNode>();
+    final SqlIdentifier word;
+    SqlIdentifier table;
+}
+{
+    <ADMIN> { s = span(); } word = SimpleIdentifier() {
+        if (!word.getSimple().equalsIgnoreCase("CHECKSUM")) {
+            throw new ParseException("Encountered \"" + word.getSimple() + "\": ADMIN takes CHECKSUM TABLE here");
+        }
+    }
+    <TABLE> table = CompoundIdentifier() { tables.add(table); }
+    ( <COMMA> table = CompoundIdentifier() { tables.add(table); } )*
+    {
+        return new SqlAdminChecksumTable(s.end(this), new SqlNodeList(tables, s.pos()));
+    }
+}
+
+/**
+ * IMPORT INTO t [(column, ...)] FROM 'location' [FORMAT 'csv'] [WITH option [= value] [, ...]] (TiDB's): a
+ * physical import of files into an empty table.
+ */
+SqlNode DuetImportInto() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    SqlNodeList columns = null;
+    final SqlNode location;
+    SqlNode format = null;
+    final List<SqlNode> withOptions = new ArrayList<SqlNode>();
+}
+{
+    <IMPORT> { s = span(); } <INTO> table = CompoundIdentifier()
+    [ columns = ParenthesizedSimpleIdentifierList() ]
+    <FROM> location = StringLiteral()
+    [ <FORMAT> format = StringLiteral() ]
+    [ <WITH> DuetImportOption(withOptions) ( <COMMA> DuetImportOption(withOptions) )* ]
+    {
+        return new SqlImportInto(s.end(this), table, columns, location, format,
+            new SqlNodeList(withOptions, s.pos()));
+    }
+}
+
+/** name [= literal]: a name alone is a flag (its value TRUE). */
+void DuetImportOption(List<SqlNode> withOptions) :
+{
+    final SqlIdentifier name;
+    SqlNode value = null;
+}
+{
+    name = SimpleIdentifier() [ <EQ> value = Literal() ]
+    {
+        withOptions.add(name);
+        withOptions.add(value == null ? SqlLiteral.createBoolean(true, name.getParserPosition()) : value);
+    }
+}

@@ -251,7 +251,7 @@ final class CoprocessorReader {
             } else if (!response.getError().isEmpty()) {
                 error = response.getError();
                 errorCode = response.getErrorCode();
-            } else if (!response.getArrowIpc().isEmpty() || response.hasAnalyzeResult()) {
+            } else if (!response.getArrowIpc().isEmpty() || response.hasAnalyzeResult() || response.hasChecksumResult()) {
                 budget.take(response.getSerializedSize());
                 batches.add(response);
             }

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 
 import com.google.protobuf.ByteString;
 
+import io.duetdb.common.checksum.KeyValueChecksum;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.Keys;
@@ -366,6 +367,20 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         return client.coprocessor().read(io.duetdb.proto.coprocessor.PlanType.ANALYZE, plan, start, end, readTs(),
                 deadline(), 0);
+    }
+
+    /**
+     * The checksum of the committed pairs of [start, end) at this transaction's read timestamp (see
+     * {@code ChecksumResult} in coprocessor.proto), computed by the stores region by region.
+     */
+    public KeyValueChecksum checksum(byte[] start, byte[] end) {
+        checkActive();
+        KeyValueChecksum checksum = new KeyValueChecksum();
+        for (io.duetdb.proto.coprocessor.CoprocessorResponse answer : client.coprocessor().read(
+                io.duetdb.proto.coprocessor.PlanType.CHECKSUM, new byte[0], start, end, readTs(), deadline(), 0)) {
+            checksum.add(answer.getChecksumResult());
+        }
+        return checksum;
     }
 
     /** Whether this transaction has buffered writes in [start, end). */

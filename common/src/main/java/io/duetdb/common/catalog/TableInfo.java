@@ -121,6 +121,12 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
         return name.toLowerCase(Locale.ROOT);
     }
 
+    /** The same table under another id (TRUNCATE, a physical import's new key range). */
+    public TableInfo withId(long newId) {
+        return new TableInfo(newId, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas, commonHandle);
+    }
+
     public TableInfo withName(String newName) {
         return new TableInfo(id, databaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
                 autoIncrementBase, view, columnarReplicas, commonHandle);

@@ -36,6 +36,9 @@ public enum ErrorCode {
     WRONG_AUTO_KEY(1075, "42000"),
     CANNOT_DROP_FIELD_OR_KEY(1091, "42000"),
     WRONG_VALUE_COUNT(1136, "21S01"),
+    /** LOAD DATA's: an input row with fewer or more fields than the columns it fills. */
+    TOO_FEW_RECORDS(1261, "01000"),
+    TOO_MANY_RECORDS(1262, "01000"),
     UNKNOWN_COMMAND(1047, "08S01"),
     UNKNOWN_SYSTEM_VARIABLE(1193, "HY000"),
     WRONG_VALUE_FOR_VARIABLE(1231, "42000"),
@@ -103,6 +106,13 @@ public enum ErrorCode {
     MEMORY_QUOTA_EXCEEDED(8175, "HY000"),
     /** TiDB's ErrAsOf: a stale or historical read's timestamp is not one that can be read (in the future). */
     INVALID_READ_TIMESTAMP(8135, "HY000"),
+    /** TiDB's IMPORT INTO errors: an unsupported FORMAT, a bad or unreadable source, bad options, failed checks. */
+    IMPORT_UNSUPPORTED_FORMAT(8157, "HY000"),
+    IMPORT_INVALID_URI(8158, "HY000"),
+    IMPORT_CANNOT_ACCESS(8159, "HY000"),
+    IMPORT_WRONG_FORMAT_CONFIG(8162, "HY000"),
+    IMPORT_UNSUPPORTED_OPTION(8166, "HY000"),
+    IMPORT_PRECHECK_FAILED(8173, "HY000"),
     PLACEMENT_SERVER_TIMEOUT(9001, "HY000"),
     STORE_SERVER_TIMEOUT(9002, "HY000"),
     STORE_SERVER_BUSY(9003, "HY000"),

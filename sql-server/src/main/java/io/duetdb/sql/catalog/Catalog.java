@@ -239,6 +239,11 @@ public final class Catalog implements AutoCloseable {
             changes.deleteTable(tableId);
         }
 
+        /** Whether [start, end) holds no committed pair at this step's read timestamp. */
+        public boolean rangeEmpty(byte[] start, byte[] end) {
+            return transaction.scan(start, end, 1).isEmpty();
+        }
+
         public void putUser(UserInfo user) {
             changes.putUser(store.putUser(transaction, user));
         }

@@ -93,6 +93,11 @@ public final class DdlExecutor {
         return replicas;
     }
 
+    /** Physical imports (IMPORT INTO) as DDL jobs. */
+    public TableImport tableImport() {
+        return new TableImport(catalog, client, replicas);
+    }
+
     /**
      * Runs a DDL statement; returns the warnings it raised (unsupported options accepted). {@code cancelled}
      * turns true on KILL QUERY: an index being added is removed again, a statement that moved nothing yet stops.

@@ -49,6 +49,8 @@ import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlCreateView;
 import io.duetdb.sql.parser.ddl.SqlDropView;
+import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
+import io.duetdb.sql.parser.bulk.SqlImportInto;
 import io.duetdb.sql.parser.ddl.SqlRenameTable;
 import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
@@ -852,6 +854,14 @@ public final class Session implements SessionFunctions {
 
     private StatementResult dispatchUnmeasured(SqlNode parsed, String rewritten) {
         SqlNode statement = parsed instanceof SqlCreateView create ? ViewPrivileges.checked(this, create) : parsed;
+        if (statement instanceof SqlAdminChecksumTable checksum) {
+            return BulkStatements.checksum(this, checksum);
+        }
+        if (statement instanceof SqlImportInto importInto) {
+            // A physical import is DDL-like: it commits the open transaction first.
+            endTransaction(true);
+            return BulkStatements.importInto(this, importInto);
+        }
         if (isDdl(statement)) {
             requireForDdl(statement);
             // DDL commits the open transaction first, as MySQL does.
@@ -1251,6 +1261,19 @@ public final class Session implements SessionFunctions {
     }
 
     /** ANALYZE TABLE t[, ...]: statistics for each table, reported as MySQL does (Table, Op, Msg_type, Msg_text). */
+    /** Whether KILL QUERY stopped the running statement. */
+    boolean killed() {
+        return queryKilled;
+    }
+
+    /** ANALYZE of a table a physical import filled, so the optimizer knows its rows at once. */
+    void analyzeAfterImport(String databaseName, String tableName) {
+        manager.latestInfoSchema().table(databaseName, tableName).ifPresent(table -> inTransaction(transaction -> {
+            manager.analyzer().analyze(transaction, table);
+            return UpdateResult.NONE;
+        }));
+    }
+
     private StatementResult analyzeTables(String names) {
         List<Object[]> rows = new ArrayList<>();
         for (String name : names.split(",")) {

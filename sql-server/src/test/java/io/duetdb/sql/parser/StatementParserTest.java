@@ -33,6 +33,26 @@ import io.duetdb.sql.parser.txn.SqlStartTransaction;
 
 class StatementParserTest {
     @Test
+    void parsesImportIntoAndAdminChecksum() {
+        io.duetdb.sql.parser.bulk.SqlImportInto statement = (io.duetdb.sql.parser.bulk.SqlImportInto) StatementParser.parse(
+                "IMPORT INTO d.t (a, b) FROM 'hdfs://nn:8020/x/*.csv' FORMAT 'CSV' WITH SKIP_ROWS=1,"
+                        + " FIELDS_TERMINATED_BY='|', DETACHED");
+        assertThat(statement.table().names).containsExactly("d", "t");
+        assertThat(statement.columns()).containsExactly("a", "b");
+        assertThat(statement.location()).isEqualTo("hdfs://nn:8020/x/*.csv");
+        assertThat(statement.format()).isEqualTo("csv");
+        assertThat(statement.options()).containsExactly(java.util.Map.entry("SKIP_ROWS", "1"),
+                java.util.Map.entry("FIELDS_TERMINATED_BY", "|"), java.util.Map.entry("DETACHED", "true"));
+        assertThat(((io.duetdb.sql.parser.bulk.SqlImportInto) StatementParser.parse("import into t from '/tmp/a.csv'"))
+                .options()).isEmpty();
+
+        io.duetdb.sql.parser.bulk.SqlAdminChecksumTable checksum = (io.duetdb.sql.parser.bulk.SqlAdminChecksumTable)
+                StatementParser.parse("ADMIN CHECKSUM TABLE a, d.b");
+        assertThat(checksum.tables()).extracting(Object::toString).containsExactly("a", "d.b");
+        assertThatThrownBy(() -> StatementParser.parse("ADMIN CHECKSUMS TABLE a")).hasMessageContaining("SQL syntax");
+    }
+
+    @Test
     void parsesMySqlStringLiterals() {
         SqlSelect select = (SqlSelect) StatementParser.parse("SELECT 'it\\'s', \"double \\\"q\\\"\", 'a''b'");
         assertThat(((SqlLiteral) select.getSelectList().get(0)).getValueAs(String.class)).isEqualTo("it's");

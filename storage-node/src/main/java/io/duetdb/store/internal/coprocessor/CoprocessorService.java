@@ -17,6 +17,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 
 import io.duetdb.common.coprocessor.CoprocessorHandler;
 import io.duetdb.common.error.DuetException;
+import io.duetdb.common.checksum.KeyValueChecksum;
 import io.duetdb.compute.ArrowIpc;
 import io.duetdb.compute.UnsupportedExpressionException;
 import io.duetdb.compute.operator.BatchOperator;
@@ -81,6 +82,9 @@ public final class CoprocessorService implements CoprocessorHandler {
                 dag = DagRequest.newBuilder().addExecutors(io.duetdb.proto.coprocessor.Executor.newBuilder()
                         .setTableScan(analyze.getTableScan())).build();
                 DagPipeline.check(dag);
+            } else if (request.getPlanType() == PlanType.CHECKSUM) {
+                dag = null;
+                analyze = null;
             } else {
                 throw new UnsupportedExpressionException("plan type " + request.getPlanType() + " is not supported");
             }
@@ -114,7 +118,9 @@ public final class CoprocessorService implements CoprocessorHandler {
                 return;
             }
             try (var snapshot = read.snapshot()) {
-                if (analyze != null) {
+                if (request.getPlanType() == PlanType.CHECKSUM) {
+                    checksum(request, read.ranges(), snapshot, sink, started);
+                } else if (analyze != null) {
                     analyze(request, analyze, read.ranges(), snapshot, sink, started);
                 } else {
                     run(request, dag, read.ranges(), snapshot, sink, started);
@@ -244,6 +250,35 @@ public final class CoprocessorService implements CoprocessorHandler {
         sink.complete();
     }
 
+    /** CHECKSUM: every visible pair of the ranges into one {@link KeyValueChecksum}. */
+    private void checksum(CoprocessorRequest request, List<byte[][]> ranges, EngineSnapshot snapshot, ResponseSink sink,
+            long started) {
+        KeyValueChecksum checksum = new KeyValueChecksum();
+        try (RangesCursor cursor = new RangesCursor(snapshot, ranges, request.getStartTs())) {
+            while (cursor.advance()) {
+                if ((checksum.totalKvs() & 0xffff) == 0 && sink.cancelled()) {
+                    LOG.info("checksum request on region {} cancelled by its client after {} pairs",
+                            request.getContext().getRegionId(), checksum.totalKvs());
+                    return;
+                }
+                checksum.add(cursor.userKey(), cursor.value());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("checksum request on region {} failed", request.getContext().getRegionId(), e);
+            fail(request, sink, "checksum failed: " + e, null);
+            return;
+        }
+        long elapsed = System.nanoTime() - started;
+        metrics.coprocessorRequests.labelValues(plan(request), "ok").inc();
+        metrics.coprocessorRows.labelValues("scanned").inc(checksum.totalKvs());
+        LOG.info("checksummed region {}: {} pairs, {} bytes in {} ms", request.getContext().getRegionId(),
+                checksum.totalKvs(), checksum.totalBytes(), elapsed / 1_000_000);
+        sink.send(CoprocessorResponse.newBuilder().setChecksumResult(checksum.result()).build());
+        sink.send(CoprocessorResponse.newBuilder().setSummary(ExecutionSummary.newBuilder()
+                .setScannedRows(checksum.totalKvs()).setElapsedNanos(elapsed)).build());
+        sink.complete();
+    }
+
     private static RowScanOperator newRowScan(EngineSnapshot snapshot, TableScan tableScan, List<byte[][]> ranges,
             long startTs, BufferAllocator allocator) {
         RowScanOperator.checkRanges(tableScan, ranges);
@@ -258,7 +293,11 @@ public final class CoprocessorService implements CoprocessorHandler {
 
     /** The plan-type label of a request's metrics. */
     private static String plan(CoprocessorRequest request) {
-        return request.getPlanType() == PlanType.ANALYZE ? "analyze" : "dag";
+        return switch (request.getPlanType()) {
+            case ANALYZE -> "analyze";
+            case CHECKSUM -> "checksum";
+            default -> "dag";
+        };
     }
 
     private void fail(CoprocessorRequest request, ResponseSink sink, String message, String errorCode) {
