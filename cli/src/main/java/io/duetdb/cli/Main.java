@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "duet", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "DuetDB: a distributed HTAP SQL database.",
         subcommands = {PlaygroundCommand.class, PdCommand.class, StoreCommand.class, LearnerCommand.class, SqlCommand.class,
-                CtlCommand.class})
+                CtlCommand.class, io.duetdb.cli.bulk.ExportCommand.class})
 public final class Main implements Runnable {
     static final int EXIT_ERROR = 1;
     static final int EXIT_USAGE = 2;

@@ -102,6 +102,11 @@ public final class SourceFiles {
         }
     }
 
+    /** Where output goes: a directory as a Hadoop path (a local path made absolute, or a URI). */
+    public static Path outputPath(String location) {
+        return path(location);
+    }
+
     /** A location as a Hadoop path: a URI with a scheme as it is, anything else a local path made absolute. */
     static Path path(String location) {
         requireNonNull(location, "location is null");

@@ -91,6 +91,8 @@ public final class LogSetup {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.WARN);
         context.getLogger("io.grpc").setLevel(Level.ERROR);
+        // "Unable to load native-hadoop library": the built-in Java code is what bulk commands use.
+        context.getLogger("org.apache.hadoop.util.NativeCodeLoader").setLevel(Level.ERROR);
     }
 
     private static LayoutWrappingEncoder<ILoggingEvent> encoder(LoggerContext context, String pattern) {

@@ -338,8 +338,9 @@ public final class DdlExecutor {
             }
             List<String> indexColumns = columnNames(index.columns());
             checkColumnsExist(indexColumns, seen);
+            // An unnamed index is named after its first column, made unique (uniqueName takes the name).
             String indexName = index.name() != null ? index.name().getSimple() : uniqueName(indexColumns.get(0), indexNames);
-            if (!indexNames.add(indexName.toLowerCase(Locale.ROOT))) {
+            if (index.name() != null && !indexNames.add(indexName.toLowerCase(Locale.ROOT))) {
                 throw new DuetException(ErrorCode.DUPLICATE_KEY_NAME, "Duplicate key name '" + indexName + "'");
             }
             indexes.add(new IndexInfo(nextIndexId++, indexName, indexColumns, index.kind() == SqlIndexDefinition.Kind.UNIQUE,

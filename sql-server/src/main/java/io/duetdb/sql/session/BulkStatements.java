@@ -27,6 +27,7 @@ import io.duetdb.common.keys.Keys;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.exec.Coercion;
+import io.duetdb.sql.exec.TableAccess;
 import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
 
@@ -97,11 +98,13 @@ final class BulkStatements {
         FieldParser parser = BulkStatements::parseField;
         long started = System.nanoTime();
         KeyValueChecksum[] written = new KeyValueChecksum[1];
+        long[] checksumNanos = {0};
         ImportResult result = session.manager().ddl().tableImport().run(name, (target, commitTs) -> {
             ImportResult imported = importer.importCsv(target, statement.columns(), files, csv, parser, commitTs,
                     session::killed, progress);
             written[0] = imported.checksum();
             if (verify) {
+                long checksumStarted = System.nanoTime();
                 try (Transaction transaction = session.manager().client().beginAt(commitTs)) {
                     KeyValueChecksum stored = checksum(transaction, target);
                     if (stored.crc64Xor() != imported.checksum().crc64Xor() || stored.totalKvs() != imported.pairs()) {
@@ -111,11 +114,18 @@ final class BulkStatements {
                                 + Long.toUnsignedString(imported.checksum().crc64Xor()) + "; nothing was imported");
                     }
                 }
+                checksumNanos[0] = System.nanoTime() - checksumStarted;
             }
             return imported;
         });
+        long analyzeStarted = System.nanoTime();
         session.analyzeAfterImport(name[0], table.name());
+        long analyzeNanos = System.nanoTime() - analyzeStarted;
         double seconds = (System.nanoTime() - started) / 1e9;
+        String message = String.format(Locale.ROOT, "read and encoded %d rows in %.2f s, wrote %d pairs in %.2f s,"
+                + " %s, analyzed in %.2f s", result.rows(), result.encodeNanos() / 1e9, result.pairs(),
+                result.writeNanos() / 1e9, verify ? String.format(Locale.ROOT, "checksum verified in %.2f s",
+                        checksumNanos[0] / 1e9) : "checksum not verified", analyzeNanos / 1e9);
         SqlType text = SqlType.varchar(256);
         return new QueryResult(List.of(ResultColumn.computed("Data_Source", text),
                 ResultColumn.computed("Target_Table", text), ResultColumn.computed("Status", text),
@@ -124,10 +134,10 @@ final class BulkStatements {
                 ResultColumn.computed("Checksum_crc64_xor", SqlType.BIGINT_UNSIGNED),
                 ResultColumn.computed("Total_kvs", SqlType.BIGINT_UNSIGNED),
                 ResultColumn.computed("Total_bytes", SqlType.BIGINT_UNSIGNED),
-                ResultColumn.computed("Seconds", SqlType.DOUBLE)),
+                ResultColumn.computed("Seconds", SqlType.DOUBLE), ResultColumn.computed("Result_Message", text)),
                 List.<Object[]>of(new Object[] {location, "`" + name[0] + "`.`" + table.name() + "`", "finished",
                         result.sourceBytes(), result.rows(), written[0].crc64Xor(), written[0].totalKvs(),
-                        written[0].totalBytes(), Math.round(seconds * 1000) / 1000.0}));
+                        written[0].totalBytes(), Math.round(seconds * 1000) / 1000.0, message}));
     }
 
     private static KeyValueChecksum checksum(Transaction transaction, TableInfo table) {
@@ -137,7 +147,7 @@ final class BulkStatements {
     /** A field's text as INSERT would store it, strictly. */
     private static Object parseField(io.duetdb.common.catalog.ColumnInfo column, String text) {
         try {
-            return Coercion.toColumn(text, column);
+            return TableAccess.toStorage(column, Coercion.toColumn(text, column));
         } catch (DuetException e) {
             String message = e.getMessage();
             throw new DuetException(e.code(), message.endsWith(ROW_SUFFIX)

@@ -15,7 +15,10 @@ import io.duetdb.store.engine.EngineWriteBatch;
 
 /** The engine changes that transactional actions decide on, written together in one batch. */
 public final class MvccTxn {
-    private record Change(ColumnFamily cf, byte[] key, byte[] value) {
+    private record Change(ColumnFamily cf, byte[] key, byte[] value, boolean sorted) {
+        Change(ColumnFamily cf, byte[] key, byte[] value) {
+            this(cf, key, value, false);
+        }
     }
 
     private final List<Change> changes = new ArrayList<>();
@@ -38,6 +41,15 @@ public final class MvccTxn {
 
     void putWrite(byte[] userKey, long commitTs, Write write) {
         changes.add(new Change(ColumnFamily.WRITE, Keys.versionKey(userKey, commitTs), write.encode()));
+    }
+
+    /** A committed version written in bulk, in key order (an import): the engine may ingest it as a sorted file. */
+    void putImportedVersion(byte[] userKey, long commitTs, Write write, byte[] longValue) {
+        byte[] key = Keys.versionKey(userKey, commitTs);
+        if (longValue != null) {
+            changes.add(new Change(ColumnFamily.DEFAULT, key, longValue, true));
+        }
+        changes.add(new Change(ColumnFamily.WRITE, key, write.encode(), true));
     }
 
     void deleteWrite(byte[] userKey, long commitTs) {
@@ -72,6 +84,8 @@ public final class MvccTxn {
         for (Change change : changes) {
             if (change.value() == null) {
                 batch.delete(change.cf(), change.key());
+            } else if (change.sorted()) {
+                batch.putSorted(change.cf(), change.key(), change.value());
             } else {
                 batch.put(change.cf(), change.key(), change.value());
             }

@@ -152,13 +152,9 @@ public final class TxnActions {
      * later, overrides this version. The record's start ts is its commit ts, which no transaction starts at.
      */
     public static void importCommitted(MvccTxn txn, byte[] key, byte[] value, long commitTs) {
-        byte[] shortValue = null;
-        if (value.length <= Write.SHORT_VALUE_MAX_BYTES) {
-            shortValue = value;
-        } else {
-            txn.putValue(key, commitTs, value);
-        }
-        txn.putWrite(key, commitTs, new Write(WriteType.PUT, commitTs, shortValue));
+        boolean isShort = value.length <= Write.SHORT_VALUE_MAX_BYTES;
+        txn.putImportedVersion(key, commitTs, new Write(WriteType.PUT, commitTs, isShort ? value : null),
+                isShort ? null : value);
     }
 
     public static KeyError rollback(MvccReader reader, MvccTxn txn, byte[] key, long startTs) {

@@ -83,6 +83,32 @@ public abstract class EngineContractTest {
     }
 
     @Test
+    void sortedPutsLandWithTheBatchInOrderOrNot() {
+        put(ColumnFamily.WRITE, "m-existing", "old");
+        try (EngineSnapshot before = engine.snapshot(); EngineWriteBatch batch = engine.newWriteBatch()) {
+            for (int i = 0; i < 5000; i++) {
+                batch.putSorted(ColumnFamily.WRITE, bytes(String.format("k%05d", i)), bytes("v" + i));
+            }
+            // Out of order: written all the same.
+            batch.putSorted(ColumnFamily.WRITE, bytes("k00007x"), bytes("late"));
+            batch.putSorted(ColumnFamily.DEFAULT, bytes("few"), bytes("1"));
+            batch.put(ColumnFamily.RAFT, bytes("applied"), bytes("9"));
+            assertThat(batch.count()).isEqualTo(5003);
+            engine.write(batch, false);
+            assertThat(before.get(ColumnFamily.WRITE, bytes("k00042"))).isNull();
+        }
+        assertThat(engine.get(ColumnFamily.WRITE, bytes("k00042"))).isEqualTo(bytes("v42"));
+        assertThat(engine.get(ColumnFamily.WRITE, bytes("k04999"))).isEqualTo(bytes("v4999"));
+        assertThat(engine.get(ColumnFamily.WRITE, bytes("k00007x"))).isEqualTo(bytes("late"));
+        assertThat(engine.get(ColumnFamily.WRITE, bytes("m-existing"))).isEqualTo(bytes("old"));
+        assertThat(engine.get(ColumnFamily.DEFAULT, bytes("few"))).isEqualTo(bytes("1"));
+        assertThat(engine.get(ColumnFamily.RAFT, bytes("applied"))).isEqualTo(bytes("9"));
+        try (EngineIterator iterator = engine.iterator(ColumnFamily.WRITE, bytes("k"), bytes("l"))) {
+            assertThat(keys(iterator, false)).hasSize(5001);
+        }
+    }
+
+    @Test
     void snapshotsDoNotSeeLaterWrites() {
         put(ColumnFamily.DEFAULT, "k", "old");
         try (EngineSnapshot snapshot = engine.snapshot()) {

@@ -43,6 +43,20 @@ public final class DuckDbReference implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes each table to {@code directory}/{table}.csv as LOAD DATA and IMPORT INTO read by default: comma
+     * separated, '"' quoting where needed, {@code \N} for NULL, no header.
+     */
+    public void exportCsv(List<? extends Table> tables, Path directory) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            for (Table table : tables) {
+                String file = directory.resolve(table.sqlName() + ".csv").toString().replace("'", "''");
+                statement.execute("COPY " + table.sqlName() + " TO '" + file + "' (FORMAT csv, HEADER false,"
+                        + " NULLSTR '\\N', ESCAPE '\"')");
+            }
+        }
+    }
+
     /** A query runner on this database. */
     public QueryRunner runner() {
         return new QueryRunner("duckdb", this::duplicate);

@@ -136,7 +136,9 @@ class ItImportInto {
     @Test
     void hiddenRowIdsAndAutoIncrementValuesMoveTheirCountersOn() throws Exception {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE autos (id BIGINT AUTO_INCREMENT, label VARCHAR(10), KEY k_id (id))");
+            // Unnamed keys take their first column's name, made unique (label, label_2).
+            statement.execute("CREATE TABLE autos (id BIGINT AUTO_INCREMENT, label VARCHAR(10), KEY (id), KEY (label),"
+                    + " KEY (label, id))");
             query(statement, "IMPORT INTO autos FROM '" + files + "/autos.csv'").close();
             statement.executeUpdate("INSERT INTO autos (label) VALUES ('after')");
             List<String> rows = new ArrayList<>();
@@ -149,6 +151,8 @@ class ItImportInto {
             assertThat(rows.get(3)).endsWith(":after");
             assertThat(Long.parseLong(rows.get(3).split(":")[0])).isGreaterThan(10);
             assertThat(rows.stream().map(row -> row.split(":")[0]).distinct()).hasSize(4);
+            assertThat(firstRow(statement.executeQuery("SELECT count(*) FROM autos WHERE label = 'second'")))
+                    .containsExactly(1L);
         }
     }
 

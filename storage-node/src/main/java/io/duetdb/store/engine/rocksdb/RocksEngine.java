@@ -58,12 +58,28 @@ public final class RocksEngine implements Engine {
     private final List<ColumnFamilyHandle> allHandles = new ArrayList<>();
     private final WriteOptions syncWrite = new WriteOptions().setSync(true);
     private final WriteOptions asyncWrite = new WriteOptions().setSync(false);
+    /** Where sorted puts become files before they are ingested (moved into the engine). */
+    private final Path ingestDirectory;
+    private final java.util.concurrent.atomic.AtomicLong ingestFiles = new java.util.concurrent.atomic.AtomicLong();
 
     private RocksEngine(Path path, RocksDB db, DBOptions dbOptions, LRUCache blockCache) {
         this.path = path;
         this.db = db;
         this.dbOptions = dbOptions;
         this.blockCache = blockCache;
+        this.ingestDirectory = path.resolveSibling(path.getFileName() + "-ingest");
+        try {
+            if (Files.exists(ingestDirectory)) {
+                try (var leftovers = Files.list(ingestDirectory)) {
+                    for (Path leftover : leftovers.toList()) {
+                        Files.deleteIfExists(leftover);
+                    }
+                }
+            }
+            Files.createDirectories(ingestDirectory);
+        } catch (java.io.IOException e) {
+            throw new EngineException("cannot prepare " + ingestDirectory + ": " + e.getMessage(), e, false);
+        }
     }
 
     /** Opens (or creates) the engine under {@code path}; checksums of the log and manifest are verified. */
@@ -163,10 +179,35 @@ public final class RocksEngine implements Engine {
 
     @Override
     public void write(EngineWriteBatch batch, boolean sync) {
+        RocksWriteBatch rocksBatch = (RocksWriteBatch) batch;
+        // Sorted puts first: a crash before the batch (and the applied index in it) leaves them to be written again.
+        for (Map.Entry<ColumnFamily, SortedPuts> sorted : rocksBatch.sorted.entrySet()) {
+            SortedPuts puts = sorted.getValue();
+            if (puts.keys.size() >= MIN_INGESTED_PUTS) {
+                ingestSorted(sorted.getKey(), puts);
+            } else {
+                for (int i = 0; i < puts.keys.size(); i++) {
+                    rocksBatch.put(sorted.getKey(), puts.keys.get(i), puts.values.get(i));
+                }
+            }
+        }
+        rocksBatch.sorted.clear();
         try {
-            db.write(sync ? syncWrite : asyncWrite, ((RocksWriteBatch) batch).batch);
+            db.write(sync ? syncWrite : asyncWrite, rocksBatch.batch);
         } catch (RocksDBException e) {
             throw failure("write", e);
+        }
+    }
+
+    private void ingestSorted(ColumnFamily cf, SortedPuts puts) {
+        Path file = ingestDirectory.resolve(ingestFiles.incrementAndGet() + ".sst");
+        try (SstFileBuilder builder = newSstFile(cf, file)) {
+            for (int i = 0; i < puts.keys.size(); i++) {
+                builder.add(puts.keys.get(i), puts.values.get(i));
+            }
+            if (builder.finish()) {
+                ingest(cf, List.of(file));
+            }
         }
     }
 
@@ -378,8 +419,31 @@ public final class RocksEngine implements Engine {
         }
     }
 
+    /** Sorted puts of one column family at least this many are ingested as a file; fewer go into the batch. */
+    static final int MIN_INGESTED_PUTS = 4096;
+
+    /** Puts of one column family in ascending key order, kept for a sorted file. */
+    private static final class SortedPuts {
+        final List<byte[]> keys = new ArrayList<>();
+        final List<byte[]> values = new ArrayList<>();
+        long bytes;
+    }
+
     private final class RocksWriteBatch implements EngineWriteBatch {
         private final WriteBatch batch = new WriteBatch();
+        private final Map<ColumnFamily, SortedPuts> sorted = new EnumMap<>(ColumnFamily.class);
+
+        @Override
+        public void putSorted(ColumnFamily cf, byte[] key, byte[] value) {
+            SortedPuts puts = sorted.computeIfAbsent(cf, ignored -> new SortedPuts());
+            if (!puts.keys.isEmpty() && java.util.Arrays.compareUnsigned(puts.keys.get(puts.keys.size() - 1), key) >= 0) {
+                put(cf, key, value);
+                return;
+            }
+            puts.keys.add(key);
+            puts.values.add(value);
+            puts.bytes += key.length + value.length;
+        }
 
         @Override
         public void put(ColumnFamily cf, byte[] key, byte[] value) {
@@ -410,12 +474,20 @@ public final class RocksEngine implements Engine {
 
         @Override
         public int count() {
-            return batch.count();
+            int count = batch.count();
+            for (SortedPuts puts : sorted.values()) {
+                count += puts.keys.size();
+            }
+            return count;
         }
 
         @Override
         public long dataSize() {
-            return batch.getDataSize();
+            long size = batch.getDataSize();
+            for (SortedPuts puts : sorted.values()) {
+                size += puts.bytes;
+            }
+            return size;
         }
 
         @Override

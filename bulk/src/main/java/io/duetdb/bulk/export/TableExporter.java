@@ -1,0 +1,204 @@
+package io.duetdb.bulk.export;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.apache.commons.csv.QuoteMode;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.duetdb.client.txn.CoprocessorStream;
+import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.checksum.KeyValueChecksum;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.keys.Keys;
+import io.duetdb.compute.ArrowIpc;
+import io.duetdb.compute.Literals;
+import io.duetdb.compute.ValueTypes;
+import io.duetdb.compute.VectorValues;
+import io.duetdb.compute.operator.DagPipeline;
+import io.duetdb.compute.scan.StoredValues;
+import io.duetdb.proto.coprocessor.DagRequest;
+import io.duetdb.proto.coprocessor.Executor;
+import io.duetdb.proto.coprocessor.FieldType;
+import io.duetdb.proto.coprocessor.ScanColumn;
+import io.duetdb.proto.coprocessor.TableScan;
+import io.duetdb.proto.coprocessor.ValueType;
+
+/**
+ * Exports one table at a transaction's read timestamp to CSV files: a coprocessor scan of every column, region
+ * after region in key order (several regions read ahead at once), written as {@code <db>.<table>.<n>.csv} files cut
+ * at {@code fileBytes}, in the format IMPORT INTO and LOAD DATA read by default (',' between fields, '"' around those
+ * that need it, '\' escaping, {@code \N} for NULL). The stores' checksum of the table at the same timestamp comes
+ * with it, so a re-import can be verified.
+ */
+public final class TableExporter {
+    private static final Logger LOG = LoggerFactory.getLogger(TableExporter.class);
+    private static final CSVFormat FORMAT = CSVFormat.Builder.create().setDelimiter(',').setQuote('"').setEscape('\\')
+            .setQuoteMode(QuoteMode.MINIMAL).setNullString("\\N").setRecordSeparator('\n').get();
+    private static final int READ_AHEAD = 4;
+
+    private final FileSystem fileSystem;
+    private final Path directory;
+    private final long fileBytes;
+    private final BufferAllocator allocator;
+
+    public TableExporter(FileSystem fileSystem, Path directory, long fileBytes, BufferAllocator allocator) {
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.directory = requireNonNull(directory, "directory is null");
+        if (fileBytes < 1) {
+            throw new IllegalArgumentException("fileBytes must be positive: " + fileBytes);
+        }
+        this.fileBytes = fileBytes;
+        this.allocator = requireNonNull(allocator, "allocator is null");
+    }
+
+    /** Writes the table's rows; {@code rows} counts them as they go (for progress). */
+    public TableExport export(Transaction transaction, String database, TableInfo table, AtomicLong rows) {
+        List<ColumnInfo> columns = table.publicColumns();
+        byte[] plan = plan(table, columns);
+        List<String> files = new ArrayList<>();
+        long[] bytes = {0};
+        long started = System.nanoTime();
+        long before = rows.get();
+        FileWriter writer = new FileWriter(database, table.name(), files, bytes);
+        try (CoprocessorStream stream = transaction.coprocessorStream(plan, Keys.recordPrefix(table.id()),
+                Keys.recordEnd(table.id()), 0, READ_AHEAD)) {
+            for (byte[] answer = stream.next(); answer != null; answer = stream.next()) {
+                ArrowIpc.read(answer, allocator, batch -> {
+                    List<FieldVector> vectors = batch.getFieldVectors();
+                    String[] record = new String[columns.size()];
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        for (int column = 0; column < record.length; column++) {
+                            record[column] = ValueText.format(VectorValues.get(vectors.get(column), row),
+                                    columns.get(column).type());
+                        }
+                        writer.write(record);
+                    }
+                    rows.addAndGet(batch.getRowCount());
+                });
+            }
+        } finally {
+            writer.close();
+        }
+        KeyValueChecksum checksum = transaction.checksum(Keys.tablePrefix(table.id()), Keys.tableEnd(table.id()));
+        long exported = rows.get() - before;
+        LOG.info("exported {}.{}: {} rows in {} files ({} bytes) in {} ms", database, table.name(), exported,
+                files.size(), bytes[0], (System.nanoTime() - started) / 1_000_000);
+        return new TableExport(database, table.name(), exported, files, bytes[0], checksum);
+    }
+
+    /** A scan of the columns in their order; unsigned BIGINT travels as UINT64. */
+    static byte[] plan(TableInfo table, List<ColumnInfo> columns) {
+        TableScan.Builder scan = TableScan.newBuilder().setTableId(table.id());
+        for (ColumnInfo column : columns) {
+            FieldType stored = StoredValues.columnType(column.type());
+            FieldType type = stored != null ? stored : ValueTypes.of(ValueType.UINT64);
+            ScanColumn.Builder scanColumn = ScanColumn.newBuilder().setColumnId(column.id()).setType(type);
+            Object origin = column.originDefault();
+            if (origin != null) {
+                scanColumn.setDefaultValue(Literals.of(StoredValues.toCompute(origin, type)));
+            }
+            scan.addColumns(scanColumn);
+        }
+        DagRequest request = DagRequest.newBuilder().addExecutors(Executor.newBuilder().setTableScan(scan)).build();
+        DagPipeline.check(request);
+        return request.toByteArray();
+    }
+
+    /** Writes records to the current file, starting the next one past the size limit. */
+    private final class FileWriter implements AutoCloseable {
+        private final String database;
+        private final String table;
+        private final List<String> files;
+        private final long[] bytes;
+        private CountingOutputStream out;
+        private CSVPrinter printer;
+
+        FileWriter(String database, String table, List<String> files, long[] bytes) {
+            this.database = database;
+            this.table = table;
+            this.files = files;
+            this.bytes = bytes;
+        }
+
+        void write(String[] record) {
+            try {
+                if (printer == null || out.count >= fileBytes) {
+                    next();
+                }
+                printer.printRecord((Object[]) record);
+            } catch (IOException e) {
+                throw failure(e);
+            }
+        }
+
+        private void next() throws IOException {
+            closeFile();
+            Path file = new Path(directory, String.format("%s.%s.%09d.csv", database, table, files.size()));
+            out = new CountingOutputStream(fileSystem.create(file, true));
+            Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+            printer = new CSVPrinter(new java.io.BufferedWriter(writer, 1 << 16), FORMAT);
+            files.add(fileSystem.makeQualified(file).toString());
+        }
+
+        private void closeFile() throws IOException {
+            if (printer != null) {
+                printer.close(true);
+                bytes[0] += out.count;
+                printer = null;
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                closeFile();
+            } catch (IOException e) {
+                throw failure(e);
+            }
+        }
+
+        private DuetException failure(IOException e) {
+            return new DuetException(ErrorCode.IMPORT_CANNOT_ACCESS, "could not write the export of " + database + "."
+                    + table + " to " + directory + ": " + e.getMessage());
+        }
+    }
+
+    private static final class CountingOutputStream extends java.io.FilterOutputStream {
+        private long count;
+
+        CountingOutputStream(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] buffer, int offset, int length) throws IOException {
+            out.write(buffer, offset, length);
+            count += length;
+        }
+    }
+}

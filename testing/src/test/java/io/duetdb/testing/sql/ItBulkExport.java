@@ -1,0 +1,146 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.cli.Main;
+import picocli.CommandLine;
+
+/**
+ * bin/duet export and IMPORT INTO round trips, through local files and a real HDFS (MiniDFSCluster): a table of
+ * awkward values (quotes, separators, backslashes, line breaks, NULLs, unsigned and fractional-second values) is
+ * exported at one timestamp, imported into an empty copy, and the copy equals the original row for row and by
+ * ADMIN CHECKSUM TABLE, which the export's metadata.json recorded.
+ */
+class ItBulkExport {
+    private static final String COLUMNS = "(id BIGINT PRIMARY KEY, u BIGINT UNSIGNED, d DECIMAL(12,3), f DOUBLE,"
+            + " s VARCHAR(40), b DATE, t DATETIME(3), h TIME, n INT, UNIQUE KEY (s), KEY (b, n))";
+
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(1);
+
+    @TempDir
+    static Path local;
+
+    private static MiniDFSCluster hdfs;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Configuration configuration = new Configuration();
+        configuration.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, local.resolve("hdfs").toString());
+        hdfs = new MiniDFSCluster.Builder(configuration).numDataNodes(1).build();
+        hdfs.waitActive();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE IF NOT EXISTS bulk");
+            statement.execute("CREATE TABLE bulk.source " + COLUMNS);
+            StringBuilder insert = new StringBuilder("INSERT INTO bulk.source VALUES ");
+            for (int i = 0; i < 3000; i++) {
+                insert.append(i == 0 ? "" : ",").append('(').append(i).append(',')
+                        .append(i % 7 == 0 ? "18446744073709551615" : Integer.toString(i * 3)).append(',')
+                        .append(i % 11 == 0 ? "NULL" : "-" + i + ".125").append(',').append(i / 7.0).append(",'")
+                        .append(switch (i % 5) {
+                            case 0 -> "comma, \"quote\" " + i;
+                            case 1 -> "back\\\\slash \\\\N " + i;
+                            case 2 -> "line\\nbreak " + i;
+                            case 3 -> "plain " + i;
+                            default -> "tab\\tand ''single'' " + i;
+                        }).append("','2024-0").append(1 + i % 9).append("-2").append(i % 8).append("','2024-02-03 04:05:0")
+                        .append(i % 10).append('.').append(String.format("%03d", i % 1000)).append("','")
+                        .append(i % 3 == 0 ? "-" : "").append(i % 800).append(":30:15',")
+                        .append(i % 13 == 0 ? "NULL" : Integer.toString(i % 97)).append(')');
+            }
+            statement.executeUpdate(insert.toString());
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (hdfs != null) {
+            hdfs.shutdown();
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(sqlCluster.url());
+    }
+
+    @Test
+    void roundTripThroughLocalFiles() throws Exception {
+        roundTrip(local.resolve("export").toString(), "local_copy", 20_000);
+        String metadata = Files.readString(local.resolve("export").resolve("metadata.json"));
+        assertThat(metadata).contains("\"table\": \"source\"", "\"rows\": 3000", "\"total_kvs\": 9000");
+        try (var files = Files.list(local.resolve("export"))) {
+            // Cut by size: several files, and no checksum side files.
+            assertThat(files.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".csv")).count())
+                    .isGreaterThan(3);
+        }
+        try (var files = Files.list(local.resolve("export"))) {
+            assertThat(files.filter(path -> path.getFileName().toString().endsWith(".crc"))).isEmpty();
+        }
+    }
+
+    @Test
+    void roundTripThroughHdfs() throws Exception {
+        String uri = hdfs.getURI() + "/exports/bulk";
+        roundTrip(uri, "hdfs_copy", 1 << 20);
+        assertThat(hdfs.getFileSystem().exists(new org.apache.hadoop.fs.Path("/exports/bulk/metadata.json"))).isTrue();
+    }
+
+    private void roundTrip(String output, String copy, long fileSize) throws Exception {
+        String placement = sqlCluster.cluster().placement().clientAddresses().get(0).toString();
+        StringWriter err = new StringWriter();
+        CommandLine command = Main.commandLine();
+        command.setErr(new PrintWriter(err));
+        int exit = command.execute("export", "--pd", placement, "--database", "bulk", "--tables", "source",
+                "--output", output, "--file-size", fileSize + "B");
+        assertThat(exit).as("export failed: %s", err).isZero();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE bulk." + copy + " " + COLUMNS);
+            assertThat(statement.execute("IMPORT INTO bulk." + copy + " FROM '" + output + "/bulk.source.*.csv'")).isTrue();
+            try (ResultSet result = statement.getResultSet()) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getLong("Imported_Rows")).isEqualTo(3000);
+            }
+            assertThat(rows(statement, "SELECT * FROM bulk." + copy + " ORDER BY id"))
+                    .isEqualTo(rows(statement, "SELECT * FROM bulk.source ORDER BY id"));
+            List<String> checksums = rows(statement, "ADMIN CHECKSUM TABLE bulk.source, bulk." + copy);
+            assertThat(checksums.get(1).substring(checksums.get(1).indexOf('|')))
+                    .isEqualTo(checksums.get(0).substring(checksums.get(0).indexOf('|')).replace("source", copy));
+        }
+    }
+
+    private static List<String> rows(Statement statement, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        statement.execute(sql);
+        try (ResultSet result = statement.getResultSet()) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(i == 1 ? "" : "|").append(result.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+}
