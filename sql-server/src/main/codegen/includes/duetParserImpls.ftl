@@ -1154,3 +1154,64 @@ void DuetImportOption(List<SqlNode> withOptions) :
         withOptions.add(value == null ? SqlLiteral.createBoolean(true, name.getParserPosition()) : value);
     }
 }
+
+/**
+ * LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE 'file' [REPLACE | IGNORE] INTO TABLE t
+ * [CHARACTER SET name] [{FIELDS | COLUMNS} [TERMINATED BY 's'] [[OPTIONALLY] ENCLOSED BY 'c'] [ESCAPED BY 'c']]
+ * [LINES [STARTING BY 's'] [TERMINATED BY 's']] [IGNORE n {LINES | ROWS}] [(column, ...)] [SET column = expr, ...].
+ */
+SqlNode DuetLoadData() :
+{
+    final Span s;
+    boolean local = false;
+    final SqlNode file;
+    String duplicates = null;
+    final SqlIdentifier table;
+    String charset = null;
+    SqlNode fieldsTerminated = null;
+    SqlNode enclosed = null;
+    SqlNode escaped = null;
+    SqlNode linesStarting = null;
+    SqlNode linesTerminated = null;
+    SqlNode ignoreLines = null;
+    SqlNodeList columns = null;
+    final List<SqlNode> assignments = new ArrayList<SqlNode>();
+    SqlIdentifier word;
+    SqlIdentifier target;
+    SqlNode value;
+}
+{
+    <LOAD> { s = span(); } <DATA>
+    [ <LOW_PRIORITY> | LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("CONCURRENT") }) word = SimpleIdentifier() ]
+    [ <LOCAL> { local = true; } ]
+    <INFILE> file = StringLiteral()
+    [ <REPLACE> { duplicates = "REPLACE"; } | <IGNORE> { duplicates = "IGNORE"; } ]
+    <INTO> <TABLE> table = CompoundIdentifier()
+    [ ( <CHARACTER> <SET> | <CHARSET> ) word = SimpleIdentifier() { charset = word.getSimple(); } ]
+    [
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("FIELDS") || getToken(1).image.equalsIgnoreCase("COLUMNS") })
+        word = SimpleIdentifier()
+        [ <TERMINATED> <BY> fieldsTerminated = StringLiteral() ]
+        [ [ <OPTIONALLY> ] <ENCLOSED> <BY> enclosed = StringLiteral() ]
+        [ <ESCAPED> <BY> escaped = StringLiteral() ]
+    ]
+    [
+        <LINES>
+        [ <STARTING> <BY> linesStarting = StringLiteral() ]
+        [ <TERMINATED> <BY> linesTerminated = StringLiteral() ]
+    ]
+    [ <IGNORE> ignoreLines = UnsignedNumericLiteral() ( <LINES> | <ROWS> ) ]
+    [ columns = ParenthesizedSimpleIdentifierList() ]
+    [
+        <SET> target = SimpleIdentifier() <EQ> value = Expression(ExprContext.ACCEPT_NON_QUERY)
+        { assignments.add(target); assignments.add(value); }
+        (
+            <COMMA> target = SimpleIdentifier() <EQ> value = Expression(ExprContext.ACCEPT_NON_QUERY)
+            { assignments.add(target); assignments.add(value); }
+        )*
+    ]
+    {
+        return new SqlLoadData(s.end(this), local, file, duplicates, table, charset, fieldsTerminated, enclosed,
+            escaped, linesStarting, linesTerminated, ignoreLines, columns, new SqlNodeList(assignments, s.pos()));
+    }
+}

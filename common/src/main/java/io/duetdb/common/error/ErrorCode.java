@@ -39,6 +39,8 @@ public enum ErrorCode {
     /** LOAD DATA's: an input row with fewer or more fields than the columns it fills. */
     TOO_FEW_RECORDS(1261, "01000"),
     TOO_MANY_RECORDS(1262, "01000"),
+    /** MySQL 8's ER_CLIENT_LOCAL_FILES_DISABLED: LOAD DATA LOCAL from a client that did not enable it. */
+    LOCAL_INFILE_DISABLED(3948, "42000"),
     UNKNOWN_COMMAND(1047, "08S01"),
     UNKNOWN_SYSTEM_VARIABLE(1193, "HY000"),
     WRONG_VALUE_FOR_VARIABLE(1231, "42000"),

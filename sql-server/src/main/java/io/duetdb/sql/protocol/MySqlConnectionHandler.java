@@ -88,6 +88,8 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     /** Commands received and not yet started, oldest first; used on the event loop only. */
     private final java.util.ArrayDeque<QueuedCommand> queued = new java.util.ArrayDeque<>();
     private boolean commandRunning;
+    /** The file a LOAD DATA LOCAL statement is receiving; null otherwise. */
+    private volatile LocalInfileReceiver infile;
     /** Statements prepared as their text (TextStatements), by id. */
     private final java.util.Map<Integer, String> textStatements = new java.util.HashMap<>();
     private int nextTextStatementId = -1;
@@ -134,6 +136,11 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         ByteBuf packet = (ByteBuf) message;
         int sequenceId = frameDecoder.lastSequenceId();
         try {
+            LocalInfileReceiver receiving = infile;
+            if (receiving != null) {
+                receiveInfile(context, receiving, packet, sequenceId);
+                return;
+            }
             switch (state) {
                 case AWAITING_HANDSHAKE_RESPONSE -> readHandshakeResponse(context, packet);
                 case AWAITING_AUTH_SWITCH_RESPONSE -> readAuthSwitchResponse(context, packet, sequenceId);
@@ -149,6 +156,45 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         } finally {
             packet.release();
         }
+    }
+
+    /** A packet of a LOAD DATA LOCAL file (event loop); the empty one ends it, and the reply follows it. */
+    private void receiveInfile(ChannelHandlerContext context, LocalInfileReceiver receiving, ByteBuf packet,
+            int sequenceId) {
+        byte[] payload = new byte[packet.readableBytes()];
+        packet.readBytes(payload);
+        if (payload.length == 0) {
+            // The end of the file: the statement's reply continues the client's sequence.
+            infile = null;
+            writer.startReplyTo(sequenceId);
+            context.channel().config().setAutoRead(false);
+            receiving.offer(payload);
+        } else if (receiving.offer(payload)) {
+            context.channel().config().setAutoRead(false);
+        }
+    }
+
+    /**
+     * LOAD DATA LOCAL (statement thread): asks the client for {@code name} and streams the packets it sends. The
+     * client must have said it allows local files (CLIENT_LOCAL_FILES).
+     */
+    private java.io.InputStream openLocalFile(ChannelHandlerContext context, String name) {
+        if ((clientCapabilities & Capabilities.LOCAL_FILES) == 0) {
+            return io.duetdb.sql.session.LocalFiles.NONE.open(name);
+        }
+        LocalInfileReceiver receiver = new LocalInfileReceiver(() -> context.executor().execute(() -> {
+            if (infile != null) {
+                context.channel().config().setAutoRead(true);
+            }
+        }));
+        infile = receiver;
+        ByteBuf request = writer.newPayload();
+        request.writeByte(0xFB);
+        request.writeBytes(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        writer.write(request);
+        writer.flush();
+        context.executor().execute(() -> context.channel().config().setAutoRead(true));
+        return receiver;
     }
 
     private void readHandshakeResponse(ChannelHandlerContext context, ByteBuf packet) {
@@ -318,6 +364,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         statementExecutor.execute(() -> {
             try {
                 session = sessions.open(connectionId, user, host, database, () -> context.channel().close());
+                session.localFiles(name -> openLocalFile(context, name));
             } catch (DuetException e) {
                 writeErrorAndClose(context, e);
                 return;

@@ -132,6 +132,23 @@ final class DmlStatements {
             }
         }
         List<Object[]> rows = sourceRows(insert.source(), targets.size());
+        return insertRows(table, targets, rows, insert.replace(), insert.ignore(), onDuplicate);
+    }
+
+    /** LOAD DATA's rows: INSERT, REPLACE or INSERT IGNORE of text values for {@code targets}. */
+    UpdateResult insertRows(TableInfo table, List<ColumnInfo> targets, List<Object[]> rows, boolean replace,
+            boolean ignore) {
+        return insertRows(table, targets, rows, replace, ignore, null);
+    }
+
+    /**
+     * Inserts rows of values for {@code targets} (text or typed values, converted as INSERT converts literals;
+     * columns left out take their defaults), with REPLACE, IGNORE or ON DUPLICATE KEY UPDATE semantics. Also LOAD
+     * DATA's way in.
+     */
+    private UpdateResult insertRows(TableInfo table, List<ColumnInfo> targets, List<Object[]> rows, boolean replace,
+            boolean ignore, OnDuplicate onDuplicate) {
+        ignoreConversionErrors = ignore;
         TableAccess access = new TableAccess(table);
         RowWriter writer = new RowWriter(transaction, access);
         long affected = 0;
@@ -157,7 +174,7 @@ final class DmlStatements {
             fullRows.add(row);
             handles.add(handle(table, access, row));
         }
-        boolean plain = onDuplicate == null && !insert.replace() && !insert.ignore();
+        boolean plain = onDuplicate == null && !replace && !ignore;
         if (plain && session.checksKeysAtPrewrite() && transaction.mode() == TxnMode.OPTIMISTIC) {
             for (int r = 0; r < fullRows.size(); r++) {
                 Optional<RowWriter.Conflict> duplicate = writer.insertCheckedAtPrewrite(handles.get(r), fullRows.get(r));
@@ -167,7 +184,7 @@ final class DmlStatements {
             }
             return inserted(table, rows.size(), rows.size(), firstGenerated);
         }
-        if (onDuplicate == null && !insert.replace()) {
+        if (onDuplicate == null && !replace) {
             writer.prefetchKeyChecks(fullRows, handles);
         }
         rowNumber = 0;
@@ -181,7 +198,7 @@ final class DmlStatements {
                     affected += onDuplicate.apply(conflict.get().handle(), row, access, writer, table, rowNumber);
                     continue;
                 }
-                if (insert.replace()) {
+                if (replace) {
                     while (conflict.isPresent()) {
                         Handle other = conflict.get().handle();
                         Optional<byte[]> old = transaction.get(access.rowKey(other));
@@ -194,7 +211,7 @@ final class DmlStatements {
                             break;
                         }
                     }
-                } else if (insert.ignore()) {
+                } else if (ignore) {
                     DuetException duplicate = conflict.get().toError(table.name());
                     session.addWarning(duplicate.code(), duplicate.getMessage());
                     continue;

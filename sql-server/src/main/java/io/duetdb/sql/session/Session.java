@@ -51,6 +51,7 @@ import io.duetdb.sql.parser.ddl.SqlCreateView;
 import io.duetdb.sql.parser.ddl.SqlDropView;
 import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
+import io.duetdb.sql.parser.bulk.SqlLoadData;
 import io.duetdb.sql.parser.ddl.SqlRenameTable;
 import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
@@ -857,6 +858,9 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlAdminChecksumTable checksum) {
             return BulkStatements.checksum(this, checksum);
         }
+        if (statement instanceof SqlLoadData load) {
+            return LoadDataStatement.execute(this, load);
+        }
         if (statement instanceof SqlImportInto importInto) {
             // A physical import is DDL-like: it commits the open transaction first.
             endTransaction(true);
@@ -1261,6 +1265,24 @@ public final class Session implements SessionFunctions {
     }
 
     /** ANALYZE TABLE t[, ...]: statistics for each table, reported as MySQL does (Table, Op, Msg_type, Msg_text). */
+    private volatile LocalFiles localFiles = LocalFiles.NONE;
+
+    /** Where LOAD DATA LOCAL gets the client's files (the connection's local-infile exchange). */
+    public void localFiles(LocalFiles files) {
+        this.localFiles = java.util.Objects.requireNonNull(files, "files is null");
+    }
+
+    LocalFiles localFiles() {
+        return localFiles;
+    }
+
+    /** LOAD DATA's rows in the open transaction or one of their own (autocommit). */
+    UpdateResult insertLoadedRows(TableInfo table, List<io.duetdb.common.catalog.ColumnInfo> targets, List<Object[]> rows,
+            boolean replace, boolean ignore) {
+        return (UpdateResult) inWriteTransaction(transaction -> new DmlStatements(this, transaction)
+                .insertRows(table, targets, rows, replace, ignore));
+    }
+
     /** Whether KILL QUERY stopped the running statement. */
     boolean killed() {
         return queryKilled;
