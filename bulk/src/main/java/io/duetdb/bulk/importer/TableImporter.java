@@ -3,7 +3,6 @@ package io.duetdb.bulk.importer;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -17,14 +16,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.duetdb.bulk.source.CsvOptions;
-import io.duetdb.bulk.source.CsvRows;
+import io.duetdb.bulk.source.RowReader;
 import io.duetdb.bulk.source.SourceFile;
-import io.duetdb.bulk.source.SourceFiles;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.checksum.KeyValueChecksum;
@@ -33,7 +31,7 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 
 /**
- * Physical import of CSV files into a table's key range (TiDB Lightning's local backend): files are read and encoded
+ * Physical import of files (CSV, Parquet) into a table's key range (TiDB Lightning's local backend): files are read and encoded
  * in parallel into pairs, the pairs sorted (spilling sorted runs to local disk past the memory budget), then written
  * in key order as committed versions at one timestamp, region by region. Nothing is locked or checked against data
  * already there: the caller writes into a key range no one else reads or writes (a new table id it publishes at the
@@ -44,12 +42,10 @@ public final class TableImporter {
     private static final long PROGRESS_LOG_SECONDS = 5;
 
     private final TxnClient client;
-    private final SourceFiles sources;
     private final ImportOptions options;
 
-    public TableImporter(TxnClient client, SourceFiles sources, ImportOptions options) {
+    public TableImporter(TxnClient client, ImportOptions options) {
         this.client = requireNonNull(client, "client is null");
-        this.sources = requireNonNull(sources, "sources is null");
         this.options = requireNonNull(options, "options is null");
     }
 
@@ -57,8 +53,9 @@ public final class TableImporter {
      * Imports the rows of {@code files} into {@code target} (its id is where the pairs go) at {@code commitTs}.
      * {@code columns} names the columns the fields fill, in order (all public columns when empty).
      */
-    public ImportResult importCsv(TableInfo target, List<String> columns, List<SourceFile> files, CsvOptions csv,
-            FieldParser parser, long commitTs, BooleanSupplier cancelled, ImportProgress progress) {
+    public ImportResult importFiles(TableInfo target, List<String> columns, List<SourceFile> files,
+            Function<SourceFile, RowReader> reader, FieldParser parser, long commitTs, BooleanSupplier cancelled,
+            ImportProgress progress) {
         RowEncoder encoder = new RowEncoder(target, columns, parser, LocalDateTime.now(java.time.ZoneOffset.UTC),
                 target.autoIncrementBase());
         int threads = Math.min(options.threads(), files.size());
@@ -69,7 +66,7 @@ public final class TableImporter {
                 TimeUnit.SECONDS);
         try (ExternalSorter sorter = new ExternalSorter(work, options.sortMemoryBytes(), threads)) {
             long started = System.nanoTime();
-            encodeAll(encoder, files, csv, sorter, threads, cancelled, progress);
+            encodeAll(encoder, files, reader, sorter, threads, cancelled, progress);
             long encoded = System.nanoTime();
             LOG.info("import into {}: {} rows encoded into {} pairs in {} ms ({} sorted runs spilled to {})",
                     target.name(), progress.rows(), progress.pairsSorted(), (encoded - started) / 1_000_000,
@@ -93,7 +90,8 @@ public final class TableImporter {
         }
     }
 
-    private void encodeAll(RowEncoder encoder, List<SourceFile> files, CsvOptions csv, ExternalSorter sorter,
+    private void encodeAll(RowEncoder encoder, List<SourceFile> files, Function<SourceFile, RowReader> reader,
+            ExternalSorter sorter,
             int threads, BooleanSupplier cancelled, ImportProgress progress) {
         ExecutorService readers = Executors.newFixedThreadPool(threads, new NamedThreadFactory("bulk", "import", "reader"));
         AtomicInteger nextFile = new AtomicInteger();
@@ -103,7 +101,7 @@ public final class TableImporter {
                 workers.add(readers.submit(() -> {
                     ExternalSorter.Buffer buffer = sorter.newBuffer();
                     for (int index = nextFile.getAndIncrement(); index < files.size(); index = nextFile.getAndIncrement()) {
-                        encodeFile(encoder, files.get(index), csv, buffer, cancelled, progress);
+                        encodeFile(encoder, files.get(index), reader, buffer, cancelled, progress);
                     }
                     buffer.finish();
                 }));
@@ -127,12 +125,12 @@ public final class TableImporter {
         }
     }
 
-    private void encodeFile(RowEncoder encoder, SourceFile file, CsvOptions csv, ExternalSorter.Buffer buffer,
-            BooleanSupplier cancelled, ImportProgress progress) {
+    private void encodeFile(RowEncoder encoder, SourceFile file, Function<SourceFile, RowReader> reader,
+            ExternalSorter.Buffer buffer, BooleanSupplier cancelled, ImportProgress progress) {
         long reported = 0;
-        try (InputStream input = sources.open(file); CsvRows rows = new CsvRows(file.uri(), input, csv)) {
+        try (RowReader rows = reader.apply(file)) {
             long count = 0;
-            for (CsvRows.Row row = rows.next(); row != null; row = rows.next()) {
+            for (RowReader.Row row = rows.next(); row != null; row = rows.next()) {
                 long before = buffer.pairs();
                 encoder.encode(file.uri(), row.line(), row.fields(), buffer);
                 progress.pairsSorted.addAndGet(buffer.pairs() - before);
@@ -148,8 +146,6 @@ public final class TableImporter {
             }
             progress.rows.addAndGet(count & 1023);
             progress.bytesRead.addAndGet(file.length() - reported);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not read " + file.uri(), e);
         }
     }
 

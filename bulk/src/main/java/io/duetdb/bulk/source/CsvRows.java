@@ -18,11 +18,7 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 
 /** The rows of one CSV file, as text fields (null for the NULL marker), with the line each starts on. */
-public final class CsvRows implements AutoCloseable {
-    /** One row: its fields and the line of the file where it starts (1-based). */
-    public record Row(String[] fields, long line) {
-    }
-
+public final class CsvRows implements RowReader {
     private final String file;
     private final CsvOptions options;
     private final CSVParser parser;
@@ -50,7 +46,7 @@ public final class CsvRows implements AutoCloseable {
         this.records = parser.iterator();
     }
 
-    /** The next row, or null at the end of the file. */
+    @Override
     public Row next() {
         try {
             while (records.hasNext()) {
@@ -73,7 +69,7 @@ public final class CsvRows implements AutoCloseable {
         }
     }
 
-    /** The bytes read from the file so far. */
+    @Override
     public long bytesRead() {
         return counted.count;
     }

@@ -26,7 +26,7 @@ class CsvRowsTest {
         List<String> rows = new ArrayList<>();
         try (CsvRows csv = new CsvRows("t.csv", new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
                 CsvOptions.DEFAULT.withSkipRows(1))) {
-            for (CsvRows.Row row = csv.next(); row != null; row = csv.next()) {
+            for (RowReader.Row row = csv.next(); row != null; row = csv.next()) {
                 rows.add(String.join("/", java.util.Arrays.stream(row.fields()).map(String::valueOf).toList()));
             }
         }
@@ -39,7 +39,7 @@ class CsvRowsTest {
         List<Integer> counts = new ArrayList<>();
         try (CsvRows csv = new CsvRows("t.tbl", new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
                 CsvOptions.DEFAULT.withFieldsTerminatedBy("|").withFieldsEnclosedBy(null))) {
-            for (CsvRows.Row row = csv.next(); row != null; row = csv.next()) {
+            for (RowReader.Row row = csv.next(); row != null; row = csv.next()) {
                 counts.add(row.fields().length);
             }
         }

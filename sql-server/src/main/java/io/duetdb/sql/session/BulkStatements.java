@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.calcite.sql.SqlIdentifier;
 
@@ -16,6 +17,9 @@ import io.duetdb.bulk.importer.ImportProgress;
 import io.duetdb.bulk.importer.ImportResult;
 import io.duetdb.bulk.importer.TableImporter;
 import io.duetdb.bulk.source.CsvOptions;
+import io.duetdb.bulk.source.CsvRows;
+import io.duetdb.bulk.source.ParquetRows;
+import io.duetdb.bulk.source.RowReader;
 import io.duetdb.bulk.source.SourceFile;
 import io.duetdb.bulk.source.SourceFiles;
 import io.duetdb.client.txn.Transaction;
@@ -31,7 +35,7 @@ import io.duetdb.sql.exec.TableAccess;
 import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
 
-/** TiDB's bulk statements: ADMIN CHECKSUM TABLE and IMPORT INTO (physical import of CSV files into an empty table). */
+/** TiDB's bulk statements: ADMIN CHECKSUM TABLE and IMPORT INTO (physical import of CSV or Parquet files into an empty table). */
 final class BulkStatements {
     private static final String ROW_SUFFIX = " at row 1";
 
@@ -68,11 +72,20 @@ final class BulkStatements {
         TableInfo table = baseTable(session, name);
         session.require(Privilege.INSERT, name[0], table.name());
         session.require(Privilege.ALTER, name[0], table.name());
-        if (!statement.format().equals("csv")) {
-            throw new DuetException(ErrorCode.IMPORT_UNSUPPORTED_FORMAT, "The FORMAT '" + statement.format()
-                    + "' is not supported");
+        String format = statement.format();
+        if (!format.equals("csv") && !format.equals("parquet")) {
+            throw new DuetException(ErrorCode.IMPORT_UNSUPPORTED_FORMAT, "The FORMAT '" + format + "' is not supported");
         }
         Map<String, String> options = statement.options();
+        if (format.equals("parquet")) {
+            for (String csvOnly : List.of("FIELDS_TERMINATED_BY", "FIELDS_ENCLOSED_BY", "FIELDS_ESCAPED_BY",
+                    "FIELDS_DEFINED_NULL_BY", "LINES_TERMINATED_BY", "SKIP_ROWS", "CHARACTER_SET")) {
+                if (options.containsKey(csvOnly)) {
+                    throw new DuetException(ErrorCode.IMPORT_UNSUPPORTED_OPTION, "Unsupported option " + csvOnly
+                            + " for non-CSV format");
+                }
+            }
+        }
         CsvOptions csv = csvOptions(options);
         int threads = (int) Math.min(64, longOption(options, "THREAD", Math.max(1, Runtime.getRuntime().availableProcessors())));
         boolean verify = checksumRequired(options);
@@ -93,14 +106,36 @@ final class BulkStatements {
         long totalBytes = files.stream().mapToLong(SourceFile::length).sum();
         ImportOptions importOptions = ImportOptions.defaults(Path.of(System.getProperty("java.io.tmpdir"), "duetdb-import"))
                 .withThreads(threads);
-        TableImporter importer = new TableImporter(session.manager().client(), sources, importOptions);
+        TableImporter importer = new TableImporter(session.manager().client(), importOptions);
+        List<String> columns = statement.columns();
+        Function<SourceFile, RowReader> reader;
+        if (format.equals("parquet")) {
+            List<String> fileColumns = ParquetRows.columnNames(files.get(0), sources.configuration());
+            for (SourceFile file : files.subList(1, files.size())) {
+                if (!ParquetRows.columnNames(file, sources.configuration()).equals(fileColumns)) {
+                    throw new DuetException(ErrorCode.IMPORT_PRECHECK_FAILED, "PreCheck failed: " + file.uri()
+                            + " has other columns than " + files.get(0).uri());
+                }
+            }
+            if (columns.isEmpty()) {
+                // Parquet names its columns: they fill the table's columns of those names (1054 for others).
+                columns = fileColumns;
+            } else if (columns.size() != fileColumns.size()) {
+                throw new DuetException(ErrorCode.WRONG_VALUE_COUNT, "Column count doesn't match value count: "
+                        + columns.size() + " columns for the " + fileColumns.size() + " of " + files.get(0).uri());
+            }
+            reader = file -> new ParquetRows(file, sources.configuration());
+        } else {
+            reader = file -> new CsvRows(file.uri(), sources.open(file), csv);
+        }
+        List<String> targetColumns = columns;
         ImportProgress progress = new ImportProgress(name[0] + "." + table.name(), totalBytes);
         FieldParser parser = BulkStatements::parseField;
         long started = System.nanoTime();
         KeyValueChecksum[] written = new KeyValueChecksum[1];
         long[] checksumNanos = {0};
         ImportResult result = session.manager().ddl().tableImport().run(name, (target, commitTs) -> {
-            ImportResult imported = importer.importCsv(target, statement.columns(), files, csv, parser, commitTs,
+            ImportResult imported = importer.importFiles(target, targetColumns, files, reader, parser, commitTs,
                     session::killed, progress);
             written[0] = imported.checksum();
             if (verify) {

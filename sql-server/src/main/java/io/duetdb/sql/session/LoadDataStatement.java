@@ -9,6 +9,7 @@ import java.util.Map;
 
 import io.duetdb.bulk.source.CsvOptions;
 import io.duetdb.bulk.source.CsvRows;
+import io.duetdb.bulk.source.RowReader;
 import io.duetdb.bulk.source.SourceFile;
 import io.duetdb.bulk.source.SourceFiles;
 import io.duetdb.common.catalog.ColumnInfo;
@@ -63,7 +64,7 @@ final class LoadDataStatement {
         int warningsBefore = session.warningCount();
         try (InputStream input = open(session, load); CsvRows rows = new CsvRows(load.file(), input, csv)) {
             List<Object[]> batch = new ArrayList<>();
-            for (CsvRows.Row row = rows.next(); row != null; row = rows.next()) {
+            for (RowReader.Row row = rows.next(); row != null; row = rows.next()) {
                 batch.add(values(row, targets.size(), load.file()));
                 records++;
                 if (batch.size() >= BATCH_ROWS) {
@@ -108,7 +109,7 @@ final class LoadDataStatement {
     }
 
     /** A row's fields as INSERT values (text, or null for \N); the count must match the columns. */
-    private static Object[] values(CsvRows.Row row, int width, String file) {
+    private static Object[] values(RowReader.Row row, int width, String file) {
         String[] fields = row.fields();
         if (fields.length < width) {
             throw new DuetException(ErrorCode.TOO_FEW_RECORDS, "Row " + row.line() + " doesn't contain data for all"

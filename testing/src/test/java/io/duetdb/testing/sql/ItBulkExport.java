@@ -1,6 +1,7 @@
 package io.duetdb.testing.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -103,6 +104,43 @@ class ItBulkExport {
         String uri = hdfs.getURI() + "/exports/bulk";
         roundTrip(uri, "hdfs_copy", 1 << 20);
         assertThat(hdfs.getFileSystem().exists(new org.apache.hadoop.fs.Path("/exports/bulk/metadata.json"))).isTrue();
+    }
+
+    @Test
+    void parquetFromHdfsImportsByColumnName() throws Exception {
+        Path parquet = local.resolve("items.parquet");
+        try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:"); Statement statement = duckdb.createStatement()) {
+            statement.execute("COPY (SELECT i AS id, CAST(i * 1.5 AS DECIMAL(10,2)) AS price,"
+                    + " CASE WHEN i % 4 = 0 THEN NULL ELSE 'name ' || i END AS name, DATE '2024-01-01' + CAST(i AS INTEGER) AS day,"
+                    + " TIMESTAMP '2024-01-01 00:00:00' + to_seconds(i) AS at, i / 8.0 AS ratio,"
+                    + " CAST(i AS UBIGINT) * 1000000000000 AS big"
+                    + " FROM range(5000) t(i)) TO '" + parquet + "' (FORMAT parquet)");
+        }
+        org.apache.hadoop.fs.FileSystem fileSystem = hdfs.getFileSystem();
+        fileSystem.copyFromLocalFile(new org.apache.hadoop.fs.Path(parquet.toString()),
+                new org.apache.hadoop.fs.Path("/parquet/items.parquet"));
+        String uri = hdfs.getURI() + "/parquet/items.parquet";
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // Columns in another order than the file's: Parquet's names decide where values go.
+            statement.execute("CREATE TABLE bulk.from_parquet (big BIGINT UNSIGNED, ratio DOUBLE, at DATETIME(6),"
+                    + " day DATE, name VARCHAR(20), price DECIMAL(10,2), id INT PRIMARY KEY)");
+            assertThat(statement.execute("IMPORT INTO bulk.from_parquet FROM '" + uri + "' FORMAT 'parquet'")).isTrue();
+            assertThat(rows(statement, "SELECT count(*), count(name), sum(price), max(day), max(at), sum(ratio), max(big)"
+                    + " FROM bulk.from_parquet")).containsExactly("5000|3750|18746250.00|2037-09-08|2024-01-01 01:23:19|"
+                    + "1562187.5|4999000000000000");
+            assertThat(rows(statement, "SELECT id, price, name, day, at FROM bulk.from_parquet WHERE id = 7"))
+                    .containsExactly("7|10.50|name 7|2024-01-08|2024-01-01 00:00:07");
+
+            // A table without one of the file's columns: refused before anything is written.
+            statement.execute("CREATE TABLE bulk.narrow (id INT PRIMARY KEY, price DECIMAL(10,2))");
+            assertThatThrownBy(() -> statement.execute("IMPORT INTO bulk.narrow FROM '" + uri + "' FORMAT 'parquet'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("Unknown column")
+                    .extracting(e -> ((SQLException) e).getErrorCode()).isEqualTo(1054);
+            assertThatThrownBy(() -> statement.execute("IMPORT INTO bulk.narrow FROM '" + uri + "' FORMAT 'parquet'"
+                    + " WITH FIELDS_TERMINATED_BY='|'")).isInstanceOf(SQLException.class)
+                    .extracting(e -> ((SQLException) e).getErrorCode()).isEqualTo(8166);
+            assertThat(rows(statement, "SELECT count(*) FROM bulk.narrow")).containsExactly("0");
+        }
     }
 
     private void roundTrip(String output, String copy, long fileSize) throws Exception {
