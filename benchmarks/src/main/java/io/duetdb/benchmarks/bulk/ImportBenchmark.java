@@ -108,7 +108,7 @@ public final class ImportBenchmark implements Callable<Integer> {
                         long started = System.nanoTime();
                         String message;
                         statement.execute("IMPORT INTO " + table.sqlName() + " FROM '" + csv.resolve(table.sqlName() + ".csv")
-                                + "' WITH THREAD=" + threads);
+                                + "' WITH SPLIT_FILE, THREAD=" + threads);
                         try (ResultSet result = statement.getResultSet()) {
                             result.next();
                             message = result.getString("Result_Message");

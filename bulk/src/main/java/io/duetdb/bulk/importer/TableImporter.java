@@ -132,7 +132,7 @@ public final class TableImporter {
             long count = 0;
             for (RowReader.Row row = rows.next(); row != null; row = rows.next()) {
                 long before = buffer.pairs();
-                encoder.encode(file.uri(), row.line(), row.fields(), buffer);
+                encoder.encode(file.describe(), row.line(), row.fields(), buffer);
                 progress.pairsSorted.addAndGet(buffer.pairs() - before);
                 if ((++count & 1023) == 0) {
                     progress.rows.addAndGet(1024);
@@ -145,7 +145,7 @@ public final class TableImporter {
                 }
             }
             progress.rows.addAndGet(count & 1023);
-            progress.bytesRead.addAndGet(file.length() - reported);
+            progress.bytesRead.addAndGet(file.size() - reported);
         }
     }
 

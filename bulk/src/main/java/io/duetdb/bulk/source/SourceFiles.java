@@ -89,10 +89,12 @@ public final class SourceFiles {
         }
     }
 
+    /** The file's bytes, or a part's lines (see {@link SourceFile#split}). */
     public InputStream open(SourceFile file) {
         Path path = new Path(file.uri());
         try {
-            return path.getFileSystem(configuration).open(path);
+            org.apache.hadoop.fs.FSDataInputStream in = path.getFileSystem(configuration).open(path);
+            return file.isPart() ? new LineRangeInputStream(in, file.start(), file.end()) : in;
         } catch (FileNotFoundException e) {
             throw new DuetException(ErrorCode.IMPORT_CANNOT_ACCESS, "Access to the source '" + file.uri()
                     + "' has been denied. Reason: the file is gone");

@@ -47,6 +47,30 @@ class CsvRowsTest {
     }
 
     @Test
+    void splitPartsReadEveryLineOnce() throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 5000; i++) {
+            text.append(i).append(',').append("x".repeat(i % 37)).append('\n');
+        }
+        Path file = directory.resolve("split.csv");
+        Files.writeString(file, text);
+        SourceFiles sources = SourceFiles.withDefaultConfiguration();
+        SourceFile whole = sources.resolve(file.toString()).get(0);
+        for (long partBytes : new long[] {17, 100, 4096, whole.length()}) {
+            List<String> ids = new ArrayList<>();
+            for (SourceFile part : whole.split(partBytes)) {
+                try (CsvRows rows = new CsvRows(part.describe(), sources.open(part), CsvOptions.DEFAULT)) {
+                    for (RowReader.Row row = rows.next(); row != null; row = rows.next()) {
+                        ids.add(row.fields()[0]);
+                    }
+                }
+            }
+            assertThat(ids).as("parts of %d bytes", partBytes).hasSize(5000)
+                    .isEqualTo(java.util.stream.IntStream.range(0, 5000).mapToObj(Integer::toString).toList());
+        }
+    }
+
+    @Test
     void locationsResolveToFilesDirectoriesAndGlobs() throws Exception {
         Files.writeString(directory.resolve("a.csv"), "1\n");
         Files.writeString(directory.resolve("b.csv"), "2\n");

@@ -38,6 +38,7 @@ import io.duetdb.sql.parser.bulk.SqlImportInto;
 /** TiDB's bulk statements: ADMIN CHECKSUM TABLE and IMPORT INTO (physical import of CSV or Parquet files into an empty table). */
 final class BulkStatements {
     private static final String ROW_SUFFIX = " at row 1";
+    private static final long SPLIT_PART_MIN_BYTES = 16L << 20;
 
     private BulkStatements() {
     }
@@ -89,9 +90,13 @@ final class BulkStatements {
         CsvOptions csv = csvOptions(options);
         int threads = (int) Math.min(64, longOption(options, "THREAD", Math.max(1, Runtime.getRuntime().availableProcessors())));
         boolean verify = checksumRequired(options);
+        boolean split = options.containsKey("SPLIT_FILE") && !"false".equalsIgnoreCase(options.get("SPLIT_FILE"));
+        if (split && format.equals("parquet")) {
+            throw new DuetException(ErrorCode.IMPORT_UNSUPPORTED_OPTION, "Unsupported option SPLIT_FILE for non-CSV format");
+        }
         options.keySet().removeAll(List.of("CHARACTER_SET", "FIELDS_TERMINATED_BY", "FIELDS_ENCLOSED_BY",
                 "FIELDS_ESCAPED_BY", "FIELDS_DEFINED_NULL_BY", "LINES_TERMINATED_BY", "SKIP_ROWS", "THREAD",
-                "CHECKSUM_TABLE"));
+                "CHECKSUM_TABLE", "SPLIT_FILE"));
         if (!options.isEmpty()) {
             throw new DuetException(ErrorCode.IMPORT_UNSUPPORTED_OPTION, "Unsupported option "
                     + options.keySet().iterator().next() + " for IMPORT INTO");
@@ -102,8 +107,12 @@ final class BulkStatements {
             // Files on the SQL server's own machine: an administrator's (MySQL asks for FILE; the closest here).
             session.requireGlobal(Privilege.SUPER);
         }
-        List<SourceFile> files = sources.resolve(location);
-        long totalBytes = files.stream().mapToLong(SourceFile::length).sum();
+        List<SourceFile> resolved = sources.resolve(location);
+        long totalBytes = resolved.stream().mapToLong(SourceFile::length).sum();
+        // TiDB's SPLIT_FILE: large files read in parts by several threads (fields must hold no line breaks).
+        long partBytes = Math.max(SPLIT_PART_MIN_BYTES, totalBytes / (threads * 4L) + 1);
+        List<SourceFile> files = split ? resolved.stream().flatMap(file -> file.split(partBytes).stream()).toList()
+                : resolved;
         ImportOptions importOptions = ImportOptions.defaults(Path.of(System.getProperty("java.io.tmpdir"), "duetdb-import"))
                 .withThreads(threads);
         TableImporter importer = new TableImporter(session.manager().client(), importOptions);
@@ -126,7 +135,7 @@ final class BulkStatements {
             }
             reader = file -> new ParquetRows(file, sources.configuration());
         } else {
-            reader = file -> new CsvRows(file.uri(), sources.open(file), csv);
+            reader = file -> new CsvRows(file.describe(), sources.open(file), file.start() > 0 ? csv.withSkipRows(0) : csv);
         }
         List<String> targetColumns = columns;
         ImportProgress progress = new ImportProgress(name[0] + "." + table.name(), totalBytes);
