@@ -16,12 +16,11 @@ import java.util.concurrent.Callable;
 
 import io.duetdb.benchmarks.common.DataDirectories;
 import io.duetdb.benchmarks.mariadb.PrivateMariaDb;
+import io.duetdb.cli.Main;
 import io.duetdb.common.config.DataSize;
-import io.duetdb.common.config.HostAndPort;
-import io.duetdb.common.net.LoopbackPorts;
 import io.duetdb.sql.server.SqlServer;
-import io.duetdb.sql.server.SqlServerConfig;
 import io.duetdb.testing.LocalCluster;
+import io.duetdb.testing.LocalSqlServers;
 import io.duetdb.testing.reference.DataLoader;
 import io.duetdb.testing.reference.DuckDbReference;
 import io.duetdb.testing.tpch.TpchData;
@@ -33,7 +32,8 @@ import picocli.CommandLine.Option;
 /**
  * Bulk import of TPC-H from CSV files on local disk: IMPORT INTO (physical import) into an in-process cluster of
  * three stores (the playground's layout), table by table, and with --mariadb the same files through MariaDB's
- * LOAD DATA LOCAL INFILE in the same run. Prints rows/s per table and in total; every table's row count is checked.
+ * LOAD DATA LOCAL INFILE in the same run. Prints rows/s per table and in total (every table's row count is checked),
+ * then bin/duet export's rows/s for the whole database.
  */
 @Command(name = "import", mixinStandardHelpOptions = true, description = "IMPORT INTO of TPC-H CSV files vs MariaDB's LOAD DATA")
 public final class ImportBenchmark implements Callable<Integer> {
@@ -88,14 +88,10 @@ public final class ImportBenchmark implements Callable<Integer> {
     private Map<String, Double> importIntoDuet(Path root, TpchData data, Path csv, Map<TpchTable, Long> rows)
             throws Exception {
         Map<String, Double> seconds = new LinkedHashMap<>();
-        LoopbackPorts ports = new LoopbackPorts();
         try (LocalCluster cluster = new LocalCluster(root.resolve("cluster"), 1, config -> { }, config -> config
                 .setBlockCacheSize(DataSize.ofMebibytes(256)).setReserveSpace(DataSize.ofMebibytes(256)))) {
             cluster.start(stores);
-            try (SqlServer server = new SqlServer(new SqlServerConfig()
-                    .setPd(cluster.placement().clientAddresses())
-                    .setAddress(new HostAndPort("127.0.0.1", ports.allocate()))
-                    .setStatusAddress(new HostAndPort("127.0.0.1", ports.allocate()))).start()) {
+            try (SqlServer server = LocalSqlServers.start(cluster, config -> { })) {
                 String url = "jdbc:mysql://" + server.address() + "/%s?user=root&useSSL=false&allowPublicKeyRetrieval=true";
                 try (Connection connection = DriverManager.getConnection(String.format(url, "test"));
                         Statement statement = connection.createStatement()) {
@@ -120,9 +116,23 @@ public final class ImportBenchmark implements Callable<Integer> {
                                 table.sqlName(), imported, elapsed, imported / elapsed, message);
                     }
                 }
+                export(cluster, root.resolve("export"), rows.values().stream().mapToLong(Long::longValue).sum());
             }
         }
         return seconds;
+    }
+
+    /** bin/duet export of the whole database to CSV, as users run it, timed. */
+    private void export(LocalCluster cluster, Path directory, long rows) {
+        String placement = cluster.placement().clientAddresses().get(0).toString();
+        long started = System.nanoTime();
+        int exit = Main.commandLine().execute("export", "--pd", placement, "--database", "tpch", "--output",
+                directory.toString(), "--threads", Integer.toString(threads));
+        double elapsed = (System.nanoTime() - started) / 1e9;
+        if (exit != 0) {
+            throw new IllegalStateException("bin/duet export failed with exit status " + exit);
+        }
+        System.out.printf("duetdb export (CSV): %,d rows in %.1f s = %,.0f rows/s%n", rows, elapsed, rows / elapsed);
     }
 
     private Map<String, Double> loadIntoMariaDb(TpchData data, Path csv, Map<TpchTable, Long> rows) throws Exception {

@@ -60,11 +60,7 @@ public final class ParquetRows implements RowReader {
             this.columns = flatColumns(this.file, schema);
             this.reader = ParquetReader.builder(new GroupReadSupport(), path).withConf(configuration).build();
         } catch (IOException | RuntimeException e) {
-            if (e instanceof DuetException duet) {
-                throw duet;
-            }
-            throw new DuetException(ErrorCode.IMPORT_WRONG_FORMAT_CONFIG, "cannot read " + file.uri()
-                    + " as Parquet: " + e.getMessage());
+            throw unreadable(file, e);
         }
     }
 
@@ -75,12 +71,13 @@ public final class ParquetRows implements RowReader {
             return flatColumns(file.uri(), footer.getFooter().getFileMetaData().getSchema()).stream()
                     .map(Type::getName).toList();
         } catch (IOException | RuntimeException e) {
-            if (e instanceof DuetException duet) {
-                throw duet;
-            }
-            throw new DuetException(ErrorCode.IMPORT_WRONG_FORMAT_CONFIG, "cannot read " + file.uri()
-                    + " as Parquet: " + e.getMessage());
+            throw unreadable(file, e);
         }
+    }
+
+    private static DuetException unreadable(SourceFile file, Exception e) {
+        return e instanceof DuetException duet ? duet : new DuetException(ErrorCode.IMPORT_WRONG_FORMAT_CONFIG,
+                "cannot read " + file.uri() + " as Parquet: " + e.getMessage());
     }
 
     private static List<PrimitiveType> flatColumns(String file, MessageType schema) {

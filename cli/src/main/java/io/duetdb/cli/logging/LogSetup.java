@@ -88,7 +88,10 @@ public final class LogSetup {
 
     /** For commands whose output is data (ctl): only warnings and errors reach the console. */
     public static void quiet() {
-        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+            // Another SLF4J provider (a host application's): its configuration stands.
+            return;
+        }
         context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.WARN);
         context.getLogger("io.grpc").setLevel(Level.ERROR);
         // "Unable to load native-hadoop library": the built-in Java code is what bulk commands use.
