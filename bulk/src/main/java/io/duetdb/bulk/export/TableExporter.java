@@ -70,14 +70,17 @@ public final class TableExporter {
         this.allocator = requireNonNull(allocator, "allocator is null");
     }
 
-    /** Writes the table's rows; {@code rows} counts them as they go (for progress). */
+    /**
+     * Writes the table's rows; {@code rows} (which other tables' exports may share) counts them as they go, for
+     * progress.
+     */
     public TableExport export(Transaction transaction, String database, TableInfo table, AtomicLong rows) {
         List<ColumnInfo> columns = table.publicColumns();
         byte[] plan = plan(table, columns);
         List<String> files = new ArrayList<>();
         long[] bytes = {0};
         long started = System.nanoTime();
-        long before = rows.get();
+        long[] written = {0};
         FileWriter writer = new FileWriter(database, table.name(), files, bytes);
         try (CoprocessorStream stream = transaction.coprocessorStream(plan, Keys.recordPrefix(table.id()),
                 Keys.recordEnd(table.id()), 0, READ_AHEAD)) {
@@ -92,6 +95,7 @@ public final class TableExporter {
                         }
                         writer.write(record);
                     }
+                    written[0] += batch.getRowCount();
                     rows.addAndGet(batch.getRowCount());
                 });
             }
@@ -99,7 +103,7 @@ public final class TableExporter {
             writer.close();
         }
         KeyValueChecksum checksum = transaction.checksum(Keys.tablePrefix(table.id()), Keys.tableEnd(table.id()));
-        long exported = rows.get() - before;
+        long exported = written[0];
         LOG.info("exported {}.{}: {} rows in {} files ({} bytes) in {} ms", database, table.name(), exported,
                 files.size(), bytes[0], (System.nanoTime() - started) / 1_000_000);
         return new TableExport(database, table.name(), exported, files, bytes[0], checksum);

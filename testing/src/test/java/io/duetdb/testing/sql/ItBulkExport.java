@@ -70,6 +70,9 @@ class ItBulkExport {
                         .append(i % 13 == 0 ? "NULL" : Integer.toString(i % 97)).append(')');
             }
             statement.executeUpdate(insert.toString());
+            // Exported beside source, at the same time: each table's count in metadata.json is its own.
+            statement.execute("CREATE TABLE bulk.small (id INT PRIMARY KEY)");
+            statement.executeUpdate("INSERT INTO bulk.small VALUES (1), (2), (3)");
         }
     }
 
@@ -88,7 +91,8 @@ class ItBulkExport {
     void roundTripThroughLocalFiles() throws Exception {
         roundTrip(local.resolve("export").toString(), "local_copy", 20_000);
         String metadata = Files.readString(local.resolve("export").resolve("metadata.json"));
-        assertThat(metadata).contains("\"table\": \"source\"", "\"rows\": 3000", "\"total_kvs\": 9000");
+        assertThat(metadata).contains("\"table\": \"source\", \"rows\": 3000,", "\"total_kvs\": 9000",
+                "\"table\": \"small\", \"rows\": 3,");
         try (var files = Files.list(local.resolve("export"))) {
             // Cut by size: several files, and no checksum side files.
             assertThat(files.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".csv")).count())
@@ -148,8 +152,8 @@ class ItBulkExport {
         StringWriter err = new StringWriter();
         CommandLine command = Main.commandLine();
         command.setErr(new PrintWriter(err));
-        int exit = command.execute("export", "--pd", placement, "--database", "bulk", "--tables", "source",
-                "--output", output, "--file-size", fileSize + "B");
+        int exit = command.execute("export", "--pd", placement, "--database", "bulk", "--tables", "source,small",
+                "--output", output, "--file-size", fileSize + "B", "--threads", "2");
         assertThat(exit).as("export failed: %s", err).isZero();
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE bulk." + copy + " " + COLUMNS);

@@ -617,6 +617,32 @@ class ItColumnLearner {
      * Waits until the table's replicas are available and stay so for a second: placement's view of a region lags its
      * leader by a heartbeat, so a learner peer that an earlier table's dropped rule is removing can still count.
      */
+    @Test
+    void aPhysicalImportReachesTheLearnerReplica() throws Exception {
+        Path csv = root.resolve("imported.csv");
+        StringBuilder rows = new StringBuilder();
+        for (int i = 0; i < 4000; i++) {
+            rows.append(i).append(",c").append(i % 17).append(',').append(i % 100).append(".25\n");
+        }
+        java.nio.file.Files.writeString(csv, rows);
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE imported (id INT PRIMARY KEY, customer VARCHAR(20), amount DECIMAL(10,2))");
+            statement.execute("ALTER TABLE imported SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "imported");
+            assertThat(statement.execute("IMPORT INTO imported FROM '" + csv + "'")).isTrue();
+            // The table's rows now live under a new table id, whose replica the learner builds afresh.
+            awaitAvailable(statement, "imported");
+            String query = "SELECT count(*), sum(amount), count(DISTINCT customer) FROM imported";
+            statement.execute("SET tidb_isolation_read_engines = 'tikv'");
+            List<String> rowStore = SqlTesting.rows(statement, query);
+            statement.execute("SET tidb_isolation_read_engines = 'tiflash'");
+            List<String> learner = SqlTesting.rows(statement, query);
+            statement.execute("SET tidb_isolation_read_engines = 'tikv,tiflash'");
+            assertThat(rowStore).containsExactly("4000|199000.00|17");
+            assertThat(learner).isEqualTo(rowStore);
+        }
+    }
+
     private static void awaitAvailable(Statement statement, String table) {
         long[] availableSince = {0};
         LocalCluster.await("a learner replica of " + table, AVAILABLE_WITHIN, () -> {
