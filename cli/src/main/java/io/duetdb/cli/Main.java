@@ -2,7 +2,9 @@ package io.duetdb.cli;
 
 import java.io.PrintWriter;
 
+import io.duetdb.cli.bulk.ExportCommand;
 import io.duetdb.cli.ctl.CtlCommand;
+import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.build.BuildInfo;
 import io.duetdb.common.error.DuetException;
 import picocli.CommandLine;
@@ -12,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(name = "duet", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "DuetDB: a distributed HTAP SQL database.",
         subcommands = {PlaygroundCommand.class, PdCommand.class, StoreCommand.class, LearnerCommand.class, SqlCommand.class,
-                CtlCommand.class, io.duetdb.cli.bulk.ExportCommand.class})
+                CtlCommand.class, ExportCommand.class})
 public final class Main implements Runnable {
     static final int EXIT_ERROR = 1;
     static final int EXIT_USAGE = 2;
@@ -21,6 +23,11 @@ public final class Main implements Runnable {
     private CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("export")) {
+            // A client command: warnings only, so its own output (progress, summary) is what the user reads. Set
+            // here, in the program's entry, not in the command, which tests and benchmarks run in shared JVMs.
+            LogSetup.quiet();
+        }
         System.exit(commandLine().execute(args));
     }
 

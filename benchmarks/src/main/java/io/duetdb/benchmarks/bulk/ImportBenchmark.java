@@ -116,23 +116,26 @@ public final class ImportBenchmark implements Callable<Integer> {
                                 table.sqlName(), imported, elapsed, imported / elapsed, message);
                     }
                 }
-                export(cluster, root.resolve("export"), rows.values().stream().mapToLong(Long::longValue).sum());
+                long total = rows.values().stream().mapToLong(Long::longValue).sum();
+                export(cluster, root.resolve("export-csv"), "csv", total);
+                export(cluster, root.resolve("export-parquet"), "parquet", total);
             }
         }
         return seconds;
     }
 
-    /** bin/duet export of the whole database to CSV, as users run it, timed. */
-    private void export(LocalCluster cluster, Path directory, long rows) {
+    /** bin/duet export of the whole database, as users run it, timed. */
+    private void export(LocalCluster cluster, Path directory, String format, long rows) {
         String placement = cluster.placement().clientAddresses().get(0).toString();
         long started = System.nanoTime();
         int exit = Main.commandLine().execute("export", "--pd", placement, "--database", "tpch", "--output",
-                directory.toString(), "--threads", Integer.toString(threads));
+                directory.toString(), "--threads", Integer.toString(threads), "--format", format);
         double elapsed = (System.nanoTime() - started) / 1e9;
         if (exit != 0) {
             throw new IllegalStateException("bin/duet export failed with exit status " + exit);
         }
-        System.out.printf("duetdb export (CSV): %,d rows in %.1f s = %,.0f rows/s%n", rows, elapsed, rows / elapsed);
+        System.out.printf("duetdb export (%s): %,d rows in %.1f s = %,.0f rows/s%n", format, rows, elapsed,
+                rows / elapsed);
     }
 
     private Map<String, Double> loadIntoMariaDb(TpchData data, Path csv, Map<TpchTable, Long> rows) throws Exception {

@@ -3,19 +3,12 @@ package io.duetdb.bulk.export;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVPrinter;
-import org.apache.commons.csv.QuoteMode;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -43,26 +36,26 @@ import io.duetdb.proto.coprocessor.TableScan;
 import io.duetdb.proto.coprocessor.ValueType;
 
 /**
- * Exports one table at a transaction's read timestamp to CSV files: a coprocessor scan of every column, region
- * after region in key order (several regions read ahead at once), written as {@code <db>.<table>.<n>.csv} files cut
- * at {@code fileBytes}, in the format IMPORT INTO and LOAD DATA read by default (',' between fields, '"' around those
- * that need it, '\' escaping, {@code \N} for NULL). The stores' checksum of the table at the same timestamp comes
- * with it, so a re-import can be verified.
+ * Exports one table at a transaction's read timestamp: a coprocessor scan of every column, region after region in
+ * key order (several regions read ahead at once), written as {@code <db>.<table>.<n>.<format>} files cut at
+ * {@code fileBytes}, in a format IMPORT INTO reads back (CSV as LOAD DATA reads it by default, or Parquet). The
+ * stores' checksum of the table at the same timestamp comes with it, so a re-import can be verified.
  */
 public final class TableExporter {
     private static final Logger LOG = LoggerFactory.getLogger(TableExporter.class);
-    private static final CSVFormat FORMAT = CSVFormat.Builder.create().setDelimiter(',').setQuote('"').setEscape('\\')
-            .setQuoteMode(QuoteMode.MINIMAL).setNullString("\\N").setRecordSeparator('\n').get();
     private static final int READ_AHEAD = 4;
 
     private final FileSystem fileSystem;
     private final Path directory;
+    private final ExportFormat format;
     private final long fileBytes;
     private final BufferAllocator allocator;
 
-    public TableExporter(FileSystem fileSystem, Path directory, long fileBytes, BufferAllocator allocator) {
+    public TableExporter(FileSystem fileSystem, Path directory, ExportFormat format, long fileBytes,
+            BufferAllocator allocator) {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.directory = requireNonNull(directory, "directory is null");
+        this.format = requireNonNull(format, "format is null");
         if (fileBytes < 1) {
             throw new IllegalArgumentException("fileBytes must be positive: " + fileBytes);
         }
@@ -81,19 +74,18 @@ public final class TableExporter {
         long[] bytes = {0};
         long started = System.nanoTime();
         long[] written = {0};
-        FileWriter writer = new FileWriter(database, table.name(), files, bytes);
+        FileWriter writer = new FileWriter(database, table.name(), columns, files, bytes);
         try (CoprocessorStream stream = transaction.coprocessorStream(plan, Keys.recordPrefix(table.id()),
                 Keys.recordEnd(table.id()), 0, READ_AHEAD)) {
             for (byte[] answer = stream.next(); answer != null; answer = stream.next()) {
                 ArrowIpc.read(answer, allocator, batch -> {
                     List<FieldVector> vectors = batch.getFieldVectors();
-                    String[] record = new String[columns.size()];
+                    Object[] values = new Object[columns.size()];
                     for (int row = 0; row < batch.getRowCount(); row++) {
-                        for (int column = 0; column < record.length; column++) {
-                            record[column] = ValueText.format(VectorValues.get(vectors.get(column), row),
-                                    columns.get(column).type());
+                        for (int column = 0; column < values.length; column++) {
+                            values[column] = VectorValues.get(vectors.get(column), row);
                         }
-                        writer.write(record);
+                        writer.write(values);
                     }
                     written[0] += batch.getRowCount();
                     rows.addAndGet(batch.getRowCount());
@@ -127,28 +119,29 @@ public final class TableExporter {
         return request.toByteArray();
     }
 
-    /** Writes records to the current file, starting the next one past the size limit. */
+    /** Writes rows to the current file, starting the next one past the size limit. */
     private final class FileWriter implements AutoCloseable {
         private final String database;
         private final String table;
+        private final List<ColumnInfo> columns;
         private final List<String> files;
         private final long[] bytes;
-        private CountingOutputStream out;
-        private CSVPrinter printer;
+        private RowFileWriter current;
 
-        FileWriter(String database, String table, List<String> files, long[] bytes) {
+        FileWriter(String database, String table, List<ColumnInfo> columns, List<String> files, long[] bytes) {
             this.database = database;
             this.table = table;
+            this.columns = columns;
             this.files = files;
             this.bytes = bytes;
         }
 
-        void write(String[] record) {
+        void write(Object[] values) {
             try {
-                if (printer == null || out.count >= fileBytes) {
+                if (current == null || current.bytes() >= fileBytes) {
                     next();
                 }
-                printer.printRecord((Object[]) record);
+                current.write(values);
             } catch (IOException e) {
                 throw failure(e);
             }
@@ -156,18 +149,17 @@ public final class TableExporter {
 
         private void next() throws IOException {
             closeFile();
-            Path file = new Path(directory, String.format("%s.%s.%09d.csv", database, table, files.size()));
-            out = new CountingOutputStream(fileSystem.create(file, true));
-            Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-            printer = new CSVPrinter(new java.io.BufferedWriter(writer, 1 << 16), FORMAT);
+            Path file = new Path(directory, String.format("%s.%s.%09d.%s", database, table, files.size(),
+                    format.extension()));
+            current = format.open(fileSystem, file, columns);
             files.add(fileSystem.makeQualified(file).toString());
         }
 
         private void closeFile() throws IOException {
-            if (printer != null) {
-                printer.close(true);
-                bytes[0] += out.count;
-                printer = null;
+            if (current != null) {
+                current.close();
+                bytes[0] += current.bytes();
+                current = null;
             }
         }
 
@@ -183,26 +175,6 @@ public final class TableExporter {
         private DuetException failure(IOException e) {
             return new DuetException(ErrorCode.IMPORT_CANNOT_ACCESS, "could not write the export of " + database + "."
                     + table + " to " + directory + ": " + e.getMessage());
-        }
-    }
-
-    private static final class CountingOutputStream extends java.io.FilterOutputStream {
-        private long count;
-
-        CountingOutputStream(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-            count++;
-        }
-
-        @Override
-        public void write(byte[] buffer, int offset, int length) throws IOException {
-            out.write(buffer, offset, length);
-            count += length;
         }
     }
 }

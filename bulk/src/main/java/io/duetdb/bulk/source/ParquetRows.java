@@ -124,6 +124,9 @@ public final class ParquetRows implements RowReader {
                 if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation decimal) {
                     yield new BigDecimal(BigInteger.valueOf(value), decimal.getScale()).toPlainString();
                 }
+                if (logical instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation) {
+                    yield time(value * 1000L);
+                }
                 if (logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer && !integer.isSigned()) {
                     yield Integer.toUnsignedString(value);
                 }
@@ -141,6 +144,9 @@ public final class ParquetRows implements RowReader {
                 }
                 if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation decimal) {
                     yield new BigDecimal(BigInteger.valueOf(value), decimal.getScale()).toPlainString();
+                }
+                if (logical instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation time) {
+                    yield time(time.getUnit() == LogicalTypeAnnotation.TimeUnit.NANOS ? value / 1000 : value);
                 }
                 if (logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer && !integer.isSigned()) {
                     yield Long.toUnsignedString(value);
@@ -164,6 +170,14 @@ public final class ParquetRows implements RowReader {
                 yield binary.toStringUsingUTF8();
             }
         };
+    }
+
+    /** A TIME of day (or MySQL's wider TIME) from microseconds: [-]H:MM:SS.ffffff. */
+    private static String time(long micros) {
+        long magnitude = Math.abs(micros);
+        long seconds = magnitude / 1_000_000L;
+        return String.format("%s%02d:%02d:%02d.%06d", micros < 0 ? "-" : "", seconds / 3600, seconds / 60 % 60,
+                seconds % 60, magnitude % 1_000_000L);
     }
 
     private static String dateTime(long micros) {

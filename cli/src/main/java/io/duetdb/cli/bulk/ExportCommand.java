@@ -7,7 +7,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -20,10 +19,10 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
+import io.duetdb.bulk.export.ExportFormat;
 import io.duetdb.bulk.export.TableExport;
 import io.duetdb.bulk.export.TableExporter;
 import io.duetdb.bulk.source.SourceFiles;
-import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.client.placement.GrpcPlacementClient;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.placement.PlacementClientConfig;
@@ -41,12 +40,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * bin/duet export: tables of a database at one timestamp to CSV files on a local path or any Hadoop file system
+ * bin/duet export: tables of a database at one timestamp to CSV or Parquet files on a local path or any Hadoop file system
  * (TiDB's Dumpling), with a metadata.json file recording the timestamp, the files, and each table's row count and
  * checksum. The read transaction holds GC below its timestamp while the export runs.
  */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = "Export tables at one consistent timestamp to CSV files (local path, file:// or hdfs:// URI).")
+        description = "Export tables at one consistent timestamp to CSV or Parquet files (local path, file:// or hdfs:// URI).")
 public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--pd", split = ",", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:2379",
             converter = io.duetdb.cli.HostAndPortConverter.class, description = "placement members (default: ${DEFAULT-VALUE})")
@@ -61,7 +60,7 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--output", required = true, description = "a directory: a local path, file:// or hdfs:// URI")
     String output;
 
-    @Option(names = "--format", defaultValue = "csv", description = "file format: csv (default)")
+    @Option(names = "--format", defaultValue = "csv", description = "file format: csv (default) or parquet")
     String format;
 
     @Option(names = "--file-size", defaultValue = "256MiB", description = "bytes per file before the next one starts (default: ${DEFAULT-VALUE})")
@@ -72,10 +71,7 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LogSetup.quiet();
-        if (!format.toLowerCase(Locale.ROOT).equals("csv")) {
-            throw new DuetException(ErrorCode.IMPORT_UNSUPPORTED_FORMAT, "The FORMAT '" + format + "' is not supported");
-        }
+        ExportFormat fileFormat = ExportFormat.of(format);
         if (threads < 1) {
             throw new DuetException(ErrorCode.INVALID_CONFIG, "--threads must be positive");
         }
@@ -108,7 +104,7 @@ public final class ExportCommand implements Callable<Integer> {
             AtomicLong rows = new AtomicLong();
             long started = System.nanoTime();
             List<TableExport> exports = new ArrayList<>();
-            TableExporter exporter = new TableExporter(fileSystem, directory, fileBytes, allocator);
+            TableExporter exporter = new TableExporter(fileSystem, directory, fileFormat, fileBytes, allocator);
             ExecutorService workers = Executors.newFixedThreadPool(Math.min(threads, Math.max(1, selected.size())));
             try (TerminalProgress progress = new TerminalProgress("export " + db.name(), rows::get, estimate, out)) {
                 List<Future<TableExport>> running = new ArrayList<>();
@@ -126,7 +122,7 @@ public final class ExportCommand implements Callable<Integer> {
                 workers.shutdownNow();
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            writeMetadata(fileSystem, directory, ts, exports);
+            writeMetadata(fileSystem, directory, ts, fileFormat, exports);
             long bytes = exports.stream().mapToLong(TableExport::bytes).sum();
             for (TableExport table : exports) {
                 out.printf("  %s.%s: %,d rows, %d files, checksum %s (%d kvs)%n", table.database(), table.table(),
@@ -165,11 +161,12 @@ public final class ExportCommand implements Callable<Integer> {
     }
 
     /** metadata.json: the timestamp and, per table, its rows, files and checksum (as ADMIN CHECKSUM TABLE shows it). */
-    private static void writeMetadata(FileSystem fileSystem, Path directory, long ts, List<TableExport> exports)
-            throws IOException {
+    private static void writeMetadata(FileSystem fileSystem, Path directory, long ts, ExportFormat format,
+            List<TableExport> exports) throws IOException {
         StringBuilder json = new StringBuilder();
         json.append("{\n  \"ts\": ").append(ts).append(",\n  \"time\": \"")
-                .append(Timestamp.fromPacked(ts).physicalInstant()).append("\",\n  \"format\": \"csv\",\n")
+                .append(Timestamp.fromPacked(ts).physicalInstant()).append("\",\n  \"format\": \"")
+                .append(format.extension()).append("\",\n")
                 .append("  \"tables\": [");
         for (int i = 0; i < exports.size(); i++) {
             TableExport table = exports.get(i);

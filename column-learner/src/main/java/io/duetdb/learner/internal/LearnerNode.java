@@ -356,7 +356,7 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
             replica.abandonMerge(ticket);
             return false;
         }
-        if (!replica.installMerge(ticket, result.stable())) {
+        if (!replica.installMerge(ticket, result.stable(), result.retained())) {
             metrics.deltaMerges.labelValues("discarded").inc();
             LOG.info("region {}: a delta merge was overtaken by a split, merge or snapshot; discarded",
                     replica.regionId());

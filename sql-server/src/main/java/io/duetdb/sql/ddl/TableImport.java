@@ -2,7 +2,11 @@ package io.duetdb.sql.ddl;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,6 +17,7 @@ import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.catalog.CatalogRecords;
 import io.duetdb.common.catalog.TableInfo;
+import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.keys.Keys;
@@ -43,10 +48,10 @@ public final class TableImport {
      * Imports into table {@code name} ({database, table}): {@code body} writes the rows into the table it is given
      * (the table under its new id) at the given commit timestamp; returns what it wrote, once the rows are visible.
      */
-    public ImportResult run(String[] name, BiFunction<TableInfo, Long, ImportResult> body) {
+    public ImportResult run(String[] name, BiFunction<TableInfo, Long, ImportResult> body, LongSupplier rowsSoFar) {
         DdlJobRecord job = new DdlJobRecord(catalog, "import into");
         try {
-            ImportResult result = run(name, body, job);
+            ImportResult result = run(name, body, rowsSoFar, job);
             job.finish(null);
             return result;
         } catch (RuntimeException e) {
@@ -55,7 +60,8 @@ public final class TableImport {
         }
     }
 
-    private ImportResult run(String[] name, BiFunction<TableInfo, Long, ImportResult> body, DdlJobRecord job) {
+    private ImportResult run(String[] name, BiFunction<TableInfo, Long, ImportResult> body, LongSupplier rowsSoFar,
+            DdlJobRecord job) {
         TableInfo table = DdlExecutor.table(catalog.current(), name);
         try (Transaction holder = client.begin()) {
             long commitTs = holder.startTs();
@@ -73,8 +79,17 @@ public final class TableImport {
             LOG.info("import into {}.{}: writing table {} under new id {} at ts {}", name[0], name[1], table.id(), newId,
                     commitTs);
             ImportResult result;
+            // The job's row count moves while the rows are read (ADMIN SHOW DDL JOBS on any server shows it).
+            ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(
+                    new NamedThreadFactory("sql", "import", "job-progress"));
             try {
-                result = body.apply(table.withId(newId), commitTs);
+                reporter.scheduleAtFixedRate(() -> job.progress(rowsSoFar.getAsLong(), true), 1, 1, TimeUnit.SECONDS);
+                try {
+                    result = body.apply(table.withId(newId), commitTs);
+                } finally {
+                    reporter.shutdownNow();
+                    reporter.awaitTermination(5, TimeUnit.SECONDS);
+                }
                 if (result.maxAutoIncrement() > 0) {
                     catalog.rebase(CatalogRecords.autoIncrementCounter(newId), result.maxAutoIncrement());
                 }
@@ -95,6 +110,11 @@ public final class TableImport {
                             io.duetdb.common.catalog.SchemaState.PUBLIC));
                     return null;
                 });
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                DuetException interrupted = new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+                destroy(newId, interrupted);
+                throw interrupted;
             } catch (RuntimeException e) {
                 destroy(newId, e);
                 throw e;

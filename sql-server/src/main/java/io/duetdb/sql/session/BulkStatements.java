@@ -161,7 +161,7 @@ final class BulkStatements {
                 checksumNanos[0] = System.nanoTime() - checksumStarted;
             }
             return imported;
-        });
+        }, progress::rows);
         long analyzeStarted = System.nanoTime();
         session.analyzeAfterImport(name[0], table.name());
         long analyzeNanos = System.nanoTime() - analyzeStarted;

@@ -89,7 +89,7 @@ class ItBulkExport {
 
     @Test
     void roundTripThroughLocalFiles() throws Exception {
-        roundTrip(local.resolve("export").toString(), "local_copy", 20_000);
+        roundTrip(local.resolve("export").toString(), "local_copy", 20_000, "csv");
         String metadata = Files.readString(local.resolve("export").resolve("metadata.json"));
         assertThat(metadata).contains("\"table\": \"source\", \"rows\": 3000,", "\"total_kvs\": 9000",
                 "\"table\": \"small\", \"rows\": 3,");
@@ -106,8 +106,15 @@ class ItBulkExport {
     @Test
     void roundTripThroughHdfs() throws Exception {
         String uri = hdfs.getURI() + "/exports/bulk";
-        roundTrip(uri, "hdfs_copy", 1 << 20);
+        roundTrip(uri, "hdfs_copy", 1 << 20, "csv");
         assertThat(hdfs.getFileSystem().exists(new org.apache.hadoop.fs.Path("/exports/bulk/metadata.json"))).isTrue();
+    }
+
+    @Test
+    void roundTripThroughParquetOnHdfs() throws Exception {
+        roundTrip(hdfs.getURI() + "/exports/parquet", "parquet_copy", 40_000, "parquet");
+        assertThat(hdfs.getFileSystem().listStatus(new org.apache.hadoop.fs.Path("/exports/parquet"),
+                path -> path.getName().endsWith(".parquet")).length).isGreaterThan(1);
     }
 
     @Test
@@ -147,17 +154,18 @@ class ItBulkExport {
         }
     }
 
-    private void roundTrip(String output, String copy, long fileSize) throws Exception {
+    private void roundTrip(String output, String copy, long fileSize, String format) throws Exception {
         String placement = sqlCluster.cluster().placement().clientAddresses().get(0).toString();
         StringWriter err = new StringWriter();
         CommandLine command = Main.commandLine();
         command.setErr(new PrintWriter(err));
         int exit = command.execute("export", "--pd", placement, "--database", "bulk", "--tables", "source,small",
-                "--output", output, "--file-size", fileSize + "B", "--threads", "2");
+                "--output", output, "--file-size", fileSize + "B", "--threads", "2", "--format", format);
         assertThat(exit).as("export failed: %s", err).isZero();
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE bulk." + copy + " " + COLUMNS);
-            assertThat(statement.execute("IMPORT INTO bulk." + copy + " FROM '" + output + "/bulk.source.*.csv'")).isTrue();
+            assertThat(statement.execute("IMPORT INTO bulk." + copy + " FROM '" + output + "/bulk.source.*." + format
+                    + "' FORMAT '" + format + "'")).isTrue();
             try (ResultSet result = statement.getResultSet()) {
                 assertThat(result.next()).isTrue();
                 assertThat(result.getLong("Imported_Rows")).isEqualTo(3000);

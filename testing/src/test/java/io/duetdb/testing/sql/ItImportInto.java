@@ -71,6 +71,15 @@ class ItImportInto {
                     + "/items-*.csv' WITH SKIP_ROWS=1, THREAD=2"));
             assertThat(result.get(2)).isEqualTo("finished");
             assertThat(((Number) result.get(4)).longValue()).isEqualTo(ROWS);
+            // The import is a DDL job, with its rows, on every server's ADMIN SHOW DDL JOBS.
+            List<String> jobs = new ArrayList<>();
+            try (ResultSet shown = query(statement, "ADMIN SHOW DDL JOBS")) {
+                while (shown.next()) {
+                    jobs.add(shown.getString("JOB_TYPE") + "|" + shown.getString("TABLE_NAME") + "|"
+                            + shown.getLong("ROW_COUNT") + "|" + shown.getString("STATE"));
+                }
+            }
+            assertThat(jobs).contains("import into|imported|" + ROWS + "|synced");
             // The same rows through INSERT, read back from the CSV text by the SQL layer's own conversions.
             for (int part = 0; part < 3; part++) {
                 StringBuilder insert = new StringBuilder("INSERT INTO inserted VALUES ");

@@ -367,11 +367,13 @@ public final class ColumnarRegion implements DurableStateMachine {
     }
 
     /** Puts a merge's stable layer in place of the stable layer and frozen delta; false when it came too late. */
-    public synchronized boolean installMerge(MergeTicket ticket, StableLayer merged) {
+    public synchronized boolean installMerge(MergeTicket ticket, StableLayer merged,
+            java.util.NavigableMap<byte[], byte[]> retained) {
         Layers current = layers;
         if (ticket.generation() != generation || current.frozen() != ticket.layers().frozen()) {
             return false;
         }
+        current.active().putStored(retained);
         layers = new Layers(merged, null, current.active());
         return true;
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
@@ -37,11 +38,16 @@ public final class StableMerger {
         this.packIds = requireNonNull(packIds, "packIds is null");
     }
 
-    /** What a merge made: the new layer, the packs it wrote, and what it did with the versions. */
-    public record Result(StableLayer stable, List<ColumnPack> created, long mergedVersions, long droppedVersions) {
+    /**
+     * What a merge made: the new layer, the packs it wrote, what it did with the versions, and the versions it kept
+     * back for the delta (of tables the catalog does not hold yet).
+     */
+    public record Result(StableLayer stable, List<ColumnPack> created, long mergedVersions, long droppedVersions,
+            NavigableMap<byte[], byte[]> retained) {
         public Result {
             requireNonNull(stable, "stable is null");
             created = List.copyOf(created);
+            requireNonNull(retained, "retained is null");
         }
     }
 
@@ -51,11 +57,12 @@ public final class StableMerger {
         long merged = 0;
         long dropped = 0;
         List<Map.Entry<byte[], byte[]>> table = new ArrayList<>();
+        NavigableMap<byte[], byte[]> retained = new TreeMap<>(Arrays::compareUnsigned);
         long tableId = Long.MIN_VALUE;
         for (Map.Entry<byte[], byte[]> entry : frozen.entrySet()) {
             long entryTable = Keys.tableIdOf(userKey(entry.getKey()));
             if (entryTable != tableId && !table.isEmpty()) {
-                long[] counts = mergeTable(regionId, tableId, table, kept, created, safePoint);
+                long[] counts = mergeTable(regionId, tableId, table, kept, created, safePoint, retained);
                 merged += counts[0];
                 dropped += counts[1];
                 table.clear();
@@ -64,22 +71,34 @@ public final class StableMerger {
             table.add(entry);
         }
         if (!table.isEmpty()) {
-            long[] counts = mergeTable(regionId, tableId, table, kept, created, safePoint);
+            long[] counts = mergeTable(regionId, tableId, table, kept, created, safePoint, retained);
             merged += counts[0];
             dropped += counts[1];
         }
         kept.sort((a, b) -> Arrays.compareUnsigned(a.firstKey(), b.firstKey()));
-        return new Result(new StableLayer(kept), created, merged, dropped);
+        return new Result(new StableLayer(kept), created, merged, dropped, retained);
     }
 
     /** Merges one table's delta versions with the slices they touch; updates {@code slices}. */
     private long[] mergeTable(long regionId, long tableId, List<Map.Entry<byte[], byte[]>> versions,
-            List<PackSlice> slices, List<ColumnPack> created, long safePoint) {
+            List<PackSlice> slices, List<ColumnPack> created, long safePoint, NavigableMap<byte[], byte[]> retained) {
         Optional<TableSchema> schema = schemaFor(tableId, versions);
         if (schema.isEmpty()) {
-            LOG.info("region {}: table {} is not in the catalog (dropped); its {} delta versions are dropped", regionId,
-                    tableId, versions.size());
-            return new long[] {0, versions.size()};
+            // A dropped table, or one not published yet: a physical import writes its rows under a new table id,
+            // committed at a timestamp it holds GC below, before the catalog names it. Versions reads may still
+            // need stay in the delta; those below the safe point belong to a dropped table and go.
+            long dropped = 0;
+            for (Map.Entry<byte[], byte[]> version : versions) {
+                if (Keys.timestampOf(version.getKey()) >= safePoint) {
+                    retained.put(version.getKey(), version.getValue());
+                } else {
+                    dropped++;
+                }
+            }
+            LOG.info("region {}: table {} is not in the catalog; of its {} delta versions {} are dropped (below the"
+                    + " GC safe point) and {} stay in the delta", regionId, tableId, versions.size(), dropped,
+                    versions.size() - dropped);
+            return new long[] {0, dropped};
         }
         byte[] low = userKey(versions.get(0).getKey());
         byte[] high = userKey(versions.get(versions.size() - 1).getKey());

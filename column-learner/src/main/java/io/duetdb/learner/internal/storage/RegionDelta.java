@@ -181,6 +181,15 @@ public final class RegionDelta {
         return right;
     }
 
+    /** Takes back versions as stored (a merge kept them in the delta). */
+    public void putStored(Map<byte[], byte[]> stored) {
+        if (stored.isEmpty()) {
+            return;
+        }
+        versions.putAll(stored);
+        versionCount = versions.size();
+    }
+
     /** Takes in a merged neighbour's versions and prewrites. */
     public void absorb(RegionDelta other) {
         versions.putAll(other.versions);
