@@ -2,6 +2,7 @@ package io.duetdb.bulk.importer;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -71,7 +72,7 @@ public final class ImportProgress {
         double fraction = fraction();
         String eta = fraction <= 0 || fraction >= 1 ? "-" : String.format("%.0f s", seconds / fraction - seconds);
         return String.format("import into %s: %s, %.0f%%, %,d rows (%,.0f rows/s), %,d of %,d MiB read, %,d of %,d pairs"
-                + " written, ETA %s", target, phase.name().toLowerCase(java.util.Locale.ROOT), fraction * 100,
+                + " written, ETA %s", target, phase.name().toLowerCase(Locale.ROOT), fraction * 100,
                 rows.get(), rows.get() / seconds, bytesRead.get() >> 20, totalBytes >> 20, pairsWritten.get(),
                 pairsSorted.get(), eta);
     }

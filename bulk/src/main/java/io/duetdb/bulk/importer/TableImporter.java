@@ -4,9 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -56,7 +59,7 @@ public final class TableImporter {
     public ImportResult importFiles(TableInfo target, List<String> columns, List<SourceFile> files,
             Function<SourceFile, RowReader> reader, FieldParser parser, long commitTs, BooleanSupplier cancelled,
             ImportProgress progress) {
-        RowEncoder encoder = new RowEncoder(target, columns, parser, LocalDateTime.now(java.time.ZoneOffset.UTC),
+        RowEncoder encoder = new RowEncoder(target, columns, parser, LocalDateTime.now(ZoneOffset.UTC),
                 target.autoIncrementBase());
         int threads = Math.min(options.threads(), files.size());
         Path work = options.workDirectory().resolve("import-" + target.id() + "-" + commitTs);
@@ -150,8 +153,8 @@ public final class TableImporter {
     }
 
     private static void deleteQuietly(Path directory) {
-        try (var paths = java.nio.file.Files.walk(directory)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        try (var paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException | UncheckedIOException e) {
             // Nothing was spilled (no directory), or a leftover the next import's directory does not meet.
         }

@@ -2,6 +2,7 @@ package io.duetdb.bulk.source;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -83,7 +84,7 @@ public final class CsvRows implements RowReader {
         }
     }
 
-    private static final class CountingInputStream extends java.io.FilterInputStream {
+    private static final class CountingInputStream extends FilterInputStream {
         private volatile long count;
 
         CountingInputStream(InputStream in) {

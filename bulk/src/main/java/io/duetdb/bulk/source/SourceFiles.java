@@ -2,6 +2,7 @@ package io.duetdb.bulk.source;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -38,7 +40,7 @@ public final class SourceFiles {
         String confDir = System.getenv("HADOOP_CONF_DIR");
         if (confDir != null && !confDir.isBlank()) {
             for (String file : List.of("core-site.xml", "hdfs-site.xml")) {
-                java.io.File site = new java.io.File(confDir, file);
+                File site = new File(confDir, file);
                 if (site.isFile()) {
                     configuration.addResource(new Path(site.toURI()));
                 }
@@ -93,7 +95,7 @@ public final class SourceFiles {
     public InputStream open(SourceFile file) {
         Path path = new Path(file.uri());
         try {
-            org.apache.hadoop.fs.FSDataInputStream in = path.getFileSystem(configuration).open(path);
+            FSDataInputStream in = path.getFileSystem(configuration).open(path);
             return file.isPart() ? new LineRangeInputStream(in, file.start(), file.end()) : in;
         } catch (FileNotFoundException e) {
             throw new DuetException(ErrorCode.IMPORT_CANNOT_ACCESS, "Access to the source '" + file.uri()
@@ -119,7 +121,7 @@ public final class SourceFiles {
         int slash = location.indexOf('/');
         boolean hasScheme = colon > 1 && (slash < 0 || colon < slash);
         if (!hasScheme) {
-            return new Path(new java.io.File(location).getAbsoluteFile().toURI().getPath());
+            return new Path(new File(location).getAbsoluteFile().toURI().getPath());
         }
         try {
             URI uri = new URI(location.replace("*", "%2A").replace("?", "%3F").replace("[", "%5B").replace("]", "%5D"));

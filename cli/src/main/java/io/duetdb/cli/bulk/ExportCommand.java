@@ -23,6 +23,7 @@ import io.duetdb.bulk.export.ExportFormat;
 import io.duetdb.bulk.export.TableExport;
 import io.duetdb.bulk.export.TableExporter;
 import io.duetdb.bulk.source.SourceFiles;
+import io.duetdb.cli.HostAndPortConverter;
 import io.duetdb.client.placement.GrpcPlacementClient;
 import io.duetdb.client.placement.PlacementClient;
 import io.duetdb.client.placement.PlacementClientConfig;
@@ -48,7 +49,7 @@ import picocli.CommandLine.Option;
         description = "Export tables at one consistent timestamp to CSV or Parquet files (local path, file:// or hdfs:// URI).")
 public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--pd", split = ",", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:2379",
-            converter = io.duetdb.cli.HostAndPortConverter.class, description = "placement members (default: ${DEFAULT-VALUE})")
+            converter = HostAndPortConverter.class, description = "placement members (default: ${DEFAULT-VALUE})")
     List<HostAndPort> pd;
 
     @Option(names = "--database", required = true, description = "the database to export")

@@ -16,6 +16,7 @@ import io.duetdb.client.kv.RawKvClient;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.catalog.CatalogRecords;
+import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.concurrent.NamedThreadFactory;
 import io.duetdb.common.error.DuetException;
@@ -107,7 +108,7 @@ public final class TableImport {
                     ddl.deleteTable(now.databaseId(), now.id());
                     ddl.putTable(now.withId(newId));
                     job.describe(name[0], now.name(), now.databaseId(), newId, DdlJob.schemaStateText(
-                            io.duetdb.common.catalog.SchemaState.PUBLIC));
+                            SchemaState.PUBLIC));
                     return null;
                 });
             } catch (InterruptedException e) {

@@ -23,6 +23,7 @@ import io.duetdb.bulk.source.RowReader;
 import io.duetdb.bulk.source.SourceFile;
 import io.duetdb.bulk.source.SourceFiles;
 import io.duetdb.client.txn.Transaction;
+import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.checksum.KeyValueChecksum;
 import io.duetdb.common.error.DuetException;
@@ -189,7 +190,7 @@ final class BulkStatements {
     }
 
     /** A field's text as INSERT would store it, strictly. */
-    private static Object parseField(io.duetdb.common.catalog.ColumnInfo column, String text) {
+    private static Object parseField(ColumnInfo column, String text) {
         try {
             return TableAccess.toStorage(column, Coercion.toColumn(text, column));
         } catch (DuetException e) {

@@ -1,6 +1,8 @@
 package io.duetdb.sql.session;
 
 import java.io.InputStream;
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
 
 /**
  * Files a client sends for LOAD DATA LOCAL INFILE (the MySQL protocol's local-infile exchange): the connection asks
@@ -9,7 +11,7 @@ import java.io.InputStream;
  */
 public interface LocalFiles {
     LocalFiles NONE = name -> {
-        throw new io.duetdb.common.error.DuetException(io.duetdb.common.error.ErrorCode.LOCAL_INFILE_DISABLED,
+        throw new DuetException(ErrorCode.LOCAL_INFILE_DISABLED,
                 "Loading local data is disabled; this must be enabled on both the client and server sides");
     };
 

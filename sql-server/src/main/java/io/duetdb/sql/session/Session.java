@@ -31,6 +31,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import io.duetdb.client.txn.Isolation;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnMode;
+import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -1269,7 +1270,7 @@ public final class Session implements SessionFunctions {
 
     /** Where LOAD DATA LOCAL gets the client's files (the connection's local-infile exchange). */
     public void localFiles(LocalFiles files) {
-        this.localFiles = java.util.Objects.requireNonNull(files, "files is null");
+        this.localFiles = requireNonNull(files, "files is null");
     }
 
     LocalFiles localFiles() {
@@ -1277,7 +1278,7 @@ public final class Session implements SessionFunctions {
     }
 
     /** LOAD DATA's rows in the open transaction or one of their own (autocommit). */
-    UpdateResult insertLoadedRows(TableInfo table, List<io.duetdb.common.catalog.ColumnInfo> targets, List<Object[]> rows,
+    UpdateResult insertLoadedRows(TableInfo table, List<ColumnInfo> targets, List<Object[]> rows,
             boolean replace, boolean ignore) {
         return (UpdateResult) inWriteTransaction(transaction -> new DmlStatements(this, transaction)
                 .insertRows(table, targets, rows, replace, ignore));
