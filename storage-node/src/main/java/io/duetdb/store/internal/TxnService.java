@@ -4,14 +4,20 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,6 +76,7 @@ import io.duetdb.store.engine.EngineIterator;
 import io.duetdb.store.engine.EngineSnapshot;
 import io.duetdb.store.internal.KvService.Refusal;
 import io.duetdb.store.internal.metrics.StoreMetrics;
+import io.duetdb.store.internal.region.LeaderHandOver;
 import io.duetdb.store.internal.region.RegionPeer;
 import io.duetdb.store.internal.txn.InflightCommits;
 import io.duetdb.store.internal.txn.Latches;
@@ -87,7 +94,7 @@ import io.duetdb.store.txn.TxnActions;
  * latches on their keys, run the actions against the engine to answer conflicts at once, and propose a typed
  * command that every replica applies through the same actions. Latches are held until the command applies.
  */
-public final class TxnService implements io.duetdb.store.internal.region.LeaderHandOver {
+public final class TxnService implements LeaderHandOver {
     private static final Logger LOG = LoggerFactory.getLogger(TxnService.class);
     /** Transactional requests carry at most this many keys (a client splits larger ones). */
     public static final int MAX_KEYS_PER_REQUEST = 10_000;
@@ -98,14 +105,14 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
     private final Latches latches;
     private final LockWaits lockWaits;
     private final Executor executor;
-    private final java.util.function.LongSupplier gcSafePoint;
+    private final LongSupplier gcSafePoint;
     private final InflightCommits inflight = new InflightCommits();
-    private final java.util.function.Supplier<CompletableFuture<Long>> timestamps;
+    private final Supplier<CompletableFuture<Long>> timestamps;
     private final boolean inMemoryPessimisticLocks;
     private final StoreMetrics metrics;
 
     public TxnService(StoreNode node, KvService kv, Latches latches, LockWaits lockWaits, Executor executor,
-            java.util.function.LongSupplier gcSafePoint, java.util.function.Supplier<CompletableFuture<Long>> timestamps,
+            LongSupplier gcSafePoint, Supplier<CompletableFuture<Long>> timestamps,
             boolean inMemoryPessimisticLocks, StoreMetrics metrics) {
         this.inMemoryPessimisticLocks = inMemoryPessimisticLocks;
         this.metrics = requireNonNull(metrics, "metrics is null");
@@ -260,7 +267,7 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
                 Region region = peer.region();
                 byte[] regionStart = region.getStartKey().toByteArray();
                 byte[] regionEnd = region.getEndKey().toByteArray();
-                List<byte[][]> clipped = new java.util.ArrayList<>();
+                List<byte[][]> clipped = new ArrayList<>();
                 for (byte[][] range : ranges) {
                     byte[] start = KeyRanges.compare(range[0], regionStart) >= 0 ? range[0] : regionStart;
                     byte[] end = KeyRanges.compareEnds(range[1], regionEnd) <= 0 ? range[1] : regionEnd;
@@ -309,7 +316,7 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
 
     /** Reads once the barrier has passed and no one-phase commit the read must see is in flight. */
     private <R> CompletableFuture<R> afterBarrier(RegionPeer peer, Context context, Function<RegionError, R> regionFailure,
-            java.util.function.Supplier<CompletableFuture<Void>> blocker, java.util.function.Supplier<R> read) {
+            Supplier<CompletableFuture<Void>> blocker, Supplier<R> read) {
         return kv.readBarrier(peer, context.getReplicaRead()).handle((ignored, error) -> error).thenCompose(error -> {
             if (error != null) {
                 return CompletableFuture.completedFuture(regionFailure.apply(kv.barrierError(peer, error)));
@@ -318,8 +325,8 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
         });
     }
 
-    private <R> CompletableFuture<R> whenNoInflight(java.util.function.Supplier<CompletableFuture<Void>> blocker,
-            java.util.function.Supplier<R> read) {
+    private <R> CompletableFuture<R> whenNoInflight(Supplier<CompletableFuture<Void>> blocker,
+            Supplier<R> read) {
         CompletableFuture<Void> wait = blocker.get();
         if (wait == null) {
             return CompletableFuture.completedFuture(read.get());
@@ -450,11 +457,19 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
     public void prepare(RegionPeer peer) {
         PessimisticLockTable table = memoryLocks(peer);
         table.setAccepting(false);
-        java.util.Map<ByteString, Lock> locks = table.matching((key, lock) -> true, PessimisticLockTable.MAX_LOCKS);
+        // Locks answered before replication were proposed before this point: let them reach the log before the
+        // leader stops taking proposals, or their transactions find them gone at prewrite.
+        CompletableFuture<?> earlier = peer.proposedSoFar();
+        Map<ByteString, Lock> locks = table.matching((key, lock) -> true, PessimisticLockTable.MAX_LOCKS);
         if (locks.isEmpty()) {
+            try {
+                earlier.get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.info("region {}: earlier proposals not applied before handing over ({})", peer.regionId(), e.toString());
+            }
             return;
         }
-        java.util.Map<List<Object>, List<ByteString>> byTransaction = new java.util.LinkedHashMap<>();
+        Map<List<Object>, List<ByteString>> byTransaction = new LinkedHashMap<>();
         locks.forEach((key, lock) -> byTransaction.computeIfAbsent(List.of(lock.startTs(), ByteString.copyFrom(lock.primary()),
                 lock.forUpdateTs(), lock.ttlMillis()), group -> new ArrayList<>()).add(key));
         List<CompletableFuture<?>> written = new ArrayList<>();
@@ -469,7 +484,8 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
                     }));
         });
         try {
-            CompletableFuture.allOf(written.toArray(CompletableFuture[]::new)).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            written.add(earlier);
+            CompletableFuture.allOf(written.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
             LOG.info("region {}: wrote {} in-memory pessimistic locks of {} transactions through the log before handing over",
                     peer.regionId(), locks.size(), byTransaction.size());
         } catch (Exception e) {
@@ -746,7 +762,7 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
                         + request.getStartVersion());
             }
             peer = kv.checkedPeer(request.getContext(), request.getKeysList(), true);
-            keys = request.getKeysCount() > 0 ? new ArrayList<>(new java.util.LinkedHashSet<>(request.getKeysList()))
+            keys = request.getKeysCount() > 0 ? new ArrayList<>(new LinkedHashSet<>(request.getKeysList()))
                     : locksOf(peer, peer.region(), request.getStartVersion());
         } catch (Refusal refusal) {
             return CompletableFuture.completedFuture(refusedSingle(refusal, respond));
@@ -1012,7 +1028,7 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
         if (!probe.onlyPutsLocks()) {
             return false;
         }
-        java.util.Map<ByteString, Lock> locks = probe.putLocks();
+        Map<ByteString, Lock> locks = probe.putLocks();
         for (ByteString key : locks.keySet()) {
             if (reader.engineLock(key.toByteArray()) != null) {
                 return false;
@@ -1079,8 +1095,8 @@ public final class TxnService implements io.duetdb.store.internal.region.LeaderH
     }
 
     /** A response that carries one region error or one key error, or neither. */
-    private static <B, R> BiFunction<RegionError, KeyError, R> singleErrorResponse(java.util.function.Supplier<B> builder,
-            java.util.function.BiConsumer<B, RegionError> setRegionError, java.util.function.BiConsumer<B, KeyError> setError,
+    private static <B, R> BiFunction<RegionError, KeyError, R> singleErrorResponse(Supplier<B> builder,
+            BiConsumer<B, RegionError> setRegionError, BiConsumer<B, KeyError> setError,
             Function<B, R> build) {
         return (regionError, error) -> {
             B response = builder.get();

@@ -173,6 +173,11 @@ public final class RegionPeer {
         }
     }
 
+    /** Completes once every command proposed here before this call has applied or failed. */
+    public synchronized CompletableFuture<?> proposedSoFar() {
+        return lastProposal.handle((result, error) -> null);
+    }
+
     private volatile long lastWriteTs;
     private final WrittenKeys writtenKeys = new WrittenKeys();
     /** The highest timestamp this replica proposed as resolved (its queue order is the log's order). */
