@@ -1,7 +1,6 @@
 package io.duetdb.bulk.export;
 
 import java.io.BufferedWriter;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -45,31 +44,11 @@ final class CsvFileWriter implements RowFileWriter {
 
     @Override
     public long bytes() {
-        return out.count;
+        return out.count();
     }
 
     @Override
     public void close() throws IOException {
         printer.close(true);
-    }
-
-    private static final class CountingOutputStream extends FilterOutputStream {
-        private long count;
-
-        CountingOutputStream(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-            count++;
-        }
-
-        @Override
-        public void write(byte[] buffer, int offset, int length) throws IOException {
-            out.write(buffer, offset, length);
-            count += length;
-        }
     }
 }

@@ -16,15 +16,21 @@ import io.duetdb.common.error.ErrorCode;
 public enum ExportFormat {
     CSV("csv") {
         @Override
-        RowFileWriter open(FileSystem fileSystem, Path file, List<ColumnInfo> columns) throws IOException {
+        RowFileWriter open(FileSystem fileSystem, Path file, String table, List<ColumnInfo> columns) throws IOException {
             return new CsvFileWriter(fileSystem.create(file, true), columns);
         }
     },
     PARQUET("parquet") {
         @Override
-        RowFileWriter open(FileSystem fileSystem, Path file, List<ColumnInfo> columns) throws IOException {
+        RowFileWriter open(FileSystem fileSystem, Path file, String table, List<ColumnInfo> columns) throws IOException {
             Configuration configuration = fileSystem.getConf();
             return new ParquetFileWriter(file, configuration, columns);
+        }
+    },
+    SQL("sql") {
+        @Override
+        RowFileWriter open(FileSystem fileSystem, Path file, String table, List<ColumnInfo> columns) throws IOException {
+            return new SqlFileWriter(fileSystem.create(file, true), table, columns);
         }
     };
 
@@ -38,9 +44,9 @@ public enum ExportFormat {
         return extension;
     }
 
-    abstract RowFileWriter open(FileSystem fileSystem, Path file, List<ColumnInfo> columns) throws IOException;
+    abstract RowFileWriter open(FileSystem fileSystem, Path file, String table, List<ColumnInfo> columns) throws IOException;
 
-    /** A format by its name, as users write it (csv, parquet). */
+    /** A format by its name, as users write it (csv, parquet, sql). */
     public static ExportFormat of(String name) {
         for (ExportFormat format : values()) {
             if (format.extension.equals(name.toLowerCase(Locale.ROOT))) {

@@ -3,6 +3,8 @@ package io.duetdb.bulk.export;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import io.duetdb.client.txn.CoprocessorStream;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.CreateTableText;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.checksum.KeyValueChecksum;
 import io.duetdb.common.error.DuetException;
@@ -38,7 +41,8 @@ import io.duetdb.proto.coprocessor.ValueType;
 /**
  * Exports one table at a transaction's read timestamp: a coprocessor scan of every column, region after region in
  * key order (several regions read ahead at once), written as {@code <db>.<table>.<n>.<format>} files cut at
- * {@code fileBytes}, in a format IMPORT INTO reads back (CSV as LOAD DATA reads it by default, or Parquet). The
+ * {@code fileBytes}, in a format IMPORT INTO reads back (CSV as LOAD DATA reads it by default, Parquet, or SQL
+ * INSERT statements), beside a {@code <db>.<table>-schema.sql} file with its CREATE TABLE statement. The
  * stores' checksum of the table at the same timestamp comes with it, so a re-import can be verified.
  */
 public final class TableExporter {
@@ -70,6 +74,7 @@ public final class TableExporter {
     public TableExport export(Transaction transaction, String database, TableInfo table, AtomicLong rows) {
         List<ColumnInfo> columns = table.publicColumns();
         byte[] plan = plan(table, columns);
+        String schemaFile = writeSchema(database, table);
         List<String> files = new ArrayList<>();
         long[] bytes = {0};
         long started = System.nanoTime();
@@ -98,7 +103,29 @@ public final class TableExporter {
         long exported = written[0];
         LOG.info("exported {}.{}: {} rows in {} files ({} bytes) in {} ms", database, table.name(), exported,
                 files.size(), bytes[0], (System.nanoTime() - started) / 1_000_000);
-        return new TableExport(database, table.name(), exported, files, bytes[0], checksum);
+        return new TableExport(database, table.name(), exported, schemaFile, files, bytes[0], checksum);
+    }
+
+    /** {@code <db>-schema-create.sql}: the CREATE DATABASE statement an import runs first (Dumpling's layout). */
+    public String writeDatabaseSchema(String database) {
+        return writeText(new Path(directory, database + "-schema-create.sql"),
+                "CREATE DATABASE IF NOT EXISTS " + CreateTableText.quoted(database) + ";\n", database);
+    }
+
+    /** {@code <db>.<table>-schema.sql}: the table's CREATE TABLE statement, as SHOW CREATE TABLE prints it. */
+    private String writeSchema(String database, TableInfo table) {
+        return writeText(new Path(directory, database + "." + table.name() + "-schema.sql"),
+                "/*!40101 SET NAMES binary*/;\n" + CreateTableText.of(table) + ";\n", database + "." + table.name());
+    }
+
+    private String writeText(Path file, String text, String what) {
+        try (OutputStream out = fileSystem.create(file, true)) {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new DuetException(ErrorCode.IMPORT_CANNOT_ACCESS, "could not write the schema of " + what + " to "
+                    + file + ": " + e.getMessage());
+        }
+        return fileSystem.makeQualified(file).toString();
     }
 
     /** A scan of the columns in their order; unsigned BIGINT travels as UINT64. */
@@ -151,7 +178,7 @@ public final class TableExporter {
             closeFile();
             Path file = new Path(directory, String.format("%s.%s.%09d.%s", database, table, files.size(),
                     format.extension()));
-            current = format.open(fileSystem, file, columns);
+            current = format.open(fileSystem, file, table, columns);
             files.add(fileSystem.makeQualified(file).toString());
         }
 

@@ -2,7 +2,6 @@ package io.duetdb.bulk.source;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -72,7 +71,7 @@ public final class CsvRows implements RowReader {
 
     @Override
     public long bytesRead() {
-        return counted.count;
+        return counted.count();
     }
 
     @Override
@@ -81,32 +80,6 @@ public final class CsvRows implements RowReader {
             parser.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static final class CountingInputStream extends FilterInputStream {
-        private volatile long count;
-
-        CountingInputStream(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = super.read(buffer, offset, length);
-            if (n > 0) {
-                count += n;
-            }
-            return n;
         }
     }
 }

@@ -41,12 +41,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * bin/duet export: tables of a database at one timestamp to CSV or Parquet files on a local path or any Hadoop file system
- * (TiDB's Dumpling), with a metadata.json file recording the timestamp, the files, and each table's row count and
- * checksum. The read transaction holds GC below its timestamp while the export runs.
+ * bin/duet export: tables of a database at one timestamp to CSV, Parquet or SQL files on a local path or any Hadoop file
+ * system (TiDB's Dumpling, and its layout: schema files beside the data), with a metadata.json file recording the
+ * timestamp, the files, and each table's row count and checksum. The read transaction holds GC below its timestamp while the export runs.
  */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = "Export tables at one consistent timestamp to CSV or Parquet files (local path, file:// or hdfs:// URI).")
+        description = "Export tables at one consistent timestamp to CSV, Parquet or SQL files (local path, file:// or hdfs:// URI).")
 public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--pd", split = ",", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:2379",
             converter = HostAndPortConverter.class, description = "placement members (default: ${DEFAULT-VALUE})")
@@ -61,7 +61,7 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--output", required = true, description = "a directory: a local path, file:// or hdfs:// URI")
     String output;
 
-    @Option(names = "--format", defaultValue = "csv", description = "file format: csv (default) or parquet")
+    @Option(names = "--format", defaultValue = "csv", description = "file format: csv (default), parquet or sql (INSERT statements)")
     String format;
 
     @Option(names = "--file-size", defaultValue = "256MiB", description = "bytes per file before the next one starts (default: ${DEFAULT-VALUE})")
@@ -106,6 +106,7 @@ public final class ExportCommand implements Callable<Integer> {
             long started = System.nanoTime();
             List<TableExport> exports = new ArrayList<>();
             TableExporter exporter = new TableExporter(fileSystem, directory, fileFormat, fileBytes, allocator);
+            String databaseSchema = exporter.writeDatabaseSchema(db.name());
             ExecutorService workers = Executors.newFixedThreadPool(Math.min(threads, Math.max(1, selected.size())));
             try (TerminalProgress progress = new TerminalProgress("export " + db.name(), rows::get, estimate, out)) {
                 List<Future<TableExport>> running = new ArrayList<>();
@@ -123,7 +124,7 @@ public final class ExportCommand implements Callable<Integer> {
                 workers.shutdownNow();
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            writeMetadata(fileSystem, directory, ts, fileFormat, exports);
+            writeMetadata(fileSystem, directory, ts, fileFormat, databaseSchema, exports);
             long bytes = exports.stream().mapToLong(TableExport::bytes).sum();
             for (TableExport table : exports) {
                 out.printf("  %s.%s: %,d rows, %d files, checksum %s (%d kvs)%n", table.database(), table.table(),
@@ -163,11 +164,12 @@ public final class ExportCommand implements Callable<Integer> {
 
     /** metadata.json: the timestamp and, per table, its rows, files and checksum (as ADMIN CHECKSUM TABLE shows it). */
     private static void writeMetadata(FileSystem fileSystem, Path directory, long ts, ExportFormat format,
-            List<TableExport> exports) throws IOException {
+            String databaseSchema, List<TableExport> exports) throws IOException {
         StringBuilder json = new StringBuilder();
         json.append("{\n  \"ts\": ").append(ts).append(",\n  \"time\": \"")
                 .append(Timestamp.fromPacked(ts).physicalInstant()).append("\",\n  \"format\": \"")
                 .append(format.extension()).append("\",\n")
+                .append("  \"database_schema\": ").append(quote(databaseSchema)).append(",\n")
                 .append("  \"tables\": [");
         for (int i = 0; i < exports.size(); i++) {
             TableExport table = exports.get(i);
@@ -176,7 +178,8 @@ public final class ExportCommand implements Callable<Integer> {
                     .append(", \"bytes\": ").append(table.bytes())
                     .append(", \"checksum_crc64_xor\": ").append(Long.toUnsignedString(table.checksum().crc64Xor()))
                     .append(", \"total_kvs\": ").append(table.checksum().totalKvs())
-                    .append(", \"total_bytes\": ").append(table.checksum().totalBytes()).append(", \"files\": [");
+                    .append(", \"total_bytes\": ").append(table.checksum().totalBytes())
+                    .append(", \"schema\": ").append(quote(table.schemaFile())).append(", \"files\": [");
             for (int f = 0; f < table.files().size(); f++) {
                 json.append(f == 0 ? "" : ", ").append(quote(table.files().get(f)));
             }

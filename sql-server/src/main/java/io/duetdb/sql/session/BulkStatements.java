@@ -22,6 +22,7 @@ import io.duetdb.bulk.source.ParquetRows;
 import io.duetdb.bulk.source.RowReader;
 import io.duetdb.bulk.source.SourceFile;
 import io.duetdb.bulk.source.SourceFiles;
+import io.duetdb.bulk.source.SqlDumpRows;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.TableInfo;
@@ -36,7 +37,10 @@ import io.duetdb.sql.exec.TableAccess;
 import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
 
-/** TiDB's bulk statements: ADMIN CHECKSUM TABLE and IMPORT INTO (physical import of CSV or Parquet files into an empty table). */
+/**
+ * TiDB's bulk statements: ADMIN CHECKSUM TABLE and IMPORT INTO (physical import of CSV, Parquet or SQL dump files into
+ * an empty table).
+ */
 final class BulkStatements {
     private static final String ROW_SUFFIX = " at row 1";
     private static final long SPLIT_PART_MIN_BYTES = 16L << 20;
@@ -66,7 +70,7 @@ final class BulkStatements {
     }
 
     /**
-     * IMPORT INTO t [(columns)] FROM 'location' [FORMAT 'csv'] [WITH ...]: the files' rows become the table's, all
+     * IMPORT INTO t [(columns)] FROM 'location' [FORMAT 'csv'|'parquet'|'sql'] [WITH ...]: the files' rows become the table's, all
      * visible at once; the answer says how many and their checksum, which the stores' checksum must match.
      */
     static QueryResult importInto(Session session, SqlImportInto statement) {
@@ -75,11 +79,11 @@ final class BulkStatements {
         session.require(Privilege.INSERT, name[0], table.name());
         session.require(Privilege.ALTER, name[0], table.name());
         String format = statement.format();
-        if (!format.equals("csv") && !format.equals("parquet")) {
+        if (!format.equals("csv") && !format.equals("parquet") && !format.equals("sql")) {
             throw new DuetException(ErrorCode.IMPORT_UNSUPPORTED_FORMAT, "The FORMAT '" + format + "' is not supported");
         }
         Map<String, String> options = statement.options();
-        if (format.equals("parquet")) {
+        if (!format.equals("csv")) {
             for (String csvOnly : List.of("FIELDS_TERMINATED_BY", "FIELDS_ENCLOSED_BY", "FIELDS_ESCAPED_BY",
                     "FIELDS_DEFINED_NULL_BY", "LINES_TERMINATED_BY", "SKIP_ROWS", "CHARACTER_SET")) {
                 if (options.containsKey(csvOnly)) {
@@ -92,7 +96,7 @@ final class BulkStatements {
         int threads = (int) Math.min(64, longOption(options, "THREAD", Math.max(1, Runtime.getRuntime().availableProcessors())));
         boolean verify = checksumRequired(options);
         boolean split = options.containsKey("SPLIT_FILE") && !"false".equalsIgnoreCase(options.get("SPLIT_FILE"));
-        if (split && format.equals("parquet")) {
+        if (split && !format.equals("csv")) {
             throw new DuetException(ErrorCode.IMPORT_UNSUPPORTED_OPTION, "Unsupported option SPLIT_FILE for non-CSV format");
         }
         options.keySet().removeAll(List.of("CHARACTER_SET", "FIELDS_TERMINATED_BY", "FIELDS_ENCLOSED_BY",
@@ -135,6 +139,14 @@ final class BulkStatements {
                         + columns.size() + " columns for the " + fileColumns.size() + " of " + files.get(0).uri());
             }
             reader = file -> new ParquetRows(file, sources.configuration());
+        } else if (format.equals("sql")) {
+            if (columns.isEmpty()) {
+                // The dump's INSERTs may name their columns (mysqldump --complete-insert, our export): those, in order.
+                try (SqlDumpRows first = new SqlDumpRows(files.get(0).describe(), sources.open(files.get(0)))) {
+                    columns = first.columns();
+                }
+            }
+            reader = file -> new SqlDumpRows(file.describe(), sources.open(file));
         } else {
             reader = file -> new CsvRows(file.describe(), sources.open(file), file.start() > 0 ? csv.withSkipRows(0) : csv);
         }

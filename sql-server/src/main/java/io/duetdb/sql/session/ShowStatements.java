@@ -8,6 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.CreateTableText;
 import io.duetdb.common.catalog.DatabaseInfo;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.TableInfo;

@@ -3,6 +3,8 @@ package io.duetdb.sql.session;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.duetdb.sql.parser.ExecutableComments;
+
 /** Text-level preparation of statements: comments and terminators trimmed, system variables rewritten. */
 final class SqlText {
     private static final Pattern SYSTEM_VARIABLE =
@@ -13,11 +15,12 @@ final class SqlText {
     private SqlText() {
     }
 
-    /** Drops leading comments (except optimizer hints' text is kept in place), whitespace and trailing ';'. */
+    /** Reveals executable comments' text, drops leading comments (optimizer hints' text is kept in place), whitespace and trailing ';'. */
     static String trim(String sql) {
-        String text = sql.strip();
+        // MySQL's executable comments are statement text wherever the statement goes next.
+        String text = ExecutableComments.reveal(sql).strip();
         while (true) {
-            if (text.startsWith("/*") && !text.startsWith("/*!") && !text.startsWith("/*+")) {
+            if (text.startsWith("/*") && !text.startsWith("/*+")) {
                 int end = text.indexOf("*/");
                 if (end < 0) {
                     return text;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -18,12 +19,15 @@ import org.junit.jupiter.api.Test;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
+import io.duetdb.sql.parser.bulk.SqlImportInto;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
 import io.duetdb.sql.parser.ddl.SqlCreateView;
 import io.duetdb.sql.parser.ddl.SqlDropView;
 import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
+import io.duetdb.sql.parser.ddl.SqlTruncateTable;
 import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
@@ -33,20 +37,28 @@ import io.duetdb.sql.parser.txn.SqlStartTransaction;
 
 class StatementParserTest {
     @Test
+    void executableCommentsAreStatementText() {
+        SqlCreateTable create = (SqlCreateTable) StatementParser.parse("CREATE TABLE t (a INT, b INT,"
+                + " PRIMARY KEY (a, b) /*T![clustered_index] NONCLUSTERED */) /*!40101 COMMENT 'x' */");
+        assertThat(((SqlIndexDefinition) create.elements().get(2)).clustered()).isFalse();
+        assertThat(StatementParser.parse("SELECT 1 /*!80099 + 1 */").toString()).doesNotContain("+");
+    }
+
+    @Test
     void parsesImportIntoAndAdminChecksum() {
-        io.duetdb.sql.parser.bulk.SqlImportInto statement = (io.duetdb.sql.parser.bulk.SqlImportInto) StatementParser.parse(
+        SqlImportInto statement = (SqlImportInto) StatementParser.parse(
                 "IMPORT INTO d.t (a, b) FROM 'hdfs://nn:8020/x/*.csv' FORMAT 'CSV' WITH SKIP_ROWS=1,"
                         + " FIELDS_TERMINATED_BY='|', DETACHED");
         assertThat(statement.table().names).containsExactly("d", "t");
         assertThat(statement.columns()).containsExactly("a", "b");
         assertThat(statement.location()).isEqualTo("hdfs://nn:8020/x/*.csv");
         assertThat(statement.format()).isEqualTo("csv");
-        assertThat(statement.options()).containsExactly(java.util.Map.entry("SKIP_ROWS", "1"),
-                java.util.Map.entry("FIELDS_TERMINATED_BY", "|"), java.util.Map.entry("DETACHED", "true"));
-        assertThat(((io.duetdb.sql.parser.bulk.SqlImportInto) StatementParser.parse("import into t from '/tmp/a.csv'"))
+        assertThat(statement.options()).containsExactly(Map.entry("SKIP_ROWS", "1"),
+                Map.entry("FIELDS_TERMINATED_BY", "|"), Map.entry("DETACHED", "true"));
+        assertThat(((SqlImportInto) StatementParser.parse("import into t from '/tmp/a.csv'"))
                 .options()).isEmpty();
 
-        io.duetdb.sql.parser.bulk.SqlAdminChecksumTable checksum = (io.duetdb.sql.parser.bulk.SqlAdminChecksumTable)
+        SqlAdminChecksumTable checksum = (SqlAdminChecksumTable)
                 StatementParser.parse("ADMIN CHECKSUM TABLE a, d.b");
         assertThat(checksum.tables()).extracting(Object::toString).containsExactly("a", "d.b");
         assertThatThrownBy(() -> StatementParser.parse("ADMIN CHECKSUMS TABLE a")).hasMessageContaining("SQL syntax");
@@ -139,8 +151,8 @@ class StatementParserTest {
 
     @Test
     void parsesMySqlDml() {
-        assertThat(StatementParser.parse("TRUNCATE TABLE truncated")).isInstanceOf(io.duetdb.sql.parser.ddl.SqlTruncateTable.class);
-        assertThat(StatementParser.parse("TRUNCATE `t`;")).isInstanceOf(io.duetdb.sql.parser.ddl.SqlTruncateTable.class);
+        assertThat(StatementParser.parse("TRUNCATE TABLE truncated")).isInstanceOf(SqlTruncateTable.class);
+        assertThat(StatementParser.parse("TRUNCATE `t`;")).isInstanceOf(SqlTruncateTable.class);
         SqlMySqlInsert insert = (SqlMySqlInsert) StatementParser.parse(
                 "INSERT IGNORE INTO t (a, b) VALUES (1, DEFAULT), (2, 'x') ON DUPLICATE KEY UPDATE b = 'y'");
         assertThat(insert.ignore()).isTrue();

@@ -154,7 +154,62 @@ class ItBulkExport {
         }
     }
 
-    private void roundTrip(String output, String copy, long fileSize, String format) throws Exception {
+    @Test
+    void roundTripThroughSqlFilesAndTheirSchema() throws Exception {
+        Path output = local.resolve("export-sql");
+        export(output.toString(), 100_000, "sql");
+        assertThat(Files.readString(output.resolve("bulk-schema-create.sql")))
+                .contains("CREATE DATABASE IF NOT EXISTS `bulk`;");
+        String schema = Files.readString(output.resolve("bulk.source-schema.sql"));
+        assertThat(schema).contains("CREATE TABLE `source` (");
+        assertThat(Files.readString(output.resolve("bulk.source.000000000.sql")))
+                .contains("INSERT INTO `source` (`id`,");
+        assertThat(Files.readString(output.resolve("metadata.json"))).contains("\"schema\": \"file:" + output
+                + "/bulk.source-schema.sql\"");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE bulk_sql");
+            statement.execute("USE bulk_sql");
+            // The schema file as a client replays it: its statements, one by one.
+            for (String sql : schema.split(";\n")) {
+                if (!sql.isBlank()) {
+                    statement.execute(sql);
+                }
+            }
+            assertThat(statement.execute("IMPORT INTO bulk_sql.source FROM '" + output + "/bulk.source.*.sql'"
+                    + " FORMAT 'sql'")).isTrue();
+            assertThat(rows(statement, "SELECT * FROM bulk_sql.source ORDER BY id"))
+                    .isEqualTo(rows(statement, "SELECT * FROM bulk.source ORDER BY id"));
+            List<String> checksums = rows(statement, "ADMIN CHECKSUM TABLE bulk.source, bulk_sql.source");
+            assertThat(checksums.get(1).replace("bulk_sql|", "bulk|")).isEqualTo(checksums.get(0));
+
+            // A dump as mysqldump writes it: its other statements are skipped, its INSERTs name no columns.
+            Path dump = local.resolve("mysqldump.sql");
+            Files.writeString(dump, """
+                    -- MySQL dump 10.19  Distrib 10.11.6-MariaDB
+                    /*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;
+                    DROP TABLE IF EXISTS `pairs`;
+                    CREATE TABLE `pairs` (`k` int NOT NULL, `v` varchar(10) DEFAULT NULL, PRIMARY KEY (`k`));
+                    LOCK TABLES `pairs` WRITE;
+                    /*!40000 ALTER TABLE `pairs` DISABLE KEYS */;
+                    INSERT INTO `pairs` VALUES (1,'one'),(2,'it\\'s'),(3,NULL);
+                    INSERT INTO `pairs` VALUES (4,'four');
+                    UNLOCK TABLES;
+                    """);
+            statement.execute("CREATE TABLE bulk_sql.pairs (k INT PRIMARY KEY, v VARCHAR(10))");
+            assertThat(statement.execute("IMPORT INTO bulk_sql.pairs FROM '" + dump + "' FORMAT 'sql'")).isTrue();
+            assertThat(rows(statement, "SELECT k, v FROM bulk_sql.pairs ORDER BY k"))
+                    .containsExactly("1|one", "2|it's", "3|null", "4|four");
+            statement.execute("CREATE TABLE bulk_sql.bad (k INT PRIMARY KEY, v VARCHAR(10))");
+            Path bad = local.resolve("bad.sql");
+            Files.writeString(bad, "INSERT INTO `bad` VALUES (1,'a'),\n(2,NOW());\n");
+            assertThatThrownBy(() -> statement.execute("IMPORT INTO bulk_sql.bad FROM '" + bad + "' FORMAT 'sql'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("line 2: the value NOW is not a literal")
+                    .extracting(e -> ((SQLException) e).getErrorCode()).isEqualTo(8162);
+            assertThat(rows(statement, "SELECT count(*) FROM bulk_sql.bad")).containsExactly("0");
+        }
+    }
+
+    private void export(String output, long fileSize, String format) {
         String placement = sqlCluster.cluster().placement().clientAddresses().get(0).toString();
         StringWriter err = new StringWriter();
         CommandLine command = Main.commandLine();
@@ -162,6 +217,10 @@ class ItBulkExport {
         int exit = command.execute("export", "--pd", placement, "--database", "bulk", "--tables", "source,small",
                 "--output", output, "--file-size", fileSize + "B", "--threads", "2", "--format", format);
         assertThat(exit).as("export failed: %s", err).isZero();
+    }
+
+    private void roundTrip(String output, String copy, long fileSize, String format) throws Exception {
+        export(output, fileSize, format);
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE bulk." + copy + " " + COLUMNS);
             assertThat(statement.execute("IMPORT INTO bulk." + copy + " FROM '" + output + "/bulk.source.*." + format

@@ -1,9 +1,14 @@
 package io.duetdb.sql.parser.generated;
 
 import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.util.LinkedList;
 
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
+import org.apache.calcite.util.SourceStringReader;
+
+import io.duetdb.sql.parser.ExecutableComments;
 
 /**
  * The generated lexer's tokens as MySQL reads them, where one token of look-ahead settles what Calcite's grammar
@@ -11,13 +16,14 @@ import org.apache.calcite.sql.parser.SqlParserImplFactory;
  * STREAM, UNKNOWN and USER as column and table names; FROM DUAL as no FROM at all; FOR before UPDATE or SHARE as
  * the locking clause's own token; TiDB's AS OF TIMESTAMP as Calcite's FOR SYSTEM_TIME AS OF; adjacent strings as
  * one, and character set introducers and N before a string dropped; and TiDB's bracketed hint options (see
- * {@link #inHint}).
+ * {@link #inHint}); MySQL's executable comments are read as statement text ({@link ExecutableComments}).
  * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
  */
 public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
     /** Calcite's parser factory for DuetDB's grammar, read through this token manager. */
     public static final SqlParserImplFactory FACTORY = reader -> {
-        DuetSqlParserImpl parser = (DuetSqlParserImpl) DuetSqlParserImpl.FACTORY.getParser(reader);
+        DuetSqlParserImpl parser = (DuetSqlParserImpl) DuetSqlParserImpl.FACTORY.getParser(
+                new SourceStringReader(ExecutableComments.reveal(readAll(reader))));
         parser.token_source = new MySqlTokenManager(parser.jj_input_stream);
         return parser;
     };
@@ -29,6 +35,19 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
     /** The kinds of the last two tokens handed over, the last first. */
     private int previous = EOF;
     private int beforePrevious = EOF;
+
+    private static String readAll(Reader reader) {
+        StringBuilder text = new StringBuilder();
+        char[] buffer = new char[4096];
+        try {
+            for (int n = reader.read(buffer); n >= 0; n = reader.read(buffer)) {
+                text.append(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return text.toString();
+    }
 
     private MySqlTokenManager(SimpleCharStream stream) {
         super(stream);

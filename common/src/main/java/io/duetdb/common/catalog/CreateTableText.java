@@ -1,24 +1,19 @@
-package io.duetdb.sql.session;
+package io.duetdb.common.catalog;
 
-import io.duetdb.common.catalog.ColumnInfo;
-import io.duetdb.common.catalog.IndexInfo;
-import io.duetdb.common.catalog.SchemaState;
-import io.duetdb.common.catalog.TableInfo;
-
-/** The CREATE TABLE text SHOW CREATE TABLE prints for a table. */
-final class CreateTableText {
+/** The CREATE TABLE text SHOW CREATE TABLE prints for a table (and exports write beside its rows). */
+public final class CreateTableText {
     private CreateTableText() {
     }
 
-    static String of(TableInfo table) {
-        StringBuilder text = new StringBuilder("CREATE TABLE `").append(table.name()).append("` (\n");
+    public static String of(TableInfo table) {
+        StringBuilder text = new StringBuilder("CREATE TABLE ").append(quoted(table.name())).append(" (\n");
         boolean first = true;
         for (ColumnInfo column : table.publicColumns()) {
             if (!first) {
                 text.append(",\n");
             }
             first = false;
-            text.append("  `").append(column.name()).append("` ").append(column.type().toSql());
+            text.append("  ").append(quoted(column.name())).append(' ').append(column.type().toSql());
             if (column.notNull()) {
                 text.append(" NOT NULL");
             }
@@ -43,14 +38,14 @@ final class CreateTableText {
             if (index.primary()) {
                 text.append("PRIMARY KEY ");
             } else {
-                text.append(index.unique() ? "UNIQUE KEY `" : "KEY `").append(index.name()).append("` ");
+                text.append(index.unique() ? "UNIQUE KEY " : "KEY ").append(quoted(index.name())).append(' ');
             }
             text.append('(');
             for (int i = 0; i < index.columns().size(); i++) {
                 if (i > 0) {
                     text.append(',');
                 }
-                text.append('`').append(index.columns().get(i)).append('`');
+                text.append(quoted(index.columns().get(i)));
             }
             text.append(')');
             if (index.primary()) {
@@ -64,5 +59,10 @@ final class CreateTableText {
             text.append(" COMMENT='").append(table.comment().replace("'", "''")).append('\'');
         }
         return text.toString();
+    }
+
+    /** An identifier in backquotes, as MySQL quotes it (a backquote inside is doubled). */
+    public static String quoted(String identifier) {
+        return "`" + identifier.replace("`", "``") + "`";
     }
 }
