@@ -1,8 +1,12 @@
 package io.duetdb.cli;
 
 import java.io.PrintWriter;
+import java.sql.SQLException;
+
+import org.slf4j.LoggerFactory;
 
 import io.duetdb.cli.bulk.ExportCommand;
+import io.duetdb.cli.bulk.ImportCommand;
 import io.duetdb.cli.ctl.CtlCommand;
 import io.duetdb.cli.logging.LogSetup;
 import io.duetdb.common.build.BuildInfo;
@@ -14,7 +18,7 @@ import picocli.CommandLine.Command;
 @Command(name = "duet", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "DuetDB: a distributed HTAP SQL database.",
         subcommands = {PlaygroundCommand.class, PdCommand.class, StoreCommand.class, LearnerCommand.class, SqlCommand.class,
-                CtlCommand.class, ExportCommand.class})
+                CtlCommand.class, ExportCommand.class, ImportCommand.class})
 public final class Main implements Runnable {
     static final int EXIT_ERROR = 1;
     static final int EXIT_USAGE = 2;
@@ -23,7 +27,7 @@ public final class Main implements Runnable {
     private CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        if (args.length > 0 && args[0].equals("export")) {
+        if (args.length > 0 && (args[0].equals("export") || args[0].equals("import"))) {
             // A client command: warnings only, so its own output (progress, summary) is what the user reads. Set
             // here, in the program's entry, not in the command, which tests and benchmarks run in shared JVMs.
             LogSetup.quiet();
@@ -52,9 +56,13 @@ public final class Main implements Runnable {
             PrintWriter err = failed.getErr();
             if (error instanceof DuetException duet) {
                 err.println("error: " + duet.getMessage());
+            } else if (error instanceof SQLException sqlError) {
+                // What a SQL server answered: its message, MySQL code and state, as the mysql client prints them.
+                err.println("error: ERROR " + sqlError.getErrorCode() + " (" + sqlError.getSQLState() + "): "
+                        + sqlError.getMessage());
             } else {
                 err.println("error: " + error);
-                org.slf4j.LoggerFactory.getLogger(Main.class).debug("command failed", error);
+                LoggerFactory.getLogger(Main.class).debug("command failed", error);
             }
             err.flush();
             return EXIT_ERROR;

@@ -1,10 +1,6 @@
 package io.duetdb.cli.bulk;
 
-import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,6 +16,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 import io.duetdb.bulk.export.ExportFormat;
+import io.duetdb.bulk.export.ExportMetadata;
 import io.duetdb.bulk.export.TableExport;
 import io.duetdb.bulk.export.TableExporter;
 import io.duetdb.bulk.source.SourceFiles;
@@ -124,7 +121,8 @@ public final class ExportCommand implements Callable<Integer> {
                 workers.shutdownNow();
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            writeMetadata(fileSystem, directory, ts, fileFormat, databaseSchema, exports);
+            new ExportMetadata(ts, Timestamp.fromPacked(ts).physicalInstant().toString(), fileFormat.extension(),
+                    databaseSchema, exports).write(fileSystem, directory);
             long bytes = exports.stream().mapToLong(TableExport::bytes).sum();
             for (TableExport table : exports) {
                 out.printf("  %s.%s: %,d rows, %d files, checksum %s (%d kvs)%n", table.database(), table.table(),
@@ -132,7 +130,7 @@ public final class ExportCommand implements Callable<Integer> {
                         table.checksum().totalKvs());
             }
             out.printf("exported %,d rows (%,d MiB) in %.1f s = %,.0f rows/s; metadata in %s%n", rows.get(), bytes >> 20,
-                    seconds, rows.get() / Math.max(seconds, 1e-3), new Path(directory, "metadata.json"));
+                    seconds, rows.get() / Math.max(seconds, 1e-3), new Path(directory, ExportMetadata.FILE_NAME));
         }
         return 0;
     }
@@ -160,39 +158,5 @@ public final class ExportCommand implements Callable<Integer> {
             }
             throw new IllegalStateException(e.getCause());
         }
-    }
-
-    /** metadata.json: the timestamp and, per table, its rows, files and checksum (as ADMIN CHECKSUM TABLE shows it). */
-    private static void writeMetadata(FileSystem fileSystem, Path directory, long ts, ExportFormat format,
-            String databaseSchema, List<TableExport> exports) throws IOException {
-        StringBuilder json = new StringBuilder();
-        json.append("{\n  \"ts\": ").append(ts).append(",\n  \"time\": \"")
-                .append(Timestamp.fromPacked(ts).physicalInstant()).append("\",\n  \"format\": \"")
-                .append(format.extension()).append("\",\n")
-                .append("  \"database_schema\": ").append(quote(databaseSchema)).append(",\n")
-                .append("  \"tables\": [");
-        for (int i = 0; i < exports.size(); i++) {
-            TableExport table = exports.get(i);
-            json.append(i == 0 ? "\n" : ",\n").append("    {\"database\": ").append(quote(table.database()))
-                    .append(", \"table\": ").append(quote(table.table())).append(", \"rows\": ").append(table.rows())
-                    .append(", \"bytes\": ").append(table.bytes())
-                    .append(", \"checksum_crc64_xor\": ").append(Long.toUnsignedString(table.checksum().crc64Xor()))
-                    .append(", \"total_kvs\": ").append(table.checksum().totalKvs())
-                    .append(", \"total_bytes\": ").append(table.checksum().totalBytes())
-                    .append(", \"schema\": ").append(quote(table.schemaFile())).append(", \"files\": [");
-            for (int f = 0; f < table.files().size(); f++) {
-                json.append(f == 0 ? "" : ", ").append(quote(table.files().get(f)));
-            }
-            json.append("]}");
-        }
-        json.append("\n  ]\n}\n");
-        try (Writer writer = new OutputStreamWriter(fileSystem.create(new Path(directory, "metadata.json"), true),
-                StandardCharsets.UTF_8)) {
-            writer.write(json.toString());
-        }
-    }
-
-    private static String quote(String text) {
-        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.duetdb.bulk.export.ExportMetadata;
 import io.duetdb.cli.Main;
 import picocli.CommandLine;
 
@@ -90,9 +92,11 @@ class ItBulkExport {
     @Test
     void roundTripThroughLocalFiles() throws Exception {
         roundTrip(local.resolve("export").toString(), "local_copy", 20_000, "csv");
-        String metadata = Files.readString(local.resolve("export").resolve("metadata.json"));
-        assertThat(metadata).contains("\"table\": \"source\", \"rows\": 3000,", "\"total_kvs\": 9000",
-                "\"table\": \"small\", \"rows\": 3,");
+        ExportMetadata metadata = ExportMetadata.read(FileSystem.getLocal(new Configuration()),
+                new org.apache.hadoop.fs.Path(local.resolve("export").toString())).orElseThrow();
+        assertThat(metadata.table("bulk", "source").orElseThrow().rows()).isEqualTo(3000);
+        assertThat(metadata.table("bulk", "source").orElseThrow().checksum().totalKvs()).isEqualTo(9000);
+        assertThat(metadata.table("bulk", "small").orElseThrow().rows()).isEqualTo(3);
         try (var files = Files.list(local.resolve("export"))) {
             // Cut by size: several files, and no checksum side files.
             assertThat(files.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".csv")).count())
@@ -164,7 +168,7 @@ class ItBulkExport {
         assertThat(schema).contains("CREATE TABLE `source` (");
         assertThat(Files.readString(output.resolve("bulk.source.000000000.sql")))
                 .contains("INSERT INTO `source` (`id`,");
-        assertThat(Files.readString(output.resolve("metadata.json"))).contains("\"schema\": \"file:" + output
+        assertThat(Files.readString(output.resolve("metadata.json"))).contains("\"schema\" : \"file:" + output
                 + "/bulk.source-schema.sql\"");
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE bulk_sql");
@@ -209,12 +213,43 @@ class ItBulkExport {
         }
     }
 
+    @Test
+    void importCommandCreatesTheTablesAndVerifiesTheExportsChecksums() throws Exception {
+        Path output = local.resolve("export-for-import");
+        export(output.toString(), 50_000, "csv");
+        StringWriter out = new StringWriter();
+        assertThat(run(out, "import", "--sql", sqlCluster.server().address().toString(), "--input", output.toString(),
+                "--database", "bulk_cli", "--threads", "2")).as("import failed: %s", out).isZero();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(rows(statement, "SELECT * FROM bulk_cli.source ORDER BY id"))
+                    .isEqualTo(rows(statement, "SELECT * FROM bulk.source ORDER BY id"));
+            assertThat(rows(statement, "SELECT count(*) FROM bulk_cli.small")).containsExactly("3");
+            assertThat(rows(statement, "SHOW CREATE TABLE bulk_cli.source").get(0))
+                    .isEqualTo(rows(statement, "SHOW CREATE TABLE bulk.source").get(0));
+        }
+
+        // Into tables that are no longer empty: refused with IMPORT INTO's error, nothing changes.
+        StringWriter again = new StringWriter();
+        assertThat(run(again, "import", "--sql", sqlCluster.server().address().toString(), "--input", output.toString(),
+                "--database", "bulk_cli", "--tables", "small")).isEqualTo(1);
+        assertThat(again.toString()).contains("ERROR 8173");
+        StringWriter unknown = new StringWriter();
+        assertThat(run(unknown, "import", "--sql", sqlCluster.server().address().toString(), "--input",
+                output.toString(), "--tables", "nosuch")).isEqualTo(1);
+        assertThat(unknown.toString()).contains("holds no files of table nosuch");
+    }
+
+    /** Runs bin/duet's command line; answers its exit code, its error output in {@code err}. */
+    private static int run(StringWriter err, String... args) {
+        CommandLine command = Main.commandLine();
+        command.setErr(new PrintWriter(err));
+        return command.execute(args);
+    }
+
     private void export(String output, long fileSize, String format) {
         String placement = sqlCluster.cluster().placement().clientAddresses().get(0).toString();
         StringWriter err = new StringWriter();
-        CommandLine command = Main.commandLine();
-        command.setErr(new PrintWriter(err));
-        int exit = command.execute("export", "--pd", placement, "--database", "bulk", "--tables", "source,small",
+        int exit = run(err, "export", "--pd", placement, "--database", "bulk", "--tables", "source,small",
                 "--output", output, "--file-size", fileSize + "B", "--threads", "2", "--format", format);
         assertThat(exit).as("export failed: %s", err).isZero();
     }
