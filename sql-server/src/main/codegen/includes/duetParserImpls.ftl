@@ -1117,6 +1117,57 @@ SqlNode DuetAdminChecksum() :
 }
 
 /**
+ * LOCK TABLES t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE} [, ...] and UNLOCK TABLES (MySQL's; TABLE is
+ * accepted for TABLES, as MySQL does).
+ */
+SqlNode DuetLockTables() :
+{
+    final Span s;
+    boolean unlock = false;
+    final List<SqlNode> tables = new ArrayList<SqlNode>();
+    SqlIdentifier table;
+}
+{
+    ( <LOCK> { s = span(); } | <UNLOCK> { s = span(); unlock = true; } )
+    ( <TABLE> | DuetWord("TABLES") )
+    [
+        LOOKAHEAD({ !unlock })
+        table = CompoundIdentifier() DuetLockType() { tables.add(table); }
+        ( <COMMA> table = CompoundIdentifier() DuetLockType() { tables.add(table); } )*
+    ]
+    {
+        if (!unlock && tables.isEmpty()) {
+            throw new ParseException("LOCK TABLES names at least one table");
+        }
+        return new SqlLockTables(s.end(this), unlock, new SqlNodeList(tables, s.pos()));
+    }
+}
+
+/** A locked table's optional alias and its lock type. */
+void DuetLockType() :
+{
+}
+{
+    [ <AS> SimpleIdentifier()
+    | LOOKAHEAD({ getToken(1).kind != READ && getToken(1).kind != WRITE && getToken(1).kind != LOW_PRIORITY })
+      SimpleIdentifier() ]
+    ( <READ> [ <LOCAL> ] | [ <LOW_PRIORITY> ] <WRITE> )
+}
+
+/** A word that is no keyword of the grammar (TABLES, ...), matched without regard to case. */
+void DuetWord(String expected) :
+{
+    final SqlIdentifier word;
+}
+{
+    word = SimpleIdentifier() {
+        if (!word.getSimple().equalsIgnoreCase(expected)) {
+            throw new ParseException("Encountered \"" + word.getSimple() + "\": expected " + expected);
+        }
+    }
+}
+
+/**
  * IMPORT INTO t [(column, ...)] FROM 'location' [FORMAT 'csv'] [WITH option [= value] [, ...]] (TiDB's): a
  * physical import of files into an empty table.
  */

@@ -48,7 +48,8 @@ public final class InformationSchema {
         add(tables, schema, "COLUMNS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME",
                 "#ORDINAL_POSITION", "COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "#CHARACTER_MAXIMUM_LENGTH",
                 "#NUMERIC_PRECISION", "#NUMERIC_SCALE", "#DATETIME_PRECISION", "CHARACTER_SET_NAME", "COLLATION_NAME",
-                "COLUMN_TYPE", "COLUMN_KEY", "EXTRA", "PRIVILEGES", "COLUMN_COMMENT"), InformationSchema::columnRows);
+                "COLUMN_TYPE", "COLUMN_KEY", "EXTRA", "PRIVILEGES", "COLUMN_COMMENT", "GENERATION_EXPRESSION", "#SRS_ID"),
+                InformationSchema::columnRows);
         add(tables, schema, "VIEWS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "VIEW_DEFINITION",
                 "CHECK_OPTION", "IS_UPDATABLE", "DEFINER", "SECURITY_TYPE", "CHARACTER_SET_CLIENT",
                 "COLLATION_CONNECTION"), InformationSchema::viewRows);
@@ -56,6 +57,38 @@ public final class InformationSchema {
                 "INDEX_SCHEMA", "INDEX_NAME", "#SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "#CARDINALITY",
                 "#SUB_PART", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"),
                 InformationSchema::statisticsRows);
+        // No table is partitioned: one row per table, as MySQL shows unpartitioned tables.
+        add(tables, schema, "PARTITIONS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "PARTITION_NAME",
+                "SUBPARTITION_NAME", "#PARTITION_ORDINAL_POSITION", "#SUBPARTITION_ORDINAL_POSITION", "PARTITION_METHOD",
+                "SUBPARTITION_METHOD", "PARTITION_EXPRESSION", "SUBPARTITION_EXPRESSION", "PARTITION_DESCRIPTION",
+                "#TABLE_ROWS", "#AVG_ROW_LENGTH", "#DATA_LENGTH", "#MAX_DATA_LENGTH", "#INDEX_LENGTH", "#DATA_FREE",
+                "CREATE_TIME", "UPDATE_TIME", "CHECK_TIME", "#CHECKSUM", "PARTITION_COMMENT", "NODEGROUP",
+                "TABLESPACE_NAME"), InformationSchema::partitionRows);
+        // No triggers, stored routines or events: empty, for tools that list them (mysqldump, GUI clients).
+        add(tables, schema, "TRIGGERS", columns("TRIGGER_CATALOG", "TRIGGER_SCHEMA", "TRIGGER_NAME",
+                "EVENT_MANIPULATION", "EVENT_OBJECT_CATALOG", "EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE",
+                "#ACTION_ORDER", "ACTION_CONDITION", "ACTION_STATEMENT", "ACTION_ORIENTATION", "ACTION_TIMING",
+                "ACTION_REFERENCE_OLD_TABLE", "ACTION_REFERENCE_NEW_TABLE", "ACTION_REFERENCE_OLD_ROW",
+                "ACTION_REFERENCE_NEW_ROW", "CREATED", "SQL_MODE", "DEFINER", "CHARACTER_SET_CLIENT",
+                "COLLATION_CONNECTION", "DATABASE_COLLATION"), current -> List.of());
+        add(tables, schema, "ROUTINES", columns("SPECIFIC_NAME", "ROUTINE_CATALOG", "ROUTINE_SCHEMA", "ROUTINE_NAME",
+                "ROUTINE_TYPE", "DATA_TYPE", "#CHARACTER_MAXIMUM_LENGTH", "#CHARACTER_OCTET_LENGTH",
+                "#NUMERIC_PRECISION", "#NUMERIC_SCALE", "#DATETIME_PRECISION", "CHARACTER_SET_NAME", "COLLATION_NAME",
+                "DTD_IDENTIFIER", "ROUTINE_BODY", "ROUTINE_DEFINITION", "EXTERNAL_NAME", "EXTERNAL_LANGUAGE",
+                "PARAMETER_STYLE", "IS_DETERMINISTIC", "SQL_DATA_ACCESS", "SQL_PATH", "SECURITY_TYPE", "CREATED",
+                "LAST_ALTERED", "SQL_MODE", "ROUTINE_COMMENT", "DEFINER", "CHARACTER_SET_CLIENT",
+                "COLLATION_CONNECTION", "DATABASE_COLLATION"), current -> List.of());
+        add(tables, schema, "EVENTS", columns("EVENT_CATALOG", "EVENT_SCHEMA", "EVENT_NAME", "DEFINER", "TIME_ZONE",
+                "EVENT_BODY", "EVENT_DEFINITION", "EVENT_TYPE", "EXECUTE_AT", "INTERVAL_VALUE", "INTERVAL_FIELD",
+                "SQL_MODE", "STARTS", "ENDS", "STATUS", "ON_COMPLETION", "CREATED", "LAST_ALTERED", "LAST_EXECUTED",
+                "EVENT_COMMENT", "#ORIGINATOR", "CHARACTER_SET_CLIENT", "COLLATION_CONNECTION", "DATABASE_COLLATION"),
+                current -> List.of());
+        // No tablespaces or log files: empty, for tools that ask (mysqldump dumps tablespaces first).
+        add(tables, schema, "FILES", columns("#FILE_ID", "FILE_NAME", "FILE_TYPE", "TABLESPACE_NAME", "TABLE_CATALOG",
+                "TABLE_SCHEMA", "TABLE_NAME", "LOGFILE_GROUP_NAME", "#LOGFILE_GROUP_NUMBER", "ENGINE", "FULLTEXT_KEYS",
+                "#DELETED_ROWS", "#UPDATE_COUNT", "#FREE_EXTENTS", "#TOTAL_EXTENTS", "#EXTENT_SIZE", "#INITIAL_SIZE",
+                "#MAXIMUM_SIZE", "#AUTOEXTEND_SIZE", "ROW_FORMAT", "#TABLE_ROWS", "#DATA_LENGTH", "#DATA_FREE",
+                "STATUS", "EXTRA"), current -> List.of());
         return tables;
     }
 
@@ -86,6 +119,19 @@ public final class InformationSchema {
                     double done = progress.of(table);
                     rows.add(new Object[] {database.name(), table.name(), table.id(), (long) table.columnarReplicas(),
                             "", done >= 1 ? 1L : 0L, done});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> partitionRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                if (table.view() == null) {
+                    rows.add(new Object[] {"def", database.name(), table.name(), null, null, null, null, null, null,
+                            null, null, null, 0L, 0L, 0L, 0L, 0L, 0L, null, null, null, null, "", "default", null});
                 }
             }
         }
@@ -157,7 +203,7 @@ public final class InformationSchema {
                             temporal ? (long) type.fractionalSeconds() : null,
                             text ? "utf8mb4" : null, text ? "utf8mb4_bin" : null, type.toSql(), key(table, column),
                             column.autoIncrement() ? "auto_increment" : "", "select,insert,update,references",
-                            column.comment()});
+                            column.comment(), "", null});
                 }
             }
         }

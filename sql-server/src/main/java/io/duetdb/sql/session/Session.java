@@ -60,6 +60,7 @@ import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.QueryPlanner;
@@ -879,6 +880,13 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlStartTransaction start) {
             startTransaction(start);
             return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlLockTables lock) {
+            // LOCK TABLES commits the open transaction, as in MySQL.
+            if (!lock.unlock()) {
+                endTransaction(true);
+            }
+            return LockTablesStatement.execute(this, lock);
         }
         if (statement instanceof SqlExplainQuery || statement instanceof SqlQueryWithLocking
                 || statement.getKind().belongsTo(SqlKind.QUERY)) {

@@ -33,15 +33,35 @@ import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 
 class StatementParserTest {
+    @Test
+    void parsesLockAndUnlockTables() {
+        SqlLockTables lock = (SqlLockTables) StatementParser.parse("LOCK TABLES `items` READ LOCAL, d.t AS x WRITE,"
+                + " u LOW_PRIORITY WRITE, v w READ");
+        assertThat(lock.unlock()).isFalse();
+        assertThat(lock.tables()).extracting(SqlNode::toString).containsExactly("items", "d.t", "u", "v");
+        assertThat(((SqlLockTables) StatementParser.parse("unlock tables")).unlock()).isTrue();
+        assertThat(((SqlLockTables) StatementParser.parse("LOCK TABLE t WRITE")).tables()).hasSize(1);
+        for (String bad : List.of("LOCK TABLES", "LOCK TABLES t", "LOCK TABLES t READ,", "UNLOCK TABLES t")) {
+            assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)
+                    .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.PARSE_ERROR));
+        }
+    }
+
     @Test
     void executableCommentsAreStatementText() {
         SqlCreateTable create = (SqlCreateTable) StatementParser.parse("CREATE TABLE t (a INT, b INT,"
                 + " PRIMARY KEY (a, b) /*T![clustered_index] NONCLUSTERED */) /*!40101 COMMENT 'x' */");
         assertThat(((SqlIndexDefinition) create.elements().get(2)).clustered()).isFalse();
         assertThat(StatementParser.parse("SELECT 1 /*!80099 + 1 */").toString()).doesNotContain("+");
+        SqlSelect select = (SqlSelect) StatementParser.parse("SELECT /*!40001 SQL_NO_CACHE */ `id` FROM `items`");
+        assertThat(select.getSelectList()).extracting(SqlNode::toString).containsExactly("id");
+        select = (SqlSelect) StatementParser.parse("SELECT /*+ MAX_EXECUTION_TIME(5) */ SQL_BUFFER_RESULT DISTINCT a FROM t");
+        assertThat(select.isDistinct()).isTrue();
+        assertThat(select.getSelectList()).extracting(SqlNode::toString).containsExactly("a");
     }
 
     @Test

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.util.LinkedList;
+import java.util.Locale;
+import java.util.Set;
 
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.util.SourceStringReader;
@@ -15,7 +17,7 @@ import io.duetdb.sql.parser.ExecutableComments;
  * would decide otherwise: MySQL's string escapes ({@link MySqlStringLiterals}); VALUE, ARRAY, ROLLUP, PERIOD,
  * STREAM, UNKNOWN and USER as column and table names; FROM DUAL as no FROM at all; FOR before UPDATE or SHARE as
  * the locking clause's own token; TiDB's AS OF TIMESTAMP as Calcite's FOR SYSTEM_TIME AS OF; adjacent strings as
- * one, and character set introducers and N before a string dropped; and TiDB's bracketed hint options (see
+ * one, and character set introducers and N before a string dropped; SELECT modifiers (SQL_NO_CACHE ...) dropped; and TiDB's bracketed hint options (see
  * {@link #inHint}); MySQL's executable comments are read as statement text ({@link ExecutableComments}).
  * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
  */
@@ -30,6 +32,12 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
 
     /** Tokens read ahead of the one handed over. */
     private final LinkedList<Token> ahead = new LinkedList<>();
+    /** MySQL's SELECT modifiers that change only how MySQL would run the query, not its answer. */
+    private static final Set<String> SELECT_MODIFIERS = Set.of("HIGH_PRIORITY", "STRAIGHT_JOIN", "SQL_SMALL_RESULT",
+            "SQL_BIG_RESULT", "SQL_BUFFER_RESULT", "SQL_CACHE", "SQL_NO_CACHE");
+
+    /** Whether the next token may be a SELECT modifier: it follows SELECT (and any optimizer hints). */
+    private boolean afterSelect;
     /** Whether the tokens are inside an optimizer hint comment. */
     private boolean inHint;
     /** The kinds of the last two tokens handed over, the last first. */
@@ -58,6 +66,8 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
         Token token = classified(next());
         beforePrevious = previous;
         previous = token.kind;
+        // Select modifiers follow SELECT and its optimizer hints.
+        afterSelect = token.kind == SELECT || afterSelect && (inHint || token.kind == COMMENT_END);
         return token;
     }
 
@@ -66,6 +76,10 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             inHint = token.kind == HINT_BEG;
         } else if (inHint) {
             return inHint(token);
+        }
+        if (afterSelect && SELECT_MODIFIERS.contains(token.image.toUpperCase(Locale.ROOT))) {
+            // MySQL's advice to its own optimizer and query cache (mysqldump sends SQL_NO_CACHE): nothing to do here.
+            return classified(next());
         }
         switch (token.kind) {
             // Calcite reads these keywords wherever an expression, a grouping element or a query may start, before it
