@@ -522,6 +522,13 @@ SqlNode DuetAlterAction() :
             return new SqlAlterTableSetReplica(s.end(this), count);
         }
     |
+        LOOKAHEAD(2) name = SimpleIdentifier() <KEYS> {
+            if (!name.getSimple().equalsIgnoreCase("DISABLE") && !name.getSimple().equalsIgnoreCase("ENABLE")) {
+                throw new ParseException("Encountered \"" + name.getSimple() + " KEYS\": expected DISABLE KEYS or ENABLE KEYS");
+            }
+            return new SqlAlterTableKeys(s.end(this), name.getSimple().equalsIgnoreCase("ENABLE"));
+        }
+    |
         tableOptions = DuetTableOptions() {
             return new SqlAlterTableOptions(s.end(this), tableOptions);
         }

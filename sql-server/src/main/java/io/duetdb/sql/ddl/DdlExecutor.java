@@ -33,6 +33,7 @@ import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
+import io.duetdb.sql.parser.ddl.SqlAlterTableKeys;
 import io.duetdb.sql.parser.ddl.SqlAlterTableSetReplica;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
@@ -174,6 +175,10 @@ public final class DdlExecutor {
                             job));
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableRename rename) {
                     runJob("rename table", job -> rename(alter.table(), rename.name(), currentDatabase, job));
+                } else if (action instanceof SqlAlterTableKeys) {
+                    // As MySQL answers it for InnoDB: indexes are always maintained.
+                    warnings.add("Table storage engine for '" + alter.table().names.get(alter.table().names.size() - 1)
+                            + "' doesn't have this option");
                 } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableOptions options) {
                     for (SqlNode option : options.options()) {
                         SqlTableOption tableOption = (SqlTableOption) option;

@@ -483,6 +483,11 @@ public final class ExpressionCompiler {
                             Values.toText(operands.get(1).evaluate(row)));
                     return value == null ? null : Long.parseLong(Values.toText(value).strip());
                 };
+            case "DUET_USER_VARIABLE":
+                return row -> {
+                    Object value = session.userVariable(Values.toText(operands.get(0).evaluate(row)));
+                    return value == null ? null : Values.toText(value);
+                };
             case "DUET_TRUTH":
                 return row -> Values.truth(operands.get(0).evaluate(row));
             case "DATABASE":

@@ -20,6 +20,11 @@ public interface SessionFunctions {
     /** A system variable's value in the given scope ("session", "global" or "" for MySQL's default). */
     Object systemVariable(String scope, String name);
 
+    /** A user variable's value ({@code @name}; names ignore case), null when it was never set. */
+    default Object userVariable(String name) {
+        return null;
+    }
+
     /** Whether a switch variable is on: anything but OFF, 0 or FALSE; on when unset. */
     default boolean switchedOn(String name) {
         Object value = systemVariable("", name);

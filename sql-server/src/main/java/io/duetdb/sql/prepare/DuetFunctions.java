@@ -31,6 +31,8 @@ public final class DuetFunctions {
     /** {@code @@[scope.]name} of a variable MySQL types as BIGINT (SystemVariables.isInteger). */
     public static final SqlFunction INTEGER_SYSTEM_VARIABLE = function("DUET_INTEGER_SYSTEM_VARIABLE",
             ReturnTypes.BIGINT.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.STRING_STRING);
+    /** {@code @name}: the front end rewrites user variable references into calls of this (values as text). */
+    public static final SqlFunction USER_VARIABLE = function("DUET_USER_VARIABLE", NULLABLE_VARCHAR, OperandTypes.STRING);
     public static final SqlFunction DATABASE = function("DATABASE", NULLABLE_VARCHAR, OperandTypes.NILADIC);
     public static final SqlFunction SCHEMA = function("SCHEMA", NULLABLE_VARCHAR, OperandTypes.NILADIC);
     public static final SqlFunction VERSION = function("VERSION", ReturnTypes.explicit(SqlTypeName.VARCHAR),
@@ -143,7 +145,7 @@ public final class DuetFunctions {
     public static final SqlFunction FROM_UNIXTIME = pure("FROM_UNIXTIME", ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 0)
             .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.NUMERIC);
 
-    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, DATABASE,
+    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, USER_VARIABLE, DATABASE,
             SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, TRUTH,
             io.duetdb.sql.parser.MySqlOperators.XOR, DIVIDE,
             LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, STR_TO_DATE, DATE, DAY, HEX, FORMAT, UUID, CURDATE,

@@ -2,6 +2,7 @@ package io.duetdb.sql.session;
 
 import static java.util.Objects.requireNonNull;
 
+import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -91,6 +92,7 @@ public final class Session implements SessionFunctions {
     private final String user;
     private final String host;
     private final Map<String, String> variables = new HashMap<>();
+    private final Map<String, Object> userVariables = new HashMap<>();
     /** The cluster's global variable values when the session started, which it starts from (MySQL's rule). */
     private final Map<String, String> globalsAtStart;
     private final ReentrantLock statementLock = new ReentrantLock();
@@ -207,7 +209,7 @@ public final class Session implements SessionFunctions {
     public PreparedStatementInfo prepare(String sql) {
         statementLock.lock();
         try {
-            String text = SqlText.rewriteSystemVariables(SqlText.trim(sql));
+            String text = SqlText.rewriteVariables(SqlText.trim(sql), this::userVariableType);
             // TiDB's prepared plan cache: the same parameterized text, in the same database and sql_mode, reuses
             // what an earlier PREPARE in this session planned while the schema version stays (checked at execute).
             PlanCacheKey key = new PlanCacheKey(text, database, variable("sql_mode"));
@@ -698,6 +700,45 @@ public final class Session implements SessionFunctions {
     }
 
     @Override
+    public Object userVariable(String name) {
+        return userVariables.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** The SQL type of a user variable's value for expressions: numbers keep theirs, the rest are text. */
+    private String userVariableType(String name) {
+        Object value = userVariables.get(name);
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return "BIGINT";
+        }
+        if (value instanceof BigDecimal decimal) {
+            int scale = Math.max(0, Math.min(30, decimal.scale()));
+            return "DECIMAL(" + Math.min(65, Math.max(decimal.precision(), scale + 1)) + ", " + scale + ")";
+        }
+        if (value instanceof Double || value instanceof Float) {
+            return "DOUBLE";
+        }
+        return null;
+    }
+
+    /** Sets a user variable ({@code SET @name = value}); null unsets it, as MySQL shows an unset one. */
+    void setUserVariable(String name, Object value) {
+        if (value == null) {
+            userVariables.remove(name.toLowerCase(Locale.ROOT));
+        } else {
+            userVariables.put(name.toLowerCase(Locale.ROOT), value);
+        }
+    }
+
+    /** The value of one expression, as {@code SELECT expression} answers it within the running statement. */
+    Object evaluate(String expression) {
+        StatementResult result = executeTrimmed(SqlText.trim("SELECT " + expression));
+        if (!(result instanceof QueryResult query) || query.rows().size() != 1 || query.columns().size() != 1) {
+            throw new DuetException(ErrorCode.OPERAND_COLUMNS, "Operand should contain 1 column(s)");
+        }
+        return query.rows().get(0)[0];
+    }
+
+    @Override
     public Object systemVariable(String scope, String name) {
         String key = name.toLowerCase(Locale.ROOT);
         if (key.equals("version")) {
@@ -798,7 +839,7 @@ public final class Session implements SessionFunctions {
         if ((matcher = DESCRIBE.matcher(sql)).matches()) {
             return ShowStatements.execute(this, "COLUMNS FROM " + matcher.group(1));
         }
-        String rewritten = SqlText.rewriteSystemVariables(sql);
+        String rewritten = SqlText.rewriteVariables(sql, this::userVariableType);
         return dispatch(StatementParser.parse(rewritten), rewritten);
     }
 

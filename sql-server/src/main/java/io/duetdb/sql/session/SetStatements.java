@@ -53,11 +53,14 @@ final class SetStatements {
                         + assignment + "' at line 1");
             }
             boolean userVariable = !matcher.group(3).isEmpty();
+            String expression = matcher.group(5).strip();
             if (userVariable) {
+                // SET @v = expression: its value, as SELECT answers it (mysqldump saves variables so).
+                session.setUserVariable(matcher.group(4), session.evaluate(expression));
                 continue;
             }
             String name = matcher.group(4).toLowerCase(Locale.ROOT);
-            String value = unquote(matcher.group(5).strip());
+            String value = expression.startsWith("@") ? variableValue(session, name, expression) : unquote(expression);
             if (!SystemVariables.exists(name)) {
                 throw new DuetException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, "Unknown system variable '" + name + "'");
             }
@@ -119,6 +122,16 @@ final class SetStatements {
         Assignment assignment = typed.assign(value);
         assignment.warning().ifPresent(warning -> session.addWarning(ErrorCode.TRUNCATED_WRONG_VALUE, warning));
         return assignment.value();
+    }
+
+    /** A system variable set from a variable ({@code SET time_zone = @saved}): its value, never NULL. */
+    private static String variableValue(Session session, String name, String expression) {
+        Object value = session.evaluate(expression);
+        if (value == null) {
+            throw new DuetException(ErrorCode.WRONG_VALUE_FOR_VARIABLE, "Variable '" + name
+                    + "' can't be set to the value of 'NULL'");
+        }
+        return String.valueOf(value);
     }
 
     private static String unquote(String value) {

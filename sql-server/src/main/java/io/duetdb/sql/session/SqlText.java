@@ -1,5 +1,7 @@
 package io.duetdb.sql.session;
 
+import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -9,8 +11,10 @@ import io.duetdb.sql.parser.ExecutableComments;
 final class SqlText {
     private static final Pattern SYSTEM_VARIABLE =
             Pattern.compile("@@(?:(global|session|local)\\.)?([A-Za-z_][A-Za-z0-9_]*)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern REWRITTEN =
-            Pattern.compile("DUET_(?:INTEGER_)?SYSTEM_VARIABLE\\('([a-z]*)', '([A-Za-z0-9_]+)'\\)");
+    private static final Pattern USER_VARIABLE = Pattern.compile("@([A-Za-z0-9_$.]+)");
+    private static final Pattern REWRITTEN = Pattern.compile(
+            "DUET_(?:INTEGER_)?SYSTEM_VARIABLE\\('([a-z]*)', '([A-Za-z0-9_]+)'\\)"
+                    + "|(?:CAST\\()?DUET_USER_VARIABLE\\('([A-Za-z0-9_$.]+)'\\)(?: AS [A-Z]+(?:\\(\\d+, \\d+\\))?\\))?");
 
     private SqlText() {
     }
@@ -41,10 +45,13 @@ final class SqlText {
 
     /**
      * Rewrites {@code @@[scope.]name} outside quotes into calls of DUET_SYSTEM_VARIABLE, or of
-     * DUET_INTEGER_SYSTEM_VARIABLE for the variables MySQL types as BIGINT.
+     * DUET_INTEGER_SYSTEM_VARIABLE for the variables MySQL types as BIGINT, and user variables {@code @name} into
+     * calls of DUET_USER_VARIABLE (not after a quote: {@code 'user'@host} names an account), each cast to the SQL
+     * type of its current value ({@code userVariableType}: BIGINT, DECIMAL(p, s), DOUBLE, or null for text and
+     * unset ones), so that {@code @v + 1} computes as MySQL does with the type the variable holds.
      */
-    static String rewriteSystemVariables(String sql) {
-        if (sql.indexOf("@@") < 0) {
+    static String rewriteVariables(String sql, Function<String, String> userVariableType) {
+        if (sql.indexOf('@') < 0) {
             return sql;
         }
         StringBuilder out = new StringBuilder(sql.length() + 32);
@@ -67,6 +74,17 @@ final class SqlText {
                     continue;
                 }
             }
+            if (c == '@' && !sql.startsWith("@@", i) && (i == 0 || !isNamePart(sql.charAt(i - 1)))) {
+                Matcher matcher = USER_VARIABLE.matcher(sql);
+                if (matcher.find(i) && matcher.start() == i) {
+                    String name = matcher.group(1).toLowerCase(Locale.ROOT);
+                    String type = userVariableType.apply(name);
+                    String call = "DUET_USER_VARIABLE('" + name + "')";
+                    out.append(type == null ? call : "CAST(" + call + " AS " + type + ")");
+                    i = matcher.end();
+                    continue;
+                }
+            }
             out.append(c);
             i++;
         }
@@ -79,11 +97,16 @@ final class SqlText {
         StringBuilder out = new StringBuilder();
         while (matcher.find()) {
             String scope = matcher.group(1);
-            matcher.appendReplacement(out, Matcher.quoteReplacement("@@" + (scope.isEmpty() ? "" : scope + ".")
-                    + matcher.group(2)));
+            matcher.appendReplacement(out, Matcher.quoteReplacement(matcher.group(3) != null ? "@" + matcher.group(3)
+                    : "@@" + (scope.isEmpty() ? "" : scope + ".") + matcher.group(2)));
         }
         matcher.appendTail(out);
         return out.toString();
+    }
+
+    /** Characters a quoted text or a name ends with: an {@code @} after them is not a user variable. */
+    private static boolean isNamePart(char c) {
+        return c == '\'' || c == '"' || c == '`' || Character.isLetterOrDigit(c) || c == '_';
     }
 
     private static int closingQuote(String sql, int start, char quote) {

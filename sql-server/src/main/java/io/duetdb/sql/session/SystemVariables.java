@@ -20,7 +20,7 @@ public final class SystemVariables {
     private static final Map<String, String> DEFAULTS = new TreeMap<>();
     /** Switches: MySQL shows them as 1 or 0 (a BIGINT in queries) and accepts ON, OFF, TRUE and FALSE too. */
     private static final Set<String> BOOLEANS = Set.of("autocommit", "foreign_key_checks", "performance_schema",
-            "sql_auto_is_null", "sql_quote_show_create", "sql_safe_updates", "transaction_read_only", "tx_read_only",
+            "sql_auto_is_null", "sql_notes", "sql_quote_show_create", "sql_safe_updates", "transaction_read_only", "tx_read_only",
             "unique_checks");
     /**
      * Variables MySQL types as BIGINT in queries ({@code SELECT @@autocommit} gives the number 1, not the string
@@ -83,6 +83,7 @@ public final class SystemVariables {
         DEFAULTS.put("sql_auto_is_null", "0");
         DEFAULTS.put("sql_safe_updates", "0");
         DEFAULTS.put("foreign_key_checks", "1");
+        DEFAULTS.put("sql_notes", "1");
         DEFAULTS.put("sql_quote_show_create", "1");
         DEFAULTS.put("unique_checks", "1");
         DEFAULTS.put("names", "utf8mb4");

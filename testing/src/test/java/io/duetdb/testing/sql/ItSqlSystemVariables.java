@@ -163,6 +163,29 @@ class ItSqlSystemVariables {
     }
 
     @Test
+    void userVariablesHoldValuesWithinTheirSessionAndSaveSystemVariables() throws SQLException {
+        try (Connection connection = connect(first); Statement statement = connection.createStatement();
+                Connection other = connect(first); Statement otherStatement = other.createStatement()) {
+            statement.execute("SET @v = 5, @Label = CONCAT('a', 'b'), @saved = @@time_zone, time_zone = '+02:00'");
+            assertThat(single(statement, "SELECT @v + 1, @label, @V * 2, @never, @@time_zone, @saved"))
+                    .isEqualTo("6|ab|10|null|+02:00|SYSTEM");
+            try (ResultSet result = statement.executeQuery("SELECT @v")) {
+                assertThat(result.getMetaData().getColumnLabel(1)).isEqualTo("@v");
+            }
+            assertThat(single(statement, "SELECT count(*) FROM (SELECT 1 AS x UNION ALL SELECT 2) t WHERE x < @v"))
+                    .isEqualTo("2");
+            // As mysqldump's script restores what it saved.
+            statement.execute("/*!40103 SET TIME_ZONE=@saved */");
+            assertThat(single(statement, "SELECT @@time_zone")).isEqualTo("SYSTEM");
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET time_zone = @never"))).isEqualTo(1231);
+            // Another session has its own.
+            assertThat(single(otherStatement, "SELECT @v")).isEqualTo("null");
+            statement.execute("SET @v = NULL");
+            assertThat(single(statement, "SELECT @v IS NULL")).isEqualTo("1");
+        }
+    }
+
+    @Test
     void badValuesGetMySqlsErrorsAndOutOfRangeValuesAreClampedWithAWarning() throws SQLException {
         try (Connection connection = connect(first); Statement statement = connection.createStatement()) {
             assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET tidb_build_stats_concurrency = 'x'")))

@@ -1,0 +1,124 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * mysqldump against a SQL server, as users move a table out: the dump it writes imports with IMPORT INTO ... FORMAT
+ * 'sql' and replays through the mysql client, both to the same rows and checksum. The clients come from
+ * bin/setup-test-tools when missing (the test fails if they cannot be installed).
+ */
+class ItMysqldump {
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(1);
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void aDumpImportsAndReplaysToTheSameRowsAndChecksum() throws Exception {
+        Path mysql = ItMysqlClientScript.clientOrInstall();
+        Path mysqldump = ItMysqlClientScript.onPath("mysqldump").or(() -> ItMysqlClientScript.onPath("mariadb-dump"))
+                .orElseThrow(() -> new AssertionError("the mysql client's package brought no mysqldump"));
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE dumped");
+            statement.execute("CREATE TABLE dumped.items (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, price DECIMAL(10,2),"
+                    + " added DATETIME(6), day DATE, ratio DOUBLE, big BIGINT UNSIGNED, note TEXT, KEY (name))");
+            StringBuilder insert = new StringBuilder("INSERT INTO dumped.items VALUES ");
+            for (int i = 0; i < 500; i++) {
+                insert.append(i == 0 ? "" : ",").append('(').append(i).append(",'")
+                        .append(switch (i % 4) {
+                            case 0 -> "it''s \\\"quoted\\\" " + i;
+                            case 1 -> "back\\\\slash; " + i;
+                            case 2 -> "line\\nbreak\\ttab " + i;
+                            default -> "ünïcødé ✓ " + i;
+                        }).append("',").append(i % 7 == 0 ? "NULL" : i + ".25").append(",'2026-01-0")
+                        .append(1 + i % 9).append(" 10:20:30.").append(String.format("%06d", i)).append("','2025-12-")
+                        .append(10 + i % 20).append("',").append(i / 3.0).append(',')
+                        .append(i % 5 == 0 ? "18446744073709551615" : Integer.toString(i)).append(',')
+                        .append(i % 3 == 0 ? "NULL" : "'note " + i + "'").append(')');
+            }
+            statement.executeUpdate(insert.toString());
+        }
+        Path dump = directory.resolve("items.sql");
+        Process process = new ProcessBuilder(command(mysqldump, "--no-tablespaces", "dumped", "items"))
+                .redirectOutput(dump.toFile()).redirectError(directory.resolve("mysqldump.err").toFile()).start();
+        assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("mysqldump finished").isTrue();
+        String errors = Files.readString(directory.resolve("mysqldump.err"), StandardCharsets.UTF_8);
+        assertThat(process.exitValue()).as("mysqldump failed: %s", errors).isZero();
+        assertThat(Files.readString(dump, StandardCharsets.UTF_8)).contains("LOCK TABLES `items` WRITE;",
+                "/*!40000 ALTER TABLE `items` DISABLE KEYS */;", "INSERT INTO `items` VALUES");
+
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE imported");
+            statement.execute("CREATE TABLE imported.items LIKE dumped.items");
+            assertThat(statement.execute("IMPORT INTO imported.items FROM '" + dump + "' FORMAT 'sql'")).isTrue();
+            assertThat(rows(statement, "SELECT * FROM imported.items ORDER BY id"))
+                    .isEqualTo(rows(statement, "SELECT * FROM dumped.items ORDER BY id"));
+            statement.execute("CREATE DATABASE replayed");
+        }
+        Process replay = new ProcessBuilder(command(mysql, "replayed")).redirectInput(dump.toFile())
+                .redirectErrorStream(true).redirectOutput(directory.resolve("replay.out").toFile()).start();
+        assertThat(replay.waitFor(2, TimeUnit.MINUTES)).as("mysql finished").isTrue();
+        assertThat(replay.exitValue()).as("replaying the dump failed: %s",
+                Files.readString(directory.resolve("replay.out"), StandardCharsets.UTF_8)).isZero();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            List<String> checksums = rows(statement, "ADMIN CHECKSUM TABLE dumped.items, imported.items, replayed.items");
+            assertThat(checksums).hasSize(3);
+            for (String row : checksums) {
+                assertThat(row.substring(row.indexOf("|items|"))).as(row)
+                        .isEqualTo(checksums.get(0).substring(checksums.get(0).indexOf("|items|")));
+            }
+            assertThat(rows(statement, "SHOW CREATE TABLE replayed.items"))
+                    .isEqualTo(rows(statement, "SHOW CREATE TABLE dumped.items"));
+            assertThat(rows(statement, "SELECT count(*) FROM replayed.items WHERE note IS NULL")).containsExactly("167");
+        }
+    }
+
+    private static List<String> command(Path client, String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of(client.toString(), "-h", "127.0.0.1", "-P",
+                String.valueOf(sqlCluster.server().address().port()), "-u", "root",
+                "--default-character-set=utf8mb4"));
+        Process version = new ProcessBuilder(client.toString(), "--version").redirectErrorStream(true).start();
+        boolean mariadb = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).contains("MariaDB");
+        version.waitFor();
+        command.add(mariadb ? "--skip-ssl" : "--ssl-mode=DISABLED");
+        command.addAll(List.of(arguments));
+        return command;
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(sqlCluster.url());
+    }
+
+    private static List<String> rows(Statement statement, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        statement.execute(sql);
+        try (ResultSet result = statement.getResultSet()) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(i == 1 ? "" : "|").append(result.getString(i));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+}
