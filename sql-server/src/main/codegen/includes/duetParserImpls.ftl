@@ -1259,7 +1259,15 @@ SqlNode DuetLoadData() :
         [ <TERMINATED> <BY> linesTerminated = StringLiteral() ]
     ]
     [ <IGNORE> ignoreLines = UnsignedNumericLiteral() ( <LINES> | <ROWS> ) ]
-    [ columns = ParenthesizedSimpleIdentifierList() ]
+    [
+        <LPAREN> { columns = new SqlNodeList(getPos()); }
+        [
+            // Columns, or user variables (@v, rewritten by the front end before parsing) that SET may use.
+            value = Expression(ExprContext.ACCEPT_NON_QUERY) { columns.add(value); }
+            ( <COMMA> value = Expression(ExprContext.ACCEPT_NON_QUERY) { columns.add(value); } )*
+        ]
+        <RPAREN>
+    ]
     [
         <SET> target = SimpleIdentifier() <EQ> value = Expression(ExprContext.ACCEPT_NON_QUERY)
         { assignments.add(target); assignments.add(value); }

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.calcite.sql.SqlNode;
+
 import io.duetdb.bulk.source.CsvOptions;
 import io.duetdb.bulk.source.CsvRows;
 import io.duetdb.bulk.source.RowReader;
@@ -27,6 +29,8 @@ import io.duetdb.sql.parser.bulk.SqlLoadData;
  */
 final class LoadDataStatement {
     static final int BATCH_ROWS = 20_000;
+    /** Rows per INSERT ... SELECT when SET expressions transform them (each batch is planned as a query). */
+    static final int TRANSFORMED_BATCH_ROWS = 2_000;
 
     private LoadDataStatement() {
     }
@@ -44,10 +48,6 @@ final class LoadDataStatement {
         if (load.replace()) {
             session.require(Privilege.DELETE, name[0], table.name());
         }
-        if (load.hasAssignments()) {
-            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "This version of DuetDB doesn't yet support 'LOAD DATA"
-                    + " with a SET clause'");
-        }
         if (load.linesStartingBy() != null && !load.linesStartingBy().isEmpty()) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "This version of DuetDB doesn't yet support 'LOAD DATA"
                     + " with LINES STARTING BY'");
@@ -57,7 +57,20 @@ final class LoadDataStatement {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "This version of DuetDB doesn't yet support 'LOAD DATA"
                     + " with LINES TERMINATED BY other than '\\n' or '\\r\\n''");
         }
-        List<ColumnInfo> targets = targets(table, load.columns());
+        List<SqlLoadData.Field> listed = load.fields();
+        // No field list: the fields fill the table's columns in order.
+        List<SqlLoadData.Field> fields = !listed.isEmpty() ? listed : table.publicColumns().stream()
+                .map(column -> new SqlLoadData.Field(column.name(), false)).toList();
+        List<ColumnInfo> targets = targets(table, fields.stream().filter(field -> !field.variable())
+                .map(SqlLoadData.Field::name).toList());
+        for (Map.Entry<String, SqlNode> assignment : load.assignments()) {
+            targets(table, List.of(assignment.getKey()));
+        }
+        // User variables or SET expressions: rows go through INSERT ... SELECT over the batch's VALUES.
+        LoadDataTransform transform = load.hasAssignments() || fields.stream().anyMatch(SqlLoadData.Field::variable)
+                ? new LoadDataTransform(load.table(), fields, load.assignments()) : null;
+        int width = fields.size();
+        int batchRows = transform == null ? BATCH_ROWS : TRANSFORMED_BATCH_ROWS;
         CsvOptions csv = options(load);
         long affected = 0;
         long records = 0;
@@ -65,15 +78,15 @@ final class LoadDataStatement {
         try (InputStream input = open(session, load); CsvRows rows = new CsvRows(load.file(), input, csv)) {
             List<Object[]> batch = new ArrayList<>();
             for (RowReader.Row row = rows.next(); row != null; row = rows.next()) {
-                batch.add(values(row, targets.size(), load.file()));
+                batch.add(values(row, width, load.file()));
                 records++;
-                if (batch.size() >= BATCH_ROWS) {
-                    affected += insert(session, table, targets, batch, load);
+                if (batch.size() >= batchRows) {
+                    affected += insert(session, table, targets, transform, batch, load);
                     batch = new ArrayList<>();
                 }
             }
             if (!batch.isEmpty()) {
-                affected += insert(session, table, targets, batch, load);
+                affected += insert(session, table, targets, transform, batch, load);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -85,10 +98,13 @@ final class LoadDataStatement {
                 + "  Warnings: " + warnings);
     }
 
-    private static long insert(Session session, TableInfo table, List<ColumnInfo> targets, List<Object[]> batch,
-            SqlLoadData load) {
+    private static long insert(Session session, TableInfo table, List<ColumnInfo> targets, LoadDataTransform transform,
+            List<Object[]> batch, SqlLoadData load) {
         if (session.killed()) {
             throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+        }
+        if (transform != null) {
+            return session.insertStatement(transform.insert(batch, load.replace(), load.ignore())).affectedRows();
         }
         return session.insertLoadedRows(table, targets, batch, load.replace(), load.ignore()).affectedRows();
     }

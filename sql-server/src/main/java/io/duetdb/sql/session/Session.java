@@ -1333,6 +1333,11 @@ public final class Session implements SessionFunctions {
                 .insertRows(table, targets, rows, replace, ignore));
     }
 
+    /** An INSERT built by the server (LOAD DATA with SET), in the statement's write transaction. */
+    UpdateResult insertStatement(SqlMySqlInsert insert) {
+        return (UpdateResult) inWriteTransaction(transaction -> new DmlStatements(this, transaction).insert(insert));
+    }
+
     /** Whether KILL QUERY stopped the running statement. */
     boolean killed() {
         return queryKilled;

@@ -1,6 +1,8 @@
 package io.duetdb.sql.parser.bulk;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
@@ -8,7 +10,10 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.parser.DuetSqlCall;
+import io.duetdb.sql.parser.UserVariables;
 
 /** LOAD DATA [LOCAL] INFILE 'file' [REPLACE | IGNORE] INTO TABLE t ... (MySQL's). */
 public final class SqlLoadData extends DuetSqlCall {
@@ -96,14 +101,44 @@ public final class SqlLoadData extends DuetSqlCall {
         return ignoreLines == null ? 0 : SqlLiteral.unchain(ignoreLines).getValueAs(Long.class);
     }
 
-    /** The columns the fields fill, in order; empty for all of the table's. */
-    public List<String> columns() {
-        return columns == null ? List.of() : columns.stream().map(node -> ((SqlIdentifier) node).getSimple()).toList();
+    /** What one field of a row fills: a column, or a user variable the SET clause may use. */
+    public record Field(String name, boolean variable) {
+    }
+
+    /** The fields of each row, in order; empty for all of the table's columns. */
+    public List<Field> fields() {
+        if (columns == null) {
+            return List.of();
+        }
+        List<Field> fields = new ArrayList<>();
+        for (SqlNode node : columns) {
+            if (node instanceof SqlIdentifier identifier && identifier.isSimple()) {
+                fields.add(new Field(identifier.getSimple(), false));
+            } else {
+                String variable = UserVariables.name(node);
+                if (variable == null) {
+                    throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; check the"
+                            + " manual that corresponds to your MySQL server version for the right syntax to use near '"
+                            + node + "': LOAD DATA fills columns and user variables");
+                }
+                fields.add(new Field(variable, true));
+            }
+        }
+        return fields;
     }
 
     /** Whether a SET clause was given. */
     public boolean hasAssignments() {
         return !assignments.isEmpty();
+    }
+
+    /** The SET clause's columns and the expressions that give them, in order. */
+    public List<Map.Entry<String, SqlNode>> assignments() {
+        List<Map.Entry<String, SqlNode>> pairs = new ArrayList<>();
+        for (int i = 0; i + 1 < assignments.size(); i += 2) {
+            pairs.add(Map.entry(((SqlIdentifier) assignments.get(i)).getSimple(), assignments.get(i + 1)));
+        }
+        return pairs;
     }
 
     private static String text(SqlNode literal) {
