@@ -1123,6 +1123,50 @@ SqlNode DuetAdminChecksum() :
     }
 }
 
+/** PREPARE name FROM {'statement' | @variable} (MySQL's SQL-level prepared statements). */
+SqlNode DuetPrepare() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final SqlNode source;
+}
+{
+    <PREPARE> { s = span(); } name = SimpleIdentifier() <FROM> source = Expression(ExprContext.ACCEPT_NON_QUERY) {
+        return new SqlPrepare(s.end(this), name, source);
+    }
+}
+
+/** EXECUTE name [USING @variable, ...]. */
+SqlNode DuetExecute() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final List<SqlNode> arguments = new ArrayList<SqlNode>();
+    SqlNode argument;
+}
+{
+    <EXECUTE> { s = span(); } name = SimpleIdentifier()
+    [
+        <USING> argument = Expression(ExprContext.ACCEPT_NON_QUERY) { arguments.add(argument); }
+        ( <COMMA> argument = Expression(ExprContext.ACCEPT_NON_QUERY) { arguments.add(argument); } )*
+    ]
+    {
+        return new SqlExecute(s.end(this), name, new SqlNodeList(arguments, s.pos()));
+    }
+}
+
+/** {DEALLOCATE | DROP} PREPARE name. */
+SqlNode DuetDeallocatePrepare() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    ( <DEALLOCATE> { s = span(); } | <DROP> { s = span(); } ) <PREPARE> name = SimpleIdentifier() {
+        return new SqlDeallocatePrepare(s.end(this), name);
+    }
+}
+
 /**
  * LOCK TABLES t [[AS] alias] {READ [LOCAL] | [LOW_PRIORITY] WRITE} [, ...] and UNLOCK TABLES (MySQL's; TABLE is
  * accepted for TABLES, as MySQL does).

@@ -61,6 +61,9 @@ import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
+import io.duetdb.sql.parser.prepare.SqlExecute;
+import io.duetdb.sql.parser.prepare.SqlPrepare;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 import io.duetdb.sql.prepare.CalciteCatalog;
@@ -93,6 +96,7 @@ public final class Session implements SessionFunctions {
     private final String host;
     private final Map<String, String> variables = new HashMap<>();
     private final Map<String, Object> userVariables = new HashMap<>();
+    private final NamedPreparedStatements namedPrepared = new NamedPreparedStatements(this);
     /** The cluster's global variable values when the session started, which it starts from (MySQL's rule). */
     private final Map<String, String> globalsAtStart;
     private final ReentrantLock statementLock = new ReentrantLock();
@@ -921,6 +925,15 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlStartTransaction start) {
             startTransaction(start);
             return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlPrepare prepare) {
+            return namedPrepared.prepare(prepare);
+        }
+        if (statement instanceof SqlExecute execute) {
+            return namedPrepared.execute(execute);
+        }
+        if (statement instanceof SqlDeallocatePrepare deallocate) {
+            return namedPrepared.deallocate(deallocate);
         }
         if (statement instanceof SqlLockTables lock) {
             // LOCK TABLES commits the open transaction, as in MySQL.

@@ -33,10 +33,27 @@ import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
+import io.duetdb.sql.parser.prepare.SqlExecute;
+import io.duetdb.sql.parser.prepare.SqlPrepare;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 
 class StatementParserTest {
+    @Test
+    void parsesPrepareExecuteAndDeallocate() {
+        SqlPrepare prepare = (SqlPrepare) StatementParser.parse("PREPARE s FROM 'SELECT ?'");
+        assertThat(prepare.name()).isEqualTo("s");
+        assertThat(prepare.source()).isInstanceOf(SqlLiteral.class);
+        SqlExecute execute = (SqlExecute) StatementParser.parse("EXECUTE s USING DUET_USER_VARIABLE('a'),"
+                + " CAST(DUET_USER_VARIABLE('b') AS BIGINT)");
+        assertThat(execute.arguments()).extracting(UserVariables::name).containsExactly("a", "b");
+        assertThat(((SqlExecute) StatementParser.parse("EXECUTE s")).arguments()).isEmpty();
+        assertThat(((SqlDeallocatePrepare) StatementParser.parse("DEALLOCATE PREPARE s")).name()).isEqualTo("s");
+        assertThat(((SqlDeallocatePrepare) StatementParser.parse("DROP PREPARE s")).name()).isEqualTo("s");
+        assertThat(StatementParser.parse("DROP TABLE s")).isNotInstanceOf(SqlDeallocatePrepare.class);
+    }
+
     @Test
     void parsesLockAndUnlockTables() {
         SqlLockTables lock = (SqlLockTables) StatementParser.parse("LOCK TABLES `items` READ LOCAL, d.t AS x WRITE,"

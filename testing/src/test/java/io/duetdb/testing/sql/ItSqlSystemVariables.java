@@ -186,6 +186,31 @@ class ItSqlSystemVariables {
     }
 
     @Test
+    void preparedStatementsByNameRunWithUserVariables() throws SQLException {
+        try (Connection connection = connect(first); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE prepared_pairs (k INT PRIMARY KEY, v VARCHAR(10))");
+            statement.execute("PREPARE put FROM 'INSERT INTO prepared_pairs VALUES (?, ?)'");
+            for (int k = 1; k <= 3; k++) {
+                statement.execute("SET @k = " + k + ", @v = 'value " + k + "'");
+                statement.execute("EXECUTE put USING @k, @v");
+            }
+            statement.execute("SET @query = 'SELECT v FROM prepared_pairs WHERE k >= ? ORDER BY k'");
+            statement.execute("PREPARE find FROM @query");
+            statement.execute("SET @from = 2");
+            assertThat(SqlTesting.rows(statement, "EXECUTE find USING @from")).containsExactly("value 2", "value 3");
+            statement.execute("PREPARE find FROM 'SELECT count(*) FROM prepared_pairs'");
+            assertThat(single(statement, "EXECUTE FIND")).isEqualTo("3");
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("EXECUTE put USING @k"))).isEqualTo(1210);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("EXECUTE put USING 1, 2"))).isEqualTo(1064);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("PREPARE bad FROM 'SELEC 1'"))).isEqualTo(1064);
+            statement.execute("DEALLOCATE PREPARE put");
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("EXECUTE put USING @k, @v"))).isEqualTo(1243);
+            statement.execute("DROP PREPARE find");
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("DROP PREPARE find"))).isEqualTo(1243);
+        }
+    }
+
+    @Test
     void badValuesGetMySqlsErrorsAndOutOfRangeValuesAreClampedWithAWarning() throws SQLException {
         try (Connection connection = connect(first); Statement statement = connection.createStatement()) {
             assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET tidb_build_stats_concurrency = 'x'")))
