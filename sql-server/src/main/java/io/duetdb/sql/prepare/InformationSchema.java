@@ -57,6 +57,18 @@ public final class InformationSchema {
                 "INDEX_SCHEMA", "INDEX_NAME", "#SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "#CARDINALITY",
                 "#SUB_PART", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"),
                 InformationSchema::statisticsRows);
+        // Primary and unique keys as constraints (ORMs read keys from these); no foreign keys or checks.
+        add(tables, schema, "TABLE_CONSTRAINTS", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
+                "TABLE_SCHEMA", "TABLE_NAME", "CONSTRAINT_TYPE", "ENFORCED"), InformationSchema::constraintRows);
+        add(tables, schema, "KEY_COLUMN_USAGE", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
+                "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME", "#ORDINAL_POSITION",
+                "#POSITION_IN_UNIQUE_CONSTRAINT", "REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME",
+                "REFERENCED_COLUMN_NAME"), InformationSchema::keyColumnRows);
+        add(tables, schema, "REFERENTIAL_CONSTRAINTS", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
+                "CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_CATALOG", "UNIQUE_CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_NAME",
+                "MATCH_OPTION", "UPDATE_RULE", "DELETE_RULE", "TABLE_NAME", "REFERENCED_TABLE_NAME"), current -> List.of());
+        add(tables, schema, "CHECK_CONSTRAINTS", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
+                "CHECK_CLAUSE"), current -> List.of());
         // No table is partitioned: one row per table, as MySQL shows unpartitioned tables.
         add(tables, schema, "PARTITIONS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "PARTITION_NAME",
                 "SUBPARTITION_NAME", "#PARTITION_ORDINAL_POSITION", "#SUBPARTITION_ORDINAL_POSITION", "PARTITION_METHOD",
@@ -217,6 +229,42 @@ public final class InformationSchema {
             }
         }
         return "";
+    }
+
+    private static List<Object[]> constraintRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                for (IndexInfo index : keys(table)) {
+                    rows.add(new Object[] {"def", database.name(), index.name(), database.name(), table.name(),
+                            index.primary() ? "PRIMARY KEY" : "UNIQUE", "YES"});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> keyColumnRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                for (IndexInfo index : keys(table)) {
+                    for (int i = 0; i < index.columns().size(); i++) {
+                        rows.add(new Object[] {"def", database.name(), index.name(), "def", database.name(),
+                                table.name(), index.columns().get(i), (long) i + 1, null, null, null, null});
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** A base table's public primary and unique keys. */
+    private static List<IndexInfo> keys(TableInfo table) {
+        if (table.view() != null) {
+            return List.of();
+        }
+        return table.indexes().stream().filter(index -> index.state() == SchemaState.PUBLIC && index.unique()).toList();
     }
 
     private static List<Object[]> statisticsRows(InfoSchema schema) {

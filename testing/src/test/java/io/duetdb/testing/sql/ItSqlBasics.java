@@ -65,6 +65,14 @@ class ItSqlBasics {
                     "name|varchar|varchar(40)|NO|UNI", "price|decimal|decimal(10,2)|YES|", "stock|int|int|YES|");
             assertThat(rows(statement, "SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS"
                     + " WHERE TABLE_NAME = 'items' ORDER BY INDEX_NAME")).containsExactly("PRIMARY|id|0", "uk_name|name|0");
+            // Keys as ORMs reflect them (SQLAlchemy, Django and Rails read these), with no foreign keys.
+            assertThat(rows(statement, "SELECT tc.CONSTRAINT_NAME, tc.CONSTRAINT_TYPE, k.COLUMN_NAME, k.ORDINAL_POSITION"
+                    + " FROM information_schema.TABLE_CONSTRAINTS tc JOIN information_schema.KEY_COLUMN_USAGE k"
+                    + " ON k.CONSTRAINT_NAME = tc.CONSTRAINT_NAME AND k.TABLE_SCHEMA = tc.TABLE_SCHEMA"
+                    + " AND k.TABLE_NAME = tc.TABLE_NAME WHERE tc.TABLE_SCHEMA = 'shop' AND tc.TABLE_NAME = 'items'"
+                    + " ORDER BY tc.CONSTRAINT_NAME")).containsExactly("PRIMARY|PRIMARY KEY|id|1", "uk_name|UNIQUE|name|1");
+            assertThat(rows(statement, "SELECT count(*) FROM information_schema.REFERENTIAL_CONSTRAINTS"
+                    + " WHERE CONSTRAINT_SCHEMA = 'shop'")).containsExactly("0");
             assertThat(rows(statement, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA ORDER BY SCHEMA_NAME"))
                     .contains("information_schema", "shop", "test");
             assertThat(rows(statement, "SELECT name FROM items WHERE name = 'plum'")).containsExactly("plum");
