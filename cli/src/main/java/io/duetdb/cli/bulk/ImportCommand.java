@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -39,8 +41,9 @@ import picocli.CommandLine.Option;
 /**
  * bin/duet import: an export directory (bin/duet export's, or Dumpling's layout) into a running cluster through a SQL
  * server, as TiDB Lightning does: each database and table is created from its schema file, each table's data files
- * are imported with IMPORT INTO (physical import, the table visible at once when done), and, when the directory has a
- * metadata.json, each table's rows and checksum are compared with the export's.
+ * are imported with IMPORT INTO (the physical backend: empty tables, visible at once when done) or as batched INSERTs
+ * (the logical backend, {@link LogicalTableImport}), and, when the directory has a metadata.json, each table's rows and
+ * checksum are compared with the export's.
  */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Import an export directory (schema and data files; local path, file:// or hdfs:// URI) through a SQL server.")
@@ -70,13 +73,33 @@ public final class ImportCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "1", description = "tables imported at once (default: ${DEFAULT-VALUE})")
     int threads;
 
-    @Option(names = "--no-schema", description = "the tables exist already (empty): do not run the schema files")
+    @Option(names = "--no-schema", description = "the tables exist already: do not run the schema files")
     boolean noSchema;
+
+    @Option(names = "--backend", defaultValue = "physical", description = "physical (IMPORT INTO: empty tables, rows"
+            + " visible at once when done; the default) or logical (batched INSERTs: tables may hold rows and stay"
+            + " writable)")
+    String backend;
+
+    @Option(names = "--on-duplicate", defaultValue = "error", description = "logical backend: a row whose key is"
+            + " taken fails the import (error, the default), replaces the old row (replace) or is skipped (ignore)")
+    String onDuplicate;
 
     @Override
     public Integer call() throws Exception {
         if (threads < 1) {
             throw new DuetException(ErrorCode.INVALID_CONFIG, "--threads must be positive");
+        }
+        boolean logical = switch (backend.toLowerCase(Locale.ROOT)) {
+            case "logical" -> true;
+            case "physical" -> false;
+            default -> throw new DuetException(ErrorCode.INVALID_CONFIG, "--backend takes physical or logical, not '"
+                    + backend + "'");
+        };
+        LogicalTableImport.OnDuplicate duplicates = LogicalTableImport.OnDuplicate.of(onDuplicate);
+        if (!logical && duplicates != LogicalTableImport.OnDuplicate.ERROR) {
+            throw new DuetException(ErrorCode.INVALID_CONFIG, "--on-duplicate " + onDuplicate
+                    + " needs --backend logical (a physical import fails on duplicate keys)");
         }
         PrintStream out = System.out;
         SourceFiles files = SourceFiles.withDefaultConfiguration();
@@ -94,13 +117,16 @@ public final class ImportCommand implements Callable<Integer> {
         }
         long expectedRows = selected.stream().mapToLong(table -> metadata.flatMap(found -> found.table(table.database(),
                 table.name())).map(TableExport::rows).orElse(0L)).sum();
-        out.printf("importing %d tables from %s through %s%s%n", selected.size(), fileSystem.makeQualified(directory), sql,
+        out.printf("importing %d table%s from %s through %s (%s backend)%s%n", selected.size(),
+                selected.size() == 1 ? "" : "s", fileSystem.makeQualified(directory), sql, logical ? "logical" : "physical",
                 metadata.map(found -> " (exported at ts " + found.ts() + ")").orElse(""));
         Map<String, Long> importedRows = new ConcurrentHashMap<>();
+        AtomicLong inserted = new AtomicLong();
+        LogicalTableImport logicalImport = logical ? new LogicalTableImport(files, duplicates) : null;
         List<TableResult> results = new ArrayList<>();
         long started = System.nanoTime();
         try (Connection monitor = connect();
-                ImportJobProgress jobs = new ImportJobProgress(monitor, importedRows);
+                ImportJobProgress jobs = new ImportJobProgress(monitor, importedRows, inserted);
                 TerminalProgress progress = new TerminalProgress("import", jobs::rows, expectedRows, out)) {
             if (!noSchema) {
                 createDatabases(fileSystem, selected);
@@ -109,7 +135,8 @@ public final class ImportCommand implements Callable<Integer> {
             try {
                 List<Future<TableResult>> running = new ArrayList<>();
                 for (ExportLayout.Table table : selected) {
-                    running.add(workers.submit(() -> importTable(fileSystem, table, importedRows)));
+                    running.add(workers.submit(() -> importTable(fileSystem, table, importedRows, logicalImport,
+                            inserted)));
                 }
                 for (Future<TableResult> table : running) {
                     results.add(await(table));
@@ -125,7 +152,8 @@ public final class ImportCommand implements Callable<Integer> {
             rows += result.rows();
             Optional<TableExport> exported = metadata.flatMap(found -> found.table(result.table().database(),
                     result.table().name()));
-            String verdict = exported.map(entry -> entry.checksum().crc64Xor() == result.checksum()
+            String verdict = !result.comparable() ? "not compared: the table held rows before"
+                    : exported.map(entry -> entry.checksum().crc64Xor() == result.checksum()
                     && entry.checksum().totalKvs() == result.totalKvs() && entry.rows() == result.rows()
                             ? "matches the export" : "DIFFERS from the export's " + Long.toUnsignedString(
                                     entry.checksum().crc64Xor()) + " (" + entry.checksum().totalKvs() + " kvs, "
@@ -168,8 +196,8 @@ public final class ImportCommand implements Callable<Integer> {
         }
     }
 
-    private TableResult importTable(FileSystem fileSystem, ExportLayout.Table table, Map<String, Long> importedRows)
-            throws SQLException, IOException {
+    private TableResult importTable(FileSystem fileSystem, ExportLayout.Table table, Map<String, Long> importedRows,
+            LogicalTableImport logicalImport, AtomicLong inserted) throws SQLException, IOException {
         String targetDatabase = target(table.database());
         String target = CreateTableText.quoted(targetDatabase) + "." + CreateTableText.quoted(table.name());
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
@@ -183,7 +211,21 @@ public final class ImportCommand implements Callable<Integer> {
             }
             if (table.dataPattern() == null) {
                 importedRows.put(target, 0L);
-                return new TableResult(table, target, 0, 0, 0);
+                return new TableResult(table, target, 0, 0, 0, true);
+            }
+            if (logicalImport != null) {
+                boolean empty;
+                try (ResultSet any = statement.executeQuery("SELECT 1 FROM " + target + " LIMIT 1")) {
+                    empty = !any.next();
+                }
+                long rows = logicalImport.run(connection, target, table.dataPattern(), table.format(), inserted);
+                statement.execute("ADMIN CHECKSUM TABLE " + target);
+                try (ResultSet checksum = statement.getResultSet()) {
+                    checksum.next();
+                    return new TableResult(table, target, rows,
+                            Long.parseUnsignedLong(checksum.getString("Checksum_crc64_xor")),
+                            checksum.getLong("Total_kvs"), empty);
+                }
             }
             statement.execute("IMPORT INTO " + target + " FROM '" + table.dataPattern().replace("'", "''")
                     + "' FORMAT '" + table.format() + "'");
@@ -192,7 +234,7 @@ public final class ImportCommand implements Callable<Integer> {
                 long rows = result.getLong("Imported_Rows");
                 importedRows.put(target, rows);
                 return new TableResult(table, target, rows, Long.parseUnsignedLong(result.getString("Checksum_crc64_xor")),
-                        result.getLong("Total_kvs"));
+                        result.getLong("Total_kvs"), true);
             }
         }
     }
@@ -243,7 +285,11 @@ public final class ImportCommand implements Callable<Integer> {
         }
     }
 
-    /** One imported table: its qualified target name, rows and the checksum IMPORT INTO verified. */
-    private record TableResult(ExportLayout.Table table, String target, long rows, long checksum, long totalKvs) {
+    /**
+     * One imported table: its qualified target name, rows and the stores' checksum after the import; comparable with
+     * the export's when the table held nothing before.
+     */
+    private record TableResult(ExportLayout.Table table, String target, long rows, long checksum, long totalKvs,
+            boolean comparable) {
     }
 }

@@ -10,20 +10,23 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Rows imported so far: those of finished tables plus the row counts the SQL server's running IMPORT INTO jobs
- * report (ADMIN SHOW DDL JOBS), read once a second on a connection of its own.
+ * Rows imported so far: those of finished tables, the row counts the SQL server's running IMPORT INTO jobs report
+ * (ADMIN SHOW DDL JOBS, read once a second on a connection of its own), and the rows logical imports inserted.
  */
 final class ImportJobProgress implements AutoCloseable {
     private final Connection connection;
     private final Map<String, Long> finished;
+    private final AtomicLong inserted;
     private final ScheduledExecutorService poller;
     private volatile long running;
 
-    ImportJobProgress(Connection connection, Map<String, Long> finished) {
+    ImportJobProgress(Connection connection, Map<String, Long> finished, AtomicLong inserted) {
         this.connection = requireNonNull(connection, "connection is null");
         this.finished = requireNonNull(finished, "finished is null");
+        this.inserted = requireNonNull(inserted, "inserted is null");
         this.poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "import-progress");
             thread.setDaemon(true);
@@ -33,7 +36,7 @@ final class ImportJobProgress implements AutoCloseable {
     }
 
     long rows() {
-        return finished.values().stream().mapToLong(Long::longValue).sum() + running;
+        return finished.values().stream().mapToLong(Long::longValue).sum() + running + inserted.get();
     }
 
     private void poll() {

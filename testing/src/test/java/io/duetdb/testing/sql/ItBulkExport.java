@@ -233,6 +233,33 @@ class ItBulkExport {
         assertThat(run(again, "import", "--sql", sqlCluster.server().address().toString(), "--input", output.toString(),
                 "--database", "bulk_cli", "--tables", "small")).isEqualTo(1);
         assertThat(again.toString()).contains("ERROR 8173");
+        // The logical backend: batched INSERTs, into new tables (the checksums match) or ones holding rows.
+        String server = sqlCluster.server().address().toString();
+        StringWriter logical = new StringWriter();
+        assertThat(run(logical, "import", "--sql", server, "--input", output.toString(), "--database", "bulk_logical",
+                "--backend", "logical", "--threads", "2")).as("logical import failed: %s", logical).isZero();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(rows(statement, "SELECT * FROM bulk_logical.source ORDER BY id"))
+                    .isEqualTo(rows(statement, "SELECT * FROM bulk.source ORDER BY id"));
+            List<String> checksums = rows(statement, "ADMIN CHECKSUM TABLE bulk.source, bulk_logical.source");
+            assertThat(checksums.get(1).replace("bulk_logical|", "bulk|")).isEqualTo(checksums.get(0));
+            statement.execute("UPDATE bulk_logical.small SET id = 30 WHERE id = 3");
+        }
+        StringWriter duplicate = new StringWriter();
+        assertThat(run(duplicate, "import", "--sql", server, "--input", output.toString(), "--database", "bulk_logical",
+                "--tables", "small", "--backend", "logical", "--no-schema")).isEqualTo(1);
+        assertThat(duplicate.toString()).contains("ERROR 1062");
+        StringWriter ignore = new StringWriter();
+        assertThat(run(ignore, "import", "--sql", server, "--input", output.toString(), "--database", "bulk_logical",
+                "--tables", "small", "--backend", "logical", "--no-schema", "--on-duplicate", "ignore"))
+                .as("import failed: %s", ignore).isZero();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(rows(statement, "SELECT id FROM bulk_logical.small ORDER BY id")).containsExactly("1", "2", "3", "30");
+        }
+        StringWriter physicalReplace = new StringWriter();
+        assertThat(run(physicalReplace, "import", "--sql", server, "--input", output.toString(), "--on-duplicate",
+                "replace")).isEqualTo(1);
+        assertThat(physicalReplace.toString()).contains("needs --backend logical");
         StringWriter unknown = new StringWriter();
         assertThat(run(unknown, "import", "--sql", sqlCluster.server().address().toString(), "--input",
                 output.toString(), "--tables", "nosuch")).isEqualTo(1);
