@@ -43,7 +43,8 @@ import picocli.CommandLine.Option;
  * server, as TiDB Lightning does: each database and table is created from its schema file, each table's data files
  * are imported with IMPORT INTO (the physical backend: empty tables, visible at once when done) or as batched INSERTs
  * (the logical backend, {@link LogicalTableImport}), and, when the directory has a metadata.json, each table's rows and
- * checksum are compared with the export's.
+ * checksum are compared with the export's. Run again after a failure, the physical backend skips the tables that
+ * already hold the export's rows (the same checksum) and imports the rest.
  */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Import an export directory (schema and data files; local path, file:// or hdfs:// URI) through a SQL server.")
@@ -135,8 +136,9 @@ public final class ImportCommand implements Callable<Integer> {
             try {
                 List<Future<TableResult>> running = new ArrayList<>();
                 for (ExportLayout.Table table : selected) {
-                    running.add(workers.submit(() -> importTable(fileSystem, table, importedRows, logicalImport,
-                            inserted)));
+                    Optional<TableExport> exported = metadata.flatMap(found -> found.table(table.database(), table.name()));
+                    running.add(workers.submit(() -> importTable(fileSystem, table, exported, importedRows,
+                            logicalImport, inserted)));
                 }
                 for (Future<TableResult> table : running) {
                     results.add(await(table));
@@ -161,8 +163,9 @@ public final class ImportCommand implements Callable<Integer> {
             if (verdict.startsWith("DIFFERS")) {
                 mismatches.add(result.target());
             }
-            out.printf("  %s: %,d rows, checksum %s (%d kvs) %s%n", result.target(), result.rows(),
-                    Long.toUnsignedString(result.checksum()), result.totalKvs(), verdict);
+            out.printf("  %s: %,d rows, checksum %s (%d kvs) %s%s%n", result.target(), result.rows(),
+                    Long.toUnsignedString(result.checksum()), result.totalKvs(), verdict,
+                    result.skipped() ? " (imported by an earlier run: skipped)" : "");
         }
         out.printf("imported %,d rows in %.1f s = %,.0f rows/s%n", rows, seconds, rows / Math.max(seconds, 1e-3));
         if (!mismatches.isEmpty()) {
@@ -196,8 +199,9 @@ public final class ImportCommand implements Callable<Integer> {
         }
     }
 
-    private TableResult importTable(FileSystem fileSystem, ExportLayout.Table table, Map<String, Long> importedRows,
-            LogicalTableImport logicalImport, AtomicLong inserted) throws SQLException, IOException {
+    private TableResult importTable(FileSystem fileSystem, ExportLayout.Table table, Optional<TableExport> exported,
+            Map<String, Long> importedRows, LogicalTableImport logicalImport, AtomicLong inserted)
+            throws SQLException, IOException {
         String targetDatabase = target(table.database());
         String target = CreateTableText.quoted(targetDatabase) + "." + CreateTableText.quoted(table.name());
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
@@ -211,20 +215,25 @@ public final class ImportCommand implements Callable<Integer> {
             }
             if (table.dataPattern() == null) {
                 importedRows.put(target, 0L);
-                return new TableResult(table, target, 0, 0, 0, true);
+                return new TableResult(table, target, 0, 0, 0, true, false);
+            }
+            boolean empty;
+            try (ResultSet any = statement.executeQuery("SELECT 1 FROM " + target + " LIMIT 1")) {
+                empty = !any.next();
             }
             if (logicalImport != null) {
-                boolean empty;
-                try (ResultSet any = statement.executeQuery("SELECT 1 FROM " + target + " LIMIT 1")) {
-                    empty = !any.next();
-                }
                 long rows = logicalImport.run(connection, target, table.dataPattern(), table.format(), inserted);
-                statement.execute("ADMIN CHECKSUM TABLE " + target);
-                try (ResultSet checksum = statement.getResultSet()) {
-                    checksum.next();
-                    return new TableResult(table, target, rows,
-                            Long.parseUnsignedLong(checksum.getString("Checksum_crc64_xor")),
-                            checksum.getLong("Total_kvs"), empty);
+                TableResult stored = stored(statement, table, target, rows);
+                return new TableResult(table, target, rows, stored.checksum(), stored.totalKvs(), empty, false);
+            }
+            if (!empty && exported.isPresent()) {
+                // A run that stopped after some tables: those already holding the export's rows are done.
+                TableResult stored = stored(statement, table, target, exported.get().rows());
+                if (stored.checksum() == exported.get().checksum().crc64Xor()
+                        && stored.totalKvs() == exported.get().checksum().totalKvs()) {
+                    importedRows.put(target, stored.rows());
+                    return new TableResult(table, target, stored.rows(), stored.checksum(), stored.totalKvs(), true,
+                            true);
                 }
             }
             statement.execute("IMPORT INTO " + target + " FROM '" + table.dataPattern().replace("'", "''")
@@ -234,8 +243,19 @@ public final class ImportCommand implements Callable<Integer> {
                 long rows = result.getLong("Imported_Rows");
                 importedRows.put(target, rows);
                 return new TableResult(table, target, rows, Long.parseUnsignedLong(result.getString("Checksum_crc64_xor")),
-                        result.getLong("Total_kvs"), true);
+                        result.getLong("Total_kvs"), true, false);
             }
+        }
+    }
+
+    /** The stores' checksum of the table as it is now (ADMIN CHECKSUM TABLE). */
+    private static TableResult stored(Statement statement, ExportLayout.Table table, String target, long rows)
+            throws SQLException {
+        statement.execute("ADMIN CHECKSUM TABLE " + target);
+        try (ResultSet checksum = statement.getResultSet()) {
+            checksum.next();
+            return new TableResult(table, target, rows, Long.parseUnsignedLong(checksum.getString("Checksum_crc64_xor")),
+                    checksum.getLong("Total_kvs"), true, false);
         }
     }
 
@@ -287,9 +307,9 @@ public final class ImportCommand implements Callable<Integer> {
 
     /**
      * One imported table: its qualified target name, rows and the stores' checksum after the import; comparable with
-     * the export's when the table held nothing before.
+     * the export's when the table held nothing before; skipped when an earlier run had imported it.
      */
     private record TableResult(ExportLayout.Table table, String target, long rows, long checksum, long totalKvs,
-            boolean comparable) {
+            boolean comparable, boolean skipped) {
     }
 }

@@ -76,6 +76,11 @@ class StatementParserTest {
         assertThat(StatementParser.parse("SELECT 1 /*!80099 + 1 */").toString()).doesNotContain("+");
         SqlSelect select = (SqlSelect) StatementParser.parse("SELECT /*!40001 SQL_NO_CACHE */ `id` FROM `items`");
         assertThat(select.getSelectList()).extracting(SqlNode::toString).containsExactly("id");
+        select = (SqlSelect) StatementParser.parse("SELECT sql_no_cache.sql_no_cache AS sql_no_cache FROM sql_no_cache");
+        assertThat(select.getSelectList()).extracting(SqlNode::toString)
+                .containsExactly("`sql_no_cache`.`sql_no_cache` AS `sql_no_cache`");
+        select = (SqlSelect) StatementParser.parse("SELECT sql_buffer_result, 1 FROM t");
+        assertThat(select.getSelectList()).hasSize(2);
         select = (SqlSelect) StatementParser.parse("SELECT /*+ MAX_EXECUTION_TIME(5) */ SQL_BUFFER_RESULT DISTINCT a FROM t");
         assertThat(select.isDistinct()).isTrue();
         assertThat(select.getSelectList()).extracting(SqlNode::toString).containsExactly("a");

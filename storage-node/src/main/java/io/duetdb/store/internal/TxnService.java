@@ -1034,7 +1034,21 @@ public final class TxnService implements LeaderHandOver {
                 return false;
             }
         }
-        return memoryLocks(peer).putAll(locks);
+        // Only a leader of the current term may answer from memory: a leader stepping down sees the new term before
+        // it stops leading, and its table (emptied for that term) would take locks nobody will ever see.
+        long term = peer.currentTerm();
+        if (!peer.isLeaderReady()) {
+            return false;
+        }
+        PessimisticLockTable table = memoryLocks(peer);
+        if (!table.putAll(locks)) {
+            return false;
+        }
+        if (peer.currentTerm() != term || !peer.isLeaderReady()) {
+            locks.forEach((key, lock) -> table.remove(key, lock.startTs()));
+            return false;
+        }
+        return true;
     }
 
     public CompletableFuture<PessimisticRollbackResponse> pessimisticRollback(PessimisticRollbackRequest request) {

@@ -3,8 +3,11 @@ package io.duetdb.testing.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -228,7 +231,22 @@ class ItBulkExport {
                     .isEqualTo(rows(statement, "SHOW CREATE TABLE bulk.source").get(0));
         }
 
-        // Into tables that are no longer empty: refused with IMPORT INTO's error, nothing changes.
+        // Run again: the tables holding the export's rows are skipped, as after a run that stopped half-way.
+        PrintStream console = System.out;
+        ByteArrayOutputStream rerun = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(rerun, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(run(new StringWriter(), "import", "--sql", sqlCluster.server().address().toString(), "--input",
+                    output.toString(), "--database", "bulk_cli")).isZero();
+        } finally {
+            System.setOut(console);
+        }
+        assertThat(rerun.toString(StandardCharsets.UTF_8)).contains("`bulk_cli`.`source`: 3,000 rows",
+                "imported by an earlier run: skipped");
+        // A table holding other rows: refused with IMPORT INTO's error, nothing changes.
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO bulk_cli.small VALUES (4)");
+        }
         StringWriter again = new StringWriter();
         assertThat(run(again, "import", "--sql", sqlCluster.server().address().toString(), "--input", output.toString(),
                 "--database", "bulk_cli", "--tables", "small")).isEqualTo(1);
@@ -300,18 +318,6 @@ class ItBulkExport {
     }
 
     private static List<String> rows(Statement statement, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        statement.execute(sql);
-        try (ResultSet result = statement.getResultSet()) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= columns; i++) {
-                    row.append(i == 1 ? "" : "|").append(result.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
+        return SqlTesting.executedRows(statement, sql);
     }
 }

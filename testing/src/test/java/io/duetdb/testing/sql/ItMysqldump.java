@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -107,18 +106,6 @@ class ItMysqldump {
     }
 
     private static List<String> rows(Statement statement, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        statement.execute(sql);
-        try (ResultSet result = statement.getResultSet()) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= columns; i++) {
-                    row.append(i == 1 ? "" : "|").append(result.getString(i));
-                }
-                rows.add(row.toString());
-            }
-        }
-        return rows;
+        return SqlTesting.executedRows(statement, sql);
     }
 }

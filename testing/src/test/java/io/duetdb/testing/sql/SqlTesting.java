@@ -98,6 +98,15 @@ final class SqlTesting {
         return rows(statement.executeQuery(sql));
     }
 
+    /**
+     * As {@link #rows(Statement, String)} for statements Connector/J's executeQuery refuses (ADMIN, IMPORT INTO,
+     * SHOW it does not know): run with execute(), then read.
+     */
+    static List<String> executedRows(Statement statement, String sql) throws SQLException {
+        statement.execute(sql);
+        return rows(statement.getResultSet());
+    }
+
     /** Each row of a result as its columns' text joined by '|'; closes the result. */
     static List<String> rows(ResultSet result) throws SQLException {
         return SqlRows.of(result);

@@ -77,8 +77,9 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
         } else if (inHint) {
             return inHint(token);
         }
-        if (afterSelect && SELECT_MODIFIERS.contains(token.image.toUpperCase(Locale.ROOT))) {
+        if (afterSelect && SELECT_MODIFIERS.contains(token.image.toUpperCase(Locale.ROOT)) && !endsSelectItem(peek())) {
             // MySQL's advice to its own optimizer and query cache (mysqldump sends SQL_NO_CACHE): nothing to do here.
+            // Followed by what ends a select item, the word is a name (MySQL reserves SQL_NO_CACHE no more).
             return classified(next());
         }
         switch (token.kind) {
@@ -150,6 +151,12 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             }
         }
         return token;
+    }
+
+    /** Whether a token after a word makes that word a select item or a qualifier, not a SELECT modifier. */
+    private static boolean endsSelectItem(Token next) {
+        return next.kind == DOT || next.kind == COMMA || next.kind == FROM || next.kind == AS || next.kind == EOF
+                || next.kind == SEMICOLON;
     }
 
     private static boolean isString(Token token) {
