@@ -77,6 +77,10 @@ public final class ImportCommand implements Callable<Integer> {
     @Option(names = "--no-schema", description = "the tables exist already: do not run the schema files")
     boolean noSchema;
 
+    @Option(names = "--csv-header", description = "CSV files begin with a line of column names (Dumpling's"
+            + " --csv-header; bin/duet export writes none)")
+    boolean csvHeader;
+
     @Option(names = "--backend", defaultValue = "physical", description = "physical (IMPORT INTO: empty tables, rows"
             + " visible at once when done; the default) or logical (batched INSERTs: tables may hold rows and stay"
             + " writable)")
@@ -123,7 +127,7 @@ public final class ImportCommand implements Callable<Integer> {
                 metadata.map(found -> " (exported at ts " + found.ts() + ")").orElse(""));
         Map<String, Long> importedRows = new ConcurrentHashMap<>();
         AtomicLong inserted = new AtomicLong();
-        LogicalTableImport logicalImport = logical ? new LogicalTableImport(files, duplicates) : null;
+        LogicalTableImport logicalImport = logical ? new LogicalTableImport(files, duplicates, csvHeader ? 1 : 0) : null;
         List<TableResult> results = new ArrayList<>();
         long started = System.nanoTime();
         try (Connection monitor = connect();
@@ -237,7 +241,8 @@ public final class ImportCommand implements Callable<Integer> {
                 }
             }
             statement.execute("IMPORT INTO " + target + " FROM '" + table.dataPattern().replace("'", "''")
-                    + "' FORMAT '" + table.format() + "'");
+                    + "' FORMAT '" + table.format() + "'"
+                    + (csvHeader && table.format().equals("csv") ? " WITH SKIP_ROWS=1" : ""));
             try (ResultSet result = statement.getResultSet()) {
                 result.next();
                 long rows = result.getLong("Imported_Rows");

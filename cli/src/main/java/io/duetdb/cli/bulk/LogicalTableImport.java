@@ -58,10 +58,13 @@ final class LogicalTableImport {
 
     private final SourceFiles sources;
     private final OnDuplicate onDuplicate;
+    private final CsvOptions csv;
 
-    LogicalTableImport(SourceFiles sources, OnDuplicate onDuplicate) {
+    /** {@code csvHeaderLines}: lines of column names each CSV file begins with, skipped. */
+    LogicalTableImport(SourceFiles sources, OnDuplicate onDuplicate, int csvHeaderLines) {
         this.sources = requireNonNull(sources, "sources is null");
         this.onDuplicate = requireNonNull(onDuplicate, "onDuplicate is null");
+        this.csv = CsvOptions.DEFAULT.withSkipRows(csvHeaderLines);
     }
 
     /**
@@ -76,7 +79,7 @@ final class LogicalTableImport {
             List<String> columns = List.of();
             Function<SourceFile, RowReader> reader;
             switch (format.toLowerCase(Locale.ROOT)) {
-                case "csv" -> reader = source -> new CsvRows(source.describe(), sources.open(source), CsvOptions.DEFAULT);
+                case "csv" -> reader = source -> new CsvRows(source.describe(), sources.open(source), csv);
                 case "parquet" -> {
                     columns = ParquetRows.columnNames(file, sources.configuration());
                     reader = source -> new ParquetRows(source, sources.configuration());

@@ -284,6 +284,33 @@ class ItBulkExport {
         assertThat(unknown.toString()).contains("holds no files of table nosuch");
     }
 
+    @Test
+    void importCommandReadsADumplingDirectoryWithHeaders() throws Exception {
+        // Dumpling's layout and its --csv-header files, no metadata.json: nothing to compare, everything to create.
+        Path dumpling = local.resolve("dumpling");
+        Files.createDirectories(dumpling);
+        Files.writeString(dumpling.resolve("legacy-schema-create.sql"), "CREATE DATABASE `legacy`;\n");
+        Files.writeString(dumpling.resolve("legacy.people-schema.sql"), "/*!40101 SET NAMES binary*/;\n"
+                + "CREATE TABLE `people` (`id` int NOT NULL, `name` varchar(20) DEFAULT 'x;y', PRIMARY KEY (`id`)"
+                + " /*T![clustered_index] NONCLUSTERED */) ENGINE=InnoDB;\n");
+        Files.writeString(dumpling.resolve("legacy.people.000000000.csv"), "id,name\n1,ann\n2,\"bo, b\"\n");
+        Files.writeString(dumpling.resolve("legacy.people.000000001.csv"), "id,name\n3,\\N\n");
+        String server = sqlCluster.server().address().toString();
+        for (String backend : List.of("physical", "logical")) {
+            StringWriter err = new StringWriter();
+            assertThat(run(err, "import", "--sql", server, "--input", dumpling.toString(), "--database",
+                    "legacy_" + backend, "--csv-header", "--backend", backend)).as("%s import failed: %s", backend, err)
+                    .isZero();
+            try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                assertThat(rows(statement, "SELECT id, name FROM legacy_" + backend + ".people ORDER BY id"))
+                        .containsExactly("1|ann", "2|bo, b", "3|null");
+                // The executable comment kept the key nonclustered.
+                assertThat(rows(statement, "SHOW CREATE TABLE legacy_" + backend + ".people").get(0))
+                        .contains("NONCLUSTERED");
+            }
+        }
+    }
+
     /** Runs bin/duet's command line; answers its exit code, its error output in {@code err}. */
     private static int run(StringWriter err, String... args) {
         CommandLine command = Main.commandLine();
