@@ -3,6 +3,7 @@ package io.duetdb.store.internal;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -791,39 +793,66 @@ public final class TxnService implements LeaderHandOver {
         return new ArrayList<>(keys);
     }
 
+    /**
+     * The locks of a range, read at the leader behind the read barrier like any transactional read: a replica that
+     * lost leadership may not have applied the latest prewrites or resolutions yet.
+     */
     public CompletableFuture<ScanLockResponse> scanLock(ScanLockRequest request) {
         try {
-            RegionPeer peer = kv.checkedPeer(request.getContext(), List.of(), false);
+            RegionPeer peer = readablePeer(request.getContext(), List.of());
+            return afterBarrier(peer, request.getContext(),
+                    error -> ScanLockResponse.newBuilder().setRegionError(error).build(), () -> null,
+                    () -> scanLocks(peer, request));
+        } catch (Refusal refusal) {
+            return CompletableFuture.completedFuture(scanLockRefused(refusal));
+        }
+    }
+
+    private ScanLockResponse scanLocks(RegionPeer peer, ScanLockRequest request) {
+        try {
             Region region = peer.region();
             byte[] start = KeyRanges.compare(request.getStartKey().toByteArray(), region.getStartKey().toByteArray()) > 0
                     ? request.getStartKey().toByteArray() : region.getStartKey().toByteArray();
             byte[] end = KeyRanges.compareEnds(request.getEndKey().toByteArray(), region.getEndKey().toByteArray()) <= 0
                     ? request.getEndKey().toByteArray() : region.getEndKey().toByteArray();
             int limit = request.getLimit() == 0 ? KvService.MAX_SCAN_LIMIT : Math.min(request.getLimit(), KvService.MAX_SCAN_LIMIT);
-            ScanLockResponse.Builder response = ScanLockResponse.newBuilder();
-            byte[] scanStart = start;
-            byte[] scanEnd = end;
+            // In-memory pessimistic locks and the lock column family, merged in key order: a full page ends at its
+            // largest key, where the caller's next page starts.
+            TreeMap<byte[], Lock> found = new TreeMap<>(Arrays::compareUnsigned);
             memoryLocks(peer).matching((key, lock) -> lock.startTs() <= request.getMaxVersion()
-                    && KeyRanges.contains(scanStart, scanEnd, key.toByteArray()), limit)
-                    .forEach((key, lock) -> response.addLocks(KeyErrors.lockInfo(key.toByteArray(), lock)));
+                    && KeyRanges.contains(start, end, key.toByteArray()), limit)
+                    .forEach((key, lock) -> found.put(key.toByteArray(), lock));
             try (EngineIterator locks = node.engine().iterator(ColumnFamily.LOCK, Keys.dataKey(start), Keys.dataEndKey(end))) {
-                for (locks.seekToFirst(); locks.valid() && response.getLocksCount() < limit; locks.next()) {
+                int fromEngine = 0;
+                for (locks.seekToFirst(); locks.valid() && fromEngine < limit; locks.next()) {
                     Lock lock = Lock.decode(locks.value());
                     if (lock.startTs() <= request.getMaxVersion()) {
-                        response.addLocks(KeyErrors.lockInfo(Keys.userKeyOf(locks.key()), lock));
+                        found.putIfAbsent(Keys.userKeyOf(locks.key()), lock);
+                        fromEngine++;
                     }
                 }
             }
-            return CompletableFuture.completedFuture(response.build());
-        } catch (Refusal refusal) {
             ScanLockResponse.Builder response = ScanLockResponse.newBuilder();
-            if (refusal.regionError != null) {
-                response.setRegionError(refusal.regionError);
-            } else {
-                response.setError(refusal.getMessage());
+            for (Map.Entry<byte[], Lock> lock : found.entrySet()) {
+                if (response.getLocksCount() >= limit) {
+                    break;
+                }
+                response.addLocks(KeyErrors.lockInfo(lock.getKey(), lock.getValue()));
             }
-            return CompletableFuture.completedFuture(response.build());
+            return response.build();
+        } catch (Refusal refusal) {
+            return scanLockRefused(refusal);
         }
+    }
+
+    private static ScanLockResponse scanLockRefused(Refusal refusal) {
+        ScanLockResponse.Builder response = ScanLockResponse.newBuilder();
+        if (refusal.regionError != null) {
+            response.setRegionError(refusal.regionError);
+        } else {
+            response.setError(refusal.getMessage());
+        }
+        return response.build();
     }
 
     public CompletableFuture<TxnHeartBeatResponse> heartBeat(TxnHeartBeatRequest request) {
