@@ -808,18 +808,33 @@ SqlNode DuetExplain() :
     final Span s;
     boolean analyze = false;
     final SqlNode query;
+    final SqlIdentifier table;
+    SqlNode column = null;
 }
 {
     ( <EXPLAIN> | <DESCRIBE> | <DESC> ) { s = span(); }
-    [ <ANALYZE> { analyze = true; } ]
-    [ <FORMAT> <EQ> ( Identifier() | StringLiteral() | <ROW> ) ]
-    query = DuetQueryWithLocking()
-    {
-        if (!(query instanceof SqlQueryWithLocking) && !query.getKind().belongsTo(SqlKind.QUERY)) {
-            throw SqlUtil.newContextException(query.getParserPosition(), RESOURCE.illegalNonQueryExpression());
+    (
+        // DESCRIBE t [column]: SHOW COLUMNS FROM t [LIKE 'column'].
+        LOOKAHEAD(CompoundIdentifier() ( <EOF> | <SEMICOLON> | SimpleIdentifier() | <QUOTED_STRING> ))
+        table = CompoundIdentifier()
+        [ column = StringLiteral() | column = SimpleIdentifier() {
+            column = SqlLiteral.createCharString(((SqlIdentifier) column).getSimple(), getPos());
+        } ]
+        {
+            return new SqlShow(s.end(this), SqlShow.Kind.COLUMNS, false, SqlShow.Scope.SESSION, table, null, column,
+                    null, false);
         }
-        return new SqlExplainQuery(s.end(this), query, analyze);
-    }
+    |
+        [ <ANALYZE> { analyze = true; } ]
+        [ <FORMAT> <EQ> ( Identifier() | StringLiteral() | <ROW> ) ]
+        query = DuetQueryWithLocking()
+        {
+            if (!(query instanceof SqlQueryWithLocking) && !query.getKind().belongsTo(SqlKind.QUERY)) {
+                throw SqlUtil.newContextException(query.getParserPosition(), RESOURCE.illegalNonQueryExpression());
+            }
+            return new SqlExplainQuery(s.end(this), query, analyze);
+        }
+    )
 }
 
 /** VALUES(column) in ON DUPLICATE KEY UPDATE: the value the INSERT would have written to the column. */
@@ -1324,4 +1339,136 @@ SqlNode DuetLoadData() :
         return new SqlLoadData(s.end(this), local, file, duplicates, table, charset, fieldsTerminated, enclosed,
             escaped, linesStarting, linesTerminated, ignoreLines, columns, new SqlNodeList(assignments, s.pos()));
     }
+}
+
+/**
+ * SHOW statements as MySQL 8.0 writes them. Their words are keywords of the grammar or plain identifiers, so they
+ * are matched by their text.
+ */
+SqlNode DuetShow() :
+{
+    final Span s;
+    SqlShow.Kind kind;
+    boolean full = false;
+    SqlShow.Scope scope = SqlShow.Scope.SESSION;
+    SqlIdentifier object = null;
+    SqlIdentifier database = null;
+    SqlNode like = null;
+    SqlNode where = null;
+    boolean ifNotExists = false;
+}
+{
+    <SHOW> { s = span(); }
+    (
+        <CREATE>
+        (
+            <TABLE> { kind = SqlShow.Kind.CREATE_TABLE; }
+        |   <VIEW> { kind = SqlShow.Kind.CREATE_VIEW; }
+        |   ( <DATABASE> | <SCHEMA> ) { kind = SqlShow.Kind.CREATE_DATABASE; }
+            [ <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+        )
+        object = CompoundIdentifier()
+    |
+        <TABLE> DuetShowWord("STATUS") { kind = SqlShow.Kind.TABLE_STATUS; }
+        [ DuetShowFrom() database = SimpleIdentifier() ]
+    |
+        LOOKAHEAD({ getToken(1).kind == DATABASES || getToken(1).image.equalsIgnoreCase("SCHEMAS") })
+        ( <DATABASES> | LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("SCHEMAS") }) DuetSkipWord() ) { kind = SqlShow.Kind.DATABASES; }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("CHARSET") || getToken(1).kind == CHARACTER })
+        ( LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("CHARSET") }) DuetSkipWord() | <CHARACTER> <SET> ) { kind = SqlShow.Kind.CHARACTER_SET; }
+    |
+        LOOKAHEAD({ getToken(1).kind == INDEX || getToken(1).image.equalsIgnoreCase("INDEXES")
+                || getToken(1).image.equalsIgnoreCase("KEYS") })
+        ( <INDEX> | LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("INDEXES") || getToken(1).image.equalsIgnoreCase("KEYS") }) DuetSkipWord() )
+        { kind = SqlShow.Kind.INDEX; }
+        DuetShowFrom() object = CompoundIdentifier() [ DuetShowFrom() database = SimpleIdentifier() ]
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("GLOBAL") || getToken(1).image.equalsIgnoreCase("SESSION") || getToken(1).image.equalsIgnoreCase("LOCAL") })
+        DuetSkipWord() { scope = getToken(0).image.equalsIgnoreCase("GLOBAL") ? SqlShow.Scope.GLOBAL : SqlShow.Scope.SESSION; }
+        ( LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("VARIABLES") }) DuetSkipWord() { kind = SqlShow.Kind.VARIABLES; }
+        | DuetShowWord("STATUS") { kind = SqlShow.Kind.STATUS; } )
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("FULL") }) DuetSkipWord() { full = true; }
+        ( LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("TABLES") }) DuetSkipWord() { kind = SqlShow.Kind.TABLES; }
+            [ DuetShowFrom() database = SimpleIdentifier() ]
+        | LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("COLUMNS") || getToken(1).image.equalsIgnoreCase("FIELDS") }) DuetSkipWord() { kind = SqlShow.Kind.COLUMNS; }
+            DuetShowFrom() object = CompoundIdentifier() [ DuetShowFrom() database = SimpleIdentifier() ]
+        | DuetShowWord("PROCESSLIST") { kind = SqlShow.Kind.PROCESSLIST; } )
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("TABLES") }) DuetSkipWord() { kind = SqlShow.Kind.TABLES; }
+        [ DuetShowFrom() database = SimpleIdentifier() ]
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("COLUMNS") || getToken(1).image.equalsIgnoreCase("FIELDS") }) DuetSkipWord() { kind = SqlShow.Kind.COLUMNS; }
+        DuetShowFrom() object = CompoundIdentifier() [ DuetShowFrom() database = SimpleIdentifier() ]
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("PROCEDURE") || getToken(1).image.equalsIgnoreCase("FUNCTION") })
+        DuetSkipWord() { kind = getToken(0).image.equalsIgnoreCase("PROCEDURE") ? SqlShow.Kind.PROCEDURE_STATUS
+                : SqlShow.Kind.FUNCTION_STATUS; }
+        DuetShowWord("STATUS")
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("TRIGGERS") || getToken(1).image.equalsIgnoreCase("EVENTS") })
+        DuetSkipWord() { kind = getToken(0).image.equalsIgnoreCase("TRIGGERS") ? SqlShow.Kind.TRIGGERS
+                : SqlShow.Kind.EVENTS; }
+        [ DuetShowFrom() database = SimpleIdentifier() ]
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("OPEN") }) DuetSkipWord() DuetShowWord("TABLES") { kind = SqlShow.Kind.OPEN_TABLES; }
+        [ DuetShowFrom() database = SimpleIdentifier() ]
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("STORAGE") || getToken(1).image.equalsIgnoreCase("ENGINES") })
+        [ LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("STORAGE") }) DuetSkipWord() ] DuetShowWord("ENGINES") { kind = SqlShow.Kind.ENGINES; }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("VARIABLES") }) DuetSkipWord() { kind = SqlShow.Kind.VARIABLES; }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("STATUS") }) DuetSkipWord() { kind = SqlShow.Kind.STATUS; }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("COLLATION") }) DuetSkipWord() { kind = SqlShow.Kind.COLLATION; }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("WARNINGS") || getToken(1).image.equalsIgnoreCase("ERRORS") })
+        DuetSkipWord() { kind = getToken(0).image.equalsIgnoreCase("WARNINGS") ? SqlShow.Kind.WARNINGS
+                : SqlShow.Kind.ERRORS; }
+    |
+        LOOKAHEAD({ getToken(1).kind == COUNT }) <COUNT> <LPAREN> <STAR> <RPAREN>
+        (
+            LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("WARNINGS") }) DuetSkipWord()
+            { kind = SqlShow.Kind.WARNING_COUNT; }
+        |   DuetShowWord("ERRORS") { kind = SqlShow.Kind.ERROR_COUNT; }
+        )
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("PLUGINS") }) DuetSkipWord() { kind = SqlShow.Kind.PLUGINS; }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("PROCESSLIST") }) DuetSkipWord() { kind = SqlShow.Kind.PROCESSLIST; }
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("STATS_META") || getToken(1).image.equalsIgnoreCase("STATS_HISTOGRAMS") || getToken(1).image.equalsIgnoreCase("STATS_BUCKETS")
+                || getToken(1).image.equalsIgnoreCase("STATS_TOPN") })
+        DuetSkipWord() { kind = SqlShow.Kind.valueOf(getToken(0).image.toUpperCase(java.util.Locale.ROOT)); }
+    )
+    [
+        <LIKE> like = StringLiteral()
+    |   <WHERE> where = Expression(ExprContext.ACCEPT_NON_QUERY)
+    ]
+    {
+        return new SqlShow(s.end(this), kind, full, scope, object, database, like, where, ifNotExists);
+    }
+}
+
+/** FROM or IN, as SHOW statements write either before a table or database name. */
+void DuetShowFrom() :
+{
+}
+{
+    <FROM> | <IN>
+}
+
+/** The word expected next, a keyword of the grammar or not. */
+JAVACODE void DuetShowWord(String expected) {
+    if (!getToken(1).image.equalsIgnoreCase(expected)) {
+        throw generateParseException();
+    }
+    getNextToken();
+}
+
+/** Consumes the next token, a word a semantic look-ahead has checked. */
+JAVACODE void DuetSkipWord() {
+    getNextToken();
 }

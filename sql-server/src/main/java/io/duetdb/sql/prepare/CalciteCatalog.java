@@ -84,6 +84,19 @@ public final class CalciteCatalog {
         });
     }
 
+    /** The catalog of {@code infoSchema} with one more schema holding one table (rows the server made, for SHOW). */
+    public static CalciteCatalog withTable(InfoSchema infoSchema, String schemaName, String tableName, Table table) {
+        CalciteCatalog catalog = new CalciteCatalog(infoSchema);
+        Map<String, Table> tables = Map.of(tableName, table);
+        catalog.rootSchema.add(schemaName, new AbstractSchema() {
+            @Override
+            protected Map<String, Table> getTableMap() {
+                return tables;
+            }
+        });
+        return catalog;
+    }
+
     public InfoSchema infoSchema() {
         return infoSchema;
     }

@@ -101,7 +101,42 @@ public final class InformationSchema {
                 "#DELETED_ROWS", "#UPDATE_COUNT", "#FREE_EXTENTS", "#TOTAL_EXTENTS", "#EXTENT_SIZE", "#INITIAL_SIZE",
                 "#MAXIMUM_SIZE", "#AUTOEXTEND_SIZE", "ROW_FORMAT", "#TABLE_ROWS", "#DATA_LENGTH", "#DATA_FREE",
                 "STATUS", "EXTRA"), current -> List.of());
+        add(tables, schema, "CHARACTER_SETS", columns("CHARACTER_SET_NAME", "DEFAULT_COLLATE_NAME", "DESCRIPTION",
+                "#MAXLEN"), current -> characterSets());
+        add(tables, schema, "COLLATIONS", columns("COLLATION_NAME", "CHARACTER_SET_NAME", "#ID", "IS_DEFAULT",
+                "IS_COMPILED", "#SORTLEN", "PAD_ATTRIBUTE"), current -> collations());
+        add(tables, schema, "COLLATION_CHARACTER_SET_APPLICABILITY", columns("COLLATION_NAME", "CHARACTER_SET_NAME"),
+                current -> collations().stream().map(row -> new Object[] {row[0], row[1]}).toList());
+        add(tables, schema, "ENGINES", columns("ENGINE", "SUPPORT", "COMMENT", "TRANSACTIONS", "XA", "SAVEPOINTS"),
+                current -> engines());
+        add(tables, schema, "USER_PRIVILEGES", columns("GRANTEE", "TABLE_CATALOG", "PRIVILEGE_TYPE", "IS_GRANTABLE"),
+                AccountPrivileges::global);
+        add(tables, schema, "SCHEMA_PRIVILEGES", columns("GRANTEE", "TABLE_CATALOG", "TABLE_SCHEMA", "PRIVILEGE_TYPE",
+                "IS_GRANTABLE"), AccountPrivileges::databases);
+        add(tables, schema, "TABLE_PRIVILEGES", columns("GRANTEE", "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME",
+                "PRIVILEGE_TYPE", "IS_GRANTABLE"), AccountPrivileges::tables);
         return tables;
+    }
+
+    /**
+     * The character sets values are stored in: utf8mb4 (text, compared and ordered by code point) and binary. SHOW
+     * CHARACTER SET lists the same.
+     */
+    public static List<Object[]> characterSets() {
+        return List.of(new Object[] {"binary", "binary", "Binary pseudo charset", 1L},
+                new Object[] {"utf8mb4", "utf8mb4_bin", "UTF-8 Unicode", 4L});
+    }
+
+    /** The collations text compares by: only binary ones (TiDB's default, without its new collation framework). */
+    public static List<Object[]> collations() {
+        return List.of(new Object[] {"binary", "binary", 63L, "Yes", "Yes", 1L, "NO PAD"},
+                new Object[] {"utf8mb4_bin", "utf8mb4", 46L, "Yes", "Yes", 1L, "PAD SPACE"});
+    }
+
+    /** The one storage engine, under the name tools expect of a transactional one. */
+    public static List<Object[]> engines() {
+        return List.<Object[]>of(new Object[] {"InnoDB", "DEFAULT",
+                "DuetDB's distributed row store: transactions, row-level locking", "YES", "NO", "YES"});
     }
 
     private static void add(Map<String, Table> tables, InfoSchema schema, String name,

@@ -2,6 +2,7 @@ package io.duetdb.sql.prepare;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -34,6 +35,31 @@ public final class InformationSchemaTable extends AbstractTable {
         this.columns = List.copyOf(columns);
         this.rows = requireNonNull(rows, "rows is null");
         this.schema = requireNonNull(schema, "schema is null");
+    }
+
+    /**
+     * A table of rows the server made itself (what a SHOW statement lists), for one statement: a column of whole
+     * numbers only is numeric, any other is text.
+     */
+    public static InformationSchemaTable ofRows(String name, List<String> labels, List<Object[]> rows, InfoSchema schema) {
+        List<Column> columns = new ArrayList<>();
+        List<Object[]> typed = new ArrayList<>(rows.size());
+        for (int i = 0; i < labels.size(); i++) {
+            boolean numbers = true;
+            for (Object[] row : rows) {
+                numbers &= row[i] == null || row[i] instanceof Long || row[i] instanceof Integer;
+            }
+            columns.add(new Column(labels.get(i), numbers ? Column.Kind.NUMBER : Column.Kind.TEXT));
+        }
+        for (Object[] row : rows) {
+            Object[] values = new Object[row.length];
+            for (int i = 0; i < row.length; i++) {
+                values[i] = row[i] == null ? null : columns.get(i).kind() == Column.Kind.NUMBER
+                        ? Long.valueOf(((Number) row[i]).longValue()) : row[i].toString();
+            }
+            typed.add(values);
+        }
+        return new InformationSchemaTable(name, columns, current -> typed, schema);
     }
 
     public String name() {

@@ -64,6 +64,7 @@ import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
+import io.duetdb.sql.parser.show.SqlShow;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 import io.duetdb.sql.prepare.CalciteCatalog;
@@ -86,7 +87,6 @@ public final class Session implements SessionFunctions {
     private static final Pattern COMMIT = Pattern.compile("(?is)commit(\\s+work)?");
     private static final Pattern ROLLBACK = Pattern.compile("(?is)rollback(\\s+work)?");
     private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
-    private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:desc|describe|explain)\\s+([`\\w.]+)");
     private static final Pattern ANALYZE_TABLE = Pattern.compile("(?is)\\s*analyze\\s+(?:no_write_to_binlog\\s+|local\\s+)?"
             + "tables?\\s+(.+?)\\s*;?\\s*");
 
@@ -837,12 +837,6 @@ public final class Session implements SessionFunctions {
             SetStatements.execute(this, sql.substring(4).strip());
             return UpdateResult.NONE;
         }
-        if (lower.startsWith("show ")) {
-            return ShowStatements.execute(this, sql.substring(5).strip());
-        }
-        if ((matcher = DESCRIBE.matcher(sql)).matches()) {
-            return ShowStatements.execute(this, "COLUMNS FROM " + matcher.group(1));
-        }
         String rewritten = SqlText.rewriteVariables(sql, this::userVariableType);
         return dispatch(StatementParser.parse(rewritten), rewritten);
     }
@@ -902,6 +896,9 @@ public final class Session implements SessionFunctions {
 
     private StatementResult dispatchUnmeasured(SqlNode parsed, String rewritten) {
         SqlNode statement = parsed instanceof SqlCreateView create ? ViewPrivileges.checked(this, create) : parsed;
+        if (statement instanceof SqlShow show) {
+            return ShowStatements.execute(this, show);
+        }
         if (statement instanceof SqlAdminChecksumTable checksum) {
             return BulkStatements.checksum(this, checksum);
         }
@@ -1292,6 +1289,18 @@ public final class Session implements SessionFunctions {
 
     private SqlMode sqlMode() {
         return SqlMode.of(variable("sql_mode"));
+    }
+
+    /** A query planned against {@code catalog} instead of the session's (SHOW ... WHERE over the rows it lists). */
+    QueryResult queryIn(CalciteCatalog catalog, SqlNode query) {
+        QueryPlanner.PlannedQuery planned = new QueryPlanner(catalog, database, sqlMode()).plan(query);
+        requireSelect(planned);
+        return (QueryResult) inReadTransaction(transaction -> {
+            ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
+                    List.of());
+            return new QueryResult(resultColumns(planned, null),
+                    LockingQueries.execute(transaction, compiler, null, planned.plan()));
+        }, false);
     }
 
     private StatementResult query(Transaction transaction, SqlNode query, WaitPolicy lockWait, String sql) {

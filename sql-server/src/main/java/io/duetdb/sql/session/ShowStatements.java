@@ -1,11 +1,16 @@
 package io.duetdb.sql.session;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.CreateTableText;
@@ -16,220 +21,220 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.catalog.Privilege;
+import io.duetdb.sql.parser.show.SqlShow;
+import io.duetdb.sql.prepare.CalciteCatalog;
+import io.duetdb.sql.prepare.InformationSchema;
+import io.duetdb.sql.prepare.InformationSchemaTable;
+import io.duetdb.sql.statistics.TableStatistics;
 
-/** SHOW statements, answered from the catalog and the session as MySQL 8.0 lays them out. */
+/**
+ * SHOW statements, answered from the catalog and the session as MySQL 8.0 lays them out. LIKE matches the first
+ * column; WHERE is a query over the listed rows, with the columns named as shown.
+ */
 final class ShowStatements {
-    private static final Pattern DATABASES = Pattern.compile("(?is)(databases|schemas)(?:\\s+like\\s+'([^']*)')?");
-    private static final Pattern TABLES = Pattern.compile(
-            "(?is)(full\\s+)?tables(?:\\s+(?:from|in)\\s+`?([^`\\s]+)`?)?(?:\\s+like\\s+'([^']*)')?");
-    private static final Pattern COLUMNS = Pattern.compile(
-            "(?is)(full\\s+)?(?:columns|fields)\\s+(?:from|in)\\s+([`\\w.]+)(?:\\s+(?:from|in)\\s+`?([^`\\s]+)`?)?"
-                    + "(?:\\s+like\\s+'([^']*)')?");
-    private static final Pattern INDEX = Pattern.compile(
-            "(?is)(?:index|indexes|keys)\\s+(?:from|in)\\s+([`\\w.]+)(?:\\s+(?:from|in)\\s+`?([^`\\s]+)`?)?");
-    private static final Pattern CREATE_TABLE = Pattern.compile("(?is)create\\s+table\\s+([`\\w.]+)");
-    private static final Pattern CREATE_VIEW = Pattern.compile("(?is)create\\s+view\\s+([`\\w.]+)");
-    private static final Pattern CREATE_DATABASE = Pattern.compile("(?is)create\\s+(?:database|schema)\\s+`?([^`\\s]+)`?");
-    private static final Pattern VARIABLES = Pattern.compile(
-            "(?is)(?:(global|session|local)\\s+)?variables(?:\\s+like\\s+'([^']*)'|\\s+where\\s+.*)?");
-    private static final Pattern STATS_META = Pattern.compile("(?is)stats_meta");
-    private static final Pattern STATS_HISTOGRAMS = Pattern.compile("(?is)stats_histograms");
-    private static final Pattern STATS_BUCKETS = Pattern.compile("(?is)stats_buckets");
-    private static final Pattern STATS_TOPN = Pattern.compile("(?is)stats_topn");
-    private static final Pattern STATUS = Pattern.compile("(?is)(?:(global|session)\\s+)?status(?:\\s+like\\s+'([^']*)')?");
+    /** The schema and table a WHERE clause reads the listed rows from; no database can be named so. */
+    private static final String LISTED_SCHEMA = "$show";
+    private static final String LISTED_TABLE = "rows";
+    private static final String ROW_NUMBER = "$row";
 
     private ShowStatements() {
     }
 
-    static StatementResult execute(Session session, String text) {
+    static StatementResult execute(Session session, SqlShow show) {
+        switch (show.kind()) {
+            case PROCESSLIST:
+                return session.manager().processList(session);
+            case WARNINGS, ERRORS:
+                return warnings(session);
+            default:
+                break;
+        }
         InfoSchema schema = session.manager().latestInfoSchema();
-        Matcher matcher;
-        if ((matcher = DATABASES.matcher(text)).matches()) {
-            List<Object[]> rows = new ArrayList<>();
-            rows.add(new Object[] {"INFORMATION_SCHEMA"});
-            for (DatabaseInfo database : schema.databases()) {
-                rows.add(new Object[] {database.name()});
-            }
-            return result(List.of("Database"), filter(rows, matcher.group(2)));
+        ShowRows shown = listing(session, schema, show);
+        List<Object[]> rows = shown.rows();
+        if (show.like().isPresent()) {
+            rows = like(rows, show.like().get());
         }
-        if ((matcher = TABLES.matcher(text)).matches()) {
-            String databaseName = matcher.group(2) != null ? matcher.group(2) : requireDatabase(session);
-            DatabaseInfo database = database(schema, databaseName);
-            boolean full = matcher.group(1) != null;
-            List<Object[]> rows = new ArrayList<>();
-            for (TableInfo table : schema.tables(database)) {
-                rows.add(full ? new Object[] {table.name(), table.view() != null ? "VIEW" : "BASE TABLE"}
-                        : new Object[] {table.name()});
-            }
-            String label = "Tables_in_" + database.name();
-            return result(full ? List.of(label, "Table_type") : List.of(label), filter(rows, matcher.group(3)));
+        if (show.where().isPresent()) {
+            rows = where(session, schema, new ShowRows(shown.labels(), rows), show.where().get());
         }
-        if ((matcher = COLUMNS.matcher(text)).matches()) {
-            TableInfo table = table(session, schema, matcher.group(2), matcher.group(3));
-            boolean full = matcher.group(1) != null;
-            List<Object[]> rows = new ArrayList<>();
-            for (ColumnInfo column : table.publicColumns()) {
-                String key = keyKind(table, column);
-                String extra = column.autoIncrement() ? "auto_increment"
-                        : column.defaultCurrentTimestamp() ? "DEFAULT_GENERATED" : "";
-                Object defaultValue = column.defaultCurrentTimestamp() ? "CURRENT_TIMESTAMP" : column.defaultValue();
-                if (full) {
-                    rows.add(new Object[] {column.name(), column.type().toSql(),
-                            column.type().name().isString() ? "utf8mb4_bin" : null, column.notNull() ? "NO" : "YES",
-                            key, defaultValue, extra, "select,insert,update,references", column.comment()});
-                } else {
-                    rows.add(new Object[] {column.name(), column.type().toSql(), column.notNull() ? "NO" : "YES", key,
-                            defaultValue, extra});
-                }
-            }
-            List<String> labels = full
-                    ? List.of("Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment")
-                    : List.of("Field", "Type", "Null", "Key", "Default", "Extra");
-            return result(labels, filter(rows, matcher.group(4)));
+        return result(shown.labels(), rows);
+    }
+
+    private static ShowRows listing(Session session, InfoSchema schema, SqlShow show) {
+        return switch (show.kind()) {
+            case PROCESSLIST, WARNINGS, ERRORS -> throw new IllegalArgumentException(show.kind() + " is not a listing");
+            case WARNING_COUNT, ERROR_COUNT -> new ShowRows(List.of("@@session." + (show.kind() == SqlShow.Kind.WARNING_COUNT
+                    ? "warning_count" : "error_count")), List.<Object[]>of(new Object[] {(long) session.warnings().size()}));
+            case DATABASES -> databases(schema);
+            case TABLES -> tables(session, schema, show);
+            case TABLE_STATUS -> tableStatus(session, schema, show);
+            case COLUMNS -> columns(session, schema, show);
+            case INDEX -> indexes(session, schema, show);
+            case CREATE_TABLE, CREATE_VIEW -> createTable(session, schema, show);
+            case CREATE_DATABASE -> createDatabase(schema, show);
+            case VARIABLES -> variables(session, show);
+            case STATUS -> new ShowRows(List.of("Variable_name", "Value"), List.of(
+                    new Object[] {"Threads_connected", String.valueOf(session.manager().sessionCount())},
+                    new Object[] {"Uptime", String.valueOf(session.manager().uptimeSeconds())}));
+            case ENGINES -> new ShowRows(List.of("Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"),
+                    InformationSchema.engines());
+            case COLLATION -> new ShowRows(List.of("Collation", "Charset", "Id", "Default", "Compiled", "Sortlen",
+                    "Pad_attribute"), InformationSchema.collations());
+            case CHARACTER_SET -> new ShowRows(List.of("Charset", "Description", "Default collation", "Maxlen"),
+                    InformationSchema.characterSets().stream().map(row -> new Object[] {row[0], row[2], row[1], row[3]})
+                            .toList());
+            case TRIGGERS -> empty(session, schema, show, "Trigger", "Event", "Table", "Statement", "Timing", "Created",
+                    "sql_mode", "Definer", "character_set_client", "collation_connection", "Database Collation");
+            case EVENTS -> empty(session, schema, show, "Db", "Name", "Definer", "Time zone", "Type", "Execute at",
+                    "Interval value", "Interval field", "Starts", "Ends", "Status", "Originator", "character_set_client",
+                    "collation_connection", "Database Collation");
+            case OPEN_TABLES -> empty(session, schema, show, "Database", "Table", "In_use", "Name_locked");
+            case PROCEDURE_STATUS, FUNCTION_STATUS -> new ShowRows(List.of("Db", "Name", "Type", "Definer", "Modified",
+                    "Created", "Security_type", "Comment", "character_set_client", "collation_connection",
+                    "Database Collation"), List.of());
+            case PLUGINS -> new ShowRows(List.of("Name", "Status", "Type", "Library", "License"), List.of(
+                    new Object[] {"mysql_native_password", "ACTIVE", "AUTHENTICATION", null, "Apache-2.0"},
+                    new Object[] {"caching_sha2_password", "ACTIVE", "AUTHENTICATION", null, "Apache-2.0"},
+                    new Object[] {"InnoDB", "ACTIVE", "STORAGE ENGINE", null, "Apache-2.0"}));
+            case STATS_META -> ShowStatistics.meta(session);
+            case STATS_HISTOGRAMS -> ShowStatistics.histograms(session);
+            case STATS_BUCKETS -> ShowStatistics.buckets(session);
+            case STATS_TOPN -> ShowStatistics.topValues(session);
+        };
+    }
+
+    private static ShowRows databases(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {"INFORMATION_SCHEMA"});
+        for (DatabaseInfo database : schema.databases()) {
+            rows.add(new Object[] {database.name()});
         }
-        if ((matcher = INDEX.matcher(text)).matches()) {
-            TableInfo table = table(session, schema, matcher.group(1), matcher.group(2));
-            List<Object[]> rows = new ArrayList<>();
-            for (IndexInfo index : table.indexes()) {
-                for (int i = 0; i < index.columns().size(); i++) {
-                    String columnName = index.columns().get(i);
-                    boolean nullable = table.column(columnName).map(c -> !c.notNull()).orElse(true);
-                    rows.add(new Object[] {table.name(), index.unique() ? 0L : 1L, index.name(), (long) i + 1,
-                            columnName, "A", 0L, null, null, nullable ? "YES" : "", "BTREE", "", "", "YES", null});
-                }
-            }
-            return result(List.of("Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation",
-                    "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Visible",
-                    "Expression"), rows);
+        return new ShowRows(List.of("Database"), rows);
+    }
+
+    private static ShowRows tables(Session session, InfoSchema schema, SqlShow show) {
+        DatabaseInfo database = database(schema, show.database().orElseGet(() -> requireDatabase(session)));
+        List<Object[]> rows = new ArrayList<>();
+        for (TableInfo table : schema.tables(database)) {
+            rows.add(show.full() ? new Object[] {table.name(), table.view() != null ? "VIEW" : "BASE TABLE"}
+                    : new Object[] {table.name()});
         }
-        if ((matcher = CREATE_VIEW.matcher(text)).matches()) {
-            TableInfo table = table(session, schema, matcher.group(1), null);
-            String databaseName = schema.database(table.databaseId()).map(DatabaseInfo::name).orElse("");
-            if (table.view() == null) {
-                throw new DuetException(ErrorCode.WRONG_OBJECT, "'" + databaseName + "." + table.name()
-                        + "' is not VIEW");
-            }
-            return createView(session, databaseName, table);
-        }
-        if ((matcher = CREATE_TABLE.matcher(text)).matches()) {
-            TableInfo table = table(session, schema, matcher.group(1), null);
+        String label = "Tables_in_" + database.name();
+        return new ShowRows(show.full() ? List.of(label, "Table_type") : List.of(label), rows);
+    }
+
+    /** MySQL's SHOW TABLE STATUS; Rows is the row count of the last ANALYZE (0 before one). */
+    private static ShowRows tableStatus(Session session, InfoSchema schema, SqlShow show) {
+        DatabaseInfo database = database(schema, show.database().orElseGet(() -> requireDatabase(session)));
+        List<Object[]> rows = new ArrayList<>();
+        for (TableInfo table : schema.tables(database)) {
             if (table.view() != null) {
-                return createView(session, schema.database(table.databaseId()).map(DatabaseInfo::name).orElse(""), table);
+                Object[] row = new Object[18];
+                row[0] = table.name();
+                row[17] = "VIEW";
+                rows.add(row);
+                continue;
             }
-            return result(List.of("Table", "Create Table"), List.<Object[]>of(new Object[] {table.name(),
-                    CreateTableText.of(table)}));
+            long rowCount = session.manager().statistics().table(table.id()).map(TableStatistics::rowCount).orElse(0L);
+            rows.add(new Object[] {table.name(), "InnoDB", 10L, "Dynamic", rowCount, 0L, 0L, 0L, 0L, 0L, null, null,
+                    null, null, "utf8mb4_bin", null, "", table.comment()});
         }
-        if ((matcher = CREATE_DATABASE.matcher(text)).matches()) {
-            DatabaseInfo database = database(schema, matcher.group(1));
-            return result(List.of("Database", "Create Database"), List.<Object[]>of(new Object[] {database.name(),
-                    "CREATE DATABASE `" + database.name() + "` /*!40100 DEFAULT CHARACTER SET utf8mb4 */"}));
+        return new ShowRows(List.of("Name", "Engine", "Version", "Row_format", "Rows", "Avg_row_length", "Data_length",
+                "Max_data_length", "Index_length", "Data_free", "Auto_increment", "Create_time", "Update_time",
+                "Check_time", "Collation", "Checksum", "Create_options", "Comment"), rows);
+    }
+
+    private static ShowRows columns(Session session, InfoSchema schema, SqlShow show) {
+        TableInfo table = table(session, schema, show);
+        List<Object[]> rows = new ArrayList<>();
+        for (ColumnInfo column : table.publicColumns()) {
+            String key = keyKind(table, column);
+            String extra = column.autoIncrement() ? "auto_increment"
+                    : column.defaultCurrentTimestamp() ? "DEFAULT_GENERATED" : "";
+            Object defaultValue = column.defaultCurrentTimestamp() ? "CURRENT_TIMESTAMP" : column.defaultValue();
+            String nullable = column.notNull() ? "NO" : "YES";
+            rows.add(show.full()
+                    ? new Object[] {column.name(), column.type().toSql(),
+                            column.type().name().isString() ? "utf8mb4_bin" : null, nullable, key, defaultValue, extra,
+                            "select,insert,update,references", column.comment()}
+                    : new Object[] {column.name(), column.type().toSql(), nullable, key, defaultValue, extra});
         }
-        if ((matcher = VARIABLES.matcher(text)).matches()) {
-            boolean global = "global".equalsIgnoreCase(matcher.group(1));
-            List<Object[]> rows = new ArrayList<>();
-            for (Map.Entry<String, String> variable : SystemVariables.defaults().entrySet()) {
-                if (global && !SystemVariables.hasGlobalScope(variable.getKey())) {
-                    continue;
-                }
-                Object value = session.systemVariable(global ? "global" : "", variable.getKey());
-                rows.add(new Object[] {variable.getKey(), String.valueOf(value)});
+        return new ShowRows(show.full()
+                ? List.of("Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment")
+                : List.of("Field", "Type", "Null", "Key", "Default", "Extra"), rows);
+    }
+
+    private static ShowRows indexes(Session session, InfoSchema schema, SqlShow show) {
+        TableInfo table = table(session, schema, show);
+        List<Object[]> rows = new ArrayList<>();
+        for (IndexInfo index : table.indexes()) {
+            for (int i = 0; i < index.columns().size(); i++) {
+                String columnName = index.columns().get(i);
+                boolean nullable = table.column(columnName).map(c -> !c.notNull()).orElse(true);
+                rows.add(new Object[] {table.name(), index.unique() ? 0L : 1L, index.name(), (long) i + 1,
+                        columnName, "A", 0L, null, null, nullable ? "YES" : "", "BTREE", "", "", "YES", null});
             }
-            rows.add(new Object[] {"version", session.serverVersion()});
-            rows.sort((a, b) -> ((String) a[0]).compareTo((String) b[0]));
-            return result(List.of("Variable_name", "Value"), filter(rows, matcher.group(2)));
         }
-        if ((matcher = STATS_META.matcher(text)).matches()) {
-            List<Object[]> rows = new ArrayList<>();
-            for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
-                schema.table(statistics.tableId()).ifPresent(table -> rows.add(new Object[] {
-                        schema.database(table.databaseId()).map(DatabaseInfo::name).orElse(""), table.name(), "",
-                        statistics.analyzedAt(), session.manager().statistics().modifyCount(statistics.tableId()),
-                        statistics.rowCount()}));
+        return new ShowRows(List.of("Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation",
+                "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Visible",
+                "Expression"), rows);
+    }
+
+    /** SHOW CREATE TABLE (of a table or a view) and SHOW CREATE VIEW (of a view only). */
+    private static ShowRows createTable(Session session, InfoSchema schema, SqlShow show) {
+        TableInfo table = table(session, schema, show);
+        String databaseName = schema.database(table.databaseId()).map(DatabaseInfo::name).orElse("");
+        if (table.view() == null && show.kind() == SqlShow.Kind.CREATE_VIEW) {
+            throw new DuetException(ErrorCode.WRONG_OBJECT, "'" + databaseName + "." + table.name() + "' is not VIEW");
+        }
+        if (table.view() != null) {
+            session.require(Privilege.SELECT, databaseName, table.name());
+            return new ShowRows(List.of("View", "Create View", "character_set_client", "collation_connection"),
+                    List.<Object[]>of(new Object[] {table.name(), CreateViewText.of(table),
+                            table.view().characterSetClient(), table.view().collationConnection()}));
+        }
+        return new ShowRows(List.of("Table", "Create Table"), List.<Object[]>of(new Object[] {table.name(),
+                CreateTableText.of(table)}));
+    }
+
+    private static ShowRows createDatabase(InfoSchema schema, SqlShow show) {
+        DatabaseInfo database = database(schema, show.object().orElseThrow().getSimple());
+        return new ShowRows(List.of("Database", "Create Database"), List.<Object[]>of(new Object[] {database.name(),
+                "CREATE DATABASE " + (show.ifNotExists() ? "/*!32312 IF NOT EXISTS*/ " : "") + "`" + database.name()
+                        + "` /*!40100 DEFAULT CHARACTER SET utf8mb4 */"}));
+    }
+
+    private static ShowRows variables(Session session, SqlShow show) {
+        boolean global = show.scope() == SqlShow.Scope.GLOBAL;
+        List<Object[]> rows = new ArrayList<>();
+        for (Map.Entry<String, String> variable : SystemVariables.defaults().entrySet()) {
+            if (global && !SystemVariables.hasGlobalScope(variable.getKey())) {
+                continue;
             }
-            rows.sort((a, b) -> (a[0] + "." + a[1]).compareTo(b[0] + "." + b[1]));
-            return result(List.of("Db_name", "Table_name", "Partition_name", "Update_time", "Modify_count", "Row_count"),
-                    rows);
+            Object value = session.systemVariable(global ? "global" : "", variable.getKey());
+            rows.add(new Object[] {variable.getKey(), String.valueOf(value)});
         }
-        if (STATS_HISTOGRAMS.matcher(text).matches()) {
-            List<Object[]> rows = new ArrayList<>();
-            forEachAnalyzedTable(session, (database, table, statistics) -> {
-                for (io.duetdb.sql.statistics.TableStatistics.ColumnStatistics column : statistics.columns()) {
-                    rows.add(new Object[] {database, table.name(), "", column.name(), 0L, statistics.analyzedAt(),
-                            column.distinctCount(), column.nullCount(),
-                            String.format(Locale.ROOT, "%.4f", column.averageWidth()), "0"});
-                }
-                for (io.duetdb.sql.statistics.TableStatistics.IndexStatistics index : statistics.indexes()) {
-                    List<Long> prefixes = index.prefixDistinctCounts();
-                    rows.add(new Object[] {database, table.name(), "", index.name(), 1L, statistics.analyzedAt(),
-                            prefixes.isEmpty() ? 0L : prefixes.get(prefixes.size() - 1), 0L, "0", "0"});
-                }
-            });
-            rows.sort((a, b) -> (a[0] + "." + a[1] + "." + a[3]).compareTo(b[0] + "." + b[1] + "." + b[3]));
-            return result(List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Update_time",
-                    "Distinct_count", "Null_count", "Avg_col_size", "Correlation"), rows);
+        rows.add(new Object[] {"version", session.serverVersion()});
+        rows.sort((a, b) -> ((String) a[0]).compareTo((String) b[0]));
+        return new ShowRows(List.of("Variable_name", "Value"), rows);
+    }
+
+    /** Listings of objects DuetDB has none of (triggers, events): empty, once the database is known to exist. */
+    private static ShowRows empty(Session session, InfoSchema schema, SqlShow show, String... labels) {
+        show.database().ifPresentOrElse(name -> database(schema, name), () -> requireDatabase(session));
+        return new ShowRows(Arrays.asList(labels), List.of());
+    }
+
+    private static QueryResult warnings(Session session) {
+        List<Object[]> rows = new ArrayList<>();
+        for (Warning warning : session.warnings()) {
+            rows.add(new Object[] {"Warning", (long) warning.code(), warning.message()});
         }
-        if (STATS_BUCKETS.matcher(text).matches() || STATS_TOPN.matcher(text).matches()) {
-            boolean buckets = STATS_BUCKETS.matcher(text).matches();
-            List<Object[]> rows = new ArrayList<>();
-            forEachAnalyzedTable(session, (database, table, statistics) -> {
-                for (io.duetdb.sql.statistics.TableStatistics.ColumnStatistics column : statistics.columns()) {
-                    if (buckets) {
-                        addBuckets(rows, database, table.name(), column.name(), 0L, column.histogram());
-                    } else {
-                        column.topValues().forEach(top -> rows.add(new Object[] {database, table.name(), "", column.name(),
-                                0L, top.value(), top.count()}));
-                    }
-                }
-                for (io.duetdb.sql.statistics.TableStatistics.IndexStatistics index : statistics.indexes()) {
-                    if (buckets) {
-                        addBuckets(rows, database, table.name(), index.name(), 1L, index.histogram());
-                    } else if (!index.prefixTopTuples().isEmpty()) {
-                        index.prefixTopTuples().get(index.prefixTopTuples().size() - 1).forEach(top -> rows.add(
-                                new Object[] {database, table.name(), "", index.name(), 1L,
-                                        io.duetdb.sql.statistics.TableStatistics.tupleText(top.values()), top.count()}));
-                    }
-                }
-            });
-            return result(buckets
-                    ? List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Bucket_id", "Count",
-                            "Repeats", "Lower_Bound", "Upper_Bound")
-                    : List.of("Db_name", "Table_name", "Partition_name", "Column_name", "Is_index", "Value", "Count"), rows);
-        }
-        if ((matcher = STATUS.matcher(text)).matches()) {
-            List<Object[]> rows = new ArrayList<>();
-            rows.add(new Object[] {"Threads_connected", String.valueOf(session.manager().sessionCount())});
-            rows.add(new Object[] {"Uptime", String.valueOf(session.manager().uptimeSeconds())});
-            return result(List.of("Variable_name", "Value"), filter(rows, matcher.group(2)));
-        }
-        String lower = text.toLowerCase(Locale.ROOT).strip();
-        if (lower.equals("warnings") || lower.equals("errors")) {
-            List<Object[]> rows = new ArrayList<>();
-            for (Warning warning : session.warnings()) {
-                rows.add(new Object[] {"Warning", (long) warning.code(), warning.message()});
-            }
-            return new QueryResult(List.of(ResultColumn.computed("Level", SqlType.varchar(7)),
-                    ResultColumn.computed("Code", SqlType.INT), ResultColumn.computed("Message", SqlType.varchar(512))),
-                    rows);
-        }
-        if (lower.equals("processlist") || lower.equals("full processlist")) {
-            return session.manager().processList(session);
-        }
-        if (lower.equals("engines")) {
-            return result(List.of("Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"),
-                    List.<Object[]>of(new Object[] {"InnoDB", "DEFAULT", "DuetDB's distributed row store", "YES", "NO",
-                            "NO"}));
-        }
-        if (lower.startsWith("collation")) {
-            return result(List.of("Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"),
-                    List.<Object[]>of(new Object[] {"utf8mb4_bin", "utf8mb4", "46", "Yes", "Yes", "1"}));
-        }
-        if (lower.startsWith("character set") || lower.startsWith("charset")) {
-            return result(List.of("Charset", "Description", "Default collation", "Maxlen"),
-                    List.<Object[]>of(new Object[] {"utf8mb4", "UTF-8 Unicode", "utf8mb4_bin", "4"}));
-        }
-        throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; check the manual that"
-                + " corresponds to your MySQL server version for the right syntax to use near 'SHOW " + text
-                + "' at line 1");
+        return new QueryResult(List.of(ResultColumn.computed("Level", SqlType.varchar(7)),
+                ResultColumn.computed("Code", SqlType.INT), ResultColumn.computed("Message", SqlType.varchar(512))),
+                rows);
     }
 
     private static String keyKind(TableInfo table, ColumnInfo column) {
@@ -253,39 +258,22 @@ final class ShowStatements {
                 "Unknown database '" + name + "'"));
     }
 
-    /** SHOW CREATE VIEW (and SHOW CREATE TABLE of a view), for an account that may read the view. */
-    private static QueryResult createView(Session session, String databaseName, TableInfo view) {
-        session.require(io.duetdb.sql.catalog.Privilege.SELECT, databaseName, view.name());
-        return result(List.of("View", "Create View", "character_set_client", "collation_connection"),
-                List.<Object[]>of(new Object[] {view.name(), CreateViewText.of(view), view.view().characterSetClient(),
-                        view.view().collationConnection()}));
+    /** The table the statement names: db.t, or t in its FROM database, else in the current one. */
+    private static TableInfo table(Session session, InfoSchema schema, SqlShow show) {
+        SqlIdentifier name = show.object().orElseThrow();
+        String tableName = name.names.get(name.names.size() - 1);
+        String databaseName = name.names.size() > 1 ? name.names.get(name.names.size() - 2)
+                : show.database().orElseGet(() -> requireDatabase(session));
+        database(schema, databaseName);
+        return schema.table(databaseName, tableName).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE,
+                "Table '" + databaseName + "." + tableName + "' doesn't exist"));
     }
 
-    private static TableInfo table(Session session, InfoSchema schema, String written, String databaseName) {
-        String name = written.replace("`", "");
-        String database = databaseName;
-        int dot = name.indexOf('.');
-        if (dot > 0) {
-            database = name.substring(0, dot);
-            name = name.substring(dot + 1);
-        }
-        if (database == null) {
-            database = requireDatabase(session);
-        }
-        database(schema, database);
-        String finalDatabase = database;
-        String finalName = name;
-        return schema.table(database, name).orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE,
-                "Table '" + finalDatabase + "." + finalName + "' doesn't exist"));
-    }
-
-    private static List<Object[]> filter(List<Object[]> rows, String likePattern) {
-        if (likePattern == null) {
-            return rows;
-        }
+    /** The rows whose first column matches the LIKE pattern, without regard to case (as MySQL's names compare). */
+    static List<Object[]> like(List<Object[]> rows, String likePattern) {
         Pattern pattern = Pattern.compile(likePattern.replace("\\_", "\u0001").replace("\\%", "\u0002")
-                .replaceAll("[.\\[\\]{}()*+?^$|]", "\\\\$0").replace("%", ".*").replace("_", ".")
-                .replace("\u0001", "_").replace("\u0002", "%"), Pattern.CASE_INSENSITIVE);
+                .replaceAll("[.\\[\\]{}()*+?^$|\\\\]", "\\\\$0").replace("%", ".*").replace("_", ".")
+                .replace("\u0001", "_").replace("\u0002", "%"), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
         List<Object[]> kept = new ArrayList<>();
         for (Object[] row : rows) {
             if (pattern.matcher(String.valueOf(row[0])).matches()) {
@@ -295,28 +283,35 @@ final class ShowStatements {
         return kept;
     }
 
-    /** What SHOW STATS_* lists for one analyzed table that still exists. */
-    private interface AnalyzedTable {
-        void accept(String database, TableInfo table, io.duetdb.sql.statistics.TableStatistics statistics);
-    }
-
-    private static void forEachAnalyzedTable(Session session, AnalyzedTable each) {
-        InfoSchema schema = session.manager().latestInfoSchema();
-        for (io.duetdb.sql.statistics.TableStatistics statistics : session.manager().statistics().all().values()) {
-            TableInfo table = schema.table(statistics.tableId()).orElse(null);
-            if (table != null) {
-                each.accept(schema.database(table.databaseId()).map(DatabaseInfo::name).orElse(""), table, statistics);
-            }
+    /**
+     * The rows the WHERE condition holds for: the listing becomes a table of its own, with a row number, and a
+     * query over it planned like any other answers which rows stay.
+     */
+    private static List<Object[]> where(Session session, InfoSchema schema, ShowRows shown, SqlNode condition) {
+        List<String> labels = new ArrayList<>(shown.labels());
+        labels.add(ROW_NUMBER);
+        List<Object[]> numbered = new ArrayList<>(shown.rows().size());
+        for (int i = 0; i < shown.rows().size(); i++) {
+            Object[] row = Arrays.copyOf(shown.rows().get(i), labels.size());
+            row[labels.size() - 1] = (long) i;
+            numbered.add(row);
         }
-    }
-
-    private static void addBuckets(List<Object[]> rows, String database, String table, String column, long isIndex,
-            List<io.duetdb.sql.statistics.TableStatistics.Bucket> histogram) {
-        for (int i = 0; i < histogram.size(); i++) {
-            io.duetdb.sql.statistics.TableStatistics.Bucket bucket = histogram.get(i);
-            rows.add(new Object[] {database, table, "", column, isIndex, (long) i, bucket.count(), bucket.repeats(),
-                    bucket.lower(), bucket.upper()});
+        CalciteCatalog catalog = CalciteCatalog.withTable(schema, LISTED_SCHEMA, LISTED_TABLE,
+                InformationSchemaTable.ofRows(LISTED_TABLE, labels, numbered, schema));
+        SqlParserPos position = SqlParserPos.ZERO;
+        SqlSelect select = new SqlSelect(position, null, SqlNodeList.of(new SqlIdentifier(ROW_NUMBER, position)),
+                new SqlIdentifier(List.of(LISTED_SCHEMA, LISTED_TABLE), position), condition, null, null, null, null,
+                null, null, null, null);
+        List<Object[]> kept = new ArrayList<>();
+        List<Integer> numbers = new ArrayList<>();
+        for (Object[] row : session.queryIn(catalog, select).rows()) {
+            numbers.add(((Number) row[0]).intValue());
         }
+        numbers.sort(null);
+        for (int number : numbers) {
+            kept.add(shown.rows().get(number));
+        }
+        return kept;
     }
 
     private static QueryResult result(List<String> labels, List<Object[]> rows) {

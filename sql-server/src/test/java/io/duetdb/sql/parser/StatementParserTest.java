@@ -36,6 +36,7 @@ import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
+import io.duetdb.sql.parser.show.SqlShow;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 
@@ -52,6 +53,34 @@ class StatementParserTest {
         assertThat(((SqlDeallocatePrepare) StatementParser.parse("DEALLOCATE PREPARE s")).name()).isEqualTo("s");
         assertThat(((SqlDeallocatePrepare) StatementParser.parse("DROP PREPARE s")).name()).isEqualTo("s");
         assertThat(StatementParser.parse("DROP TABLE s")).isNotInstanceOf(SqlDeallocatePrepare.class);
+    }
+
+    @Test
+    void parsesShowStatementsInTheGrammar() {
+        SqlShow tables = (SqlShow) StatementParser.parse("show full tables in shop where Table_type = 'VIEW'");
+        assertThat(tables.kind()).isEqualTo(SqlShow.Kind.TABLES);
+        assertThat(tables.full()).isTrue();
+        assertThat(tables.database()).contains("shop");
+        assertThat(tables.where()).isPresent();
+        SqlShow columns = (SqlShow) StatementParser.parse("SHOW FIELDS FROM shop.items LIKE 'n%'");
+        assertThat(columns.kind()).isEqualTo(SqlShow.Kind.COLUMNS);
+        assertThat(columns.object().orElseThrow().names).containsExactly("shop", "items");
+        assertThat(columns.like()).contains("n%");
+        assertThat(((SqlShow) StatementParser.parse("SHOW GLOBAL VARIABLES")).scope()).isEqualTo(SqlShow.Scope.GLOBAL);
+        assertThat(((SqlShow) StatementParser.parse("SHOW KEYS IN t FROM d")).database()).contains("d");
+        assertThat(((SqlShow) StatementParser.parse("SHOW TABLE STATUS")).kind()).isEqualTo(SqlShow.Kind.TABLE_STATUS);
+        assertThat(((SqlShow) StatementParser.parse("SHOW CHARACTER SET")).kind()).isEqualTo(SqlShow.Kind.CHARACTER_SET);
+        assertThat(((SqlShow) StatementParser.parse("SHOW STORAGE ENGINES")).kind()).isEqualTo(SqlShow.Kind.ENGINES);
+        assertThat(((SqlShow) StatementParser.parse("SHOW COUNT(*) ERRORS")).kind()).isEqualTo(SqlShow.Kind.ERROR_COUNT);
+        assertThat(((SqlShow) StatementParser.parse("SHOW CREATE DATABASE IF NOT EXISTS d")).ifNotExists()).isTrue();
+        SqlShow describe = (SqlShow) StatementParser.parse("DESCRIBE items name");
+        assertThat(describe.kind()).isEqualTo(SqlShow.Kind.COLUMNS);
+        assertThat(describe.like()).contains("name");
+        assertThat(StatementParser.parse("EXPLAIN SELECT 1")).isNotInstanceOf(SqlShow.class);
+        for (String bad : List.of("SHOW", "SHOW BOGUS", "SHOW COLUMNS", "SHOW TABLES LIKE x", "SHOW `TABLES`")) {
+            assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)
+                    .hasMessageContaining("SQL syntax");
+        }
     }
 
     @Test
