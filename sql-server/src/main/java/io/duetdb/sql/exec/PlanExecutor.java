@@ -14,10 +14,15 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Intersect;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Minus;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.RepeatUnion;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Spool;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
@@ -60,6 +65,7 @@ public final class PlanExecutor {
     private Map<RelNode, OperatorStatistics> statistics;
     /** Operators several others read in the plan being executed, by node. */
     private Map<RelNode, SharedResult> shared;
+    private final RecursiveUnion recursion = new RecursiveUnion();
     /** Plans the stores' part of reads; null when nothing goes to the coprocessors (locking reads, push-down off). */
     private final CoprocessorPlanner coprocessorPlanner;
     /** The physical plan being executed, decided when execution starts. */
@@ -218,6 +224,10 @@ public final class PlanExecutor {
             }
         }
         Map<RelNode, SharedResult> shared = new java.util.IdentityHashMap<>();
+        if (seen.stream().anyMatch(RepeatUnion.class::isInstance)) {
+            // A recursive CTE runs its iterative part once per step: no operator's rows may be kept across steps.
+            return shared;
+        }
         for (Map.Entry<RelNode, Integer> entry : readers.entrySet()) {
             RelNode node = entry.getKey();
             if (entry.getValue() > 1 && !(node instanceof TableScan)) {
@@ -481,6 +491,25 @@ public final class PlanExecutor {
             }
             return new ConcatenatedStream(union.getInputs());
         }
+        if (node instanceof RepeatUnion repeat) {
+            return RowStream.of(recursion.run(repeat, input -> collect(stream(input), "RecursiveUnion"),
+                    Long.parseLong(String.valueOf(session.systemVariable("", "cte_max_recursion_depth"))),
+                    session::checkNotKilled));
+        }
+        if (node instanceof Spool spool) {
+            return stream(spool.getInput());
+        }
+        if (node instanceof Minus || node instanceof Intersect) {
+            SetOp setOperation = (SetOp) node;
+            String operator = node instanceof Minus ? "Except" : "Intersect";
+            List<Object[]> first = collect(stream(setOperation.getInput(0)), operator);
+            List<List<Object[]>> others = new ArrayList<>();
+            for (RelNode input : setOperation.getInputs().subList(1, setOperation.getInputs().size())) {
+                others.add(collect(stream(input), operator));
+            }
+            return RowStream.of(node instanceof Minus ? SetOperations.except(first, others, setOperation.all)
+                    : SetOperations.intersect(first, others, setOperation.all));
+        }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs an operator DuetDB lacks yet: "
                 + node.getRelTypeName());
     }
@@ -553,22 +582,34 @@ public final class PlanExecutor {
         return plan;
     }
 
+    /** Rows the server holds (information_schema, a recursive CTE's working table) that meet the condition. */
+    private List<Object[]> filtered(List<Object[]> rows, RexNode condition) {
+        if (condition == null) {
+            return rows;
+        }
+        RowExpression filter = compiler.compile(condition);
+        List<Object[]> kept = new ArrayList<>();
+        for (Object[] row : rows) {
+            if (Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(filter.evaluate(row)))) {
+                kept.add(row);
+            }
+        }
+        return kept;
+    }
+
     private TableAccess access(DuetTable table) {
         return accessCache.computeIfAbsent(table.table().id(), id -> new TableAccess(table.table()));
     }
 
     private RowStream scan(RelNode node, TableScan scan, RexNode condition) {
+        List<Object[]> working = recursion.workingRows(scan.getTable());
+        if (working != null) {
+            return RowStream.of(filtered(working, condition));
+        }
         io.duetdb.sql.prepare.InformationSchemaTable view =
                 scan.getTable().unwrap(io.duetdb.sql.prepare.InformationSchemaTable.class);
         if (view != null) {
-            RowExpression filter = condition == null ? null : compiler.compile(condition);
-            List<Object[]> rows = new ArrayList<>();
-            for (Object[] row : view.rows()) {
-                if (filter == null || Boolean.TRUE.equals(io.duetdb.sql.exec.Values.truth(filter.evaluate(row)))) {
-                    rows.add(row);
-                }
-            }
-            return RowStream.of(rows);
+            return RowStream.of(filtered(view.rows(), condition));
         }
         DuetTable table = scan.getTable().unwrap(DuetTable.class);
         if (table == null) {

@@ -11,7 +11,12 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Spool;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Intersect;
+import org.apache.calcite.rel.core.Minus;
+import org.apache.calcite.rel.core.RepeatUnion;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -246,6 +251,15 @@ public final class PlanExplainer {
             info = describe(filter.getCondition(), filter.getInput().getRowType(), null);
         } else if (node instanceof Union union) {
             name = union.all ? "Union" : "Union (distinct)";
+            info = "";
+        } else if (node instanceof RepeatUnion repeat) {
+            name = repeat.all ? "RecursiveUnion" : "RecursiveUnion (distinct)";
+            info = "steps until one adds no row";
+        } else if (node instanceof Spool) {
+            name = "WorkingTable";
+            info = "rows the next step reads";
+        } else if (node instanceof Minus || node instanceof Intersect) {
+            name = (node instanceof Minus ? "Except" : "Intersect") + (((SetOp) node).all ? " (all)" : "");
             info = "";
         } else if (node instanceof Values values) {
             name = "Values";

@@ -27,6 +27,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.client.txn.Isolation;
@@ -1407,9 +1408,17 @@ public final class Session implements SessionFunctions {
      * SELECT's), or null.
      */
     private static List<String> labels(SqlNode query, String sql) {
-        SqlNode body = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
-        while (body.getKind().belongsTo(SqlKind.SET_QUERY) && body instanceof SqlCall setOperation) {
-            body = setOperation.operand(0);
+        SqlNode body = query;
+        while (true) {
+            if (body instanceof SqlOrderBy orderBy) {
+                body = orderBy.query;
+            } else if (body instanceof SqlWith with) {
+                body = with.body;
+            } else if (body.getKind().belongsTo(SqlKind.SET_QUERY) && body instanceof SqlCall setOperation) {
+                body = setOperation.operand(0);
+            } else {
+                break;
+            }
         }
         if (!(body instanceof SqlSelect select)) {
             return null;

@@ -73,6 +73,7 @@ public final class SystemVariables {
         DEFAULTS.put("wait_timeout", "28800");
         DEFAULTS.put("version_comment", "DuetDB");
         DEFAULTS.put("innodb_lock_wait_timeout", "50");
+        DEFAULTS.put("cte_max_recursion_depth", "1000");
         DEFAULTS.put("lock_wait_timeout", "31536000");
         DEFAULTS.put("duet_coprocessor_push_down", "ON");
         DEFAULTS.put("duet_vectorized_execution", "ON");

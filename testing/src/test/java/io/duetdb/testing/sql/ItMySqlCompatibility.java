@@ -89,6 +89,41 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void setOperationsAndRecursiveCommonTableExpressions() throws Exception {
+        onBoth("CREATE TABLE set_a (x INT, y VARCHAR(5))", "CREATE TABLE set_b (x INT, y VARCHAR(5))",
+                "INSERT INTO set_a VALUES (1, 'a'), (1, 'a'), (2, 'b'), (NULL, 'n'), (3, 'c')",
+                "INSERT INTO set_b VALUES (1, 'a'), (NULL, 'n'), (4, 'd')",
+                "CREATE TABLE staff (id INT PRIMARY KEY, boss INT, name VARCHAR(10))",
+                "INSERT INTO staff VALUES (1, NULL, 'ceo'), (2, 1, 'vp'), (3, 2, 'dev'), (4, 2, 'ops'), (5, 3, 'intern')");
+        assertShared("SELECT x, y FROM set_a EXCEPT SELECT x, y FROM set_b ORDER BY x", "2|b", "3|c");
+        assertShared("SELECT x, y FROM set_a EXCEPT ALL SELECT x, y FROM set_b ORDER BY x", "1|a", "2|b", "3|c");
+        assertShared("SELECT x FROM set_a INTERSECT SELECT x FROM set_b ORDER BY x", "null", "1");
+        assertShared("SELECT x FROM set_a INTERSECT ALL SELECT x FROM set_a WHERE x = 1 ORDER BY x", "1", "1");
+        // INTERSECT binds tighter than EXCEPT: nothing is taken away here.
+        assertShared("SELECT y FROM set_a EXCEPT SELECT y FROM set_b INTERSECT SELECT 'c' ORDER BY y", "a", "b", "c",
+                "n");
+        assertShared("WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT sum(n) FROM r",
+                "15");
+        assertShared("WITH RECURSIVE r (n) AS (SELECT 1 UNION SELECT (n * 2) % 7 FROM r) SELECT n FROM r ORDER BY n",
+                "1", "2", "4");
+        assertShared("WITH RECURSIVE chain AS (SELECT id, name, 0 AS depth FROM staff WHERE boss IS NULL"
+                + " UNION ALL SELECT s.id, s.name, c.depth + 1 FROM staff s JOIN chain c ON s.boss = c.id)"
+                + " SELECT name, depth FROM chain ORDER BY depth, id", "ceo|0", "vp|1", "dev|2", "ops|2", "intern|3");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "EXPLAIN SELECT x FROM set_a INTERSECT ALL SELECT x FROM set_b"))
+                    .first().asString().startsWith("Intersect (all)|");
+            // MySQL's limit on recursion (MariaDB's variable and error differ).
+            assertThatThrownBy(() -> statement.executeQuery(
+                    "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r"))
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("errorCode", 3636)
+                    .hasMessageContaining("after 1001 iterations");
+            statement.execute("SET SESSION cte_max_recursion_depth = 2000");
+            assertThat(SqlTesting.rows(statement, "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r"
+                    + " WHERE n < 1500) SELECT count(*), max(n) FROM r")).containsExactly("1500|1500");
+        }
+    }
+
+    @Test
     void groupByAcceptsColumnsFunctionallyDependentOnTheGroupedOnes() throws SQLException {
         onBoth("CREATE TABLE warehouse (w_id INT PRIMARY KEY, w_name VARCHAR(10), w_ytd DECIMAL(12,2))",
                 "CREATE TABLE history (h_w_id INT, h_amount DECIMAL(6,2))",
