@@ -28,6 +28,10 @@ final class MySqlFunctions {
 
     /** The body of function {@code name} over non-NULL arguments, or null when it is not one of these. */
     static Function<Object[], Object> of(String name, SessionFunctions session) {
+        Function<Object[], Object> regular = RegularExpressions.of(name);
+        if (regular != null) {
+            return regular;
+        }
         return switch (name) {
             case "LEFT" -> args -> {
                 String text = Values.toText(args[0]);
@@ -58,6 +62,7 @@ final class MySqlFunctions {
             case "STRCMP" -> args -> (long) Integer.signum(Values.compare(args[0], args[1]));
             case "MD5" -> args -> digest("MD5", args[0]);
             case "SHA1", "SHA" -> args -> digest("SHA-1", args[0]);
+            case "SHA2" -> args -> sha2(args[0], Values.toLong(args[1]));
             case "CHAR" -> args -> {
                 StringBuilder text = new StringBuilder();
                 for (Object arg : args) {
@@ -423,6 +428,17 @@ final class MySqlFunctions {
         int start = text.offsetByCodePoints(0, (int) from - 1);
         int found = text.indexOf(needle, start);
         return found < 0 ? 0 : text.codePointCount(0, found) + 1;
+    }
+
+    /** SHA2(text, bits): SHA-224, 256, 384 or 512 in hex (0 means 256); NULL for other lengths, as MySQL. */
+    private static Object sha2(Object text, long bits) {
+        return switch ((int) Math.max(-1, Math.min(Integer.MAX_VALUE, bits))) {
+            case 0, 256 -> digest("SHA-256", text);
+            case 224 -> digest("SHA-224", text);
+            case 384 -> digest("SHA-384", text);
+            case 512 -> digest("SHA-512", text);
+            default -> null;
+        };
     }
 
     private static String digest(String algorithm, Object value) {

@@ -7,6 +7,7 @@ import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.SqlOperandCountRanges;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
@@ -145,11 +146,21 @@ public final class DuetFunctions {
     public static final SqlFunction FROM_UNIXTIME = pure("FROM_UNIXTIME", ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 0)
             .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.NUMERIC);
 
+    /** REGEXP_INSTR(text, pattern[, position[, occurrence[, return_option[, match_type]]]]). */
+    public static final SqlFunction REGEXP_INSTR = pure("REGEXP_INSTR", NULLABLE_BIGINT,
+            OperandTypes.repeat(SqlOperandCountRanges.between(2, 6), OperandTypes.ANY));
+    /** REGEXP_SUBSTR(text, pattern[, position[, occurrence[, match_type]]]): NULL when nothing matches. */
+    public static final SqlFunction REGEXP_SUBSTR = pure("REGEXP_SUBSTR", NULLABLE_VARCHAR,
+            OperandTypes.repeat(SqlOperandCountRanges.between(2, 5), OperandTypes.ANY));
+    /** SHA2(text, bits): the SHA-2 digest in hex, NULL for a length other than 224, 256, 384, 512 or 0. */
+    public static final SqlFunction SHA2 = pure("SHA2", NULLABLE_VARCHAR, OperandTypes.ANY_NUMERIC);
+
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, USER_VARIABLE, DATABASE,
             SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, TRUTH,
             io.duetdb.sql.parser.MySqlOperators.XOR, DIVIDE,
             LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, STR_TO_DATE, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
-            UNIX_TIMESTAMP, FROM_UNIXTIME, io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE,
+            UNIX_TIMESTAMP, FROM_UNIXTIME, io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE, REGEXP_INSTR, REGEXP_SUBSTR,
+            SHA2,
             // MySQL functions Calcite defines for other dialects, with the types MySQL gives them.
             org.apache.calcite.sql.fun.SqlLibraryOperators.IF, org.apache.calcite.sql.fun.SqlLibraryOperators.IFNULL,
             org.apache.calcite.sql.fun.SqlLibraryOperators.GREATEST, org.apache.calcite.sql.fun.SqlLibraryOperators.LEAST,

@@ -89,6 +89,25 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void regularExpressionsAndDigests() throws Exception {
+        onBoth("CREATE TABLE fruit (name VARCHAR(10))", "INSERT INTO fruit VALUES ('apple'), ('banana'), ('cherry')");
+        assertShared("SELECT name FROM fruit WHERE name REGEXP 'an|ch' ORDER BY name", "banana", "cherry");
+        assertShared("SELECT name FROM fruit WHERE name NOT RLIKE '^(an|ch)' ORDER BY name", "apple", "banana");
+        assertShared("SELECT 'abc' REGEXP '^a', NULL REGEXP 'a', REGEXP_REPLACE('a1b22', '[0-9]+', '#'),"
+                + " REGEXP_SUBSTR('abc def', '[d-f]+'), REGEXP_INSTR('dog cat', 'cat')", "1|null|a#b#|def|5");
+        assertShared("SELECT SHA2('abc', 256), SHA2('abc', 7)",
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad|null");
+        // MySQL 8.0's forms MariaDB lacks: REGEXP_LIKE, positions, occurrences and match types.
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SELECT REGEXP_LIKE('Banana', '^b'), REGEXP_LIKE('Banana', '^b', 'i'),"
+                    + " REGEXP_INSTR('dog cat dog', 'dog', 1, 2), REGEXP_SUBSTR('a b c', '[a-z]', 1, 3),"
+                    + " REGEXP_REPLACE('abcbdb', 'b', 'x', 1, 2)")).containsExactly("0|1|9|c|abcxdb");
+            assertThatThrownBy(() -> statement.executeQuery("SELECT REGEXP_LIKE('a', '(')"))
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("errorCode", 3688);
+        }
+    }
+
+    @Test
     void setOperationsAndRecursiveCommonTableExpressions() throws Exception {
         onBoth("CREATE TABLE set_a (x INT, y VARCHAR(5))", "CREATE TABLE set_b (x INT, y VARCHAR(5))",
                 "INSERT INTO set_a VALUES (1, 'a'), (1, 'a'), (2, 'b'), (NULL, 'n'), (3, 'c')",

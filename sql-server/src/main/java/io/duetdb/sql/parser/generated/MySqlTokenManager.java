@@ -138,8 +138,10 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
                     MySqlStringLiterals.append(token, ahead.removeFirst());
                 }
             }
-            // A character set introducer (_utf8mb4'text') or a national string (N'text'): the text is what counts.
+            // REGEXP (a reserved word, as in MySQL) is the operator RLIKE is.
+            case REGEXP -> token.kind = RLIKE;
             case IDENTIFIER -> {
+                // A character set introducer (_utf8mb4'text') or a national string (N'text'): the text is what counts.
                 Token following = peek();
                 if (isString(following) && (MySqlStringLiterals.isIntroducer(token.image)
                         || token.image.equalsIgnoreCase("N") && following.beginLine == token.endLine
