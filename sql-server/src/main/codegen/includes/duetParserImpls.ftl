@@ -111,13 +111,26 @@ SqlIndexDefinition DuetIndexDefinition() :
         ( <KEY> | <INDEX> ) { kind = SqlIndexDefinition.Kind.INDEX; }
         [ name = SimpleIdentifier() ]
     )
+    [ DuetIndexType() ]
     columns = DuetIndexColumns()
-    [
+    (
+        LOOKAHEAD({ DuetIndexOptionNext() })
+        (
         <CLUSTERED> { clustered = Boolean.TRUE; }
     |
         <NONCLUSTERED> { clustered = Boolean.FALSE; }
-    ]
-    [ <COMMENT> StringLiteral() ]
+    |
+        <COMMENT> StringLiteral()
+    |
+        DuetIndexType()
+    |
+        // Index options that do not change what an index holds, accepted as TiDB accepts them.
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("KEY_BLOCK_SIZE") }) DuetSkipWord() [ <EQ> ] UnsignedIntLiteral()
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("VISIBLE") || getToken(1).image.equalsIgnoreCase("INVISIBLE") })
+        DuetSkipWord()
+        )
+    )*
     {
         return new SqlIndexDefinition(s.end(this), kind, name, columns, clustered);
     }
@@ -158,6 +171,8 @@ SqlColumnDefinition DuetColumnDefinition() :
     name = SimpleIdentifier() { s = span(); }
     type = DuetDataType()
     (
+        LOOKAHEAD({ DuetColumnOptionNext() })
+        (
         <NOT> <NULL> { nullable = Boolean.FALSE; }
     |
         <NULL> { nullable = Boolean.TRUE; }
@@ -182,6 +197,13 @@ SqlColumnDefinition DuetColumnDefinition() :
         { onUpdateCurrentTimestamp = true; }
     |
         <COLLATE> Identifier()
+    |
+        // Storage hints of MySQL's NDB and InnoDB, accepted and ignored as TiDB does.
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("COLUMN_FORMAT") }) DuetSkipWord()
+        DuetWordIn("FIXED", "DYNAMIC", "DEFAULT")
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("STORAGE") }) DuetSkipWord() DuetWordIn("DISK", "MEMORY", "DEFAULT")
+        )
     )*
     {
         return new SqlColumnDefinition(s.end(this), name, type, nullable, defaultValue, autoIncrement, key,
@@ -556,9 +578,9 @@ SqlNode DuetInsert() :
 }
 {
     (
-        <INSERT> { s = span(); } [ <IGNORE> { ignore = true; } ]
+        <INSERT> { s = span(); } [ <LOW_PRIORITY> | <DELAYED> | <HIGH_PRIORITY> ] [ <IGNORE> { ignore = true; } ]
     |
-        <REPLACE> { s = span(); replace = true; }
+        <REPLACE> { s = span(); replace = true; } [ <LOW_PRIORITY> | <DELAYED> ]
     )
     [ <INTO> ]
     table = CompoundIdentifier()
@@ -671,7 +693,7 @@ SqlNode DuetUpdate() :
     SqlNode limit = null;
 }
 {
-    <UPDATE> { s = span(); } [ <IGNORE> ]
+    <UPDATE> { s = span(); } [ <LOW_PRIORITY> ] [ <IGNORE> ]
     table = CompoundIdentifier()
     [ [ <AS> ] alias = SimpleIdentifier() ]
     <SET> { assignments = new SqlNodeList(getPos()); }
@@ -696,7 +718,9 @@ SqlNode DuetDelete() :
     SqlNode limit = null;
 }
 {
-    <DELETE> { s = span(); } [ <IGNORE> ] <FROM>
+    <DELETE> { s = span(); } [ <LOW_PRIORITY> ]
+    // Not a JAVACODE word here: the statement is chosen by a syntactic look-ahead, which cannot scan those.
+    [ LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("QUICK") }) SimpleIdentifier() ] [ <IGNORE> ] <FROM>
     table = CompoundIdentifier()
     [ [ <AS> ] alias = SimpleIdentifier() ]
     [ where = Where() ]
@@ -1001,10 +1025,18 @@ SqlNode DuetReservedWordFunctionCall() :
 SqlCreate DuetCreateView(Span s, boolean replace) :
 {
     final SqlCreateView.Options viewOptions;
-    final SqlCreateView create;
+    final SqlCreate create;
 }
 {
-    viewOptions = DuetViewOptions() create = DuetViewDefinition(s, replace, false, viewOptions)
+    viewOptions = DuetViewOptions()
+    (
+        // DEFINER = account opens CREATE TRIGGER, PROCEDURE, FUNCTION and EVENT too: objects DuetDB lacks.
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("PROCEDURE") || getToken(1).image.equalsIgnoreCase("FUNCTION")
+            || getToken(1).image.equalsIgnoreCase("TRIGGER") || getToken(1).image.equalsIgnoreCase("EVENT") })
+        create = DuetCreateUnsupported(s)
+    |
+        create = DuetViewDefinition(s, replace, false, viewOptions)
+    )
     {
         return create;
     }
@@ -1471,4 +1503,74 @@ JAVACODE void DuetShowWord(String expected) {
 /** Consumes the next token, a word a semantic look-ahead has checked. */
 JAVACODE void DuetSkipWord() {
     getNextToken();
+}
+
+/** USING BTREE or HASH: the kind of index MySQL builds; DuetDB's indexes are ordered key ranges either way. */
+void DuetIndexType() :
+{
+}
+{
+    <USING> DuetWordIn("BTREE", "HASH", "RTREE")
+}
+
+/** One of the words, whatever kind of token it is. */
+JAVACODE void DuetWordIn(String... words) {
+    for (String word : words) {
+        if (getToken(1).image.equalsIgnoreCase(word)) {
+            getNextToken();
+            return;
+        }
+    }
+    throw generateParseException();
+}
+
+/** Whether a column option follows (the loop over them must stop at anything else). */
+JAVACODE boolean DuetColumnOptionNext() {
+    Token next = getToken(1);
+    switch (next.kind) {
+    case NOT: case NULL: case DEFAULT_: case AUTO_INCREMENT: case PRIMARY: case UNIQUE: case KEY: case CLUSTERED:
+    case NONCLUSTERED: case COMMENT: case ON: case COLLATE:
+        return true;
+    default:
+        return next.image.equalsIgnoreCase("COLUMN_FORMAT") || next.image.equalsIgnoreCase("STORAGE");
+    }
+}
+
+/** Whether an index option follows its column list. */
+JAVACODE boolean DuetIndexOptionNext() {
+    Token next = getToken(1);
+    switch (next.kind) {
+    case CLUSTERED: case NONCLUSTERED: case COMMENT: case USING:
+        return true;
+    default:
+        return next.image.equalsIgnoreCase("KEY_BLOCK_SIZE") || next.image.equalsIgnoreCase("VISIBLE")
+            || next.image.equalsIgnoreCase("INVISIBLE");
+    }
+}
+
+/**
+ * CREATE [DEFINER = account] {PROCEDURE | FUNCTION | TRIGGER | EVENT} ...: the rest of the statement (a body that
+ * may hold semicolons) is skipped, and the statement is refused as not supported.
+ */
+SqlCreate DuetCreateUnsupported(Span s) :
+{
+    final String objects;
+}
+{
+    {
+        String word = getToken(1).image.toUpperCase(Locale.ROOT);
+        objects = word.equals("PROCEDURE") ? "stored procedures" : word.equals("FUNCTION") ? "stored functions"
+            : word.equals("TRIGGER") ? "triggers" : "events";
+    }
+    DuetSkipToEnd()
+    {
+        return new SqlCreateUnsupported(s.end(this), objects);
+    }
+}
+
+/** Consumes every token up to the end of the statement. */
+JAVACODE void DuetSkipToEnd() {
+    while (getToken(1).kind != EOF) {
+        getNextToken();
+    }
 }

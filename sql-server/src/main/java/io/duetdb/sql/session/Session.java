@@ -65,6 +65,7 @@ import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
+import io.duetdb.sql.parser.ddl.SqlCreateUnsupported;
 import io.duetdb.sql.parser.show.SqlShow;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
@@ -899,6 +900,10 @@ public final class Session implements SessionFunctions {
         SqlNode statement = parsed instanceof SqlCreateView create ? ViewPrivileges.checked(this, create) : parsed;
         if (statement instanceof SqlShow show) {
             return ShowStatements.execute(this, show);
+        }
+        if (statement instanceof SqlCreateUnsupported unsupported) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "This version of DuetDB doesn't yet support '"
+                    + unsupported.objects() + "'");
         }
         if (statement instanceof SqlAdminChecksumTable checksum) {
             return BulkStatements.checksum(this, checksum);

@@ -36,6 +36,7 @@ import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
+import io.duetdb.sql.parser.ddl.SqlCreateUnsupported;
 import io.duetdb.sql.parser.show.SqlShow;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
@@ -81,6 +82,40 @@ class StatementParserTest {
             assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)
                     .hasMessageContaining("SQL syntax");
         }
+    }
+
+    @Test
+    void createOfObjectsDuetDbLacksNamesThem() {
+        assertThat(((SqlCreateUnsupported) StatementParser.parse("CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END"))
+                .objects()).isEqualTo("stored procedures");
+        assertThat(((SqlCreateUnsupported) StatementParser.parse("CREATE DEFINER=`root`@`%` TRIGGER t BEFORE INSERT"
+                + " ON x FOR EACH ROW SET NEW.a = 1")).objects()).isEqualTo("triggers");
+        assertThat(((SqlCreateUnsupported) StatementParser.parse("create event e on schedule every 1 hour do select 1"))
+                .objects()).isEqualTo("events");
+        assertThat(StatementParser.parse("CREATE TABLE procedure_log (a INT)")).isNotInstanceOf(SqlCreateUnsupported.class);
+        assertThat(StatementParser.parse("CREATE DEFINER = CURRENT_USER VIEW v AS SELECT 1"))
+                .isNotInstanceOf(SqlCreateUnsupported.class);
+        assertThatThrownBy(() -> StatementParser.parse("CREATE SEQUENCE s")).isInstanceOf(DuetException.class)
+                .hasMessageContaining("SQL syntax");
+    }
+
+    @Test
+    void statementModifiersAndStorageOptionsAreAccepted() {
+        assertThat(((SqlMySqlInsert) StatementParser.parse("INSERT HIGH_PRIORITY IGNORE INTO t VALUES (1)")).ignore())
+                .isTrue();
+        assertThat(StatementParser.parse("INSERT DELAYED t VALUES (1)")).isInstanceOf(SqlMySqlInsert.class);
+        assertThat(StatementParser.parse("REPLACE LOW_PRIORITY INTO t VALUES (1)")).isInstanceOf(SqlMySqlInsert.class);
+        assertThat(StatementParser.parse("UPDATE LOW_PRIORITY IGNORE t SET a = 1 LIMIT 1")).isInstanceOf(SqlMySqlUpdate.class);
+        for (String delete : List.of("DELETE LOW_PRIORITY QUICK IGNORE FROM t WHERE a = 1 LIMIT 1",
+                "DELETE QUICK FROM quick WHERE quick = 1 ORDER BY quick LIMIT 2", "DELETE FROM t LIMIT 1")) {
+            assertThat(((SqlMySqlDelete) StatementParser.parse(delete)).limit()).as(delete).isNotNull();
+        }
+        SqlCreateTable create = (SqlCreateTable) StatementParser.parse("CREATE TABLE t (a INT COLUMN_FORMAT FIXED"
+                + " STORAGE DISK NOT NULL, c VARCHAR(9), UNIQUE KEY u USING BTREE (c(3)) KEY_BLOCK_SIZE = 4 VISIBLE,"
+                + " KEY k (a) USING HASH INVISIBLE COMMENT 'x') KEY_BLOCK_SIZE=8 STATS_PERSISTENT=0");
+        assertThat(create.toString()).contains("CREATE TABLE");
+        assertThatThrownBy(() -> StatementParser.parse("CREATE TABLE t (a INT STORAGE NOWHERE)"))
+                .isInstanceOf(DuetException.class).hasMessageContaining("SQL syntax");
     }
 
     @Test

@@ -89,6 +89,29 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void modifiersAndOptionsThatChangeNothingAreAccepted() throws Exception {
+        onBoth("CREATE TABLE tuned (a INT NOT NULL, c VARCHAR(9), d INT, UNIQUE KEY u USING BTREE (c(3)),"
+                        + " KEY k (d) USING HASH KEY_BLOCK_SIZE = 4 COMMENT 'x') KEY_BLOCK_SIZE=8 STATS_PERSISTENT=0",
+                "INSERT LOW_PRIORITY INTO tuned VALUES (1, 'a', 1)", "INSERT HIGH_PRIORITY IGNORE INTO tuned VALUES (2, 'b', 2)",
+                "REPLACE LOW_PRIORITY INTO tuned VALUES (3, 'c', 3)", "UPDATE LOW_PRIORITY tuned SET d = 7 WHERE a = 1",
+                "DELETE LOW_PRIORITY QUICK IGNORE FROM tuned WHERE a = 2 LIMIT 1");
+        assertShared("SELECT a, c, d FROM tuned ORDER BY a", "1|a|7", "3|c|3");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // MySQL's NDB storage hints (MariaDB has none of them).
+            statement.execute("CREATE TABLE hinted (a INT COLUMN_FORMAT FIXED STORAGE DISK, b INT STORAGE MEMORY,"
+                    + " KEY kb (b) INVISIBLE)");
+            statement.execute("INSERT INTO hinted VALUES (1, 2)");
+            assertThat(SqlTesting.rows(statement, "SELECT a + b FROM hinted")).containsExactly("3");
+            for (String create : List.of("CREATE PROCEDURE p() BEGIN SELECT 1; END",
+                    "CREATE DEFINER=`root`@`%` TRIGGER t BEFORE INSERT ON hinted FOR EACH ROW SET NEW.a = 1",
+                    "CREATE FUNCTION f() RETURNS INT RETURN 1", "CREATE EVENT e ON SCHEDULE EVERY 1 HOUR DO SELECT 1")) {
+                assertThatThrownBy(() -> statement.execute(create)).as(create).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("errorCode", 1235).hasMessageContaining("doesn't yet support");
+            }
+        }
+    }
+
+    @Test
     void regularExpressionsAndDigests() throws Exception {
         onBoth("CREATE TABLE fruit (name VARCHAR(10))", "INSERT INTO fruit VALUES ('apple'), ('banana'), ('cherry')");
         assertShared("SELECT name FROM fruit WHERE name REGEXP 'an|ch' ORDER BY name", "banana", "cherry");
