@@ -788,19 +788,23 @@ SqlNode DuetStartTransaction() :
     SqlNode asOf = null;
 }
 {
-    <START> { s = span(); } <TRANSACTION>
-    [
-        readOnly = DuetTransactionCharacteristic(readOnly)
-        ( <COMMA> readOnly = DuetTransactionCharacteristic(readOnly) )*
-    ]
-    [
-        <FOR> <SYSTEM_TIME> <AS> <OF> asOf = Expression(ExprContext.ACCEPT_NON_QUERY)
-        {
-            if (!readOnly) {
-                throw new ParseException("AS OF TIMESTAMP needs START TRANSACTION READ ONLY");
+    (
+        <BEGIN> { s = span(); } [ <WORK> ]
+    |
+        <START> { s = span(); } <TRANSACTION>
+        [
+            readOnly = DuetTransactionCharacteristic(readOnly)
+            ( <COMMA> readOnly = DuetTransactionCharacteristic(readOnly) )*
+        ]
+        [
+            <FOR> <SYSTEM_TIME> <AS> <OF> asOf = Expression(ExprContext.ACCEPT_NON_QUERY)
+            {
+                if (!readOnly) {
+                    throw new ParseException("AS OF TIMESTAMP needs START TRANSACTION READ ONLY");
+                }
             }
-        }
-    ]
+        ]
+    )
     {
         return new SqlStartTransaction(s.end(this), readOnly, asOf);
     }
@@ -1573,4 +1577,102 @@ JAVACODE void DuetSkipToEnd() {
     while (getToken(1).kind != EOF) {
         getNextToken();
     }
+}
+
+/** COMMIT [WORK] and ROLLBACK [WORK]. */
+SqlNode DuetEndTransaction() :
+{
+    final Span s;
+    final boolean commit;
+}
+{
+    ( <COMMIT> { commit = true; } | <ROLLBACK> { commit = false; } ) { s = span(); }
+    [ <WORK> ]
+    {
+        return new SqlEndTransaction(s.end(this), commit);
+    }
+}
+
+/** USE database. */
+SqlNode DuetUse() :
+{
+    final Span s;
+    final SqlIdentifier database;
+}
+{
+    <USE> { s = span(); } database = SimpleIdentifier()
+    {
+        return new SqlUseDatabase(s.end(this), database);
+    }
+}
+
+/** KILL [CONNECTION | QUERY] connection id. */
+SqlNode DuetKill() :
+{
+    final Span s;
+    boolean queryOnly = false;
+    final SqlLiteral id;
+}
+{
+    <KILL> { s = span(); }
+    [
+        LOOKAHEAD({ getToken(1).kind == CONNECTION }) <CONNECTION>
+    |
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("QUERY") }) SimpleIdentifier() { queryOnly = true; }
+    ]
+    id = UnsignedNumericLiteral()
+    {
+        return new SqlKill(s.end(this), queryOnly, id.longValue(true));
+    }
+}
+
+/** ANALYZE [NO_WRITE_TO_BINLOG | LOCAL] TABLE t [, ...] [option ...]. */
+SqlNode DuetAnalyzeTable() :
+{
+    final Span s;
+    final List<SqlNode> tables = new ArrayList<SqlNode>();
+    SqlIdentifier table;
+}
+{
+    <ANALYZE> { s = span(); } [ <NO_WRITE_TO_BINLOG> | <LOCAL> ] <TABLE>
+    table = CompoundIdentifier() { tables.add(table); }
+    ( <COMMA> table = CompoundIdentifier() { tables.add(table); } )*
+    ( DuetAnalyzeOption() )*
+    {
+        return new SqlAnalyzeTable(s.end(this), new SqlNodeList(tables, s.pos()));
+    }
+}
+
+/**
+ * TiDB's options (WITH n BUCKETS | TOPN | SAMPLES | SAMPLERATE | CMSKETCH DEPTH | CMSKETCH WIDTH [, ...], ALL
+ * COLUMNS, PREDICATE COLUMNS, COLUMNS c [, ...], INDEX [i, ...]) and MySQL's histogram statements (UPDATE HISTOGRAM
+ * ON c [, ...] [WITH n BUCKETS], DROP HISTOGRAM ON c [, ...]).
+ */
+void DuetAnalyzeOption() :
+{
+}
+{
+    <WITH> DuetAnalyzeCount() ( <COMMA> DuetAnalyzeCount() )*
+|
+    <ALL> DuetWord("COLUMNS")
+|
+    LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("PREDICATE") }) SimpleIdentifier() DuetWord("COLUMNS")
+|
+    LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("COLUMNS") }) SimpleIdentifier()
+    SimpleIdentifier() ( <COMMA> SimpleIdentifier() )*
+|
+    <INDEX> [ LOOKAHEAD(1) SimpleIdentifier() ( <COMMA> SimpleIdentifier() )* ]
+|
+    ( <UPDATE> | <DROP> ) DuetWord("HISTOGRAM") <ON> SimpleIdentifier() ( <COMMA> SimpleIdentifier() )*
+    [ LOOKAHEAD(1) <WITH> UnsignedNumericLiteral() DuetWord("BUCKETS") ]
+}
+
+/** n BUCKETS, n TOPN, n SAMPLES, x SAMPLERATE, n CMSKETCH DEPTH or n CMSKETCH WIDTH. */
+void DuetAnalyzeCount() :
+{
+    final SqlIdentifier what;
+}
+{
+    UnsignedNumericLiteral() what = SimpleIdentifier()
+    [ LOOKAHEAD({ what.getSimple().equalsIgnoreCase("CMSKETCH") }) SimpleIdentifier() ]
 }

@@ -499,6 +499,10 @@ public final class ExpressionCompiler {
                 return row -> session.connectionId();
             case "LAST_INSERT_ID":
                 return row -> session.lastInsertId();
+            case "ROW_COUNT":
+                return row -> session.rowCount();
+            case "FOUND_ROWS":
+                return row -> session.foundRows();
             case "USER":
             case "CURRENT_USER":
                 return row -> session.user();

@@ -10,6 +10,16 @@ public interface SessionFunctions {
 
     long lastInsertId();
 
+    /** ROW_COUNT(): the rows the previous statement changed, -1 when it returned rows or failed. */
+    default long rowCount() {
+        return -1;
+    }
+
+    /** FOUND_ROWS(): the rows the last query returned. */
+    default long foundRows() {
+        return 0;
+    }
+
     String user();
 
     String serverVersion();

@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.calcite.plan.RelOptUtil;
@@ -66,7 +65,11 @@ import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
 import io.duetdb.sql.parser.ddl.SqlCreateUnsupported;
+import io.duetdb.sql.parser.session.SqlKill;
+import io.duetdb.sql.parser.session.SqlUseDatabase;
 import io.duetdb.sql.parser.show.SqlShow;
+import io.duetdb.sql.parser.statistics.SqlAnalyzeTable;
+import io.duetdb.sql.parser.txn.SqlEndTransaction;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 import io.duetdb.sql.prepare.CalciteCatalog;
@@ -84,14 +87,6 @@ import io.duetdb.sql.variables.TidbVariables;
  * statements until COMMIT or ROLLBACK, and closing the session rolls it back, releasing its locks.
  */
 public final class Session implements SessionFunctions {
-    private static final Pattern USE = Pattern.compile("(?is)use\\s+`?([^`\\s]+)`?");
-    private static final Pattern BEGIN = Pattern.compile("(?is)(begin(\\s+work)?|start\\s+transaction)");
-    private static final Pattern COMMIT = Pattern.compile("(?is)commit(\\s+work)?");
-    private static final Pattern ROLLBACK = Pattern.compile("(?is)rollback(\\s+work)?");
-    private static final Pattern KILL = Pattern.compile("(?is)kill\\s+(query\\s+|connection\\s+)?(\\d+)");
-    private static final Pattern ANALYZE_TABLE = Pattern.compile("(?is)\\s*analyze\\s+(?:no_write_to_binlog\\s+|local\\s+)?"
-            + "tables?\\s+(.+?)\\s*;?\\s*");
-
     private final SessionManager manager;
     private final long connectionId;
     private final String user;
@@ -117,6 +112,8 @@ public final class Session implements SessionFunctions {
     private boolean historicalTransaction;
     private boolean statementChecksKeysAtPrewrite;
     private long lastInsertId;
+    private volatile long rowCount = -1;
+    private volatile long foundRows;
     private LocalDateTime statementTime = LocalDateTime.now(ZoneOffset.UTC);
     private volatile String currentStatement = "";
     /** SHOW PROCESSLIST's State of the running statement: "executing", or MySQL's "User sleep" in SLEEP(). */
@@ -142,6 +139,40 @@ public final class Session implements SessionFunctions {
                     + "|SELECT\\s+@@(SESSION\\.)?(WARNING_COUNT|ERROR_COUNT)\\b.*)");
 
     public StatementResult execute(String sql) {
+        return counted(() -> executeText(sql));
+    }
+
+    /**
+     * Runs a statement and keeps what ROW_COUNT() and FOUND_ROWS() answer in the next one: rows changed (-1 after a
+     * result set or an error) and rows returned by the last query.
+     */
+    private StatementResult counted(Supplier<StatementResult> statement) {
+        try {
+            StatementResult result = statement.get();
+            if (result instanceof QueryResult query) {
+                rowCount = -1;
+                foundRows = query.rows().size();
+            } else if (result instanceof UpdateResult update) {
+                rowCount = update.affectedRows();
+            }
+            return result;
+        } catch (RuntimeException e) {
+            rowCount = -1;
+            throw e;
+        }
+    }
+
+    @Override
+    public long rowCount() {
+        return rowCount;
+    }
+
+    @Override
+    public long foundRows() {
+        return foundRows;
+    }
+
+    private StatementResult executeText(String sql) {
         statementLock.lock();
         try {
             if (closed) {
@@ -299,6 +330,10 @@ public final class Session implements SessionFunctions {
     }
 
     public StatementResult executePrepared(int id, List<Object> parameters) {
+        return counted(() -> executePreparedStatement(id, parameters));
+    }
+
+    private StatementResult executePreparedStatement(int id, List<Object> parameters) {
         statementLock.lock();
         try {
             Prepared statement = prepared.get(id);
@@ -793,30 +828,6 @@ public final class Session implements SessionFunctions {
         if (sql.isEmpty()) {
             throw new DuetException(ErrorCode.PARSE_ERROR, "Query was empty");
         }
-        Matcher matcher;
-        if ((matcher = USE.matcher(sql)).matches()) {
-            useDatabase(matcher.group(1));
-            return UpdateResult.NONE;
-        }
-        if (BEGIN.matcher(sql).matches()) {
-            endTransaction(true);
-            transaction = beginTransaction();
-            explicitTransaction = true;
-            return UpdateResult.NONE;
-        }
-        if (COMMIT.matcher(sql).matches()) {
-            endTransaction(true);
-            return UpdateResult.NONE;
-        }
-        if (ROLLBACK.matcher(sql).matches()) {
-            endTransaction(false);
-            return UpdateResult.NONE;
-        }
-        if ((matcher = KILL.matcher(sql)).matches()) {
-            kill(Long.parseLong(matcher.group(2)), matcher.group(1) != null
-                    && matcher.group(1).toLowerCase(Locale.ROOT).startsWith("query"));
-            return UpdateResult.NONE;
-        }
         String lower = sql.toLowerCase(Locale.ROOT);
         if (lower.startsWith("create user") || lower.startsWith("drop user") || lower.startsWith("alter user")
                 || lower.startsWith("grant ") || lower.startsWith("revoke ") || lower.startsWith("show grants")
@@ -831,9 +842,6 @@ public final class Session implements SessionFunctions {
             if (result != null) {
                 return result;
             }
-        }
-        if ((matcher = ANALYZE_TABLE.matcher(sql)).matches()) {
-            return analyzeTables(matcher.group(1));
         }
         if (lower.startsWith("set ")) {
             SetStatements.execute(this, sql.substring(4).strip());
@@ -928,6 +936,21 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlStartTransaction start) {
             startTransaction(start);
             return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlEndTransaction end) {
+            endTransaction(end.commit());
+            return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlUseDatabase use) {
+            useDatabase(use.database());
+            return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlKill kill) {
+            kill(kill.connectionId(), kill.queryOnly());
+            return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlAnalyzeTable analyze) {
+            return analyzeTables(analyze.tables());
         }
         if (statement instanceof SqlPrepare prepare) {
             return namedPrepared.prepare(prepare);
@@ -1379,12 +1402,11 @@ public final class Session implements SessionFunctions {
         }));
     }
 
-    private StatementResult analyzeTables(String names) {
+    private StatementResult analyzeTables(List<SqlIdentifier> names) {
         List<Object[]> rows = new ArrayList<>();
-        for (String name : names.split(",")) {
-            String[] parts = name.strip().replace("`", "").split("\\.");
-            String databaseName = parts.length > 1 ? parts[0] : database;
-            String tableName = parts[parts.length - 1];
+        for (SqlIdentifier name : names) {
+            String databaseName = name.names.size() > 1 ? name.names.get(name.names.size() - 2) : database;
+            String tableName = name.names.get(name.names.size() - 1);
             if (databaseName == null) {
                 throw new DuetException(ErrorCode.NO_DATABASE_SELECTED, "No database selected");
             }

@@ -37,7 +37,11 @@ import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
 import io.duetdb.sql.parser.ddl.SqlCreateUnsupported;
+import io.duetdb.sql.parser.session.SqlKill;
+import io.duetdb.sql.parser.session.SqlUseDatabase;
 import io.duetdb.sql.parser.show.SqlShow;
+import io.duetdb.sql.parser.statistics.SqlAnalyzeTable;
+import io.duetdb.sql.parser.txn.SqlEndTransaction;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 
@@ -116,6 +120,30 @@ class StatementParserTest {
         assertThat(create.toString()).contains("CREATE TABLE");
         assertThatThrownBy(() -> StatementParser.parse("CREATE TABLE t (a INT STORAGE NOWHERE)"))
                 .isInstanceOf(DuetException.class).hasMessageContaining("SQL syntax");
+    }
+
+    @Test
+    void sessionStatementsAreInTheGrammar() {
+        assertThat(StatementParser.parse("begin")).isInstanceOf(SqlStartTransaction.class);
+        assertThat(StatementParser.parse("BEGIN WORK")).isInstanceOf(SqlStartTransaction.class);
+        assertThat(((SqlEndTransaction) StatementParser.parse("COMMIT WORK")).commit()).isTrue();
+        assertThat(((SqlEndTransaction) StatementParser.parse("rollback")).commit()).isFalse();
+        assertThat(((SqlUseDatabase) StatementParser.parse("USE `my db`")).database()).isEqualTo("my db");
+        SqlKill kill = (SqlKill) StatementParser.parse("KILL QUERY 42");
+        assertThat(kill.queryOnly()).isTrue();
+        assertThat(kill.connectionId()).isEqualTo(42);
+        assertThat(((SqlKill) StatementParser.parse("KILL CONNECTION 7")).queryOnly()).isFalse();
+        assertThat(((SqlAnalyzeTable) StatementParser.parse("ANALYZE TABLE a, d.b")).tables()).hasSize(2);
+        for (String analyze : List.of("ANALYZE NO_WRITE_TO_BINLOG TABLE t WITH 10 BUCKETS, 5 TOPN",
+                "ANALYZE TABLE t ALL COLUMNS", "ANALYZE TABLE t PREDICATE COLUMNS", "ANALYZE TABLE t COLUMNS a, b",
+                "ANALYZE TABLE t INDEX i, j WITH 0.1 SAMPLERATE", "ANALYZE TABLE t UPDATE HISTOGRAM ON a, b WITH 8 BUCKETS",
+                "ANALYZE LOCAL TABLE t DROP HISTOGRAM ON a", "ANALYZE TABLE t WITH 4 CMSKETCH DEPTH")) {
+            assertThat(StatementParser.parse(analyze)).as(analyze).isInstanceOf(SqlAnalyzeTable.class);
+        }
+        for (String bad : List.of("USE", "KILL", "KILL QUERY x", "COMMIT 1", "ANALYZE TABLE", "ANALYZE TABLE t WITH BUCKETS")) {
+            assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)
+                    .hasMessageContaining("SQL syntax");
+        }
     }
 
     @Test

@@ -112,6 +112,36 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void rowCountAndFoundRowsDescribeThePreviousStatement() throws Exception {
+        onBoth("CREATE TABLE counted (a INT)");
+        List<String> duet;
+        try (Connection connection = connect()) {
+            duet = countsAfterStatements(connection);
+        }
+        assertThat(duet).containsExactly("3", "-1|3", "2", "0");
+        if (mariaDb != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb.url())) {
+                assertThat(countsAfterStatements(connection)).as("MariaDB").isEqualTo(duet);
+            }
+        }
+    }
+
+    private static List<String> countsAfterStatements(Connection connection) throws SQLException {
+        List<String> counts = new ArrayList<>();
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO counted VALUES (1), (2), (3)");
+            counts.addAll(SqlTesting.rows(statement, "SELECT ROW_COUNT()"));
+            SqlTesting.rows(statement, "SELECT a FROM counted WHERE a > 0");
+            counts.addAll(SqlTesting.rows(statement, "SELECT ROW_COUNT(), FOUND_ROWS()"));
+            statement.execute("UPDATE counted SET a = a + 10 WHERE a < 3");
+            counts.addAll(SqlTesting.rows(statement, "SELECT ROW_COUNT()"));
+            statement.execute("DELETE FROM counted WHERE a = 99");
+            counts.addAll(SqlTesting.rows(statement, "SELECT ROW_COUNT()"));
+        }
+        return counts;
+    }
+
+    @Test
     void regularExpressionsAndDigests() throws Exception {
         onBoth("CREATE TABLE fruit (name VARCHAR(10))", "INSERT INTO fruit VALUES ('apple'), ('banana'), ('cherry')");
         assertShared("SELECT name FROM fruit WHERE name REGEXP 'an|ch' ORDER BY name", "banana", "cherry");
