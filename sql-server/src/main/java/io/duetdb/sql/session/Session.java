@@ -112,6 +112,12 @@ public final class Session implements SessionFunctions {
     private boolean historicalTransaction;
     private boolean statementChecksKeysAtPrewrite;
     private long lastInsertId;
+    /**
+     * Parsed BEGIN and COMMIT texts: clients send them around every transaction, and a parse costs about 50 us
+     * (the generated parser is built anew for each statement) where a lookup costs nothing.
+     */
+    private static final int PARSED_TRANSACTION_CONTROL_TEXTS = 16;
+    private final Map<String, SqlNode> parsedTransactionControl = new HashMap<>();
     private volatile long rowCount = -1;
     private volatile long foundRows;
     private LocalDateTime statementTime = LocalDateTime.now(ZoneOffset.UTC);
@@ -847,8 +853,22 @@ public final class Session implements SessionFunctions {
             SetStatements.execute(this, sql.substring(4).strip());
             return UpdateResult.NONE;
         }
+        SqlNode transactionControl = parsedTransactionControl.get(sql);
+        if (transactionControl != null) {
+            return dispatch(transactionControl, sql);
+        }
         String rewritten = SqlText.rewriteVariables(sql, this::userVariableType);
-        return dispatch(StatementParser.parse(rewritten), rewritten);
+        SqlNode statement = StatementParser.parse(rewritten);
+        if (isPlainTransactionControl(statement) && parsedTransactionControl.size() < PARSED_TRANSACTION_CONTROL_TEXTS) {
+            parsedTransactionControl.put(sql, statement);
+        }
+        return dispatch(statement, rewritten);
+    }
+
+    /** BEGIN, START TRANSACTION without AS OF, COMMIT and ROLLBACK: nodes no statement changes, the same for a text. */
+    private static boolean isPlainTransactionControl(SqlNode statement) {
+        return statement instanceof SqlEndTransaction
+                || statement instanceof SqlStartTransaction start && start.asOf() == null;
     }
 
     /** Runs a parsed statement, counted and timed by kind; {@code sql} is its text (for column labels). */
