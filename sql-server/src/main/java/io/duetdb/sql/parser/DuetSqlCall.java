@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.SqlWriter;
@@ -58,6 +60,15 @@ public abstract class DuetSqlCall extends SqlCall {
         for (SqlNode operand : operands) {
             operand.unparse(writer, 0, 0);
         }
+    }
+
+    /** The names a list of identifiers holds (tables a statement names). */
+    protected static List<SqlIdentifier> identifiers(SqlNodeList list) {
+        List<SqlIdentifier> names = new ArrayList<>(list.size());
+        for (SqlNode node : list) {
+            names.add((SqlIdentifier) node);
+        }
+        return names;
     }
 
     protected static List<SqlNode> nodes(SqlNode... nodes) {

@@ -1,6 +1,5 @@
 package io.duetdb.sql.parser.bulk;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.sql.SqlIdentifier;
@@ -20,11 +19,7 @@ public final class SqlAdminChecksumTable extends DuetSqlCall {
     }
 
     public List<SqlIdentifier> tables() {
-        List<SqlIdentifier> names = new ArrayList<>();
-        for (SqlNode table : tables) {
-            names.add((SqlIdentifier) table);
-        }
-        return names;
+        return identifiers(tables);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.duetdb.sql.parser.statistics;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.sql.SqlIdentifier;
@@ -26,11 +25,7 @@ public final class SqlAnalyzeTable extends DuetSqlCall {
     }
 
     public List<SqlIdentifier> tables() {
-        List<SqlIdentifier> names = new ArrayList<>();
-        for (SqlNode table : tables) {
-            names.add((SqlIdentifier) table);
-        }
-        return names;
+        return identifiers(tables);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.duetdb.sql.parser.txn;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.sql.SqlIdentifier;
@@ -28,11 +27,7 @@ public final class SqlLockTables extends DuetSqlCall {
     }
 
     public List<SqlIdentifier> tables() {
-        List<SqlIdentifier> names = new ArrayList<>();
-        for (SqlNode table : tables) {
-            names.add((SqlIdentifier) table);
-        }
-        return names;
+        return identifiers(tables);
     }
 
     @Override
