@@ -498,10 +498,36 @@ SqlNode DuetAlterAction() :
     SqlIdentifier engine;
     SqlIdentifier replica;
     int count;
+    SqlColumnDefinition column;
+    SqlIdentifier to;
+    SqlNode defaultValue;
 }
 {
     { s = span(); }
     (
+        <MODIFY> [ <COLUMN> ] column = DuetColumnDefinition()
+        [ <FIRST> { first = true; } | <AFTER> after = SimpleIdentifier() ]
+        {
+            return new SqlAlterTableChangeColumn(s.end(this), column.name(), column, first, after);
+        }
+    |
+        <CHANGE> [ <COLUMN> ] name = SimpleIdentifier() column = DuetColumnDefinition()
+        [ <FIRST> { first = true; } | <AFTER> after = SimpleIdentifier() ]
+        {
+            return new SqlAlterTableChangeColumn(s.end(this), name, column, first, after);
+        }
+    |
+        <ALTER> [ <COLUMN> ] name = SimpleIdentifier()
+        (
+            <SET> <DEFAULT_> defaultValue = DuetDefaultValue() {
+                return new SqlAlterTableColumnDefault(s.end(this), name, defaultValue);
+            }
+        |
+            <DROP> <DEFAULT_> {
+                return new SqlAlterTableColumnDefault(s.end(this), name, null);
+            }
+        )
+    |
         <ADD>
         (
             LOOKAHEAD(3) definition = DuetIndexDefinition() {
@@ -531,9 +557,20 @@ SqlNode DuetAlterAction() :
             }
         )
     |
-        <RENAME> [ <TO> | <AS> ] name = CompoundIdentifier() {
-            return new SqlAlterTableRename(s.end(this), name);
-        }
+        <RENAME>
+        (
+            <COLUMN> name = SimpleIdentifier() <TO> to = SimpleIdentifier() {
+                return new SqlAlterTableRenameColumn(s.end(this), name, to);
+            }
+        |
+            ( <INDEX> | <KEY> ) name = SimpleIdentifier() <TO> to = SimpleIdentifier() {
+                return new SqlAlterTableRenameIndex(s.end(this), name, to);
+            }
+        |
+            [ <TO> | <AS> ] name = CompoundIdentifier() {
+                return new SqlAlterTableRename(s.end(this), name);
+            }
+        )
     |
         <SET> engine = SimpleIdentifier() replica = SimpleIdentifier() count = UnsignedIntLiteral() {
             if (!(engine.getSimple().equalsIgnoreCase("TIFLASH") || engine.getSimple().equalsIgnoreCase("COLUMNAR"))

@@ -39,6 +39,11 @@ public enum ErrorCode {
     WRONG_AUTO_KEY(1075, "42000"),
     CANNOT_DROP_FIELD_OR_KEY(1091, "42000"),
     WRONG_VALUE_COUNT(1136, "21S01"),
+    /** ALTER TABLE ... MODIFY to NOT NULL of a column that holds NULLs. */
+    INVALID_USE_OF_NULL(1138, "22004"),
+    /** A named index that the table does not have (RENAME INDEX, index hints). */
+    KEY_DOES_NOT_EXIST(1176, "42000"),
+    WRONG_NAME_FOR_INDEX(1280, "42000"),
     /** LOAD DATA's: an input row with fewer or more fields than the columns it fills. */
     TOO_FEW_RECORDS(1261, "01000"),
     TOO_MANY_RECORDS(1262, "01000"),

@@ -57,13 +57,33 @@ class CatalogRecordsTest {
                 "{\"id\":43,\"databaseId\":7,\"name\":\"v\",\"columns\":[{\"id\":1,\"name\":\"id\",\"position\":0,"
                 + "\"type\":{\"name\":\"BIGINT\",\"length\":20,\"scale\":0,\"unsigned\":true},\"notNull\":true,"
                 + "\"hasDefault\":false,\"defaultValue\":null,\"defaultCurrentTimestamp\":false,\"autoIncrement\":true,"
-                + "\"onUpdateCurrentTimestamp\":false,\"comment\":\"key\",\"state\":\"PUBLIC\"}],\"indexes\":[],"
+                + "\"onUpdateCurrentTimestamp\":false,\"comment\":\"key\",\"state\":\"PUBLIC\",\"originFrozen\":false,"
+                + "\"originValue\":null}],\"indexes\":[],"
                 + "\"handleColumn\":null,\"nextColumnId\":2,\"nextIndexId\":1,\"comment\":\"\","
                 + "\"autoIncrementBase\":0,\"view\":{\"definition\":\"select id from items\",\"resolveIn\":\"shop\","
                 + "\"algorithm\":\"UNDEFINED\","
                 + "\"definer\":\"'root'@'%'\",\"security\":\"DEFINER\",\"checkOption\":\"CASCADED\","
                 + "\"characterSetClient\":\"utf8mb4\",\"collationConnection\":\"utf8mb4_bin\"},"
                 + "\"columnarReplicas\":0,\"commonHandle\":false}");
+    }
+
+    /** A changed default keeps the origin default of rows written before the column was added. */
+    @Test
+    void aColumnKeepsItsOriginDefaultWhenItsDefaultChanges() {
+        ColumnInfo added = new ColumnInfo(3, "e", 1, SqlType.INT, false, true, "4", false, false, false, "",
+                SchemaState.PUBLIC);
+        ColumnInfo changed = added.withDefault(true, "9", false).withOriginOf(added);
+        assertThat(changed.originDefault()).isEqualTo(4L);
+        assertThat(changed.withDefault(false, null, false).withOriginOf(changed).originDefault()).isEqualTo(4L);
+        ColumnInfo nullable = new ColumnInfo(3, "e", 1, SqlType.INT, false, false, null, false, false, false, "",
+                SchemaState.PUBLIC).withOriginOf(added.withDefault(true, null, false));
+        assertThat(nullable.withDefault(true, "5", false).originDefault()).isNull();
+        TableInfo table = new TableInfo(46, 7, "t", List.of(ID, changed), List.of(), "id", 4, 1, "", 0);
+        assertThat(records.read(records.write(table), TableInfo.class)).isEqualTo(table);
+        String old = new String(records.write(new TableInfo(46, 7, "t", List.of(added), List.of(), null, 4, 1, "", 0)),
+                UTF_8).replace(",\"originFrozen\":false,\"originValue\":null", "");
+        assertThat(old).doesNotContain("origin");
+        assertThat(records.read(old.getBytes(UTF_8), TableInfo.class).columns().get(0)).isEqualTo(added);
     }
 
     /** Tables written before column learner replicas existed read as asking for none. */

@@ -110,10 +110,30 @@ final class ColumnDefinitions {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "All parts of a PRIMARY KEY must be NOT NULL;"
                     + " if you need NULL in a key, use UNIQUE instead");
         }
+        ColumnDefault columnDefault = defaultOf(definition.defaultValue(), type, notNull, name);
+        if (definition.autoIncrement() && !type.name().isInteger() && type.name() != SqlTypeName.DOUBLE
+                && type.name() != SqlTypeName.FLOAT) {
+            throw new DuetException(ErrorCode.WRONG_FIELD_SPEC, "Incorrect column specifier for column '" + name + "'");
+        }
+        return new ColumnInfo(id, name, position, type, notNull, columnDefault.present(), columnDefault.value(),
+                columnDefault.currentTimestamp(), definition.autoIncrement(), definition.onUpdateCurrentTimestamp(),
+                definition.comment() == null ? "" : definition.comment(), SchemaState.PUBLIC);
+    }
+
+    /** A column's default as the catalog keeps it: none, a value as text (null for DEFAULT NULL) or the clock. */
+    record ColumnDefault(boolean present, String value, boolean currentTimestamp) {
+        static final ColumnDefault NONE = new ColumnDefault(false, null, false);
+
+        ColumnInfo applyTo(ColumnInfo column) {
+            return column.withDefault(present, value, currentTimestamp);
+        }
+    }
+
+    /** The default {@code written} (null when none is) for a column of {@code type}, checked as MySQL does. */
+    static ColumnDefault defaultOf(SqlNode written, SqlType type, boolean notNull, String name) {
         boolean hasDefault = false;
         String defaultValue = null;
         boolean defaultCurrentTimestamp = false;
-        SqlNode written = definition.defaultValue();
         if (written != null) {
             hasDefault = true;
             if (written instanceof SqlCall call && call.getKind() == SqlKind.OTHER_FUNCTION
@@ -129,8 +149,8 @@ final class ColumnDefinitions {
                         throw new DuetException(ErrorCode.INVALID_DEFAULT, "Invalid default value for '" + name + "'");
                     }
                 } else {
-                    ColumnInfo probe = new ColumnInfo(id, name, position, type, notNull, true, null, false, false, false,
-                            "", SchemaState.PUBLIC);
+                    ColumnInfo probe = new ColumnInfo(1, name, 0, type, notNull, true, null, false, false, false, "",
+                            SchemaState.PUBLIC);
                     try {
                         defaultValue = Values.toText(Coercion.toColumn(value, probe));
                     } catch (DuetException e) {
@@ -139,13 +159,7 @@ final class ColumnDefinitions {
                 }
             }
         }
-        if (definition.autoIncrement() && !type.name().isInteger() && type.name() != SqlTypeName.DOUBLE
-                && type.name() != SqlTypeName.FLOAT) {
-            throw new DuetException(ErrorCode.WRONG_FIELD_SPEC, "Incorrect column specifier for column '" + name + "'");
-        }
-        return new ColumnInfo(id, name, position, type, notNull, hasDefault, defaultValue, defaultCurrentTimestamp,
-                definition.autoIncrement(), definition.onUpdateCurrentTimestamp(),
-                definition.comment() == null ? "" : definition.comment(), SchemaState.PUBLIC);
+        return new ColumnDefault(hasDefault, defaultValue, defaultCurrentTimestamp);
     }
 
     private static boolean isCurrentTimestamp(SqlNode node) {

@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,11 +30,20 @@ import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.catalog.DdlJob;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.parser.DuetSqlCall;
 import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
+import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddIndex;
+import io.duetdb.sql.parser.ddl.SqlAlterTableChangeColumn;
+import io.duetdb.sql.parser.ddl.SqlAlterTableColumnDefault;
+import io.duetdb.sql.parser.ddl.SqlAlterTableDropColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableKeys;
+import io.duetdb.sql.parser.ddl.SqlAlterTableOptions;
+import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
+import io.duetdb.sql.parser.ddl.SqlAlterTableRenameColumn;
+import io.duetdb.sql.parser.ddl.SqlAlterTableRenameIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableSetReplica;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
@@ -45,6 +55,7 @@ import io.duetdb.sql.parser.ddl.SqlDropIndex;
 import io.duetdb.sql.parser.ddl.SqlDropTable;
 import io.duetdb.sql.parser.ddl.SqlDropView;
 import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
+import io.duetdb.sql.parser.ddl.SqlRenameTable;
 import io.duetdb.sql.parser.ddl.SqlTableOption;
 import io.duetdb.sql.parser.ddl.SqlTruncateTable;
 import io.duetdb.sql.variables.TidbVariables;
@@ -65,6 +76,7 @@ public final class DdlExecutor {
     private final int backfillBatchSize;
     private final ViewDdl views;
     private final ColumnarReplicas replicas;
+    private final ColumnChanges columnChanges;
     private final BackfillObserver observer;
 
     /** Told of each backfill transaction that committed, with its rows. */
@@ -88,6 +100,7 @@ public final class DdlExecutor {
         this.backfillBatchSize = backfillBatchSize;
         this.views = new ViewDdl(catalog);
         this.replicas = new ColumnarReplicas(catalog, client.placement());
+        this.columnChanges = new ColumnChanges(catalog, client);
     }
 
     public ColumnarReplicas columnarReplicas() {
@@ -140,7 +153,7 @@ public final class DdlExecutor {
         } else if (statement instanceof SqlDropIndex drop) {
             runJob("drop index", job -> dropIndex(drop.table(), currentDatabase, drop.name().getSimple(),
                     drop.ifExists(), job));
-        } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlRenameTable rename) {
+        } else if (statement instanceof SqlRenameTable rename) {
             for (int i = 0; i < rename.from().size(); i++) {
                 SqlIdentifier from = (SqlIdentifier) rename.from().get(i);
                 SqlIdentifier to = (SqlIdentifier) rename.to().get(i);
@@ -165,28 +178,40 @@ public final class DdlExecutor {
                 } else if (action instanceof SqlAlterTableDropIndex drop) {
                     runJob("drop index", job -> dropIndex(alter.table(), currentDatabase, drop.name().getSimple(),
                             drop.ifExists(), job));
-                } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn add) {
+                } else if (action instanceof SqlAlterTableAddColumn add) {
                     runJob("add column", job -> addColumn(alter.table(), currentDatabase, add, job));
-                } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableDropColumn drop) {
+                } else if (action instanceof SqlAlterTableDropColumn drop) {
                     runJob("drop column", job -> dropColumn(alter.table(), currentDatabase, drop.name().getSimple(),
                             drop.ifExists(), job));
                 } else if (action instanceof SqlAlterTableSetReplica setReplica) {
                     runJob("set tiflash replica", job -> replicas.set(alter.table(), setReplica.count(), currentDatabase,
                             job));
-                } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableRename rename) {
+                } else if (action instanceof SqlAlterTableRename rename) {
                     runJob("rename table", job -> rename(alter.table(), rename.name(), currentDatabase, job));
+                } else if (action instanceof SqlAlterTableChangeColumn change) {
+                    runJob("modify column", job -> columnChanges.change(qualified(alter.table(), currentDatabase), change,
+                            cancelled, job));
+                } else if (action instanceof SqlAlterTableRenameColumn rename) {
+                    runJob("rename column", job -> columnChanges.renameColumn(qualified(alter.table(), currentDatabase),
+                            rename.from().getSimple(), rename.to().getSimple(), job));
+                } else if (action instanceof SqlAlterTableColumnDefault columnDefault) {
+                    runJob("modify column", job -> columnChanges.setDefault(qualified(alter.table(), currentDatabase),
+                            columnDefault, job));
+                } else if (action instanceof SqlAlterTableRenameIndex rename) {
+                    runJob("rename index", job -> columnChanges.renameIndex(qualified(alter.table(), currentDatabase),
+                            rename.from().getSimple(), rename.to().getSimple(), job));
                 } else if (action instanceof SqlAlterTableKeys) {
                     // As MySQL answers it for InnoDB: indexes are always maintained.
                     warnings.add("Table storage engine for '" + alter.table().names.get(alter.table().names.size() - 1)
                             + "' doesn't have this option");
-                } else if (action instanceof io.duetdb.sql.parser.ddl.SqlAlterTableOptions options) {
+                } else if (action instanceof SqlAlterTableOptions options) {
                     for (SqlNode option : options.options()) {
                         SqlTableOption tableOption = (SqlTableOption) option;
                         warnings.add("The table option " + tableOption.name() + "=" + tableOption.value()
                                 + " is accepted and ignored");
                     }
                 } else {
-                    throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "ALTER TABLE " + ((io.duetdb.sql.parser.DuetSqlCall) action).getOperator().getName()
+                    throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "ALTER TABLE " + ((DuetSqlCall) action).getOperator().getName()
                             + " is not supported yet");
                 }
             }
@@ -531,7 +556,7 @@ public final class DdlExecutor {
 
     /** ADD COLUMN: delete-only, write-only, public (rows written before read the column's original default). */
     private void addColumn(SqlIdentifier tableName, String currentDatabase,
-            io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn add, DdlJobRecord job) {
+            SqlAlterTableAddColumn add, DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
         String columnName = add.column().name().getSimple();
         Integer columnId = job.runDdl("add column " + columnName + " to " + name[1], (ddl, current) -> {
@@ -745,7 +770,7 @@ public final class DdlExecutor {
         });
     }
 
-    static List<String> columnNames(org.apache.calcite.sql.SqlNodeList list) {
+    static List<String> columnNames(SqlNodeList list) {
         List<String> names = new ArrayList<>();
         for (SqlNode node : list) {
             names.add(((SqlIdentifier) node).getSimple());

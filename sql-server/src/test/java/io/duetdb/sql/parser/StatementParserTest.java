@@ -21,6 +21,12 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
+import io.duetdb.sql.parser.ddl.SqlAlterTable;
+import io.duetdb.sql.parser.ddl.SqlAlterTableChangeColumn;
+import io.duetdb.sql.parser.ddl.SqlAlterTableColumnDefault;
+import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
+import io.duetdb.sql.parser.ddl.SqlAlterTableRenameColumn;
+import io.duetdb.sql.parser.ddl.SqlAlterTableRenameIndex;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
@@ -120,6 +126,31 @@ class StatementParserTest {
         assertThat(create.toString()).contains("CREATE TABLE");
         assertThatThrownBy(() -> StatementParser.parse("CREATE TABLE t (a INT STORAGE NOWHERE)"))
                 .isInstanceOf(DuetException.class).hasMessageContaining("SQL syntax");
+    }
+
+    @Test
+    void alterTableChangesColumnsAndIndexNames() {
+        SqlAlterTable alter = (SqlAlterTable) StatementParser.parse("ALTER TABLE t MODIFY a BIGINT NOT NULL FIRST,"
+                + " CHANGE COLUMN b c VARCHAR(9) AFTER a, RENAME COLUMN c TO d, RENAME KEY k TO k2, RENAME TO u,"
+                + " ALTER d SET DEFAULT 'x', ALTER COLUMN a DROP DEFAULT");
+        List<SqlNode> actions = alter.actions().getList();
+        SqlAlterTableChangeColumn modify = (SqlAlterTableChangeColumn) actions.get(0);
+        assertThat(modify.oldName().getSimple()).isEqualTo("a");
+        assertThat(modify.column().nullable()).isFalse();
+        assertThat(modify.first()).isTrue();
+        SqlAlterTableChangeColumn change = (SqlAlterTableChangeColumn) actions.get(1);
+        assertThat(change.oldName().getSimple()).isEqualTo("b");
+        assertThat(change.column().name().getSimple()).isEqualTo("c");
+        assertThat(change.after().getSimple()).isEqualTo("a");
+        SqlAlterTableRenameColumn renameColumn = (SqlAlterTableRenameColumn) actions.get(2);
+        assertThat(renameColumn.from().getSimple() + ">" + renameColumn.to().getSimple()).isEqualTo("c>d");
+        SqlAlterTableRenameIndex renameIndex = (SqlAlterTableRenameIndex) actions.get(3);
+        assertThat(renameIndex.from().getSimple() + ">" + renameIndex.to().getSimple()).isEqualTo("k>k2");
+        assertThat(actions.get(4)).isInstanceOf(SqlAlterTableRename.class);
+        assertThat(((SqlAlterTableColumnDefault) actions.get(5)).defaultValue()).isInstanceOf(SqlLiteral.class);
+        assertThat(((SqlAlterTableColumnDefault) actions.get(6)).defaultValue()).isNull();
+        assertThatThrownBy(() -> StatementParser.parse("ALTER TABLE t ALTER a SET 5"))
+                .isInstanceOfSatisfying(DuetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PARSE_ERROR));
     }
 
     @Test

@@ -112,6 +112,59 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void columnsAreModifiedChangedRenamedAndGivenDefaults() throws SQLException {
+        onBoth("CREATE TABLE altered (id INT PRIMARY KEY, a INT, b VARCHAR(10), c INT, KEY kb (b))",
+                "INSERT INTO altered VALUES (1, 10, 'x', NULL), (2, 20, 'yy', 5)",
+                "ALTER TABLE altered MODIFY a BIGINT NOT NULL DEFAULT 7, CHANGE b title VARCHAR(20) AFTER id",
+                "ALTER TABLE altered RENAME COLUMN c TO d, RENAME INDEX kb TO k_title",
+                "ALTER TABLE altered ALTER COLUMN d SET DEFAULT 3",
+                "INSERT INTO altered (id, title) VALUES (3, 'zzz')", "ALTER TABLE altered ALTER d DROP DEFAULT",
+                "ALTER TABLE altered MODIFY COLUMN a TINYINT NOT NULL", "ALTER TABLE altered RENAME COLUMN id TO ident");
+        assertShared("SELECT * FROM altered ORDER BY ident", "1|x|10|null", "2|yy|20|5", "3|zzz|7|3");
+        assertShared("SELECT title FROM altered WHERE ident = 2", "yy");
+        assertShared("SELECT title FROM altered WHERE title = 'zzz'", "zzz");
+        assertShared("SELECT COLUMN_NAME, DATA_TYPE, IS_NULLABLE, CHARACTER_MAXIMUM_LENGTH FROM information_schema.COLUMNS"
+                + " WHERE TABLE_NAME = 'altered' ORDER BY ORDINAL_POSITION",
+                "ident|int|NO|null", "title|varchar|YES|20", "a|tinyint|NO|null", "d|int|YES|null");
+        assertShared("SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_NAME = 'altered'"
+                + " ORDER BY SEQ_IN_INDEX, NON_UNIQUE", "PRIMARY|ident", "k_title|title");
+        // A narrower type is checked against every row, and a failed check leaves the column as it was.
+        assertError("ALTER TABLE altered MODIFY title VARCHAR(2)", 1265, "01000",
+                "Data truncated for column 'title' at row 3");
+        // Connector/J reports an out-of-range value as a data truncation (SQLSTATE 22001).
+        assertError("INSERT INTO altered (ident, a) VALUES (4, 200)", 1264, "22001",
+                "Data truncation: Out of range value for column 'a' at row 1");
+        onBoth("INSERT INTO altered (ident, title, a) VALUES (4, 'four', 4)");
+        assertShared("SELECT title FROM altered WHERE ident = 4", "four");
+        // Rows written before ADD COLUMN keep the default it was added with.
+        onBoth("CREATE TABLE origins (id INT PRIMARY KEY)", "INSERT INTO origins VALUES (1)",
+                "ALTER TABLE origins ADD COLUMN e INT DEFAULT 4", "ALTER TABLE origins ALTER e SET DEFAULT 9",
+                "ALTER TABLE origins MODIFY e BIGINT NOT NULL DEFAULT 8", "INSERT INTO origins (id) VALUES (2)");
+        assertShared("SELECT id, e FROM origins ORDER BY id", "1|4", "2|8");
+        // Another stored type is a new column on an empty table.
+        onBoth("CREATE TABLE retyped (a INT, b VARCHAR(5))", "ALTER TABLE retyped MODIFY a VARCHAR(10), MODIFY b INT UNSIGNED",
+                "INSERT INTO retyped VALUES ('ten', 7)");
+        assertShared("SELECT a, b + 1 FROM retyped", "ten|8");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE nulls (id INT PRIMARY KEY, v INT)");
+            statement.execute("INSERT INTO nulls VALUES (1, NULL)");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE nulls MODIFY v INT NOT NULL"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1138));
+            statement.execute("INSERT INTO nulls VALUES (2, NULL)");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE nulls MODIFY v VARCHAR(5)"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(1235);
+                        assertThat(e.getMessage()).contains("from int to varchar(5)");
+                    });
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE nulls RENAME INDEX missing TO other"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1176));
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE nulls CHANGE v id INT"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1060));
+            assertThat(SqlTesting.rows(statement, "SELECT count(*) FROM nulls WHERE v IS NULL")).containsExactly("2");
+        }
+    }
+
+    @Test
     void rowCountAndFoundRowsDescribeThePreviousStatement() throws Exception {
         onBoth("CREATE TABLE counted (a INT)");
         List<String> duet;

@@ -74,7 +74,9 @@ final class PackBuilder {
                 builders[i].add(null);
             } else if (source == null) {
                 builders[i].add(column.originDefault());
-            } else if (!source.type().equals(column.type())) {
+            } else if (source.type().getType() != column.type().getType()
+                    || source.type().getScale() != column.type().getScale()) {
+                // A decimal's precision may change (ALTER TABLE MODIFY checks the values fit); its scale may not.
                 throw new IllegalStateException("column " + column.id() + " of table " + tableId + " changed type from "
                         + source.type().getType() + " to " + column.type().getType() + "; packs cannot convert it");
             } else {
