@@ -505,7 +505,8 @@ SqlNode DuetAlterAction() :
 {
     { s = span(); }
     (
-        <MODIFY> [ <COLUMN> ] column = DuetColumnDefinition()
+        // MODIFY is not reserved, so a table option could start with it too; none does.
+        LOOKAHEAD(1) <MODIFY> [ <COLUMN> ] column = DuetColumnDefinition()
         [ <FIRST> { first = true; } | <AFTER> after = SimpleIdentifier() ]
         {
             return new SqlAlterTableChangeColumn(s.end(this), column.name(), column, first, after);
@@ -718,12 +719,14 @@ void DuetAddAssignment(SqlNodeList list) :
     }
 }
 
-/** UPDATE t [[AS] alias] SET c = e, ... [WHERE ...] [ORDER BY ...] [LIMIT n]. */
+/**
+ * UPDATE t [[AS] alias] SET c = e, ... [WHERE ...] [ORDER BY ...] [LIMIT n], and MySQL's multiple-table UPDATE
+ * table_references SET ... [WHERE ...] (whose ORDER BY or LIMIT the executor refuses, as MySQL does).
+ */
 SqlNode DuetUpdate() :
 {
     final Span s;
-    final SqlIdentifier table;
-    SqlIdentifier alias = null;
+    final SqlNode from;
     final SqlNodeList assignments;
     SqlNode where = null;
     SqlNodeList orderBy = null;
@@ -731,8 +734,7 @@ SqlNode DuetUpdate() :
 }
 {
     <UPDATE> { s = span(); } [ <LOW_PRIORITY> ] [ <IGNORE> ]
-    table = CompoundIdentifier()
-    [ [ <AS> ] alias = SimpleIdentifier() ]
+    from = FromClause()
     <SET> { assignments = new SqlNodeList(getPos()); }
     DuetAddAssignment(assignments)
     ( <COMMA> DuetAddAssignment(assignments) )*
@@ -740,31 +742,70 @@ SqlNode DuetUpdate() :
     [ orderBy = OrderBy(true) ]
     [ <LIMIT> limit = UnsignedNumericLiteralOrParam() ]
     {
-        return new SqlMySqlUpdate(s.end(this), table, alias, assignments, where, orderBy, limit);
+        SqlIdentifier table = DuetSqlCall.singleTable(from);
+        if (table == null) {
+            return new SqlMultiTableUpdate(s.end(this), from, assignments, where, orderBy, limit);
+        }
+        return new SqlMySqlUpdate(s.end(this), table, DuetSqlCall.singleTableAlias(from), assignments, where,
+            orderBy, limit);
     }
 }
 
-/** DELETE FROM t [[AS] alias] [WHERE ...] [ORDER BY ...] [LIMIT n]. */
+/**
+ * DELETE FROM t [[AS] alias] [WHERE ...] [ORDER BY ...] [LIMIT n], and MySQL's multiple-table forms
+ * DELETE t[.*], ... FROM table_references [WHERE ...] and DELETE FROM t[.*], ... USING table_references [WHERE ...].
+ */
 SqlNode DuetDelete() :
 {
     final Span s;
-    final SqlIdentifier table;
+    SqlIdentifier table;
     SqlIdentifier alias = null;
     SqlNode where = null;
     SqlNodeList orderBy = null;
     SqlNode limit = null;
+    final List<SqlNode> targets = new ArrayList<SqlNode>();
+    SqlNode from;
 }
 {
     <DELETE> { s = span(); } [ <LOW_PRIORITY> ]
     // Not a JAVACODE word here: the statement is chosen by a syntactic look-ahead, which cannot scan those.
-    [ LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("QUICK") }) SimpleIdentifier() ] [ <IGNORE> ] <FROM>
-    table = CompoundIdentifier()
-    [ [ <AS> ] alias = SimpleIdentifier() ]
-    [ where = Where() ]
-    [ orderBy = OrderBy(true) ]
-    [ <LIMIT> limit = UnsignedNumericLiteralOrParam() ]
+    [ LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("QUICK") }) SimpleIdentifier() ] [ <IGNORE> ]
+    (
+        <FROM> table = DuetDeleteTarget() { targets.add(table); }
+        (
+            ( <COMMA> table = DuetDeleteTarget() { targets.add(table); } )*
+            <USING> from = FromClause() [ where = Where() ]
+            {
+                return new SqlMultiTableDelete(s.end(this), new SqlNodeList(targets, s.pos()), from, where);
+            }
+        |
+            [ [ <AS> ] alias = SimpleIdentifier() ]
+            [ where = Where() ]
+            [ orderBy = OrderBy(true) ]
+            [ <LIMIT> limit = UnsignedNumericLiteralOrParam() ]
+            {
+                return new SqlMySqlDelete(s.end(this), table, alias, where, orderBy, limit);
+            }
+        )
+    |
+        table = DuetDeleteTarget() { targets.add(table); }
+        ( <COMMA> table = DuetDeleteTarget() { targets.add(table); } )*
+        <FROM> from = FromClause() [ where = Where() ]
+        {
+            return new SqlMultiTableDelete(s.end(this), new SqlNodeList(targets, s.pos()), from, where);
+        }
+    )
+}
+
+/** A table a multiple-table DELETE deletes from: a name, optionally followed by {@code .*}. */
+SqlIdentifier DuetDeleteTarget() :
+{
+    final SqlIdentifier name;
+}
+{
+    name = CompoundIdentifier() [ <DOT> <STAR> ]
     {
-        return new SqlMySqlDelete(s.end(this), table, alias, where, orderBy, limit);
+        return name.isStar() ? name.skipLast(1) : name;
     }
 }
 

@@ -90,6 +90,9 @@ public enum ErrorCode {
     VIEW_INVALID(1356, "HY000"),
     VIEW_RECURSIVE(1462, "HY000"),
     NON_UPDATABLE_TABLE(1288, "HY000"),
+    /** ORDER BY or LIMIT in a multiple-table UPDATE or DELETE. */
+    WRONG_USAGE(1221, "HY000"),
+
     NON_INSERTABLE_TABLE(1471, "HY000"),
     /** MySQL's "Server shutdown in progress": a server stopped while it was still starting or waiting. */
     SERVER_SHUTDOWN(1053, "08S01"),

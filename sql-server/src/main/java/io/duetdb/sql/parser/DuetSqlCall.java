@@ -62,6 +62,23 @@ public abstract class DuetSqlCall extends SqlCall {
         }
     }
 
+    /** The table of a FROM clause that names one table, with or without an alias; null for anything else. */
+    public static SqlIdentifier singleTable(SqlNode from) {
+        if (from instanceof SqlIdentifier table) {
+            return table;
+        }
+        if (from.getKind() == SqlKind.AS && ((SqlCall) from).operandCount() == 2
+                && ((SqlCall) from).operand(0) instanceof SqlIdentifier table) {
+            return table;
+        }
+        return null;
+    }
+
+    /** The alias of a FROM clause that names one table, or null. */
+    public static SqlIdentifier singleTableAlias(SqlNode from) {
+        return from.getKind() == SqlKind.AS ? ((SqlCall) from).operand(1) : null;
+    }
+
     /** The names a list of identifiers holds (tables a statement names). */
     protected static List<SqlIdentifier> identifiers(SqlNodeList list) {
         List<SqlIdentifier> names = new ArrayList<>(list.size());

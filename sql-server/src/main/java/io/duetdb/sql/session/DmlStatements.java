@@ -479,7 +479,7 @@ final class DmlStatements {
         return Values.isNumber(value) && Values.toDouble(value) == 0;
     }
 
-    private Object defaultValue(ColumnInfo column) {
+    Object defaultValue(ColumnInfo column) {
         if (column.defaultCurrentTimestamp()) {
             return session.statementTime();
         }
@@ -546,9 +546,13 @@ final class DmlStatements {
             // Parsed afresh for each planning: validation may rewrite the tree it is given.
             SqlNode statement = io.duetdb.sql.parser.StatementParser.parse(sql);
             if (statement instanceof io.duetdb.sql.parser.dml.SqlMySqlUpdate update) {
-                prepared.plan = planner.updatePlan(update, prepared.parameters);
+                UpdatePlan plan = planner.updatePlan(update, prepared.parameters);
+                prepared.plan = plan;
+                prepared.unplannable = plan.target() == null;
             } else if (statement instanceof io.duetdb.sql.parser.dml.SqlMySqlDelete delete) {
-                prepared.plan = planner.deletePlan(delete, prepared.parameters);
+                DeletePlan plan = planner.deletePlan(delete, prepared.parameters);
+                prepared.plan = plan;
+                prepared.unplannable = plan.target() == null;
             } else {
                 prepared.unplannable = true;
             }
@@ -593,11 +597,17 @@ final class DmlStatements {
             }
             expressions.add(value);
         }
-        return new UpdatePlan(table, targetPositions, target(update.table(), update.alias(), update.where(), update.orderBy(),
+        return new UpdatePlan(table, targetPositions, simpleTarget(update.table(), update.alias(), update.where(), update.orderBy(),
                 expressions, parameters));
     }
 
     private StatementResult update(io.duetdb.sql.parser.dml.SqlMySqlUpdate update, UpdatePlan plan, List<Object> parameters) {
+        if (plan.target() == null) {
+            SqlNode from = update.alias() == null ? update.table()
+                    : SqlStdOperatorTable.AS.createCall(SqlParserPos.ZERO, update.table(), update.alias());
+            return new JoinedDml(session, transaction, this).update(from, update.assignments(), update.where(),
+                    update.orderBy(), update.limit(), parameters);
+        }
         TableInfo table = plan.table();
         session.writing(table);
         session.require(Privilege.UPDATE, session.qualifiedName(update.table())[0], table.name());
@@ -667,11 +677,18 @@ final class DmlStatements {
 
     private DeletePlan deletePlan(io.duetdb.sql.parser.dml.SqlMySqlDelete delete, List<Object> parameters) {
         TableInfo table = table(delete.table(), "DELETE");
-        return new DeletePlan(table, target(delete.table(), delete.alias(), delete.where(), delete.orderBy(), List.of(),
+        return new DeletePlan(table, simpleTarget(delete.table(), delete.alias(), delete.where(), delete.orderBy(), List.of(),
                 parameters));
     }
 
     private StatementResult delete(io.duetdb.sql.parser.dml.SqlMySqlDelete delete, DeletePlan plan, List<Object> parameters) {
+        if (plan.target() == null) {
+            SqlIdentifier name = delete.alias() != null ? delete.alias() : delete.table();
+            SqlNode from = delete.alias() == null ? delete.table()
+                    : SqlStdOperatorTable.AS.createCall(SqlParserPos.ZERO, delete.table(), delete.alias());
+            return new JoinedDml(session, transaction, this).delete(List.of(name), from, delete.where(), delete.orderBy(),
+                    delete.limit(), parameters);
+        }
         TableInfo table = plan.table();
         session.writing(table);
         session.require(Privilege.DELETE, session.qualifiedName(delete.table())[0], table.name());
@@ -691,7 +708,7 @@ final class DmlStatements {
         return UpdateResult.affected(deleted);
     }
 
-    private static boolean sameRow(Object[] a, Object[] b) {
+    static boolean sameRow(Object[] a, Object[] b) {
         for (int i = 0; i < a.length; i++) {
             Object x = a[i];
             Object y = b[i];
@@ -710,7 +727,7 @@ final class DmlStatements {
         return true;
     }
 
-    private long limit(SqlNode limit, List<Object> parameters) {
+    long limit(SqlNode limit, List<Object> parameters) {
         if (limit == null) {
             return Long.MAX_VALUE;
         }
@@ -728,7 +745,7 @@ final class DmlStatements {
     }
 
     /** The rows an UPDATE or DELETE targets: condition, new-value and order expressions over the table. */
-    private record Target(RexNode condition, List<RowExpression> values, List<RowExpression> orderKeys,
+    record Target(RexNode condition, List<RowExpression> values, List<RowExpression> orderKeys,
             List<Boolean> descending, ExpressionCompiler compiler) {
         List<TableReader.HandleRow> read(Transaction transaction, TableAccess access, Session session) {
             TableReader reader = TableReader.create(transaction, access, condition, compiler, true);
@@ -761,6 +778,20 @@ final class DmlStatements {
      */
     private Target target(SqlIdentifier tableName, SqlIdentifier alias, SqlNode where, SqlNodeList orderBy,
             List<SqlNode> values, List<Object> parameters) {
+        Target target = simpleTarget(tableName, alias, where, orderBy, values, parameters);
+        if (target == null) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "sub-queries in ON DUPLICATE KEY UPDATE are not"
+                    + " supported yet");
+        }
+        return target;
+    }
+
+    /**
+     * As {@link #target}, or null when the expressions need more than the table's own row (sub-queries): such a
+     * statement's rows come from a query ({@link JoinedDml}).
+     */
+    Target simpleTarget(SqlIdentifier tableName, SqlIdentifier alias, SqlNode where, SqlNodeList orderBy,
+            List<SqlNode> values, List<Object> parameters) {
         SqlParserPos pos = SqlParserPos.ZERO;
         // A bare placeholder as a new value has no type Calcite could infer: it is read as it comes and coerced
         // to the column like any value.
@@ -788,8 +819,7 @@ final class DmlStatements {
         QueryPlanner.PlannedQuery planned = session.planner().plan(select);
         RelNode plan = planned.plan();
         if (!(plan instanceof Project project) || !(project.getInput() instanceof TableScan)) {
-            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this UPDATE or DELETE needs sub-queries, which are"
-                    + " not supported there yet");
+            return null;
         }
         ExpressionCompiler compiler = new ExpressionCompiler(plan.getCluster().getRexBuilder(), session, parameters);
         List<RexNode> projects = project.getProjects();
@@ -820,7 +850,7 @@ final class DmlStatements {
     }
 
     /** The table {@code statement} (INSERT, UPDATE, ...) writes; views are refused (updatable views are not built). */
-    private TableInfo table(SqlIdentifier name, String statement) {
+    TableInfo table(SqlIdentifier name, String statement) {
         TableInfo table = table(name);
         if (table.view() != null) {
             if (statement.equals("UPDATE") || statement.equals("DELETE")) {
@@ -833,7 +863,7 @@ final class DmlStatements {
         return table;
     }
 
-    private TableInfo table(SqlIdentifier name) {
+    TableInfo table(SqlIdentifier name) {
         InfoSchema schema = session.manager().catalog().current();
         String database;
         String table;

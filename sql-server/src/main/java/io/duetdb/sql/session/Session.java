@@ -59,6 +59,8 @@ import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
+import io.duetdb.sql.parser.dml.SqlMultiTableDelete;
+import io.duetdb.sql.parser.dml.SqlMultiTableUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
@@ -904,10 +906,10 @@ public final class Session implements SessionFunctions {
         if (statement instanceof SqlMySqlInsert) {
             return "insert";
         }
-        if (statement instanceof SqlMySqlUpdate) {
+        if (statement instanceof SqlMySqlUpdate || statement instanceof SqlMultiTableUpdate) {
             return "update";
         }
-        if (statement instanceof SqlMySqlDelete) {
+        if (statement instanceof SqlMySqlDelete || statement instanceof SqlMultiTableDelete) {
             return "delete";
         }
         if (isDdl(statement)) {
@@ -1003,6 +1005,15 @@ public final class Session implements SessionFunctions {
         }
         if (statement instanceof SqlMySqlDelete delete) {
             return inWriteTransaction(transaction -> new DmlStatements(this, transaction).delete(delete));
+        }
+        if (statement instanceof SqlMultiTableUpdate update) {
+            return inWriteTransaction(transaction -> new JoinedDml(this, transaction, new DmlStatements(this, transaction))
+                    .update(update.from(), update.assignments(), update.where(), update.orderBy(), update.limit(),
+                            List.of()));
+        }
+        if (statement instanceof SqlMultiTableDelete delete) {
+            return inWriteTransaction(transaction -> new JoinedDml(this, transaction, new DmlStatements(this, transaction))
+                    .delete(delete.targets(), delete.from(), delete.where(), null, null, List.of()));
         }
         if (statement instanceof SqlExplainQuery explain) {
             return inReadTransaction(transaction -> new ExplainStatement(this, transaction).run(explain), false);

@@ -38,6 +38,8 @@ import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
 import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
+import io.duetdb.sql.parser.dml.SqlMultiTableDelete;
+import io.duetdb.sql.parser.dml.SqlMultiTableUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
 import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
@@ -151,6 +153,27 @@ class StatementParserTest {
         assertThat(((SqlAlterTableColumnDefault) actions.get(6)).defaultValue()).isNull();
         assertThatThrownBy(() -> StatementParser.parse("ALTER TABLE t ALTER a SET 5"))
                 .isInstanceOfSatisfying(DuetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PARSE_ERROR));
+    }
+
+    @Test
+    void updateAndDeleteTakeSeveralTables() {
+        SqlMySqlUpdate single = (SqlMySqlUpdate) StatementParser.parse("UPDATE shop.t AS x SET a = 1 WHERE b = 2 LIMIT 3");
+        assertThat(single.table().names).containsExactly("shop", "t");
+        assertThat(single.alias().getSimple()).isEqualTo("x");
+        SqlMultiTableUpdate joined = (SqlMultiTableUpdate) StatementParser.parse(
+                "UPDATE a JOIN b ON a.id = b.id SET a.v = b.v, b.w = 0 WHERE a.k > 1");
+        assertThat(joined.from()).isInstanceOf(org.apache.calcite.sql.SqlJoin.class);
+        assertThat(joined.assignments().size()).isEqualTo(2);
+        assertThat(((SqlMultiTableUpdate) StatementParser.parse("UPDATE a, b SET a.v = b.v")).orderBy()).isNull();
+        SqlMultiTableDelete fromForm = (SqlMultiTableDelete) StatementParser.parse(
+                "DELETE a.*, b FROM a JOIN b ON a.id = b.id WHERE a.k = 1");
+        assertThat(fromForm.targets()).extracting(SqlIdentifier::getSimple).containsExactly("a", "b");
+        SqlMultiTableDelete usingForm = (SqlMultiTableDelete) StatementParser.parse(
+                "DELETE QUICK FROM a, b.* USING a LEFT JOIN b ON a.id = b.id");
+        assertThat(usingForm.targets()).extracting(SqlIdentifier::getSimple).containsExactly("a", "b");
+        assertThat(usingForm.where()).isNull();
+        SqlMySqlDelete plain = (SqlMySqlDelete) StatementParser.parse("DELETE FROM t x WHERE x.a = 1 ORDER BY a LIMIT 1");
+        assertThat(plain.alias().getSimple()).isEqualTo("x");
     }
 
     @Test

@@ -165,6 +165,58 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void updatesAndDeletesJoinTablesAndReadSubQueries() throws SQLException {
+        onBoth("CREATE TABLE accounts (id INT PRIMARY KEY, owner VARCHAR(10), balance INT)",
+                "CREATE TABLE payments (pid INT PRIMARY KEY, account INT, amount INT)",
+                "CREATE TABLE flagged (name VARCHAR(10) NOT NULL, UNIQUE KEY (name))",
+                "INSERT INTO accounts VALUES (1, 'ann', 100), (2, 'bob', 50), (3, 'cy', 0)",
+                "INSERT INTO payments VALUES (10, 1, 5), (11, 1, 7), (12, 2, 20), (13, 9, 1)",
+                "INSERT INTO flagged VALUES ('cy')");
+        String joinedUpdate = "UPDATE accounts a JOIN payments p ON p.account = a.id"
+                + " SET a.balance = a.balance - p.amount, p.amount = 0 WHERE p.amount > 6";
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(statement.executeUpdate(joinedUpdate)).isEqualTo(4);
+        }
+        if (mariaDb != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+                    Statement statement = connection.createStatement()) {
+                assertThat(statement.executeUpdate(joinedUpdate)).as("MariaDB").isEqualTo(4);
+            }
+        }
+        onBoth("UPDATE accounts SET balance = balance + 1 WHERE id IN (SELECT account FROM payments WHERE amount = 0)",
+                "DELETE p FROM payments p LEFT JOIN accounts a ON a.id = p.account WHERE a.id IS NULL",
+                "DELETE FROM accounts, flagged USING accounts JOIN flagged ON flagged.name = accounts.owner",
+                "DELETE FROM payments WHERE account = (SELECT id FROM accounts WHERE owner = 'bob')",
+                "UPDATE payments SET amount = (SELECT max(balance) FROM accounts) ORDER BY pid DESC LIMIT 1");
+        assertShared("SELECT * FROM accounts ORDER BY id", "1|ann|94", "2|bob|31");
+        assertShared("SELECT * FROM payments ORDER BY pid", "10|1|5", "11|1|94");
+        assertShared("SELECT count(*) FROM flagged", "0");
+        try (Connection connection = connect()) {
+            // MySQL 8.0 refuses ORDER BY and LIMIT with several tables (MariaDB allows them).
+            try (Statement statement = connection.createStatement()) {
+                assertThatThrownBy(() -> statement.execute("UPDATE accounts a JOIN payments p ON p.account = a.id"
+                        + " SET a.balance = 0 ORDER BY a.id")).isInstanceOfSatisfying(SQLException.class, e -> {
+                            assertThat(e.getErrorCode()).isEqualTo(1221);
+                            assertThat(e.getMessage()).isEqualTo("Incorrect usage of UPDATE and ORDER BY");
+                        });
+            }
+            // Prepared, the sub-query's placeholder is bound before the statement runs.
+            try (PreparedStatement update = connection.prepareStatement("UPDATE accounts SET balance = 0"
+                    + " WHERE id IN (SELECT account FROM payments WHERE amount = ?)")) {
+                update.setInt(1, 5);
+                assertThat(update.executeUpdate()).isEqualTo(1);
+            }
+            try (Statement statement = connection.createStatement()) {
+                assertThat(SqlTesting.rows(statement, "SELECT id, balance FROM accounts ORDER BY id"))
+                        .containsExactly("1|0", "2|31");
+                statement.execute("CREATE TABLE keyless (v INT)");
+                assertThatThrownBy(() -> statement.execute("DELETE keyless FROM keyless JOIN accounts ON v = id"))
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1235));
+            }
+        }
+    }
+
+    @Test
     void rowCountAndFoundRowsDescribeThePreviousStatement() throws Exception {
         onBoth("CREATE TABLE counted (a INT)");
         List<String> duet;
