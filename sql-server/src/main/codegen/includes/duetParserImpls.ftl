@@ -47,31 +47,54 @@ SqlDrop DuetDropDatabase(Span s, boolean replace) :
     }
 }
 
-/** CREATE TABLE [IF NOT EXISTS] name ( element, ... ) [options]. */
+/**
+ * CREATE TABLE [IF NOT EXISTS] name ( element, ... ) [options] [[AS] query], CREATE TABLE name LIKE other, and
+ * CREATE TABLE name [AS] query.
+ */
 SqlCreate DuetCreateTable(Span s, boolean replace) :
 {
     final boolean ifNotExists;
     final SqlIdentifier name;
     final List<SqlNode> elements = new ArrayList<SqlNode>();
     SqlNode element;
-    final SqlNodeList tableOptions;
+    SqlNodeList tableOptions = SqlNodeList.EMPTY;
     SqlIdentifier likeTable = null;
+    SqlNode query = null;
 }
 {
     <TABLE> ifNotExists = DuetIfNotExists() name = CompoundIdentifier()
     (
-        <LIKE> likeTable = CompoundIdentifier() { tableOptions = SqlNodeList.EMPTY; }
+        <LIKE> likeTable = CompoundIdentifier()
     |
-        <LPAREN>
+        // A query in parentheses is no element list: CREATE TABLE t (SELECT ...) is not read.
+        LOOKAHEAD(1) <LPAREN>
         element = DuetTableElement() { elements.add(element); }
         ( <COMMA> element = DuetTableElement() { elements.add(element); } )*
         <RPAREN>
         tableOptions = DuetTableOptions()
+        [ LOOKAHEAD({ DuetCreateTableQueryNext() }) query = DuetCreateTableQuery() ]
+    |
+        LOOKAHEAD({ DuetCreateTableQueryNext() }) query = DuetCreateTableQuery()
     )
     {
         return new SqlCreateTable(s.end(this), ifNotExists, name,
-            new SqlNodeList(elements, s.pos()), tableOptions, likeTable);
+            new SqlNodeList(elements, s.pos()), tableOptions, likeTable, query);
     }
+}
+
+/** The query of CREATE TABLE ... [AS] SELECT (or WITH ...). */
+SqlNode DuetCreateTableQuery() :
+{
+    final SqlNode query;
+}
+{
+    [ <AS> ] query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    { return query; }
+}
+
+JAVACODE boolean DuetCreateTableQueryNext() {
+    int kind = getToken(1).kind;
+    return kind == AS || kind == SELECT || kind == WITH;
 }
 
 SqlNode DuetTableElement() :

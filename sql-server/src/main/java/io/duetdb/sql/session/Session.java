@@ -55,6 +55,7 @@ import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
 import io.duetdb.sql.parser.bulk.SqlLoadData;
 import io.duetdb.sql.parser.ddl.SqlRenameTable;
+import io.duetdb.sql.parser.ddl.SqlCreateTable;
 import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
@@ -660,6 +661,28 @@ public final class Session implements SessionFunctions {
         }
     }
 
+    /** CREATE TABLE ... SELECT: the table, then its rows in a transaction of their own; no table if they fail. */
+    private StatementResult createTableAsSelect(SqlCreateTable create, String sql) {
+        requireForDdl(create);
+        endTransaction(true);
+        CreateTableAsSelect.Definition definition = CreateTableAsSelect.definition(this, create, sql);
+        String[] name = qualifiedName(create.name());
+        boolean existed = manager.catalog().current().table(name[0], name[1]).isPresent();
+        ClusteredIndexDefault clustering = ClusteredIndexDefault.of(systemVariable("", ClusteredIndexDefault.VARIABLE));
+        manager.ddl().execute(definition.table(), database, () -> queryKilled, clustering).forEach(this::addWarning);
+        if (existed) {
+            // CREATE TABLE IF NOT EXISTS ... SELECT of a table that exists: a note, and no rows (MySQL 8.0).
+            return UpdateResult.NONE;
+        }
+        try {
+            return inWriteTransaction(transaction -> new DmlStatements(this, transaction)
+                    .insert(CreateTableAsSelect.insert(create, definition)));
+        } catch (RuntimeException e) {
+            manager.ddl().execute(CreateTableAsSelect.drop(create), database, () -> false, clustering);
+            throw e;
+        }
+    }
+
     private void requireForDdl(SqlNode statement) {
         if (statement instanceof io.duetdb.sql.parser.ddl.SqlCreateDatabase create) {
             require(Privilege.CREATE, create.name().getSimple(), null);
@@ -945,6 +968,9 @@ public final class Session implements SessionFunctions {
             // A physical import is DDL-like: it commits the open transaction first.
             endTransaction(true);
             return BulkStatements.importInto(this, importInto);
+        }
+        if (statement instanceof SqlCreateTable create && create.query() != null) {
+            return createTableAsSelect(create, rewritten);
         }
         if (isDdl(statement)) {
             requireForDdl(statement);
@@ -1465,7 +1491,7 @@ public final class Session implements SessionFunctions {
      * MySQL labels an unaliased select item by its text; the labels of a SELECT's items (a set operation's first
      * SELECT's), or null.
      */
-    private static List<String> labels(SqlNode query, String sql) {
+    static List<String> labels(SqlNode query, String sql) {
         SqlNode body = query;
         while (true) {
             if (body instanceof SqlOrderBy orderBy) {

@@ -177,6 +177,19 @@ class StatementParserTest {
     }
 
     @Test
+    void createTableTakesAQuery() {
+        assertThat(((SqlCreateTable) StatementParser.parse("CREATE TABLE t AS SELECT 1 AS a")).query())
+                .isInstanceOf(SqlSelect.class);
+        assertThat(((SqlCreateTable) StatementParser.parse("CREATE TABLE t SELECT a FROM u UNION SELECT 2")).query())
+                .isNotNull();
+        SqlCreateTable withElements = (SqlCreateTable) StatementParser.parse(
+                "CREATE TABLE t (id INT PRIMARY KEY) ENGINE=InnoDB WITH q AS (SELECT 1 AS id) SELECT id FROM q");
+        assertThat(withElements.elements().size()).isEqualTo(1);
+        assertThat(withElements.query()).isNotNull();
+        assertThat(((SqlCreateTable) StatementParser.parse("CREATE TABLE t (a INT)")).query()).isNull();
+    }
+
+    @Test
     void sessionStatementsAreInTheGrammar() {
         assertThat(StatementParser.parse("begin")).isInstanceOf(SqlStartTransaction.class);
         assertThat(StatementParser.parse("BEGIN WORK")).isInstanceOf(SqlStartTransaction.class);

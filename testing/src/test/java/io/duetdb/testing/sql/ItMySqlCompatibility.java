@@ -217,6 +217,28 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void tablesAreCreatedFromQueries() throws SQLException {
+        onBoth("CREATE TABLE sources (id INT PRIMARY KEY, name VARCHAR(10) NOT NULL, price DECIMAL(6,2))",
+                "INSERT INTO sources VALUES (1, 'a', 1.50), (2, 'b', NULL), (3, 'c', 3.25)",
+                "CREATE TABLE copies AS SELECT id, name, price * 2 AS doubled FROM sources WHERE id < 3",
+                "CREATE TABLE keyed (id INT PRIMARY KEY, note VARCHAR(5) DEFAULT 'n') SELECT id, name FROM sources",
+                "CREATE TABLE labelled SELECT count(*), max(price) AS top FROM sources");
+        assertShared("SELECT * FROM copies ORDER BY id", "1|a|3.00", "2|b|null");
+        assertShared("SELECT COLUMN_NAME, DATA_TYPE, IS_NULLABLE FROM information_schema.COLUMNS"
+                + " WHERE TABLE_NAME = 'copies' ORDER BY ORDINAL_POSITION", "id|int|NO", "name|varchar|NO",
+                "doubled|decimal|YES");
+        // Columns only in the CREATE part come first (MySQL orders them so).
+        assertShared("SELECT * FROM keyed ORDER BY id", "n|1|a", "n|2|b", "n|3|c");
+        assertShared("SELECT * FROM labelled", "3|3.25");
+        assertShared("SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_NAME = 'labelled'"
+                + " ORDER BY ORDINAL_POSITION", "count(*)", "top");
+        // A table whose rows cannot all be written is not left behind.
+        assertError("CREATE TABLE duplicated (id INT PRIMARY KEY) SELECT 1 AS id UNION ALL SELECT 1", 1062, "23000",
+                "Duplicate entry '1' for key 'duplicated.PRIMARY'");
+        assertShared("SELECT count(*) FROM information_schema.TABLES WHERE TABLE_NAME = 'duplicated'", "0");
+    }
+
+    @Test
     void rowCountAndFoundRowsDescribeThePreviousStatement() throws Exception {
         onBoth("CREATE TABLE counted (a INT)");
         List<String> duet;

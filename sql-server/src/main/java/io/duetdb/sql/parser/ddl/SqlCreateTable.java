@@ -13,7 +13,10 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.sql.parser.DuetSqlCall;
 
-/** CREATE TABLE [IF NOT EXISTS] name (elements) options, or CREATE TABLE name LIKE other. */
+/**
+ * CREATE TABLE [IF NOT EXISTS] name (elements) options, CREATE TABLE name LIKE other, or CREATE TABLE name
+ * [(elements)] [options] [AS] query (the query's columns follow the elements, and its rows fill the table).
+ */
 public final class SqlCreateTable extends SqlCreate {
     private static final SqlSpecialOperator OPERATOR = new SqlSpecialOperator("CREATE TABLE", SqlKind.OTHER_DDL);
 
@@ -21,13 +24,25 @@ public final class SqlCreateTable extends SqlCreate {
     private final SqlNodeList elements;
     private final SqlNodeList options;
     private final SqlIdentifier likeTable;
+    private final SqlNode query;
 
     public SqlCreateTable(SqlParserPos pos, boolean ifNotExists, SqlIdentifier name, SqlNodeList elements, SqlNodeList options, SqlIdentifier likeTable) {
+        this(pos, ifNotExists, name, elements, options, likeTable, null);
+    }
+
+    public SqlCreateTable(SqlParserPos pos, boolean ifNotExists, SqlIdentifier name, SqlNodeList elements,
+            SqlNodeList options, SqlIdentifier likeTable, SqlNode query) {
         super(OPERATOR, pos, false, ifNotExists);
         this.name = name;
         this.elements = elements;
         this.options = options;
         this.likeTable = likeTable;
+        this.query = query;
+    }
+
+    /** The query of CREATE TABLE ... SELECT, or null. */
+    public SqlNode query() {
+        return query;
     }
 
     public boolean ifNotExists() {
@@ -52,7 +67,7 @@ public final class SqlCreateTable extends SqlCreate {
 
     @Override
     public List<SqlNode> getOperandList() {
-        return DuetSqlCall.nonNull(name, elements, options, likeTable);
+        return DuetSqlCall.nonNull(name, elements, options, likeTable, query);
     }
 
     @Override
