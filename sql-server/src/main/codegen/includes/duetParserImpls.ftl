@@ -450,6 +450,19 @@ SqlTruncate DuetTruncateTable(Span s) :
     }
 }
 
+/** TRUNCATE [TABLE] name, as a statement of its own (see duet_config.fmpp). */
+SqlNode DuetTruncateStatement() :
+{
+    final Span s;
+    final SqlIdentifier table;
+}
+{
+    <TRUNCATE> { s = span(); } [ <TABLE> ] table = CompoundIdentifier()
+    {
+        return new SqlTruncateTable(s.end(this), table);
+    }
+}
+
 /** RENAME TABLE a TO b [, c TO d ...]. */
 SqlNode DuetRenameTable() :
 {

@@ -33,23 +33,7 @@ public final class StatementParser {
     private StatementParser() {
     }
 
-    /**
-     * TRUNCATE [TABLE] name. In the generated statement choice Calcite's TRUNCATE production loses to the
-     * TRUNCATE() function of the expression grammar, so the statement is recognised here and its name parsed
-     * as a table reference.
-     */
-    private static final java.util.regex.Pattern TRUNCATE = java.util.regex.Pattern.compile(
-            "(?is)\\s*TRUNCATE\\s+(?:TABLE\\s+)?([^\\s;(][^;(]*?)\\s*;?\\s*");
-
     public static SqlNode parse(String sql) {
-        java.util.regex.Matcher truncate = TRUNCATE.matcher(sql);
-        if (truncate.matches()) {
-            SqlNode query = parse("SELECT 1 FROM " + truncate.group(1));
-            if (query instanceof org.apache.calcite.sql.SqlSelect select
-                    && select.getFrom() instanceof org.apache.calcite.sql.SqlIdentifier table) {
-                return new io.duetdb.sql.parser.ddl.SqlTruncateTable(table.getParserPosition(), table);
-            }
-        }
         try {
             return SqlParser.create(sql, CONFIG).parseStmt();
         } catch (SqlParseException e) {

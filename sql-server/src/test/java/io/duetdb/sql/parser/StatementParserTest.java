@@ -353,7 +353,8 @@ class StatementParserTest {
     @Test
     void parsesMySqlDml() {
         assertThat(StatementParser.parse("TRUNCATE TABLE truncated")).isInstanceOf(SqlTruncateTable.class);
-        assertThat(StatementParser.parse("TRUNCATE `t`;")).isInstanceOf(SqlTruncateTable.class);
+        assertThat(StatementParser.parse("TRUNCATE `t`")).isInstanceOf(SqlTruncateTable.class);
+        assertThat(StatementParser.parse("SELECT TRUNCATE(1.55, 1)")).isInstanceOf(SqlSelect.class);
         SqlMySqlInsert insert = (SqlMySqlInsert) StatementParser.parse(
                 "INSERT IGNORE INTO t (a, b) VALUES (1, DEFAULT), (2, 'x') ON DUPLICATE KEY UPDATE b = 'y'");
         assertThat(insert.ignore()).isTrue();
