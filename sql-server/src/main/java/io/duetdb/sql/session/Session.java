@@ -160,7 +160,7 @@ public final class Session implements SessionFunctions {
             StatementResult result = statement.get();
             if (result instanceof QueryResult query) {
                 rowCount = -1;
-                foundRows = query.rows().size();
+                foundRows = query.foundRows();
             } else if (result instanceof UpdateResult update) {
                 rowCount = update.affectedRows();
             }
@@ -1391,11 +1391,15 @@ public final class Session implements SessionFunctions {
 
     private StatementResult query(Transaction transaction, SqlNode query, WaitPolicy lockWait, String sql) {
         List<String> labels = labels(query, sql);
-        QueryPlanner.PlannedQuery planned = planner().plan(query);
+        FoundRows.Unlimited unlimited = FoundRows.of(query);
+        QueryPlanner.PlannedQuery planned = planner().plan(unlimited == null ? query : unlimited.query());
         requireSelect(planned);
         ExpressionCompiler compiler = new ExpressionCompiler(planned.plan().getCluster().getRexBuilder(), this,
                 List.of());
         List<Object[]> rows = LockingQueries.execute(transaction, compiler, lockWait, planned.plan());
+        if (unlimited != null) {
+            return new QueryResult(resultColumns(planned, labels), unlimited.limit(rows), rows.size());
+        }
         return new QueryResult(resultColumns(planned, labels), rows);
     }
 

@@ -245,7 +245,7 @@ class ItMySqlCompatibility {
         try (Connection connection = connect()) {
             duet = countsAfterStatements(connection);
         }
-        assertThat(duet).containsExactly("3", "-1|3", "2", "0");
+        assertThat(duet).containsExactly("3", "-1|3", "2", "0", "11", "3", "3", "1");
         if (mariaDb != null) {
             try (Connection connection = DriverManager.getConnection(mariaDb.url())) {
                 assertThat(countsAfterStatements(connection)).as("MariaDB").isEqualTo(duet);
@@ -264,6 +264,13 @@ class ItMySqlCompatibility {
             counts.addAll(SqlTesting.rows(statement, "SELECT ROW_COUNT()"));
             statement.execute("DELETE FROM counted WHERE a = 99");
             counts.addAll(SqlTesting.rows(statement, "SELECT ROW_COUNT()"));
+            // SQL_CALC_FOUND_ROWS: FOUND_ROWS() counts the rows before the LIMIT.
+            counts.addAll(SqlTesting.rows(statement, "SELECT SQL_CALC_FOUND_ROWS a FROM counted ORDER BY a LIMIT 1, 1"));
+            counts.addAll(SqlTesting.rows(statement, "SELECT FOUND_ROWS()"));
+            counts.addAll(SqlTesting.rows(statement, "SELECT SQL_NO_CACHE SQL_CALC_FOUND_ROWS a FROM counted LIMIT 0"));
+            counts.addAll(SqlTesting.rows(statement, "SELECT FOUND_ROWS()"));
+            SqlTesting.rows(statement, "SELECT a FROM counted LIMIT 1");
+            counts.addAll(SqlTesting.rows(statement, "SELECT FOUND_ROWS()"));
         }
         return counts;
     }

@@ -82,6 +82,9 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             // Followed by what ends a select item, the word is a name (MySQL reserves SQL_NO_CACHE no more).
             return classified(next());
         }
+        if (token.kind == SQL_CALC_FOUND_ROWS && afterSelect) {
+            return calcFoundRowsHint(token);
+        }
         switch (token.kind) {
             // Calcite reads these keywords wherever an expression, a grouping element or a query may start, before it
             // tries an identifier; MySQL does not reserve them. VALUE (a row list, as in SUM(value)), ARRAY (a
@@ -152,6 +155,28 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             default -> {
             }
         }
+        return token;
+    }
+
+    /**
+     * SQL_CALC_FOUND_ROWS, the one SELECT modifier that changes an answer (FOUND_ROWS()'s): handed over as the hint
+     * {@code /*+ SQL_CALC_FOUND_ROWS *}{@code /} of the SELECT, which the session reads. After other hints the SELECT
+     * has its hint list already, and the word goes.
+     */
+    private Token calcFoundRowsHint(Token token) {
+        if (previous != SELECT) {
+            return classified(next());
+        }
+        Token name = new Token();
+        respell(name, IDENTIFIER, "SQL_CALC_FOUND_ROWS");
+        copyPosition(token, name);
+        Token end = new Token();
+        respell(end, COMMENT_END, "*/");
+        copyPosition(token, end);
+        ahead.addFirst(end);
+        ahead.addFirst(name);
+        respell(token, HINT_BEG, "/*+");
+        inHint = true;
         return token;
     }
 
