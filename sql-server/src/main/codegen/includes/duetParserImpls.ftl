@@ -649,6 +649,8 @@ SqlNode DuetInsert() :
     SqlNodeList onDuplicate = null;
     SqlIdentifier id;
     SqlNode row;
+    SqlIdentifier rowAlias = null;
+    SqlNodeList rowAliasColumns = null;
 }
 {
     (
@@ -669,6 +671,7 @@ SqlNode DuetInsert() :
             source = SqlStdOperatorTable.VALUES.createCall(s.pos(),
                 SqlStdOperatorTable.ROW.createCall(s.pos(), setValues));
         }
+        [ <AS> rowAlias = SimpleIdentifier() ]
     |
         [
             LOOKAHEAD(3)
@@ -684,6 +687,15 @@ SqlNode DuetInsert() :
             row = DuetInsertRow() { rows.add(row); }
             ( <COMMA> row = DuetInsertRow() { rows.add(row); } )*
             { source = SqlStdOperatorTable.VALUES.createCall(s.pos(), rows); }
+            [
+                <AS> rowAlias = SimpleIdentifier()
+                [
+                    <LPAREN> { rowAliasColumns = new SqlNodeList(getPos()); }
+                    id = SimpleIdentifier() { rowAliasColumns.add(id); }
+                    ( <COMMA> id = SimpleIdentifier() { rowAliasColumns.add(id); } )*
+                    <RPAREN>
+                ]
+            ]
         |
             source = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
         )
@@ -694,7 +706,8 @@ SqlNode DuetInsert() :
         ( <COMMA> DuetAddAssignment(onDuplicate) )*
     ]
     {
-        return new SqlMySqlInsert(s.end(this), replace, ignore, table, columns, source, onDuplicate);
+        return new SqlMySqlInsert(s.end(this), replace, ignore, table, columns, source, onDuplicate, rowAlias,
+            rowAliasColumns);
     }
 }
 

@@ -287,6 +287,41 @@ final class DmlStatements {
         }
     }
 
+    /**
+     * The column a {@code alias.column} reference of ON DUPLICATE KEY UPDATE reads from the inserted row, through the
+     * INSERT's row alias and its column names (which follow the inserted columns in order); null for other names.
+     */
+    private static String rowAliasColumn(io.duetdb.sql.parser.dml.SqlMySqlInsert insert, TableInfo table,
+            SqlIdentifier id) {
+        if (insert.rowAlias() == null) {
+            return null;
+        }
+        boolean qualified = id.names.size() == 2 && id.names.get(0).equalsIgnoreCase(insert.rowAlias().getSimple());
+        // The alias's column names may stand alone where the table has no column of the name (MySQL's examples).
+        boolean aliasColumn = id.names.size() == 1 && insert.rowAliasColumns() != null
+                && table.column(id.getSimple()).isEmpty();
+        if (!qualified && !aliasColumn) {
+            return null;
+        }
+        String name = id.names.get(id.names.size() - 1);
+        if (insert.rowAliasColumns() == null) {
+            return name;
+        }
+        List<String> inserted = new ArrayList<>();
+        if (insert.columns() != null) {
+            insert.columns().forEach(column -> inserted.add(((SqlIdentifier) column).getSimple()));
+        } else {
+            table.publicColumns().forEach(column -> inserted.add(column.name()));
+        }
+        for (int i = 0; i < insert.rowAliasColumns().size() && i < inserted.size(); i++) {
+            if (((SqlIdentifier) insert.rowAliasColumns().get(i)).getSimple().equalsIgnoreCase(name)) {
+                return inserted.get(i);
+            }
+        }
+        throw new DuetException(ErrorCode.UNKNOWN_COLUMN, "Unknown column '" + String.join(".", id.names)
+                + "' in 'field list'");
+    }
+
     private OnDuplicate onDuplicate(io.duetdb.sql.parser.dml.SqlMySqlInsert insert, TableInfo table) {
         List<Integer> targets = new ArrayList<>();
         List<SqlNode> expressions = new ArrayList<>();
@@ -300,17 +335,28 @@ final class DmlStatements {
                 @Override
                 public SqlNode visit(SqlCall call) {
                     if (call.getOperator() == io.duetdb.sql.parser.dml.SqlInsertValue.OPERATOR) {
-                        ColumnInfo source = publicColumn(table, ((SqlIdentifier) call.operand(0)).getSimple());
-                        int index = parameterColumns.size();
-                        parameterColumns.add(table.columns().indexOf(source));
-                        org.apache.calcite.rel.type.RelDataType type = io.duetdb.sql.prepare.TypeMapping.toCalcite(
-                                new org.apache.calcite.sql.type.SqlTypeFactoryImpl(
-                                        org.apache.calcite.rel.type.RelDataTypeSystem.DEFAULT), source.type(), true);
-                        return SqlStdOperatorTable.CAST.createCall(call.getParserPosition(),
-                                new org.apache.calcite.sql.SqlDynamicParam(index, call.getParserPosition()),
-                                org.apache.calcite.sql.type.SqlTypeUtil.convertTypeToSpec(type));
+                        return insertedValue(((SqlIdentifier) call.operand(0)).getSimple(), call.getParserPosition());
                     }
                     return super.visit(call);
+                }
+
+                @Override
+                public SqlNode visit(SqlIdentifier id) {
+                    String column = rowAliasColumn(insert, table, id);
+                    return column == null ? id : insertedValue(column, id.getParserPosition());
+                }
+
+                /** The value the INSERT would have written to the column, as a parameter of its type. */
+                private SqlNode insertedValue(String columnName, SqlParserPos pos) {
+                    ColumnInfo source = publicColumn(table, columnName);
+                    int index = parameterColumns.size();
+                    parameterColumns.add(table.columns().indexOf(source));
+                    org.apache.calcite.rel.type.RelDataType type = io.duetdb.sql.prepare.TypeMapping.toCalcite(
+                            new org.apache.calcite.sql.type.SqlTypeFactoryImpl(
+                                    org.apache.calcite.rel.type.RelDataTypeSystem.DEFAULT), source.type(), true);
+                    return SqlStdOperatorTable.CAST.createCall(pos,
+                            new org.apache.calcite.sql.SqlDynamicParam(index, pos),
+                            org.apache.calcite.sql.type.SqlTypeUtil.convertTypeToSpec(type));
                 }
             }));
         }

@@ -238,6 +238,26 @@ class ItMySqlCompatibility {
         assertShared("SELECT count(*) FROM information_schema.TABLES WHERE TABLE_NAME = 'duplicated'", "0");
     }
 
+    /** MySQL 8.0.19's row alias, which MariaDB lacks: the answers of MySQL's documented examples. */
+    @Test
+    void insertsReadTheirRowThroughARowAlias() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE upserted (id INT PRIMARY KEY, n INT, m INT)");
+            statement.execute("INSERT INTO upserted VALUES (1, 1, 1)");
+            assertThat(statement.executeUpdate("INSERT INTO upserted VALUES (1, 5, 7), (2, 2, 2) AS new"
+                    + " ON DUPLICATE KEY UPDATE n = upserted.n + new.n, m = new.m")).isEqualTo(3);
+            statement.execute("INSERT INTO upserted (id, n) VALUES (2, 10) AS fresh (i, x)"
+                    + " ON DUPLICATE KEY UPDATE n = x + fresh.i");
+            statement.execute("INSERT INTO upserted SET id = 3, n = 3 AS r ON DUPLICATE KEY UPDATE n = r.n + 1");
+            statement.execute("INSERT INTO upserted SET id = 3, n = 30 AS r ON DUPLICATE KEY UPDATE n = r.n + 1");
+            assertThat(SqlTesting.rows(statement, "SELECT * FROM upserted ORDER BY id"))
+                    .containsExactly("1|6|7", "2|12|2", "3|31|null");
+            assertThatThrownBy(() -> statement.execute("INSERT INTO upserted VALUES (1, 1, 1) AS new (a, b, c)"
+                    + " ON DUPLICATE KEY UPDATE n = new.z")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo(1054));
+        }
+    }
+
     @Test
     void rowCountAndFoundRowsDescribeThePreviousStatement() throws Exception {
         onBoth("CREATE TABLE counted (a INT)");
