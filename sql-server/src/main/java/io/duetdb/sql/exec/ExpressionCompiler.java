@@ -665,6 +665,16 @@ public final class ExpressionCompiler {
                 }
                 break;
             default:
+                java.util.function.Function<Object[], Object> tolerant = EncodingFunctions.nullTolerant(name);
+                if (tolerant != null) {
+                    return row -> {
+                        Object[] args = new Object[operands.size()];
+                        for (int i = 0; i < args.length; i++) {
+                            args[i] = operands.get(i).evaluate(row);
+                        }
+                        return tolerant.apply(args);
+                    };
+                }
                 nullSafe = MySqlFunctions.of(name, session);
                 if (nullSafe == null) {
                     throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "function " + name + " is not supported yet");

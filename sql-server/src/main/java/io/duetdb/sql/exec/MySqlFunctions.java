@@ -32,6 +32,14 @@ final class MySqlFunctions {
         if (regular != null) {
             return regular;
         }
+        Function<Object[], Object> encoding = EncodingFunctions.of(name);
+        if (encoding != null) {
+            return encoding;
+        }
+        Function<Object[], Object> calendar = CalendarFunctions.of(name);
+        if (calendar != null) {
+            return calendar;
+        }
         return switch (name) {
             case "LEFT" -> args -> {
                 String text = Values.toText(args[0]);

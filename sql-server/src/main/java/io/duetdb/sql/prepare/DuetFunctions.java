@@ -155,12 +155,40 @@ public final class DuetFunctions {
     /** SHA2(text, bits): the SHA-2 digest in hex, NULL for a length other than 224, 256, 384, 512 or 0. */
     public static final SqlFunction SHA2 = pure("SHA2", NULLABLE_VARCHAR, OperandTypes.ANY_NUMERIC);
 
+    private static final SqlReturnTypeInference NULLABLE_VARBINARY = ReturnTypes.explicit(SqlTypeName.VARBINARY)
+            .andThen(SqlTypeTransforms.FORCE_NULLABLE);
+    private static final SqlOperandTypeChecker ONE_OR_TWO = OperandTypes.repeat(SqlOperandCountRanges.between(1, 2),
+            OperandTypes.ANY);
+
+    // Encoding functions (`exec.EncodingFunctions`).
+    public static final SqlFunction UNHEX = pure("UNHEX", NULLABLE_VARBINARY, OperandTypes.ANY);
+    public static final SqlFunction TO_BASE64 = pure("TO_BASE64", NULLABLE_VARCHAR, OperandTypes.ANY);
+    public static final SqlFunction FROM_BASE64 = pure("FROM_BASE64", NULLABLE_VARBINARY, OperandTypes.ANY);
+    public static final SqlFunction CRC32 = pure("CRC32", NULLABLE_BIGINT, OperandTypes.ANY);
+    public static final SqlFunction INET_ATON = pure("INET_ATON", NULLABLE_BIGINT, OperandTypes.ANY);
+    public static final SqlFunction INET_NTOA = pure("INET_NTOA", NULLABLE_VARCHAR, OperandTypes.ANY);
+    public static final SqlFunction BIN = pure("BIN", NULLABLE_VARCHAR, OperandTypes.ANY);
+    public static final SqlFunction OCT = pure("OCT", NULLABLE_VARCHAR, OperandTypes.ANY);
+    public static final SqlFunction FIND_IN_SET = pure("FIND_IN_SET", NULLABLE_BIGINT, OperandTypes.ANY_ANY);
+    /** FIELD(x, a, b, ...): the place of x among the others, 0 when absent or NULL; never NULL. */
+    public static final SqlFunction FIELD = pure("FIELD", ReturnTypes.BIGINT, OperandTypes.VARIADIC);
+    /** ELT(n, a, b, ...): the n-th of the others, NULL when there is none. */
+    public static final SqlFunction ELT = pure("ELT", NULLABLE_VARCHAR, OperandTypes.VARIADIC);
+    // Week and day numbers (`exec.CalendarFunctions`).
+    public static final SqlFunction WEEK = pure("WEEK", NULLABLE_BIGINT, ONE_OR_TWO);
+    public static final SqlFunction YEARWEEK = pure("YEARWEEK", NULLABLE_BIGINT, ONE_OR_TWO);
+    public static final SqlFunction WEEKDAY = pure("WEEKDAY", NULLABLE_BIGINT, OperandTypes.ANY);
+    public static final SqlFunction TO_DAYS = pure("TO_DAYS", NULLABLE_BIGINT, OperandTypes.ANY);
+    public static final SqlFunction FROM_DAYS = pure("FROM_DAYS", ReturnTypes.explicit(SqlTypeName.DATE)
+            .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.ANY);
+
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, USER_VARIABLE, DATABASE,
             SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, TRUTH,
             io.duetdb.sql.parser.MySqlOperators.XOR, DIVIDE,
             LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, STR_TO_DATE, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
             UNIX_TIMESTAMP, FROM_UNIXTIME, io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE, REGEXP_INSTR, REGEXP_SUBSTR,
-            SHA2,
+            SHA2, UNHEX, TO_BASE64, FROM_BASE64, CRC32, INET_ATON, INET_NTOA, BIN, OCT, FIND_IN_SET, FIELD, ELT, WEEK,
+            YEARWEEK, WEEKDAY, TO_DAYS, FROM_DAYS,
             // MySQL functions Calcite defines for other dialects, with the types MySQL gives them.
             org.apache.calcite.sql.fun.SqlLibraryOperators.IF, org.apache.calcite.sql.fun.SqlLibraryOperators.IFNULL,
             org.apache.calcite.sql.fun.SqlLibraryOperators.GREATEST, org.apache.calcite.sql.fun.SqlLibraryOperators.LEAST,

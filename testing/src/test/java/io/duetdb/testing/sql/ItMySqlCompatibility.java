@@ -259,6 +259,43 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void encodingAndWeekFunctionsAnswerAsMySqlDoes() throws SQLException {
+        // The examples of MySQL's manual.
+        assertShared("SELECT WEEK('2008-02-20'), WEEK('2008-02-20', 1), WEEK('2008-12-31', 1), YEARWEEK('1987-01-01'),"
+                + " WEEK('2000-01-01', 0), WEEK('2000-01-01', 2), TO_DAYS('2007-10-07'), FROM_DAYS(730669),"
+                + " WEEKDAY('2008-02-03 22:23:00')", "7|8|53|198652|0|52|733321|2000-07-03|6");
+        assertShared("SELECT INET_ATON('10.0.5.9'), INET_NTOA(167773449), INET_ATON('127.1'), INET_ATON('1.2.3.256'),"
+                + " CRC32('MySQL'), TO_BASE64('abc'), CAST(FROM_BASE64('YWJj') AS CHAR), CAST(UNHEX('4D7953514C') AS CHAR),"
+                + " UNHEX('GG'), BIN(12), OCT(12)",
+                "167773449|10.0.5.9|2130706433|null|3259397556|YWJj|abc|MySQL|null|1100|14");
+        assertShared("SELECT FIND_IN_SET('b', 'a,b,c,d'), FIND_IN_SET('z', 'a,b'), FIELD('Bb', 'Aa', 'Bb', 'Cc'),"
+                + " FIELD(NULL, 'a'), FIELD('c', NULL, 'c'), ELT(1, 'Aa', 'Bb'), ELT(3, 'Aa', 'Bb')",
+                "2|0|2|0|2|Aa|null");
+        // Every week mode around the turns of years whose first days fall on different weekdays, as MariaDB counts.
+        StringBuilder dates = new StringBuilder();
+        for (String year : List.of("2019", "2020", "2021", "2022", "2024", "2026")) {
+            for (String day : List.of("-01-01", "-01-02", "-01-03", "-01-04", "-01-05", "-01-06", "-01-07", "-01-08",
+                    "-12-28", "-12-29", "-12-30", "-12-31")) {
+                dates.append(dates.length() == 0 ? "SELECT " : " UNION ALL SELECT ").append("DATE '").append(year)
+                        .append(day).append("' AS d");
+            }
+        }
+        String weeks = "SELECT d, WEEK(d), WEEK(d, 1), WEEK(d, 2), WEEK(d, 3), WEEK(d, 4), WEEK(d, 5), WEEK(d, 6),"
+                + " WEEK(d, 7), YEARWEEK(d), YEARWEEK(d, 1), YEARWEEK(d, 3), YEARWEEK(d, 6) FROM (" + dates + ") ds ORDER BY d";
+        List<String> duet;
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            duet = SqlTesting.rows(statement, weeks);
+        }
+        assertThat(duet).hasSize(72).contains("2021-01-01|0|0|52|53|0|0|53|52|202052|202053|202053|202053");
+        if (mariaDb != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+                    Statement statement = connection.createStatement()) {
+                assertThat(duet).as("MariaDB").isEqualTo(SqlTesting.rows(statement, weeks));
+            }
+        }
+    }
+
+    @Test
     void rowCountAndFoundRowsDescribeThePreviousStatement() throws Exception {
         onBoth("CREATE TABLE counted (a INT)");
         List<String> duet;
