@@ -514,8 +514,8 @@ SqlNode DuetAlterTable() :
 }
 {
     <ALTER> { s = span(); } <TABLE> table = CompoundIdentifier()
-    action = DuetAlterAction() { actions.add(action); }
-    ( <COMMA> action = DuetAlterAction() { actions.add(action); } )*
+    action = DuetAlterAction() { DuetSqlCall.addFlattened(actions, action); }
+    ( <COMMA> action = DuetAlterAction() { DuetSqlCall.addFlattened(actions, action); } )*
     {
         return new SqlAlterTable(s.end(this), table, new SqlNodeList(actions, s.pos()));
     }
@@ -524,7 +524,7 @@ SqlNode DuetAlterTable() :
 SqlNode DuetAlterAction() :
 {
     final Span s;
-    final SqlNode definition;
+    SqlNode definition;
     final SqlIdentifier name;
     final SqlNodeList tableOptions;
     boolean ifExists = false;
@@ -537,6 +537,7 @@ SqlNode DuetAlterAction() :
     SqlColumnDefinition column;
     SqlIdentifier to;
     SqlNode defaultValue;
+    SqlNodeList columns;
 }
 {
     { s = span(); }
@@ -570,6 +571,19 @@ SqlNode DuetAlterAction() :
             LOOKAHEAD(3) definition = DuetIndexDefinition() {
                 return new SqlAlterTableAddIndex(s.end(this), (SqlIndexDefinition) definition);
             }
+        |
+            // ADD [COLUMN] (c1 definition, c2 definition, ...): one ADD COLUMN each, in a list the statement flattens.
+            LOOKAHEAD([ <COLUMN> ] <LPAREN>) [ <COLUMN> ] <LPAREN> { columns = new SqlNodeList(getPos()); }
+            definition = DuetColumnDefinition() {
+                columns.add(new SqlAlterTableAddColumn(s.end(this), (SqlColumnDefinition) definition, false, false, null));
+            }
+            (
+                <COMMA> definition = DuetColumnDefinition() {
+                    columns.add(new SqlAlterTableAddColumn(s.end(this), (SqlColumnDefinition) definition, false, false,
+                        null));
+                }
+            )*
+            <RPAREN> { return columns; }
         |
             [ <COLUMN> ] ifNotExists = DuetIfNotExists() definition = DuetColumnDefinition()
             [ <FIRST> { first = true; } | <AFTER> after = SimpleIdentifier() ]

@@ -180,6 +180,14 @@ public final class DdlExecutor {
                             drop.ifExists(), job));
                 } else if (action instanceof SqlAlterTableAddColumn add) {
                     runJob("add column", job -> addColumn(alter.table(), currentDatabase, add, job));
+                    if (add.column().key() == SqlIndexDefinition.Kind.UNIQUE) {
+                        // ADD COLUMN c ... UNIQUE: the column, then its unique index (named after it), as MySQL does.
+                        String column = add.column().name().getSimple();
+                        String[] name = qualified(alter.table(), currentDatabase);
+                        String indexName = uniqueName(column, indexNames(catalog.current(), name));
+                        runJob("add index", job -> addIndex(alter.table(), currentDatabase,
+                                SqlIndexDefinition.Kind.UNIQUE, indexName, List.of(column), false, cancelled, job));
+                    }
                 } else if (action instanceof SqlAlterTableDropColumn drop) {
                     runJob("drop column", job -> dropColumn(alter.table(), currentDatabase, drop.name().getSimple(),
                             drop.ifExists(), job));
@@ -456,6 +464,15 @@ public final class DdlExecutor {
         return candidate;
     }
 
+    /** The names of a table's indexes, lower case. */
+    private static Set<String> indexNames(InfoSchema schema, String[] name) {
+        Set<String> names = new HashSet<>();
+        for (IndexInfo index : table(schema, name).indexes()) {
+            names.add(index.name().toLowerCase(Locale.ROOT));
+        }
+        return names;
+    }
+
     private static void checkColumnsExist(List<String> columns, Set<String> existing) {
         for (String column : columns) {
             if (!existing.contains(column.toLowerCase(Locale.ROOT))) {
@@ -567,9 +584,9 @@ public final class DdlExecutor {
                 }
                 throw new DuetException(ErrorCode.DUPLICATE_COLUMN, "Duplicate column name '" + columnName + "'");
             }
-            if (add.column().key() != null) {
-                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding a column with a key is not supported;"
-                        + " add the column, then the index");
+            if (add.column().key() == SqlIndexDefinition.Kind.PRIMARY) {
+                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding a primary key to an existing table is not"
+                        + " supported");
             }
             ColumnInfo column = ColumnDefinitions.column(add.column(), table.nextColumnId(), 0, false);
             if (column.autoIncrement()) {

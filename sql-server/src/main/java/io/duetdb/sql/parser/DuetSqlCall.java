@@ -62,6 +62,15 @@ public abstract class DuetSqlCall extends SqlCall {
         }
     }
 
+    /** Adds {@code node} to {@code list}, or each node of it when it is a list (one clause that is several). */
+    public static void addFlattened(List<SqlNode> list, SqlNode node) {
+        if (node instanceof SqlNodeList nodes) {
+            list.addAll(nodes.getList());
+        } else {
+            list.add(node);
+        }
+    }
+
     /** The table of a FROM clause that names one table, with or without an alias; null for anything else. */
     public static SqlIdentifier singleTable(SqlNode from) {
         if (from instanceof SqlIdentifier table) {

@@ -22,6 +22,7 @@ import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
+import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableChangeColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableColumnDefault;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
@@ -151,6 +152,9 @@ class StatementParserTest {
         assertThat(actions.get(4)).isInstanceOf(SqlAlterTableRename.class);
         assertThat(((SqlAlterTableColumnDefault) actions.get(5)).defaultValue()).isInstanceOf(SqlLiteral.class);
         assertThat(((SqlAlterTableColumnDefault) actions.get(6)).defaultValue()).isNull();
+        SqlAlterTable added = (SqlAlterTable) StatementParser.parse("ALTER TABLE t ADD COLUMN (a INT, b INT UNIQUE),"
+                + " ADD c INT");
+        assertThat(added.actions().getList()).hasSize(3).allMatch(action -> action instanceof SqlAlterTableAddColumn);
         assertThatThrownBy(() -> StatementParser.parse("ALTER TABLE t ALTER a SET 5"))
                 .isInstanceOfSatisfying(DuetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PARSE_ERROR));
     }

@@ -136,6 +136,12 @@ class ItMySqlCompatibility {
                 "Data truncation: Out of range value for column 'a' at row 1");
         onBoth("INSERT INTO altered (ident, title, a) VALUES (4, 'four', 4)");
         assertShared("SELECT title FROM altered WHERE ident = 4", "four");
+        // Several columns at once, and a column with its unique key (Django's ADD COLUMN ... UNIQUE).
+        onBoth("ALTER TABLE altered ADD COLUMN (x INT, y INT DEFAULT 2), ADD z INT UNIQUE",
+                "UPDATE altered SET z = ident");
+        assertShared("SELECT ident, x, y, z FROM altered WHERE ident < 3 ORDER BY ident", "1|null|2|1", "2|null|2|2");
+        assertError("UPDATE altered SET z = 1 WHERE ident = 2", 1062, "23000",
+                "Duplicate entry '1' for key 'altered.z'");
         // Rows written before ADD COLUMN keep the default it was added with.
         onBoth("CREATE TABLE origins (id INT PRIMARY KEY)", "INSERT INTO origins VALUES (1)",
                 "ALTER TABLE origins ADD COLUMN e INT DEFAULT 4", "ALTER TABLE origins ALTER e SET DEFAULT 9",
