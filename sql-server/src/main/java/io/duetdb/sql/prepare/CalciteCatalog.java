@@ -82,6 +82,15 @@ public final class CalciteCatalog {
                 return views;
             }
         });
+        if (infoSchema.database(MySqlSystemSchema.NAME).isEmpty()) {
+            Map<String, Table> grantTables = MySqlSystemSchema.tables(infoSchema);
+            rootSchema.add(MySqlSystemSchema.NAME, new AbstractSchema() {
+                @Override
+                protected Map<String, Table> getTableMap() {
+                    return grantTables;
+                }
+            });
+        }
     }
 
     /** The catalog of {@code infoSchema} with one more schema holding one table (rows the server made, for SHOW). */

@@ -302,6 +302,17 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void theMysqlSchemaShowsTheAccounts() throws SQLException {
+        onBoth("CREATE USER 'auditor'@'%' IDENTIFIED BY 'secret'", "GRANT SELECT, PROCESS ON *.* TO 'auditor'@'%'",
+                "GRANT INSERT, UPDATE ON shop.* TO 'auditor'@'%'");
+        assertShared("SELECT User, Host, Select_priv, Insert_priv, Process_priv, Grant_priv, plugin, authentication_string"
+                + " FROM mysql.user WHERE User = 'auditor'",
+                "auditor|%|Y|N|Y|N|mysql_native_password|*14E65567ABDB5135D0CFD9A70B3032C179A49EE7");
+        assertShared("SELECT Host, Db, User, Select_priv, Insert_priv, Update_priv FROM mysql.db WHERE User = 'auditor'",
+                "%|shop|auditor|N|Y|Y");
+    }
+
+    @Test
     void rowCountAndFoundRowsDescribeThePreviousStatement() throws Exception {
         onBoth("CREATE TABLE counted (a INT)");
         List<String> duet;
