@@ -611,11 +611,11 @@ SqlNode DuetAlterAction() :
         <RENAME>
         (
             <COLUMN> name = SimpleIdentifier() <TO> to = SimpleIdentifier() {
-                return new SqlAlterTableRenameColumn(s.end(this), name, to);
+                return new SqlAlterTableRenameItem(s.end(this), SqlAlterTableRenameItem.Item.COLUMN, name, to);
             }
         |
             ( <INDEX> | <KEY> ) name = SimpleIdentifier() <TO> to = SimpleIdentifier() {
-                return new SqlAlterTableRenameIndex(s.end(this), name, to);
+                return new SqlAlterTableRenameItem(s.end(this), SqlAlterTableRenameItem.Item.INDEX, name, to);
             }
         |
             [ <TO> | <AS> ] name = CompoundIdentifier() {

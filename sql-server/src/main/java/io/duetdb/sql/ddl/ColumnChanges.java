@@ -202,13 +202,10 @@ final class ColumnChanges {
     }
 
     /**
-     * {@code table} with {@code column} replaced by {@code replacement} at {@code position} among the public
-     * columns, its indexes and clustered handle following a new name.
+     * The table's columns with {@code ordered} as its public (or becoming public) ones, positioned in that order;
+     * columns in other states stay as they are.
      */
-    private static TableInfo replaced(TableInfo table, ColumnInfo column, ColumnInfo replacement, int position) {
-        List<ColumnInfo> ordered = new ArrayList<>(table.publicColumns());
-        ordered.remove(column);
-        ordered.add(position, replacement);
+    static List<ColumnInfo> inPublicOrder(TableInfo table, List<ColumnInfo> ordered) {
         List<ColumnInfo> columns = new ArrayList<>();
         for (ColumnInfo existing : table.columns()) {
             if (existing.state() != SchemaState.PUBLIC) {
@@ -218,6 +215,18 @@ final class ColumnChanges {
         for (int i = 0; i < ordered.size(); i++) {
             columns.add(ordered.get(i).withPosition(i));
         }
+        return columns;
+    }
+
+    /**
+     * {@code table} with {@code column} replaced by {@code replacement} at {@code position} among the public
+     * columns, its indexes and clustered handle following a new name.
+     */
+    private static TableInfo replaced(TableInfo table, ColumnInfo column, ColumnInfo replacement, int position) {
+        List<ColumnInfo> ordered = new ArrayList<>(table.publicColumns());
+        ordered.remove(column);
+        ordered.add(position, replacement);
+        List<ColumnInfo> columns = inPublicOrder(table, ordered);
         String oldName = column.name();
         String newName = replacement.name();
         List<IndexInfo> indexes = new ArrayList<>();

@@ -42,8 +42,7 @@ import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableKeys;
 import io.duetdb.sql.parser.ddl.SqlAlterTableOptions;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
-import io.duetdb.sql.parser.ddl.SqlAlterTableRenameColumn;
-import io.duetdb.sql.parser.ddl.SqlAlterTableRenameIndex;
+import io.duetdb.sql.parser.ddl.SqlAlterTableRenameItem;
 import io.duetdb.sql.parser.ddl.SqlAlterTableSetReplica;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
@@ -199,13 +198,14 @@ public final class DdlExecutor {
                 } else if (action instanceof SqlAlterTableChangeColumn change) {
                     runJob("modify column", job -> columnChanges.change(qualified(alter.table(), currentDatabase), change,
                             cancelled, job));
-                } else if (action instanceof SqlAlterTableRenameColumn rename) {
+                } else if (action instanceof SqlAlterTableRenameItem rename
+                        && rename.item() == SqlAlterTableRenameItem.Item.COLUMN) {
                     runJob("rename column", job -> columnChanges.renameColumn(qualified(alter.table(), currentDatabase),
                             rename.from().getSimple(), rename.to().getSimple(), job));
                 } else if (action instanceof SqlAlterTableColumnDefault columnDefault) {
                     runJob("modify column", job -> columnChanges.setDefault(qualified(alter.table(), currentDatabase),
                             columnDefault, job));
-                } else if (action instanceof SqlAlterTableRenameIndex rename) {
+                } else if (action instanceof SqlAlterTableRenameItem rename) {
                     runJob("rename index", job -> columnChanges.renameIndex(qualified(alter.table(), currentDatabase),
                             rename.from().getSimple(), rename.to().getSimple(), job));
                 } else if (action instanceof SqlAlterTableKeys) {
@@ -611,15 +611,7 @@ public final class DdlExecutor {
                 }
             }
             ordered.add(position, column.withState(SchemaState.DELETE_ONLY));
-            List<ColumnInfo> columns = new ArrayList<>();
-            for (ColumnInfo existing : table.columns()) {
-                if (existing.state() != SchemaState.PUBLIC) {
-                    columns.add(existing);
-                }
-            }
-            for (int i = 0; i < ordered.size(); i++) {
-                columns.add(ordered.get(i).withPosition(i));
-            }
+            List<ColumnInfo> columns = ColumnChanges.inPublicOrder(table, ordered);
             ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId() + 1,
                     table.nextIndexId()));
             job.describe(name[0], table.name(), table.databaseId(), table.id(),

@@ -26,8 +26,7 @@ import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableChangeColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableColumnDefault;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
-import io.duetdb.sql.parser.ddl.SqlAlterTableRenameColumn;
-import io.duetdb.sql.parser.ddl.SqlAlterTableRenameIndex;
+import io.duetdb.sql.parser.ddl.SqlAlterTableRenameItem;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
@@ -145,10 +144,12 @@ class StatementParserTest {
         assertThat(change.oldName().getSimple()).isEqualTo("b");
         assertThat(change.column().name().getSimple()).isEqualTo("c");
         assertThat(change.after().getSimple()).isEqualTo("a");
-        SqlAlterTableRenameColumn renameColumn = (SqlAlterTableRenameColumn) actions.get(2);
-        assertThat(renameColumn.from().getSimple() + ">" + renameColumn.to().getSimple()).isEqualTo("c>d");
-        SqlAlterTableRenameIndex renameIndex = (SqlAlterTableRenameIndex) actions.get(3);
-        assertThat(renameIndex.from().getSimple() + ">" + renameIndex.to().getSimple()).isEqualTo("k>k2");
+        SqlAlterTableRenameItem renameColumn = (SqlAlterTableRenameItem) actions.get(2);
+        assertThat(renameColumn.item() + " " + renameColumn.from().getSimple() + ">" + renameColumn.to().getSimple())
+                .isEqualTo("COLUMN c>d");
+        SqlAlterTableRenameItem renameIndex = (SqlAlterTableRenameItem) actions.get(3);
+        assertThat(renameIndex.item() + " " + renameIndex.from().getSimple() + ">" + renameIndex.to().getSimple())
+                .isEqualTo("INDEX k>k2");
         assertThat(actions.get(4)).isInstanceOf(SqlAlterTableRename.class);
         assertThat(((SqlAlterTableColumnDefault) actions.get(5)).defaultValue()).isInstanceOf(SqlLiteral.class);
         assertThat(((SqlAlterTableColumnDefault) actions.get(6)).defaultValue()).isNull();

@@ -8,15 +8,27 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.sql.parser.DuetSqlCall;
 
-/** ALTER TABLE ... RENAME {INDEX | KEY} old TO new. */
-public final class SqlAlterTableRenameIndex extends DuetSqlCall {
+/** ALTER TABLE ... RENAME COLUMN old TO new, or RENAME {INDEX | KEY} old TO new. */
+public final class SqlAlterTableRenameItem extends DuetSqlCall {
+    /** What is renamed. */
+    public enum Item {
+        COLUMN,
+        INDEX
+    }
+
+    private final Item item;
     private final SqlIdentifier from;
     private final SqlIdentifier to;
 
-    public SqlAlterTableRenameIndex(SqlParserPos pos, SqlIdentifier from, SqlIdentifier to) {
-        super(pos, "ALTER TABLE RENAME INDEX");
+    public SqlAlterTableRenameItem(SqlParserPos pos, Item item, SqlIdentifier from, SqlIdentifier to) {
+        super(pos, "ALTER TABLE RENAME " + item);
+        this.item = item;
         this.from = from;
         this.to = to;
+    }
+
+    public Item item() {
+        return item;
     }
 
     public SqlIdentifier from() {
