@@ -555,15 +555,25 @@ SqlNode DuetAlterAction() :
             return new SqlAlterTableChangeColumn(s.end(this), name, column, first, after);
         }
     |
-        <ALTER> [ <COLUMN> ] name = SimpleIdentifier()
+        <ALTER>
         (
-            <SET> <DEFAULT_> defaultValue = DuetDefaultValue() {
-                return new SqlAlterTableColumnDefault(s.end(this), name, defaultValue);
+            <INDEX> name = SimpleIdentifier() {
+                boolean visible = getToken(1).image.equalsIgnoreCase("VISIBLE");
+            }
+            DuetWordIn("VISIBLE", "INVISIBLE") {
+                return new SqlAlterTableIndexVisibility(s.end(this), name, visible);
             }
         |
-            <DROP> <DEFAULT_> {
-                return new SqlAlterTableColumnDefault(s.end(this), name, null);
-            }
+            [ <COLUMN> ] name = SimpleIdentifier()
+            (
+                <SET> <DEFAULT_> defaultValue = DuetDefaultValue() {
+                    return new SqlAlterTableColumnDefault(s.end(this), name, defaultValue);
+                }
+            |
+                <DROP> <DEFAULT_> {
+                    return new SqlAlterTableColumnDefault(s.end(this), name, null);
+                }
+            )
         )
     |
         <ADD>

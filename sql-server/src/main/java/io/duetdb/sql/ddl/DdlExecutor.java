@@ -39,6 +39,7 @@ import io.duetdb.sql.parser.ddl.SqlAlterTableChangeColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableColumnDefault;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
+import io.duetdb.sql.parser.ddl.SqlAlterTableIndexVisibility;
 import io.duetdb.sql.parser.ddl.SqlAlterTableKeys;
 import io.duetdb.sql.parser.ddl.SqlAlterTableOptions;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
@@ -208,6 +209,17 @@ public final class DdlExecutor {
                 } else if (action instanceof SqlAlterTableRenameItem rename) {
                     runJob("rename index", job -> columnChanges.renameIndex(qualified(alter.table(), currentDatabase),
                             rename.from().getSimple(), rename.to().getSimple(), job));
+                } else if (action instanceof SqlAlterTableIndexVisibility visibility) {
+                    String[] name = qualified(alter.table(), currentDatabase);
+                    String index = visibility.index().getSimple();
+                    if (table(catalog.current(), name).index(index).isEmpty()) {
+                        throw new DuetException(ErrorCode.KEY_DOES_NOT_EXIST, "Key '" + index
+                                + "' doesn't exist in table '" + name[1] + "'");
+                    }
+                    if (!visibility.visible()) {
+                        warnings.add("Invisible indexes are accepted and not built: the optimizer still uses index '"
+                                + index + "'");
+                    }
                 } else if (action instanceof SqlAlterTableKeys) {
                     // As MySQL answers it for InnoDB: indexes are always maintained.
                     warnings.add("Table storage engine for '" + alter.table().names.get(alter.table().names.size() - 1)

@@ -25,6 +25,7 @@ import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableChangeColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableColumnDefault;
+import io.duetdb.sql.parser.ddl.SqlAlterTableIndexVisibility;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRenameItem;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
@@ -156,6 +157,10 @@ class StatementParserTest {
         SqlAlterTable added = (SqlAlterTable) StatementParser.parse("ALTER TABLE t ADD COLUMN (a INT, b INT UNIQUE),"
                 + " ADD c INT");
         assertThat(added.actions().getList()).hasSize(3).allMatch(action -> action instanceof SqlAlterTableAddColumn);
+        SqlAlterTable visibility = (SqlAlterTable) StatementParser.parse("ALTER TABLE t ALTER INDEX k INVISIBLE");
+        assertThat(((SqlAlterTableIndexVisibility) visibility.actions().get(0)).visible()).isFalse();
+        assertThatThrownBy(() -> StatementParser.parse("ALTER TABLE t ALTER INDEX k HIDDEN"))
+                .isInstanceOfSatisfying(DuetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PARSE_ERROR));
         assertThatThrownBy(() -> StatementParser.parse("ALTER TABLE t ALTER a SET 5"))
                 .isInstanceOfSatisfying(DuetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PARSE_ERROR));
     }

@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,6 +164,13 @@ class ItMySqlCompatibility {
                         assertThat(e.getMessage()).contains("from int to varchar(5)");
                     });
             assertThatThrownBy(() -> statement.execute("ALTER TABLE nulls RENAME INDEX missing TO other"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1176));
+            // MySQL 8.0's invisible indexes are accepted (with a warning that the index is still used).
+            statement.execute("ALTER TABLE nulls ADD INDEX kv (v)");
+            statement.execute("ALTER TABLE nulls ALTER INDEX kv INVISIBLE");
+            SQLWarning warning = statement.getWarnings();
+            assertThat(warning == null ? null : warning.getMessage()).contains("index 'kv'");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE nulls ALTER INDEX missing VISIBLE"))
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1176));
             assertThatThrownBy(() -> statement.execute("ALTER TABLE nulls CHANGE v id INT"))
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1060));
