@@ -40,9 +40,11 @@ final class FoundRows {
                 && constant(select.getFetch())) {
             long offset = value(select.getOffset(), 0);
             long fetch = value(select.getFetch(), Long.MAX_VALUE);
-            select.setOffset(null);
-            select.setFetch(null);
-            return new Unlimited(select, offset, fetch);
+            // A copy: the statement's own tree keeps its LIMIT for its next execution.
+            SqlSelect unlimited = (SqlSelect) select.clone(select.getParserPosition());
+            unlimited.setOffset(null);
+            unlimited.setFetch(null);
+            return new Unlimited(unlimited, offset, fetch);
         }
         return null;
     }

@@ -213,6 +213,8 @@ final class JoinedDml {
                 where == null ? null : MySqlConditions.condition(where), null, null, null, null, orderBy, null, fetch,
                 null);
         QueryPlanner.PlannedQuery planned = session.planner().plan(select);
+        // As MySQL: the tables the statement reads (its conditions, joins and new values) need SELECT.
+        session.requireSelect(planned);
         RelNode plan = planned.plan();
         ExpressionCompiler compiler = new ExpressionCompiler(plan.getCluster().getRexBuilder(), session, parameters);
         return LockingQueries.execute(transaction, compiler, null, plan);
