@@ -109,13 +109,12 @@ final class JoinedDml {
             if (positions.isEmpty()) {
                 continue;
             }
-            Map<String, Object[]> rows = keyedRows(joined, keyOffset(targets, t), target.keyColumns().size());
-            TableAccess access = new TableAccess(target.table());
-            RowWriter writer = new RowWriter(transaction, access);
-            session.writing(target.table());
+            TargetWrite write = startWrite(targets, t, joined);
+            TableAccess access = write.access();
+            RowWriter writer = write.writer();
             long tableChanged = 0;
-            for (TableReader.HandleRow read : lockedRows(target, rows, parameters)) {
-                Object[] source = rows.get(keyOf(access, target, read.row()));
+            for (TableReader.HandleRow read : lockedRows(target, write.rows(), parameters)) {
+                Object[] source = write.sourceOf(read.row());
                 if (source == null) {
                     continue;
                 }
@@ -169,14 +168,11 @@ final class JoinedDml {
         long deleted = 0;
         for (int t = 0; t < targets.size(); t++) {
             TargetTable target = targets.get(t);
-            Map<String, Object[]> rows = keyedRows(joined, keyOffset(targets, t), target.keyColumns().size());
-            TableAccess access = new TableAccess(target.table());
-            RowWriter writer = new RowWriter(transaction, access);
-            session.writing(target.table());
+            TargetWrite write = startWrite(targets, t, joined);
             long tableDeleted = 0;
-            for (TableReader.HandleRow read : lockedRows(target, rows, parameters)) {
-                if (rows.containsKey(keyOf(access, target, read.row()))) {
-                    writer.delete(read.handle(), read.row());
+            for (TableReader.HandleRow read : lockedRows(target, write.rows(), parameters)) {
+                if (write.sourceOf(read.row()) != null) {
+                    write.writer().delete(read.handle(), read.row());
                     tableDeleted++;
                 }
             }
@@ -184,6 +180,22 @@ final class JoinedDml {
             deleted += tableDeleted;
         }
         return UpdateResult.affected(deleted);
+    }
+
+    /** Target {@code t}'s joined rows by key, and a writer for the table, which the session now writes. */
+    private TargetWrite startWrite(List<TargetTable> targets, int t, List<Object[]> joined) {
+        TargetTable target = targets.get(t);
+        TableAccess access = new TableAccess(target.table());
+        session.writing(target.table());
+        return new TargetWrite(target, keyedRows(joined, keyOffset(targets, t), target.keyColumns().size()), access,
+                new RowWriter(transaction, access));
+    }
+
+    private record TargetWrite(TargetTable target, Map<String, Object[]> rows, TableAccess access, RowWriter writer) {
+        /** The joined row whose key the stored row has, or null when the join did not produce it. */
+        Object[] sourceOf(Object[] storedRow) {
+            return rows.get(keyOf(access, target, storedRow));
+        }
     }
 
     /**
