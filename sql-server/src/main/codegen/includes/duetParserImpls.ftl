@@ -1067,7 +1067,7 @@ void DuetNullSafeEqual(List<Object> list, ExprContext exprContext, Span s) :
 
 /**
  * MySQL's CAST and CONVERT target types Calcite lacks: SIGNED [INTEGER], UNSIGNED [INTEGER] (BIGINT and BIGINT
- * UNSIGNED) and DATETIME[(fsp)] (a TIMESTAMP without time zone).
+ * UNSIGNED), DATETIME[(fsp)] (a TIMESTAMP without time zone) and JSON.
  */
 SqlTypeNameSpec DuetCastTypeName() :
 {
@@ -1086,6 +1086,11 @@ SqlTypeNameSpec DuetCastTypeName() :
     |
         <DATETIME> { s = span(); } [ <LPAREN> precision = UnsignedIntLiteral() <RPAREN> ] {
             return new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, precision, s.end(this));
+        }
+    |
+        // CAST(x AS JSON): the planner makes it a call of CAST_AS_JSON (MySqlFunctionRewrites).
+        <JSON> { s = span(); } {
+            return new JsonTypeNameSpec(s.end(this));
         }
     )
 }
@@ -1129,6 +1134,31 @@ void DuetLogicalXor(List<Object> list, ExprContext exprContext, Span s) :
         list.add(new SqlParserUtil.ToTreeListItem(io.duetdb.sql.parser.MySqlOperators.XOR, getPos()));
     }
     AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
+/**
+ * MySQL's {@code doc->'path'} (JSON_EXTRACT) and {@code doc->>'path'} (JSON_UNQUOTE of it), which bind tighter
+ * than any operator: the operand just read becomes the function's first argument.
+ */
+void DuetJsonPathOperator(List<Object> list, ExprContext exprContext, Span s) :
+{
+    final boolean unquote;
+    final SqlNode path;
+}
+{
+    ( <LAMBDA> { unquote = false; } | <JSON_UNQUOTE_ARROW> { unquote = true; } )
+    path = StringLiteral() {
+        checkNonQueryExpression(exprContext);
+        SqlNode document = (SqlNode) list.remove(list.size() - 1);
+        SqlParserPos pos = document.getParserPosition().plus(getPos());
+        SqlNode call = createCall(new SqlIdentifier("JSON_EXTRACT", pos), pos,
+            SqlFunctionCategory.USER_DEFINED_FUNCTION, null, List.of(document, path));
+        if (unquote) {
+            call = createCall(new SqlIdentifier("JSON_UNQUOTE", pos), pos,
+                SqlFunctionCategory.USER_DEFINED_FUNCTION, null, List.of(call));
+        }
+        list.add(call);
+    }
 }
 
 /** MySQL's SESSION_USER() and SYSTEM_USER(): USER(), the session's user and host. */

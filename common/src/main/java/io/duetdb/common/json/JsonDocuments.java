@@ -3,6 +3,7 @@ package io.duetdb.common.json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * MySQL's functions that change or combine JSON documents, on values of {@link Json}'s model. Each works on a
@@ -225,6 +226,65 @@ public final class JsonDocuments {
             keys.add(key);
         }
         return keys;
+    }
+
+    /**
+     * JSON_SEARCH: the paths (as MySQL writes them, {@code $.a[1]}) of the strings under {@code within} that
+     * {@code matches} accepts, in document order; only the first unless {@code all}.
+     */
+    public static List<String> search(Object document, JsonPath within, Predicate<String> matches, boolean all) {
+        requireSinglePlace(within);
+        List<String> found = new ArrayList<>();
+        Place start = locate(document, within.legs());
+        if (start != null) {
+            StringBuilder path = new StringBuilder("$");
+            for (JsonPath.Leg leg : within.legs()) {
+                appendLeg(path, leg);
+            }
+            search(start.value(), path, matches, all, found);
+        }
+        return found;
+    }
+
+    private static boolean search(Object value, StringBuilder path, Predicate<String> matches, boolean all,
+            List<String> found) {
+        if (value instanceof String text && matches.test(text)) {
+            found.add(path.toString());
+            return !all;
+        }
+        int length = path.length();
+        if (value instanceof Map<?, ?> object) {
+            for (Map.Entry<?, ?> member : object.entrySet()) {
+                appendLeg(path, new JsonPath.Member((String) member.getKey()));
+                boolean done = search(member.getValue(), path, matches, all, found);
+                path.setLength(length);
+                if (done) {
+                    return true;
+                }
+            }
+        } else if (value instanceof List<?> array) {
+            for (int i = 0; i < array.size(); i++) {
+                path.append('[').append(i).append(']');
+                boolean done = search(array.get(i), path, matches, all, found);
+                path.setLength(length);
+                if (done) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void appendLeg(StringBuilder path, JsonPath.Leg leg) {
+        if (leg instanceof JsonPath.Member member) {
+            String key = member.key();
+            boolean plain = !key.isEmpty() && !Character.isDigit(key.charAt(0))
+                    && key.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_' || c == '$');
+            path.append('.').append(plain ? key : Json.quote(key));
+        } else if (leg instanceof JsonPath.Cell cell) {
+            path.append('[').append(cell.fromLast() ? "last" + (cell.index() > 0 ? "-" + cell.index() : "")
+                    : String.valueOf(cell.index())).append(']');
+        }
     }
 
     private static void requireSinglePlace(JsonPath path) {

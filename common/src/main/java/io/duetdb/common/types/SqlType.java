@@ -21,6 +21,7 @@ public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned)
     public static final SqlType DOUBLE = new SqlType(SqlTypeName.DOUBLE, 22, 31, false);
     public static final SqlType TEXT = new SqlType(SqlTypeName.TEXT, 65535, 0, false);
     public static final SqlType LONGTEXT = new SqlType(SqlTypeName.TEXT, (int) 0xFFFFFFFFL, 0, false);
+    public static final SqlType JSON = new SqlType(SqlTypeName.JSON, (int) 0xFFFFFFFFL, 0, false);
     public static final SqlType BOOLEAN = new SqlType(SqlTypeName.TINYINT, 1, 0, false);
     public static final SqlType NULL = new SqlType(SqlTypeName.NULL, 0, 0, false);
 
@@ -96,6 +97,7 @@ public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned)
             case DATETIME, TIMESTAMP, TIME -> name.name().toLowerCase() + (scale > 0 ? "(" + scale + ")" : "");
             case DATE -> "date";
             case YEAR -> "year";
+            case JSON -> "json";
             case NULL -> "null";
         };
     }

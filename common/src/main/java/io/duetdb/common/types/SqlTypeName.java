@@ -21,6 +21,8 @@ public enum SqlTypeName {
     TIMESTAMP(ColumnType.TIMESTAMP),
     TIME(ColumnType.TIME),
     YEAR(ColumnType.INT64),
+    /** A JSON document, kept as its text in MySQL's normal form (validated and normalized on write). */
+    JSON(ColumnType.STRING),
     /** The type of a NULL literal; never a column's type. */
     NULL(ColumnType.INT64);
 

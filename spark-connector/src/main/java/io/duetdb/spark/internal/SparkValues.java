@@ -14,6 +14,9 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
 
 import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.json.Json;
+import io.duetdb.common.json.JsonParser;
+import io.duetdb.common.json.JsonSyntaxException;
 import io.duetdb.common.types.SqlType;
 
 /**
@@ -44,6 +47,7 @@ final class SparkValues {
             case DOUBLE -> row.getDouble(ordinal);
             case CHAR, VARCHAR, TEXT -> text(column, row.getUTF8String(ordinal).toString());
             case BINARY, VARBINARY, BLOB -> bytes(column, row.getBinary(ordinal));
+            case JSON -> json(column, row.getUTF8String(ordinal).toString());
             case DATE -> LocalDate.ofEpochDay(row.getInt(ordinal));
             case DATETIME, TIMESTAMP -> dateTime(row.getLong(ordinal), type.scale());
             case TIME -> time(row.getLong(ordinal), type.scale());
@@ -91,6 +95,16 @@ final class SparkValues {
                     + "): a value of " + value.codePointCount(0, value.length()) + " characters");
         }
         return value;
+    }
+
+    /** A JSON column takes a JSON document, kept in MySQL's normal form as the SQL layer keeps it. */
+    private static String json(ColumnInfo column, String value) {
+        try {
+            return Json.write(JsonParser.parse(value));
+        } catch (JsonSyntaxException e) {
+            throw new IllegalArgumentException("Invalid JSON text: \"" + e.reason() + "\" at position " + e.position()
+                    + " in value for column '" + column.name() + "'");
+        }
     }
 
     private static byte[] bytes(ColumnInfo column, byte[] value) {

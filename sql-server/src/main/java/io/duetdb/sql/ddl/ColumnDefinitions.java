@@ -96,6 +96,7 @@ final class ColumnDefinitions {
                         false);
             }
             case "YEAR" -> new SqlType(SqlTypeName.YEAR, 4, 0, true);
+            case "JSON" -> SqlType.JSON;
             default -> throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "column type " + name.toLowerCase(Locale.ROOT)
                     + " is not supported yet (column '" + column + "')");
         };
@@ -144,6 +145,10 @@ final class ColumnDefinitions {
                 defaultCurrentTimestamp = true;
             } else {
                 Object value = literalValue(written, name);
+                if (value != null && type.name() == SqlTypeName.JSON) {
+                    throw new DuetException(ErrorCode.BLOB_CANT_HAVE_DEFAULT, "BLOB, TEXT, GEOMETRY or JSON column '"
+                            + name + "' can't have a default value");
+                }
                 if (value == null) {
                     if (notNull) {
                         throw new DuetException(ErrorCode.INVALID_DEFAULT, "Invalid default value for '" + name + "'");

@@ -372,11 +372,13 @@ public final class DdlExecutor {
         Set<String> indexNames = new HashSet<>();
         if (primaryKey != null) {
             checkColumnsExist(primaryKey, seen);
+            checkIndexable(primaryKey, columns);
             indexes.add(new IndexInfo(nextIndexId++, IndexInfo.PRIMARY_NAME, primaryKey, true, true, SchemaState.PUBLIC));
             indexNames.add("primary");
         }
         for (SqlColumnDefinition column : columnDefinitions) {
             if (column.key() == SqlIndexDefinition.Kind.UNIQUE) {
+                checkIndexable(List.of(column.name().getSimple()), columns);
                 String indexName = uniqueName(column.name().getSimple(), indexNames);
                 indexes.add(new IndexInfo(nextIndexId++, indexName, List.of(column.name().getSimple()), true, false,
                         SchemaState.PUBLIC));
@@ -388,6 +390,7 @@ public final class DdlExecutor {
             }
             List<String> indexColumns = columnNames(index.columns());
             checkColumnsExist(indexColumns, seen);
+            checkIndexable(indexColumns, columns);
             // An unnamed index is named after its first column, made unique (uniqueName takes the name).
             String indexName = index.name() != null ? index.name().getSimple() : uniqueName(indexColumns.get(0), indexNames);
             if (index.name() != null && !indexNames.add(indexName.toLowerCase(Locale.ROOT))) {
@@ -485,6 +488,18 @@ public final class DdlExecutor {
         return names;
     }
 
+    /** MySQL indexes a JSON document only through a generated column that extracts a scalar from it. */
+    private static void checkIndexable(List<String> keyColumns, List<ColumnInfo> columns) {
+        for (String name : keyColumns) {
+            for (ColumnInfo column : columns) {
+                if (column.name().equalsIgnoreCase(name) && column.type().name() == SqlTypeName.JSON) {
+                    throw new DuetException(ErrorCode.JSON_USED_AS_KEY, "JSON column '" + column.name()
+                            + "' supports indexing only via generated columns on a specified JSON path.");
+                }
+            }
+        }
+    }
+
     private static void checkColumnsExist(List<String> columns, Set<String> existing) {
         for (String column : columns) {
             if (!existing.contains(column.toLowerCase(Locale.ROOT))) {
@@ -548,6 +563,7 @@ public final class DdlExecutor {
                             + "' doesn't exist in table");
                 }
             }
+            checkIndexable(columns, table.columns());
             List<IndexInfo> indexes = new ArrayList<>(table.indexes());
             IndexInfo index = new IndexInfo(table.nextIndexId(), indexName, columns,
                     kind == SqlIndexDefinition.Kind.UNIQUE, false, SchemaState.DELETE_ONLY);

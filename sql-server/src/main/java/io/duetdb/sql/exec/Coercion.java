@@ -11,6 +11,9 @@ import java.time.LocalDateTime;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.json.Json;
+import io.duetdb.common.json.JsonParser;
+import io.duetdb.common.json.JsonSyntaxException;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.common.types.SqlTypeName;
 
@@ -56,6 +59,7 @@ public final class Coercion {
                 case DATE -> date(value);
                 case DATETIME, TIMESTAMP -> dateTime(value, type);
                 case TIME -> time(value);
+                case JSON -> json(value, column.name());
                 case NULL -> null;
             };
         } catch (DuetException e) {
@@ -63,6 +67,20 @@ public final class Coercion {
                 throw new DuetException(e.code(), e.getMessage() + " for column '" + column.name() + "' at row 1");
             }
             throw e;
+        }
+    }
+
+    /** A JSON column takes text that is a JSON document, in its normal form; other values need a CAST, as in MySQL. */
+    private static String json(Object value, String column) {
+        if (!(value instanceof String text)) {
+            throw new DuetException(ErrorCode.INVALID_JSON_TEXT, "Invalid JSON text: \"not a JSON text, may need CAST\""
+                    + " at position 0 in value for column '" + column + "'.");
+        }
+        try {
+            return Json.write(JsonParser.parse(text));
+        } catch (JsonSyntaxException e) {
+            throw new DuetException(ErrorCode.INVALID_JSON_TEXT, "Invalid JSON text: \"" + e.reason()
+                    + "\" at position " + e.position() + " in value for column '" + column + "'.");
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
@@ -28,6 +29,7 @@ import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.prepare.DuetFunctions;
+import io.duetdb.sql.prepare.JsonTypes;
 import io.duetdb.sql.prepare.TypeMapping;
 
 /** Compiles Calcite row expressions into {@link RowExpression} trees with MySQL's NULL and type semantics. */
@@ -105,6 +107,9 @@ public final class ExpressionCompiler {
         SqlType resultType = TypeMapping.fromCalcite(call.getType());
         SqlTypeName calciteType = call.getType().getSqlTypeName();
         SqlKind kind = unchecked(call.getKind());
+        if (kind.belongsTo(SqlKind.COMPARISON) && JsonComparison.applies(call)) {
+            return JsonComparison.of(call, this::compileExpanded);
+        }
         switch (kind) {
             case EQUALS:
                 return comparison(operands, c -> c == 0);
@@ -463,6 +468,16 @@ public final class ExpressionCompiler {
 
     private RowExpression function(RexCall call, List<RowExpression> operands, SqlType resultType) {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        if (name.startsWith("JSON_") || name.equals("CAST_AS_JSON")) {
+            List<RelDataType> types = new ArrayList<>();
+            for (RexNode operand : call.getOperands()) {
+                types.add(operand.getType());
+            }
+            RowExpression json = JsonExpressions.compile(name, operands, types);
+            if (json != null) {
+                return json;
+            }
+        }
         switch (name) {
             case "EXTRACT":
                 return extract(call, operands);

@@ -243,7 +243,7 @@ public final class InformationSchema {
                     rows.add(new Object[] {"def", database.name(), table.name(), column.name(), (long) position++,
                             column.defaultCurrentTimestamp() ? "CURRENT_TIMESTAMP" : column.defaultValue(),
                             column.notNull() ? "NO" : "YES", dataType,
-                            text || type.name().isBinary() ? (long) type.length() : null,
+                            text || type.name().isBinary() ? Integer.toUnsignedLong(type.length()) : null,
                             numeric ? (long) (type.name() == SqlTypeName.DECIMAL ? type.precision()
                                     : type.maximum().toString().length()) : null,
                             numeric ? (long) (type.name() == SqlTypeName.DECIMAL ? type.scale() : 0) : null,

@@ -24,6 +24,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlShuttle;
 
+import io.duetdb.sql.parser.JsonTypeNameSpec;
+
 /**
  * MySQL's meaning of calls the parser reads with Calcite's, on the parsed query before validation: division is
  * MySQL's; IF(c, a, b) is CASE WHEN c THEN a ELSE b END and IFNULL(a, b) is COALESCE(a, b), so their branches get
@@ -31,7 +33,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * (Calcite's CHAR is CHAR(1)), and to DECIMAL without precision is to DECIMAL(10, 0), as in MySQL; an IN list
  * of quoted and unquoted values is split so that each value compares by its own rules; VALUES rows whose columns mix
  * literals of different kinds become a UNION ALL of their rows, so that each column gets one type by MySQL's rules;
- * a row IN list with placeholders is written out as the equalities it means.
+ * a row IN list with placeholders is written out as the equalities it means; CAST(x AS JSON) is CAST_AS_JSON(x).
  */
 final class MySqlFunctionRewrites extends SqlShuttle {
     static final MySqlFunctionRewrites INSTANCE = new MySqlFunctionRewrites();
@@ -65,6 +67,10 @@ final class MySqlFunctionRewrites extends SqlShuttle {
         if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN) && call.operand(0).getKind() == SqlKind.ROW
                 && call.operand(1) instanceof SqlNodeList list && isRowsWithPlaceholders(list, call.operand(0))) {
             return rowEqualities(call, list).accept(this);
+        }
+        if (call.getOperator() == SqlStdOperatorTable.CAST && call.operand(1) instanceof SqlDataTypeSpec type
+                && type.getTypeNameSpec() instanceof JsonTypeNameSpec) {
+            return JsonFunctions.CAST_AS_JSON.createCall(call.getParserPosition(), call.operand(0).accept(this));
         }
         if (call.getOperator() == SqlStdOperatorTable.CAST && call.operand(1) instanceof SqlDataTypeSpec type) {
             SqlDataTypeSpec target = mySqlCastType(type);

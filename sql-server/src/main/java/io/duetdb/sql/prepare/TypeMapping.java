@@ -36,6 +36,7 @@ public final class TypeMapping {
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
             case DATETIME, TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, type.fractionalSeconds());
             case TIME -> factory.createSqlType(SqlTypeName.TIME, type.fractionalSeconds());
+            case JSON -> JsonTypes.json(factory, nullable);
             case NULL -> factory.createSqlType(SqlTypeName.NULL);
         };
         return factory.createTypeWithNullability(relType, nullable);
@@ -43,6 +44,9 @@ public final class TypeMapping {
 
     /** The DuetDB type of a computed value of a Calcite type (for result metadata and coercion). */
     public static SqlType fromCalcite(RelDataType type) {
+        if (JsonTypes.isJson(type)) {
+            return SqlType.JSON;
+        }
         return switch (type.getSqlTypeName()) {
             // MySQL's comparisons and logical operators give BIGINT 0 or 1.
             case BOOLEAN -> TRUTH_VALUE;

@@ -27,6 +27,7 @@ final class WireTypes {
     static final int DATETIME = 0x0C;
     static final int YEAR = 0x0D;
     static final int VARCHAR = 0x0F;
+    static final int JSON = 0xF5;
     static final int NEWDECIMAL = 0xF6;
     static final int BLOB = 0xFC;
     static final int VAR_STRING = 0xFD;
@@ -64,6 +65,7 @@ final class WireTypes {
             case TIMESTAMP -> TIMESTAMP;
             case TIME -> TIME;
             case YEAR -> YEAR;
+            case JSON -> JSON;
             case NULL -> NULL;
         };
     }
@@ -77,7 +79,7 @@ final class WireTypes {
         if (type.unsigned()) {
             flags |= UNSIGNED_FLAG;
         }
-        if (type.name() == SqlTypeName.TEXT || type.name() == SqlTypeName.BLOB) {
+        if (type.name() == SqlTypeName.TEXT || type.name() == SqlTypeName.BLOB || type.name() == SqlTypeName.JSON) {
             flags |= BLOB_FLAG;
         }
         if (type.name().isBinary() || !type.name().isString()) {
@@ -89,7 +91,8 @@ final class WireTypes {
     /** The column length clients see: characters times 4 for utf8mb4 strings, display width otherwise. */
     static long displayLength(SqlType type) {
         return switch (type.name()) {
-            case CHAR, VARCHAR, TEXT -> Math.min(0xFFFFFFFFL, type.length() * 4L);
+            case CHAR, VARCHAR, TEXT -> Math.min(0xFFFFFFFFL, Integer.toUnsignedLong(type.length()) * 4L);
+            case JSON -> 0xFFFFFFFFL;
             case DECIMAL -> type.length() + (type.scale() > 0 ? 2 : 1);
             case TINYINT -> type.length() > 0 ? type.length() : 4;
             case DATETIME, TIMESTAMP -> 19 + (type.scale() > 0 ? type.scale() + 1 : 0);

@@ -310,6 +310,52 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void jsonColumnsKeepDocumentsThatJsonFunctionsRead() throws SQLException {
+        onBoth("CREATE TABLE docs (id INT PRIMARY KEY, doc JSON)", "INSERT INTO docs VALUES (1, '{\"name\": \"ann\","
+                + " \"tags\": [\"a\", \"b\"], \"age\": 31}'), (2, '[1, 2, [3]]'), (3, NULL)");
+        assertShared("SELECT id, JSON_TYPE(doc), JSON_LENGTH(doc), JSON_DEPTH(doc), JSON_VALID(doc) FROM docs ORDER BY id",
+                "1|OBJECT|3|3|1", "2|ARRAY|3|3|1", "3|null|null|null|null");
+        assertShared("SELECT id FROM docs WHERE JSON_CONTAINS(doc, '\"b\"', '$.tags') ORDER BY id", "1");
+        assertShared("SELECT JSON_UNQUOTE(JSON_EXTRACT(doc, '$.name')), JSON_EXTRACT(doc, '$.age'),"
+                + " JSON_CONTAINS_PATH(doc, 'all', '$.name', '$.city') FROM docs WHERE id = 1", "ann|31|0");
+        // MySQL 8.0's own answers: MariaDB keeps JSON as the text written and has no -> operators.
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SELECT doc FROM docs ORDER BY id")).containsExactly(
+                    "{\"age\": 31, \"name\": \"ann\", \"tags\": [\"a\", \"b\"]}", "[1, 2, [3]]", "null");
+            assertThat(SqlTesting.rows(statement, "SELECT id, doc->'$.name', doc->>'$.name', doc->'$.tags[1]' FROM docs"
+                    + " WHERE doc->'$.age' > 30 AND doc->'$.name' = 'ann'")).containsExactly("1|\"ann\"|ann|\"b\"");
+            statement.execute("UPDATE docs SET doc = JSON_SET(doc, '$.age', 32, '$.city', 'Oslo') WHERE id = 1");
+            statement.execute("INSERT INTO docs SELECT 4, JSON_OBJECT('n', JSON_ARRAY(1, 2), 'ok', TRUE)");
+            assertThat(SqlTesting.rows(statement, "SELECT doc FROM docs WHERE id IN (1, 4) ORDER BY id")).containsExactly(
+                    "{\"age\": 32, \"city\": \"Oslo\", \"name\": \"ann\", \"tags\": [\"a\", \"b\"]}",
+                    "{\"n\": [1, 2], \"ok\": true}");
+            try (ResultSet result = statement.executeQuery("SELECT doc, doc->'$.n', doc->>'$.n' FROM docs WHERE id = 4")) {
+                assertThat(result.getMetaData().getColumnTypeName(1)).isEqualTo("JSON");
+                assertThat(result.getMetaData().getColumnTypeName(2)).isEqualTo("JSON");
+                assertThat(result.getMetaData().getColumnTypeName(3)).isNotEqualTo("JSON");
+            }
+            assertThat(SqlTesting.rows(statement, "SELECT DATA_TYPE, COLUMN_TYPE FROM information_schema.COLUMNS"
+                    + " WHERE TABLE_NAME = 'docs' AND COLUMN_NAME = 'doc'")).containsExactly("json|json");
+            assertThat(SqlTesting.rows(statement, "SHOW CREATE TABLE docs").get(0)).contains("`doc` json");
+            assertThatThrownBy(() -> statement.execute("INSERT INTO docs VALUES (5, '{\"a\": }')"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(3140);
+                        // 22032; Connector/J reports every class 22 state as a data truncation (22001, "Data truncation: ").
+                        assertThat(e.getSQLState()).startsWith("22");
+                        assertThat(e.getMessage()).endsWith("Invalid JSON text: \"Invalid value.\" at position 6 in value"
+                                + " for column 'doc'.");
+                    });
+            assertThatThrownBy(() -> statement.execute("INSERT INTO docs VALUES (5, 7)")).isInstanceOfSatisfying(
+                    SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(3140));
+            assertThatThrownBy(() -> statement.execute("CREATE INDEX by_doc ON docs (doc)")).isInstanceOfSatisfying(
+                    SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(3152));
+            assertThatThrownBy(() -> statement.execute("CREATE TABLE docs2 (id INT PRIMARY KEY, doc JSON DEFAULT '{}')"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1101));
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM docs")).containsExactly("4");
+        }
+    }
+
+    @Test
     void theMysqlSchemaShowsTheAccounts() throws SQLException {
         onBoth("CREATE USER 'auditor'@'%' IDENTIFIED BY 'secret'", "GRANT SELECT, PROCESS ON *.* TO 'auditor'@'%'",
                 "GRANT INSERT, UPDATE ON shop.* TO 'auditor'@'%'");

@@ -15,7 +15,7 @@ import io.duetdb.sql.parser.ExecutableComments;
 /**
  * The generated lexer's tokens as MySQL reads them, where one token of look-ahead settles what Calcite's grammar
  * would decide otherwise: MySQL's string escapes ({@link MySqlStringLiterals}); VALUE, ARRAY, ROLLUP, PERIOD,
- * STREAM, UNKNOWN and USER as column and table names; FROM DUAL as no FROM at all; FOR before UPDATE or SHARE as
+ * STREAM, UNKNOWN and USER as column and table names; JSON_OBJECT and JSON_ARRAY as MySQL's plain functions; FROM DUAL as no FROM at all; FOR before UPDATE or SHARE as
  * the locking clause's own token; TiDB's AS OF TIMESTAMP as Calcite's FOR SYSTEM_TIME AS OF; adjacent strings as
  * one, and character set introducers and N before a string dropped; SELECT modifiers (SQL_NO_CACHE ...) dropped; and TiDB's bracketed hint options (see
  * {@link #inHint}); MySQL's executable comments are read as statement text ({@link ExecutableComments}).
@@ -92,6 +92,9 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             // parenthesis or bracket.
             case VALUE, ROLLUP, PERIOD -> identifierUnlessNext(token, LPAREN, LPAREN);
             case ARRAY -> identifierUnlessNext(token, LPAREN, LBRACKET);
+            // Calcite's SQL-standard JSON_OBJECT and JSON_ARRAY (KEY k VALUE v, FORMAT JSON) are MySQL's functions
+            // of plain arguments here (JSON_OBJECT('a', 1)); the planner's JSON functions answer them.
+            case JSON_OBJECT, JSON_ARRAY -> token.kind = IDENTIFIER;
             // Calcite's USER context variable would take user.column for a field of the function's value.
             case USER -> {
                 if (peek().kind == DOT) {
