@@ -1146,7 +1146,7 @@ void DuetJsonPathOperator(List<Object> list, ExprContext exprContext, Span s) :
     final SqlNode path;
 }
 {
-    ( <LAMBDA> { unquote = false; } | <JSON_UNQUOTE_ARROW> { unquote = true; } )
+    ( <JSON_EXTRACT_ARROW> { unquote = false; } | <JSON_UNQUOTE_ARROW> { unquote = true; } )
     path = StringLiteral() {
         checkNonQueryExpression(exprContext);
         SqlNode document = (SqlNode) list.remove(list.size() - 1);

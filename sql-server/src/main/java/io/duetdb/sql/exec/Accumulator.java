@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -29,7 +30,15 @@ abstract class Accumulator {
     }
 
     static Accumulator of(AggregateCall call) {
+        return of(call, null);
+    }
+
+    /** The accumulator of {@code call} over rows of {@code inputType} (null when unknown: no JSON arguments). */
+    static Accumulator of(AggregateCall call, RelDataType inputType) {
         String name = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
+        if (name.equals("JSON_ARRAYAGG") || name.equals("JSON_OBJECTAGG")) {
+            return JsonAggregates.of(call, inputType);
+        }
         boolean approximate = call.getType().getSqlTypeName() == SqlTypeName.DOUBLE
                 || call.getType().getSqlTypeName() == SqlTypeName.REAL;
         int scale = Math.max(0, call.getType().getScale());
@@ -208,7 +217,7 @@ abstract class Accumulator {
         Object[] values = new Object[arguments.length];
         for (int i = 0; i < arguments.length; i++) {
             values[i] = row[arguments[i]];
-            if (values[i] == null) {
+            if (values[i] == null && skipsNulls()) {
                 return;
             }
         }
@@ -219,6 +228,11 @@ abstract class Accumulator {
     }
 
     abstract void accept(Object[] values);
+
+    /** Whether rows with a NULL argument are left out, as SQL's aggregates do (MySQL's JSON aggregates keep them). */
+    boolean skipsNulls() {
+        return true;
+    }
 
     /** Adds a row's argument values; functions that also read other columns of the row (ORDER BY) override it. */
     void accept(Object[] values, Object[] row) {

@@ -324,13 +324,24 @@ final class JsonExpressions {
 
     /** A value argument: a JSON argument as the document it is, SQL values as the JSON scalars they make. */
     private Object value(Object value, int index) {
+        return toJson(value, jsonOperand[index], booleanOperand[index], function, index + 1);
+    }
+
+    /** A value of a JSON type (read as the document it is) or of another type (the JSON scalar it makes). */
+    static Object toJson(Object value, boolean isJson, boolean isBoolean, String function, int argument) {
         if (value == null) {
             return JsonNull.NULL;
         }
-        if (jsonOperand[index]) {
-            return document(value, index);
+        if (isJson) {
+            try {
+                return JsonParser.parse(Values.toText(value));
+            } catch (JsonSyntaxException e) {
+                throw new DuetException(ErrorCode.INVALID_JSON_TEXT_IN_PARAM, "Invalid JSON text in argument "
+                        + argument + " to function " + function + ": \"" + e.reason() + "\" at position "
+                        + e.position() + ".");
+            }
         }
-        return scalar(value, booleanOperand[index]);
+        return scalar(value, isBoolean);
     }
 
     static Object scalar(Object value, boolean isBoolean) {

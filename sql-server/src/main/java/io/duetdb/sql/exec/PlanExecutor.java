@@ -26,6 +26,7 @@ import org.apache.calcite.rel.core.Spool;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -753,7 +754,7 @@ public final class PlanExecutor {
                     GroupKey key = new GroupKey(keyValues);
                     Accumulator[] accumulators = groups.get(key);
                     if (accumulators == null) {
-                        accumulators = newAccumulators(calls);
+                        accumulators = newAccumulators(calls, aggregate.getInput().getRowType());
                         groups.put(key, accumulators);
                         if (groups.size() % MEMORY_CHECK_INTERVAL == 0) {
                             long now = groupBytes(keyValues, calls.size(), groups.size());
@@ -774,7 +775,7 @@ public final class PlanExecutor {
             memory.release(held);
         }
         if (groups.isEmpty() && groupFields.length == 0) {
-            groups.put(new GroupKey(new Object[0]), newAccumulators(calls));
+            groups.put(new GroupKey(new Object[0]), newAccumulators(calls, aggregate.getInput().getRowType()));
         }
         List<Object[]> rows = new ArrayList<>(groups.size());
         for (Map.Entry<GroupKey, Accumulator[]> group : groups.entrySet()) {
@@ -793,10 +794,10 @@ public final class PlanExecutor {
         return (MemoryTracker.estimateRow(key) + GROUP_OVERHEAD * (1 + calls)) * groups;
     }
 
-    private static Accumulator[] newAccumulators(List<AggregateCall> calls) {
+    private static Accumulator[] newAccumulators(List<AggregateCall> calls, RelDataType inputType) {
         Accumulator[] accumulators = new Accumulator[calls.size()];
         for (int i = 0; i < accumulators.length; i++) {
-            accumulators[i] = Accumulator.of(calls.get(i));
+            accumulators[i] = Accumulator.of(calls.get(i), inputType);
         }
         return accumulators;
     }

@@ -1,9 +1,11 @@
 package io.duetdb.sql.prepare;
 
+import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlBasicAggFunction;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlOperandCountRanges;
@@ -54,7 +56,15 @@ public final class JsonFunctions {
     public static final SqlFunction JSON_PRETTY = function("JSON_PRETTY", NULLABLE_TEXT, OperandTypes.ANY);
     public static final SqlFunction JSON_SEARCH = function("JSON_SEARCH", JsonTypes.NULLABLE_JSON, atLeast(3));
 
-    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(CAST_AS_JSON, JSON_EXTRACT, JSON_UNQUOTE, JSON_QUOTE,
+    /** JSON_ARRAYAGG(x): the group's values as an array, NULLs as JSON null; NULL for no rows. */
+    public static final SqlAggFunction JSON_ARRAYAGG = SqlBasicAggFunction.create("JSON_ARRAYAGG",
+            SqlKind.OTHER_FUNCTION, JsonTypes.NULLABLE_JSON, OperandTypes.ANY);
+    /** JSON_OBJECTAGG(key, value): the group's pairs as an object, the last value of a key winning. */
+    public static final SqlAggFunction JSON_OBJECTAGG = SqlBasicAggFunction.create("JSON_OBJECTAGG",
+            SqlKind.OTHER_FUNCTION, JsonTypes.NULLABLE_JSON, OperandTypes.ANY_ANY);
+
+    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(JSON_ARRAYAGG, JSON_OBJECTAGG, CAST_AS_JSON,
+            JSON_EXTRACT, JSON_UNQUOTE, JSON_QUOTE,
             JSON_OBJECT, JSON_ARRAY, JSON_CONTAINS, JSON_CONTAINS_PATH, JSON_SET, JSON_INSERT, JSON_REPLACE,
             JSON_REMOVE, JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_MERGE_PRESERVE, JSON_MERGE, JSON_MERGE_PATCH,
             JSON_LENGTH, JSON_DEPTH, JSON_KEYS, JSON_TYPE, JSON_VALID, JSON_PRETTY, JSON_SEARCH);

@@ -71,6 +71,20 @@ class JsonFunctionsTest {
     }
 
     @Test
+    void aggregatesCollectTheGroupKeepingNulls() {
+        String rows = "(VALUES (1, 'a', '[1]'), (1, NULL, '{\"x\": 2}'), (2, 'c', NULL)) AS t(g, v, d)";
+        assertThat(rows("SELECT g, JSON_ARRAYAGG(v), JSON_OBJECTAGG(COALESCE(v, 'none'), g),"
+                + " JSON_ARRAYAGG(CAST(d AS JSON)) FROM " + rows + " GROUP BY g ORDER BY g"))
+                .containsExactly("1|[\"a\", null]|{\"a\": 1, \"none\": 1}|[[1], {\"x\": 2}]",
+                        "2|[\"c\"]|{\"c\": 2}|[null]");
+        assertThat(rows("SELECT JSON_ARRAYAGG(v) FROM " + rows + " WHERE g > 5")).containsExactly("null");
+        assertThat(rows("SELECT JSON_ARRAYAGG(d->'$.x'), CONCAT(d->>'$.x', '!') FROM " + rows + " GROUP BY d->>'$.x'"
+                + " ORDER BY 2")).containsExactly("[null, null]|null", "[2]|2!");
+        assertError("SELECT JSON_OBJECTAGG(v, g) FROM " + rows, ErrorCode.JSON_DOCUMENT_NULL_KEY,
+                "JSON documents may not contain NULL member names.");
+    }
+
+    @Test
     void comparisonsConvertTheOtherOperandToJson() {
         assertThat(rows("SELECT c->'$.name' = 'Aztalan', c->'$.id' = 14, c->'$.id' = '14', c->'$.id' < 15,"
                 + " c->'$.id' > 'a', c->>'$.id' = '14' FROM " + DOCUMENT)).containsExactly("1|1|0|1|0|1");

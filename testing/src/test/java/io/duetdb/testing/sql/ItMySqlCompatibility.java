@@ -351,6 +351,8 @@ class ItMySqlCompatibility {
                     SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(3152));
             assertThatThrownBy(() -> statement.execute("CREATE TABLE docs2 (id INT PRIMARY KEY, doc JSON DEFAULT '{}')"))
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1101));
+            assertThat(SqlTesting.rows(statement, "SELECT JSON_ARRAYAGG(id), JSON_OBJECTAGG(id, doc->'$.name')"
+                    + " FROM docs WHERE id < 4")).containsExactly("[1, 2, 3]|{\"1\": \"ann\", \"2\": null, \"3\": null}");
             assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM docs")).containsExactly("4");
         }
     }

@@ -92,9 +92,11 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             // parenthesis or bracket.
             case VALUE, ROLLUP, PERIOD -> identifierUnlessNext(token, LPAREN, LPAREN);
             case ARRAY -> identifierUnlessNext(token, LPAREN, LBRACKET);
-            // Calcite's SQL-standard JSON_OBJECT and JSON_ARRAY (KEY k VALUE v, FORMAT JSON) are MySQL's functions
-            // of plain arguments here (JSON_OBJECT('a', 1)); the planner's JSON functions answer them.
-            case JSON_OBJECT, JSON_ARRAY -> token.kind = IDENTIFIER;
+            // Calcite's SQL-standard JSON constructors and aggregates (KEY k VALUE v, FORMAT JSON) are MySQL's
+            // functions of plain arguments here (JSON_OBJECT('a', 1)); the planner's JSON functions answer them.
+            case JSON_OBJECT, JSON_ARRAY, JSON_OBJECTAGG, JSON_ARRAYAGG -> token.kind = IDENTIFIER;
+            // MySQL's doc->'path', not Calcite's lambda (x -> x + 1), which MySQL does not have.
+            case LAMBDA -> token.kind = JSON_EXTRACT_ARROW;
             // Calcite's USER context variable would take user.column for a field of the function's value.
             case USER -> {
                 if (peek().kind == DOT) {
