@@ -274,6 +274,8 @@ SqlMySqlType DuetDataType() :
     String charset = null;
     String collation = null;
     SqlIdentifier id;
+    SqlNode element;
+    final List<String> elements = new ArrayList<String>();
 }
 {
     { s = span(); }
@@ -310,11 +312,24 @@ SqlMySqlType DuetDataType() :
     |
         <CHARACTER> [ <VARYING> { name = "VARCHAR"; } ] { name = "CHAR"; }
     |
+        <SET> { name = "SET"; }
+    |
         id = SimpleIdentifier() { name = id.getSimple().toUpperCase(Locale.ROOT); }
     )
     [
-        <LPAREN> precision = UnsignedIntLiteral()
-        [ <COMMA> scale = UnsignedIntLiteral() ]
+        <LPAREN>
+        (
+            precision = UnsignedIntLiteral()
+            [ <COMMA> scale = UnsignedIntLiteral() ]
+        |
+            // ENUM and SET: their values.
+            element = StringLiteral() { elements.add(SqlLiteral.unchain(element).getValueAs(String.class)); }
+            (
+                <COMMA> element = StringLiteral() {
+                    elements.add(SqlLiteral.unchain(element).getValueAs(String.class));
+                }
+            )*
+        )
         <RPAREN>
     ]
     (
@@ -331,7 +346,7 @@ SqlMySqlType DuetDataType() :
         LOOKAHEAD(2) <COLLATE> collation = Identifier()
     ]
     {
-        return new SqlMySqlType(s.end(this), name, precision, scale, unsigned, charset, collation);
+        return new SqlMySqlType(s.end(this), name, precision, scale, unsigned, charset, collation, elements);
     }
 }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +18,7 @@ import com.google.protobuf.ByteString;
 
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.types.SqlType;
 
 /**
  * The catalog's records in the transactional key space, TiDB's layout, for whoever reads the catalog: the schema
@@ -34,7 +36,14 @@ public final class CatalogRecords {
     private static final String STATISTICS = "Stats";
 
     private final ObjectMapper json = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .addMixIn(SqlType.class, SqlTypeFields.class);
+
+    /** Types other than ENUM and SET store no values, as before those types came (so the stored form stays). */
+    private interface SqlTypeFields {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<String> elements();
+    }
 
     /** The schema version, 0 before the first schema change. */
     public long schemaVersion(Transaction transaction) {

@@ -3,12 +3,14 @@ package io.duetdb.common.types;
 import static java.util.Objects.requireNonNull;
 
 import java.math.BigInteger;
+import java.util.List;
 
 /**
  * A column type with its parameters: length for strings and binaries, precision and scale for DECIMAL,
- * fractional-second precision (in {@code scale}) for DATETIME, TIMESTAMP and TIME.
+ * fractional-second precision (in {@code scale}) for DATETIME, TIMESTAMP and TIME, the values of ENUM and SET
+ * (whose length is their longest value's).
  */
-public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned) {
+public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned, List<String> elements) {
     public static final int MAX_DECIMAL_PRECISION = 65;
     public static final int MAX_DECIMAL_SCALE = 30;
     public static final int MAX_FRACTIONAL_SECONDS = 6;
@@ -27,6 +29,27 @@ public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned)
 
     public SqlType {
         requireNonNull(name, "name is null");
+        elements = elements == null ? List.of() : List.copyOf(elements);
+    }
+
+    public SqlType(SqlTypeName name, int length, int scale, boolean unsigned) {
+        this(name, length, scale, unsigned, List.of());
+    }
+
+    /** ENUM or SET of these values. */
+    public static SqlType withElements(SqlTypeName name, List<String> elements) {
+        int longest = 0;
+        for (String element : elements) {
+            longest = Math.max(longest, element.length());
+        }
+        if (name == SqlTypeName.SET) {
+            longest = 0;
+            for (String element : elements) {
+                longest += element.length() + 1;
+            }
+            longest = Math.max(0, longest - 1);
+        }
+        return new SqlType(name, longest, 0, false, elements);
     }
 
     public static SqlType varchar(int length) {
@@ -98,7 +121,16 @@ public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned)
             case DATE -> "date";
             case YEAR -> "year";
             case JSON -> "json";
+            case ENUM, SET -> name.name().toLowerCase() + "(" + quotedElements() + ")";
             case NULL -> "null";
         };
+    }
+
+    private String quotedElements() {
+        StringBuilder text = new StringBuilder();
+        for (String element : elements) {
+            text.append(text.length() > 0 ? "," : "").append('\'').append(element.replace("'", "''")).append('\'');
+        }
+        return text.toString();
     }
 }

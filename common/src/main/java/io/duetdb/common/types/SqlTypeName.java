@@ -21,6 +21,10 @@ public enum SqlTypeName {
     TIMESTAMP(ColumnType.TIMESTAMP),
     TIME(ColumnType.TIME),
     YEAR(ColumnType.INT64),
+    /** One of the column's values, kept as its text as the column defines it. */
+    ENUM(ColumnType.STRING),
+    /** Any of the column's values, kept as their text in the column's order, separated by commas. */
+    SET(ColumnType.STRING),
     /** A JSON document, kept as its text in MySQL's normal form (validated and normalized on write). */
     JSON(ColumnType.STRING),
     /** The type of a NULL literal; never a column's type. */
@@ -45,7 +49,7 @@ public enum SqlTypeName {
     }
 
     public boolean isString() {
-        return this == CHAR || this == VARCHAR || this == TEXT;
+        return this == CHAR || this == VARCHAR || this == TEXT || this == ENUM || this == SET;
     }
 
     public boolean isBinary() {

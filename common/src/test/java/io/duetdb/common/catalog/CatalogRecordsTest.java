@@ -29,11 +29,15 @@ class CatalogRecordsTest {
                 new ColumnInfo(5, "at", 3, SqlType.datetime(3), false, false, null, true, false, true, "",
                         SchemaState.DELETE_ONLY),
                 new ColumnInfo(6, "y", 4, new SqlType(SqlTypeName.YEAR, 4, 0, false), false, false, null, false, false,
-                        false, "", SchemaState.WRITE_REORGANIZATION));
+                        false, "", SchemaState.WRITE_REORGANIZATION),
+                new ColumnInfo(7, "size", 5, SqlType.withElements(SqlTypeName.ENUM, List.of("s", "it's")), true, true,
+                        "s", false, false, false, "", SchemaState.PUBLIC),
+                new ColumnInfo(8, "tags", 6, SqlType.withElements(SqlTypeName.SET, List.of("a", "b")), false, false,
+                        null, false, false, false, "", SchemaState.PUBLIC));
         List<IndexInfo> indexes = List.of(
                 new IndexInfo(1, IndexInfo.PRIMARY_NAME, List.of("id"), true, true, SchemaState.PUBLIC),
                 new IndexInfo(3, "by_name", List.of("name", "at"), true, false, SchemaState.WRITE_REORGANIZATION));
-        TableInfo table = new TableInfo(42, 7, "items", columns, indexes, "id", 7, 4, "stock", 30000);
+        TableInfo table = new TableInfo(42, 7, "items", columns, indexes, "id", 9, 4, "stock", 30000);
 
         TableInfo read = records.read(records.write(table), TableInfo.class);
 

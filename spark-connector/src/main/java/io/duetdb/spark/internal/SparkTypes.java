@@ -190,7 +190,7 @@ public final class SparkTypes {
                     : DataTypes.createDecimalType(Math.max(1, type.length()), type.scale());
             case FLOAT -> DataTypes.FloatType;
             case DOUBLE -> DataTypes.DoubleType;
-            case CHAR, VARCHAR, TEXT, JSON -> DataTypes.StringType;
+            case CHAR, VARCHAR, TEXT, JSON, ENUM, SET -> DataTypes.StringType;
             case BINARY, VARBINARY, BLOB -> DataTypes.BinaryType;
             case DATE -> DataTypes.DateType;
             case DATETIME -> DataTypes.TimestampNTZType;

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
 
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -46,6 +48,7 @@ final class SparkValues {
             case FLOAT -> row.getFloat(ordinal);
             case DOUBLE -> row.getDouble(ordinal);
             case CHAR, VARCHAR, TEXT -> text(column, row.getUTF8String(ordinal).toString());
+            case ENUM, SET -> elements(column, row.getUTF8String(ordinal).toString());
             case BINARY, VARBINARY, BLOB -> bytes(column, row.getBinary(ordinal));
             case JSON -> json(column, row.getUTF8String(ordinal).toString());
             case DATE -> LocalDate.ofEpochDay(row.getInt(ordinal));
@@ -95,6 +98,29 @@ final class SparkValues {
                     + "): a value of " + value.codePointCount(0, value.length()) + " characters");
         }
         return value;
+    }
+
+    /** An ENUM takes one of its values, a SET a comma-separated list of them, kept as the column spells them. */
+    private static String elements(ColumnInfo column, String value) {
+        List<String> elements = column.type().elements();
+        List<String> parts = column.type().name() == io.duetdb.common.types.SqlTypeName.SET
+                ? (value.isEmpty() ? List.of() : Arrays.asList(value.split(",", -1))) : List.of(value);
+        StringBuilder text = new StringBuilder();
+        for (String element : elements) {
+            for (String part : parts) {
+                if (element.equalsIgnoreCase(part.stripTrailing())) {
+                    text.append(text.length() > 0 ? "," : "").append(element);
+                    break;
+                }
+            }
+        }
+        long known = parts.stream().filter(part -> elements.stream().anyMatch(e -> e.equalsIgnoreCase(part.stripTrailing())))
+                .count();
+        if (known != parts.size()) {
+            throw new IllegalArgumentException("Data truncated for column '" + column.name() + "': '" + value
+                    + "' is not a value of " + column.type().toSql());
+        }
+        return text.toString();
     }
 
     /** A JSON column takes a JSON document, kept in MySQL's normal form as the SQL layer keeps it. */

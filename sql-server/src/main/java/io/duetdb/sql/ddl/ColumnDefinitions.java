@@ -1,6 +1,10 @@
 package io.duetdb.sql.ddl;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
@@ -97,9 +101,36 @@ final class ColumnDefinitions {
             }
             case "YEAR" -> new SqlType(SqlTypeName.YEAR, 4, 0, true);
             case "JSON" -> SqlType.JSON;
+            case "ENUM", "SET" -> elementsType(SqlTypeName.valueOf(name), written.elements(), column);
             default -> throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "column type " + name.toLowerCase(Locale.ROOT)
                     + " is not supported yet (column '" + column + "')");
         };
+    }
+
+    /** ENUM or SET: MySQL drops the values' trailing spaces and refuses a value twice (case aside). */
+    private static SqlType elementsType(SqlTypeName name, List<String> written, String column) {
+        if (written.isEmpty()) {
+            throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; " + name
+                    + " needs its values (column '" + column + "')");
+        }
+        if (name == SqlTypeName.SET && written.size() > 64) {
+            throw new DuetException(ErrorCode.TOO_BIG_SET, "Too many strings for column " + column + " and SET");
+        }
+        List<String> elements = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String element : written) {
+            String value = element.stripTrailing();
+            if (name == SqlTypeName.SET && value.contains(",")) {
+                throw new DuetException(ErrorCode.ILLEGAL_VALUE_FOR_TYPE, "Illegal set '" + value + "' value found"
+                        + " during parsing");
+            }
+            if (!seen.add(value.toLowerCase(Locale.ROOT))) {
+                throw new DuetException(ErrorCode.DUPLICATED_VALUE_IN_TYPE, "Column '" + column + "' has duplicated"
+                        + " value '" + value + "' in " + name);
+            }
+            elements.add(value);
+        }
+        return SqlType.withElements(name, elements);
     }
 
     static ColumnInfo column(SqlColumnDefinition definition, int id, int position, boolean inPrimaryKey) {
@@ -112,6 +143,10 @@ final class ColumnDefinitions {
                     + " if you need NULL in a key, use UNIQUE instead");
         }
         ColumnDefault columnDefault = defaultOf(definition.defaultValue(), type, notNull, name);
+        if (type.name() == SqlTypeName.ENUM && notNull && !columnDefault.present()) {
+            // MySQL: a NOT NULL ENUM without a default takes its first value.
+            columnDefault = new ColumnDefault(true, type.elements().get(0), false);
+        }
         if (definition.autoIncrement() && !type.name().isInteger() && type.name() != SqlTypeName.DOUBLE
                 && type.name() != SqlTypeName.FLOAT) {
             throw new DuetException(ErrorCode.WRONG_FIELD_SPEC, "Incorrect column specifier for column '" + name + "'");

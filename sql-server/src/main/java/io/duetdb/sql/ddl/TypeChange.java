@@ -34,6 +34,10 @@ enum TypeChange {
             }
             return to.precision() >= from.precision() && (!to.unsigned() || from.unsigned()) ? WIDENING : NARROWING;
         }
+        if (name == SqlTypeName.ENUM || name == SqlTypeName.SET) {
+            // Each stored value must be one of the new values: it is, when the new ones include the old.
+            return from.name() == name && to.elements().containsAll(from.elements()) ? WIDENING : NARROWING;
+        }
         if (name.isString()) {
             if (to.name() == SqlTypeName.CHAR && from.name() != SqlTypeName.CHAR) {
                 return NARROWING;

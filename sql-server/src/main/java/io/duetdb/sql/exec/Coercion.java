@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.List;
 
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.error.DuetException;
@@ -60,6 +61,8 @@ public final class Coercion {
                 case DATETIME, TIMESTAMP -> dateTime(value, type);
                 case TIME -> time(value);
                 case JSON -> json(value, column.name());
+                case ENUM -> enumValue(value, type, column.name(), lenient);
+                case SET -> setValue(value, type, column.name(), lenient);
                 case NULL -> null;
             };
         } catch (DuetException e) {
@@ -68,6 +71,82 @@ public final class Coercion {
             }
             throw e;
         }
+    }
+
+    /**
+     * An ENUM takes one of its values (matched regardless of case, kept as the column spells it) or its number,
+     * counted from 1. Anything else is MySQL's 1265; leniently the empty string, MySQL's error value, with a warning.
+     */
+    private static String enumValue(Object value, SqlType type, String column, Lenient lenient) {
+        List<String> elements = type.elements();
+        if (value instanceof String text) {
+            String wanted = text.stripTrailing();
+            for (String element : elements) {
+                if (element.equalsIgnoreCase(wanted)) {
+                    return element;
+                }
+            }
+        } else if (isWholeNumber(value)) {
+            long index = Values.toDecimal(value).longValue();
+            if (index >= 1 && index <= elements.size()) {
+                return elements.get((int) index - 1);
+            }
+        }
+        return badElement(column, lenient);
+    }
+
+    /** A SET takes a comma-separated list of its values (each once, in the column's order) or their bit mask. */
+    private static String setValue(Object value, SqlType type, String column, Lenient lenient) {
+        List<String> elements = type.elements();
+        long mask = 0;
+        if (value instanceof String text) {
+            if (!text.isEmpty()) {
+                for (String part : text.split(",", -1)) {
+                    int index = indexOfIgnoringCase(elements, part.stripTrailing());
+                    if (index < 0) {
+                        return badElement(column, lenient);
+                    }
+                    mask |= 1L << index;
+                }
+            }
+        } else if (isWholeNumber(value)) {
+            mask = Values.toDecimal(value).longValue();
+            if (mask < 0 || elements.size() < 64 && mask >= 1L << elements.size()) {
+                return badElement(column, lenient);
+            }
+        } else {
+            return badElement(column, lenient);
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < elements.size(); i++) {
+            if ((mask & 1L << i) != 0) {
+                text.append(text.length() > 0 ? "," : "").append(elements.get(i));
+            }
+        }
+        return text.toString();
+    }
+
+    private static boolean isWholeNumber(Object value) {
+        return value instanceof Long || value instanceof Integer
+                || value instanceof BigDecimal decimal && decimal.stripTrailingZeros().scale() <= 0;
+    }
+
+    private static int indexOfIgnoringCase(List<String> elements, String wanted) {
+        for (int i = 0; i < elements.size(); i++) {
+            if (elements.get(i).equalsIgnoreCase(wanted)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String badElement(String column, Lenient lenient) {
+        String message = "Data truncated for column '" + column + "' at row 1";
+        if (lenient == null) {
+            throw new DuetException(ErrorCode.DATA_TRUNCATED, message);
+        }
+        lenient.warn(ErrorCode.DATA_TRUNCATED, message);
+        return "";
     }
 
     /** A JSON column takes text that is a JSON document, in its normal form; other values need a CAST, as in MySQL. */

@@ -37,6 +37,7 @@ public final class TypeMapping {
             case DATETIME, TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, type.fractionalSeconds());
             case TIME -> factory.createSqlType(SqlTypeName.TIME, type.fractionalSeconds());
             case JSON -> JsonTypes.json(factory, nullable);
+            case ENUM, SET -> factory.createSqlType(SqlTypeName.VARCHAR, Math.max(1, type.length()));
             case NULL -> factory.createSqlType(SqlTypeName.NULL);
         };
         return factory.createTypeWithNullability(relType, nullable);

@@ -38,6 +38,8 @@ final class WireTypes {
     static final int BLOB_FLAG = 16;
     static final int UNSIGNED_FLAG = 32;
     static final int BINARY_FLAG = 128;
+    static final int ENUM_FLAG = 256;
+    static final int SET_FLAG = 2048;
 
     static final int UTF8MB4_BIN = 46;
     static final int BINARY_COLLATION = 63;
@@ -57,7 +59,7 @@ final class WireTypes {
             case DECIMAL -> NEWDECIMAL;
             case FLOAT -> FLOAT;
             case DOUBLE -> DOUBLE;
-            case CHAR, BINARY -> STRING;
+            case CHAR, BINARY, ENUM, SET -> STRING;
             case VARCHAR, VARBINARY -> VAR_STRING;
             case TEXT, BLOB -> BLOB;
             case DATE -> DATE;
@@ -82,6 +84,11 @@ final class WireTypes {
         if (type.name() == SqlTypeName.TEXT || type.name() == SqlTypeName.BLOB || type.name() == SqlTypeName.JSON) {
             flags |= BLOB_FLAG;
         }
+        if (type.name() == SqlTypeName.ENUM) {
+            flags |= ENUM_FLAG;
+        } else if (type.name() == SqlTypeName.SET) {
+            flags |= SET_FLAG;
+        }
         if (type.name().isBinary() || !type.name().isString()) {
             flags |= BINARY_FLAG;
         }
@@ -91,7 +98,7 @@ final class WireTypes {
     /** The column length clients see: characters times 4 for utf8mb4 strings, display width otherwise. */
     static long displayLength(SqlType type) {
         return switch (type.name()) {
-            case CHAR, VARCHAR, TEXT -> Math.min(0xFFFFFFFFL, Integer.toUnsignedLong(type.length()) * 4L);
+            case CHAR, VARCHAR, TEXT, ENUM, SET -> Math.min(0xFFFFFFFFL, Integer.toUnsignedLong(type.length()) * 4L);
             case JSON -> 0xFFFFFFFFL;
             case DECIMAL -> type.length() + (type.scale() > 0 ? 2 : 1);
             case TINYINT -> type.length() > 0 ? type.length() : 4;

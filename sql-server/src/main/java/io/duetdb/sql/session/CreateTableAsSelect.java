@@ -118,7 +118,8 @@ final class CreateTableAsSelect {
             default -> -1;
         };
         int scale = type.name() == SqlTypeName.DECIMAL ? type.scale() : -1;
-        return new SqlMySqlType(SqlParserPos.ZERO, name, precision, scale, type.unsigned(), null, null);
+        return new SqlMySqlType(SqlParserPos.ZERO, name, precision, scale, type.unsigned(), null, null,
+                type.elements());
     }
 
     private static String textName(long length) {

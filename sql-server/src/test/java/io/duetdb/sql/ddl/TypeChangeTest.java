@@ -2,6 +2,8 @@ package io.duetdb.sql.ddl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import io.duetdb.common.types.SqlType;
@@ -10,6 +12,21 @@ import io.duetdb.common.types.SqlTypeName;
 class TypeChangeTest {
     private static SqlType integer(SqlTypeName name, boolean unsigned) {
         return new SqlType(name, 11, 0, unsigned);
+    }
+
+    @Test
+    void enumsAndSetsWidenOnlyWhenTheNewValuesIncludeTheOld() {
+        SqlType small = SqlType.withElements(SqlTypeName.ENUM, List.of("a", "b"));
+        SqlType larger = SqlType.withElements(SqlTypeName.ENUM, List.of("b", "a", "c"));
+        SqlType other = SqlType.withElements(SqlTypeName.ENUM, List.of("a", "x"));
+        assertThat(TypeChange.of(small, larger)).isEqualTo(TypeChange.WIDENING);
+        assertThat(TypeChange.of(larger, small)).isEqualTo(TypeChange.NARROWING);
+        assertThat(TypeChange.of(small, other)).isEqualTo(TypeChange.NARROWING);
+        assertThat(TypeChange.of(SqlType.varchar(1), small)).isEqualTo(TypeChange.NARROWING);
+        assertThat(TypeChange.of(small, SqlType.withElements(SqlTypeName.SET, List.of("a", "b"))))
+                .isEqualTo(TypeChange.NARROWING);
+        assertThat(TypeChange.of(small, SqlType.varchar(1))).isEqualTo(TypeChange.WIDENING);
+        assertThat(TypeChange.of(SqlType.varchar(1), SqlType.JSON)).isEqualTo(TypeChange.REWRITE);
     }
 
     @Test

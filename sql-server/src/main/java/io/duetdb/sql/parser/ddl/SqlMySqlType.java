@@ -7,7 +7,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.sql.parser.DuetSqlCall;
 
-/** A MySQL column type as written; precision and scale are -1 when absent. */
+/** A MySQL column type as written; precision and scale are -1 when absent, elements those of ENUM and SET. */
 public final class SqlMySqlType extends DuetSqlCall {
     private final String typeName;
     private final int precision;
@@ -15,8 +15,10 @@ public final class SqlMySqlType extends DuetSqlCall {
     private final boolean unsigned;
     private final String charset;
     private final String collation;
+    private final List<String> elements;
 
-    public SqlMySqlType(SqlParserPos pos, String typeName, int precision, int scale, boolean unsigned, String charset, String collation) {
+    public SqlMySqlType(SqlParserPos pos, String typeName, int precision, int scale, boolean unsigned, String charset,
+            String collation, List<String> elements) {
         super(pos, "MY SQL TYPE");
         this.typeName = typeName;
         this.precision = precision;
@@ -24,6 +26,11 @@ public final class SqlMySqlType extends DuetSqlCall {
         this.unsigned = unsigned;
         this.charset = charset;
         this.collation = collation;
+        this.elements = List.copyOf(elements);
+    }
+
+    public List<String> elements() {
+        return elements;
     }
 
     public String typeName() {
