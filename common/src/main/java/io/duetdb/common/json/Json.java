@@ -77,7 +77,7 @@ public final class Json {
         } else if (value instanceof String string) {
             quote(string, text);
         } else if (value instanceof Double number) {
-            text.append(formatDouble(number));
+            text.append(formatJsonDouble(number));
         } else if (value instanceof BigDecimal decimal) {
             text.append(decimal.toPlainString());
         } else {
@@ -95,11 +95,16 @@ public final class Json {
         text.append('\n').append(" ".repeat(indent * level));
     }
 
-    /** A double as MySQL prints it: the shortest digits that read back, exponents as 1e20 and 1.5e-7. */
-    static String formatDouble(double value) {
+    /** A double in a JSON document as MySQL prints it: whole values with ".0", otherwise {@link #formatDouble}. */
+    static String formatJsonDouble(double value) {
         if (value == Math.rint(value) && Math.abs(value) < 1e15) {
             return (long) value + ".0";
         }
+        return formatDouble(value);
+    }
+
+    /** A double as MySQL prints it: the shortest digits that read back, exponents as 1e20 and 1.5e-7. */
+    public static String formatDouble(double value) {
         String text = Double.toString(value);
         int exponent = text.indexOf('E');
         if (exponent < 0) {

@@ -12,6 +12,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.common.error.DuetException;
+import io.duetdb.common.json.Json;
 
 /**
  * CAST as MySQL converts: to SIGNED from a string by its integer prefix ('1.9' is 1, as MySQL reads it), from an exact
@@ -131,15 +132,6 @@ final class Casts {
         if (value == Math.rint(value) && Math.abs(value) < 1e15) {
             return Long.toString((long) value);
         }
-        String text = Double.toString(value);
-        int exponent = text.indexOf('E');
-        if (exponent < 0) {
-            return text;
-        }
-        String mantissa = text.substring(0, exponent);
-        if (mantissa.endsWith(".0")) {
-            mantissa = mantissa.substring(0, mantissa.length() - 2);
-        }
-        return mantissa + "e" + text.substring(exponent + 1);
+        return Json.formatDouble(value);
     }
 }

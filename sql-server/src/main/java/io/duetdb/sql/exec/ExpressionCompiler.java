@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -111,18 +112,8 @@ public final class ExpressionCompiler {
             return JsonComparison.of(call, this::compileExpanded);
         }
         switch (kind) {
-            case EQUALS:
-                return comparison(operands, c -> c == 0);
-            case NOT_EQUALS:
-                return comparison(operands, c -> c != 0);
-            case LESS_THAN:
-                return comparison(operands, c -> c < 0);
-            case LESS_THAN_OR_EQUAL:
-                return comparison(operands, c -> c <= 0);
-            case GREATER_THAN:
-                return comparison(operands, c -> c > 0);
-            case GREATER_THAN_OR_EQUAL:
-                return comparison(operands, c -> c >= 0);
+            case EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL:
+                return comparison(operands.get(0), operands.get(1), Values::compare, comparisonTest(kind));
             case IS_NOT_DISTINCT_FROM: {
                 RowExpression left = operands.get(0);
                 RowExpression right = operands.get(1);
@@ -267,13 +258,26 @@ public final class ExpressionCompiler {
         };
     }
 
-    private interface ComparisonTest {
+    interface ComparisonTest {
         boolean test(int comparison);
     }
 
-    private static RowExpression comparison(List<RowExpression> operands, ComparisonTest test) {
-        RowExpression left = operands.get(0);
-        RowExpression right = operands.get(1);
+    /** What a comparison operator asks of the sign of {@code compare(a, b)}. */
+    static ComparisonTest comparisonTest(SqlKind kind) {
+        return switch (kind) {
+            case EQUALS -> c -> c == 0;
+            case NOT_EQUALS -> c -> c != 0;
+            case LESS_THAN -> c -> c < 0;
+            case LESS_THAN_OR_EQUAL -> c -> c <= 0;
+            case GREATER_THAN -> c -> c > 0;
+            case GREATER_THAN_OR_EQUAL -> c -> c >= 0;
+            default -> throw new IllegalArgumentException("not a comparison: " + kind);
+        };
+    }
+
+    /** A comparison of two operands in {@code order}: NULL when either is. */
+    static RowExpression comparison(RowExpression left, RowExpression right, Comparator<Object> order,
+            ComparisonTest test) {
         return row -> {
             Object a = left.evaluate(row);
             if (a == null) {
@@ -283,7 +287,7 @@ public final class ExpressionCompiler {
             if (b == null) {
                 return null;
             }
-            return test.test(Values.compare(a, b));
+            return test.test(order.compare(a, b));
         };
     }
 

@@ -29,29 +29,8 @@ final class JsonComparison {
     }
 
     static RowExpression of(RexCall call, Function<RexNode, RowExpression> compiler) {
-        SqlKind kind = call.getKind();
-        RowExpression left = side(call.getOperands().get(0), compiler);
-        RowExpression right = side(call.getOperands().get(1), compiler);
-        return row -> {
-            Object a = left.evaluate(row);
-            if (a == null) {
-                return null;
-            }
-            Object b = right.evaluate(row);
-            if (b == null) {
-                return null;
-            }
-            int comparison = Json.compare(a, b);
-            return switch (kind) {
-                case EQUALS -> comparison == 0;
-                case NOT_EQUALS -> comparison != 0;
-                case LESS_THAN -> comparison < 0;
-                case LESS_THAN_OR_EQUAL -> comparison <= 0;
-                case GREATER_THAN -> comparison > 0;
-                case GREATER_THAN_OR_EQUAL -> comparison >= 0;
-                default -> throw new IllegalArgumentException("not a comparison: " + kind);
-            };
-        };
+        return ExpressionCompiler.comparison(side(call.getOperands().get(0), compiler),
+                side(call.getOperands().get(1), compiler), Json::compare, ExpressionCompiler.comparisonTest(call.getKind()));
     }
 
     /** The JSON expression an operand is, directly or cast to text or a number; null when it is none. */

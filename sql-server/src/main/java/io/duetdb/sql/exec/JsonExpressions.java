@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
 
 import org.apache.calcite.rel.type.RelDataType;
@@ -124,36 +125,26 @@ final class JsonExpressions {
 
     /** NULL when any argument is. */
     private RowExpression strict(Function<Object[], Object> body) {
-        return row -> {
-            Object[] args = new Object[operands.size()];
-            for (int i = 0; i < args.length; i++) {
-                args[i] = operands.get(i).evaluate(row);
-                if (args[i] == null) {
-                    return null;
-                }
-            }
-            return apply(body, args);
-        };
+        return evaluating(index -> true, body);
     }
 
     /** Every argument as it is, NULL included. */
     private RowExpression lenient(Function<Object[], Object> body) {
-        return row -> {
-            Object[] args = new Object[operands.size()];
-            for (int i = 0; i < args.length; i++) {
-                args[i] = operands.get(i).evaluate(row);
-            }
-            return apply(body, args);
-        };
+        return evaluating(index -> false, body);
     }
 
     /** NULL when the document or a path is; the values written may be NULL (JSON null). */
     private RowExpression documentAndPaths(Function<Object[], Object> body) {
+        return evaluating(index -> index == 0 || index % 2 == 1, body);
+    }
+
+    /** The body over the evaluated arguments; NULL at once when an argument {@code nullMeansNull} names is. */
+    private RowExpression evaluating(IntPredicate nullMeansNull, Function<Object[], Object> body) {
         return row -> {
             Object[] args = new Object[operands.size()];
             for (int i = 0; i < args.length; i++) {
                 args[i] = operands.get(i).evaluate(row);
-                if (args[i] == null && (i == 0 || i % 2 == 1)) {
+                if (args[i] == null && nullMeansNull.test(i)) {
                     return null;
                 }
             }
