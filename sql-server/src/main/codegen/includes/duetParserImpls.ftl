@@ -103,11 +103,35 @@ SqlNode DuetTableElement() :
 }
 {
     (
+        LOOKAHEAD(3) element = DuetCheckConstraint()
+    |
         LOOKAHEAD(2) element = DuetIndexDefinition()
     |
         element = DuetColumnDefinition()
     )
     { return element; }
+}
+
+/** [CONSTRAINT [name]] CHECK (condition) [[NOT] ENFORCED], of a table or (without the name) of a column. */
+SqlCheckConstraint DuetCheckConstraint() :
+{
+    final Span s;
+    SqlIdentifier name = null;
+    final SqlNode condition;
+    boolean enforced = true;
+}
+{
+    { s = span(); }
+    [ <CONSTRAINT> [ name = SimpleIdentifier() ] ]
+    <CHECK> <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
+    [
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("ENFORCED")
+            || getToken(1).kind == NOT && getToken(2).image.equalsIgnoreCase("ENFORCED") })
+        [ <NOT> { enforced = false; } ] DuetWordIn("ENFORCED")
+    ]
+    {
+        return new SqlCheckConstraint(s.end(this), name, condition, enforced);
+    }
 }
 
 /**
@@ -189,6 +213,8 @@ SqlColumnDefinition DuetColumnDefinition() :
     String comment = null;
     boolean onUpdateCurrentTimestamp = false;
     Boolean clustered = null;
+    final List<SqlCheckConstraint> checks = new ArrayList<SqlCheckConstraint>();
+    SqlCheckConstraint check;
 }
 {
     name = SimpleIdentifier() { s = span(); }
@@ -226,11 +252,13 @@ SqlColumnDefinition DuetColumnDefinition() :
         DuetWordIn("FIXED", "DYNAMIC", "DEFAULT")
     |
         LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("STORAGE") }) DuetSkipWord() DuetWordIn("DISK", "MEMORY", "DEFAULT")
+    |
+        check = DuetCheckConstraint() { checks.add(check); }
         )
     )*
     {
         return new SqlColumnDefinition(s.end(this), name, type, nullable, defaultValue, autoIncrement, key,
-            comment, onUpdateCurrentTimestamp, clustered);
+            comment, onUpdateCurrentTimestamp, clustered, checks);
     }
 }
 
@@ -1729,7 +1757,7 @@ JAVACODE boolean DuetColumnOptionNext() {
     Token next = getToken(1);
     switch (next.kind) {
     case NOT: case NULL: case DEFAULT_: case AUTO_INCREMENT: case PRIMARY: case UNIQUE: case KEY: case CLUSTERED:
-    case NONCLUSTERED: case COMMENT: case ON: case COLLATE:
+    case NONCLUSTERED: case COMMENT: case ON: case COLLATE: case CHECK: case CONSTRAINT:
         return true;
     default:
         return next.image.equalsIgnoreCase("COLUMN_FORMAT") || next.image.equalsIgnoreCase("STORAGE");

@@ -45,6 +45,7 @@ import io.duetdb.sql.parser.ddl.SqlAlterTableOptions;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRenameItem;
 import io.duetdb.sql.parser.ddl.SqlAlterTableSetReplica;
+import io.duetdb.sql.parser.ddl.SqlCheckConstraint;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateIndex;
@@ -316,12 +317,21 @@ public final class DdlExecutor {
         }
         List<SqlColumnDefinition> columnDefinitions = new ArrayList<>();
         List<SqlIndexDefinition> indexDefinitions = new ArrayList<>();
+        List<SqlCheckConstraint> checks = new ArrayList<>();
         for (SqlNode element : create.elements()) {
             if (element instanceof SqlColumnDefinition column) {
                 columnDefinitions.add(column);
+                checks.addAll(column.checks());
+            } else if (element instanceof SqlCheckConstraint check) {
+                checks.add(check);
             } else {
                 indexDefinitions.add((SqlIndexDefinition) element);
             }
+        }
+        for (SqlCheckConstraint check : checks) {
+            // TiDB's default (tidb_enable_check_constraint off): the constraint is read, and neither kept nor enforced.
+            warnings.add("CHECK constraint " + (check.name() == null ? "" : "'" + check.name().getSimple() + "' ")
+                    + "is parsed but not enforced: DuetDB does not enforce CHECK constraints yet");
         }
         List<String> primaryKey = null;
         Boolean clustered = null;

@@ -79,7 +79,8 @@ final class CreateTableAsSelect {
             if (definition == null) {
                 SqlType type = TypeMapping.fromCalcite(field.getType());
                 definition = new SqlColumnDefinition(pos, identifier, writtenType(type),
-                        field.getType().isNullable() ? null : Boolean.FALSE, null, false, null, null, false, null);
+                        field.getType().isNullable() ? null : Boolean.FALSE, null, false, null, null, false, null,
+                        List.of());
             }
             elements.add(definition);
         }

@@ -310,6 +310,23 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void checkConstraintsAreReadAndNotYetEnforcedAsTidbDoesByDefault() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE checked (a INT CHECK (a > 0), b INT, CONSTRAINT positive CHECK (b >= 0)"
+                    + " NOT ENFORCED, c INT NOT NULL CHECK (c < 10) ENFORCED, CHECK (a < c), PRIMARY KEY (a))");
+            SQLWarning warning = statement.getWarnings();
+            List<String> messages = new ArrayList<>();
+            for (; warning != null; warning = warning.getNextWarning()) {
+                messages.add(warning.getMessage());
+            }
+            assertThat(messages).hasSize(4).contains("CHECK constraint 'positive' is parsed but not enforced: DuetDB"
+                    + " does not enforce CHECK constraints yet");
+            statement.execute("INSERT INTO checked VALUES (1, -1, 3)");
+            assertThat(SqlTesting.rows(statement, "SELECT * FROM checked")).containsExactly("1|-1|3");
+        }
+    }
+
+    @Test
     void enumAndSetColumnsKeepOnlyTheirValues() throws SQLException {
         onBoth("CREATE TABLE shirts (id INT PRIMARY KEY, size ENUM('small', 'Medium', 'large') NOT NULL,"
                 + " tags SET('a', 'b', 'c'))",

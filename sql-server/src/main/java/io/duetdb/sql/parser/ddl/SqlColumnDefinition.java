@@ -20,8 +20,11 @@ public final class SqlColumnDefinition extends DuetSqlCall {
     private final boolean onUpdateCurrentTimestamp;
     /** CLUSTERED (true) or NONCLUSTERED (false) after the column's PRIMARY KEY; null when not said. */
     private final Boolean clustered;
+    private final List<SqlCheckConstraint> checks;
 
-    public SqlColumnDefinition(SqlParserPos pos, SqlIdentifier name, SqlMySqlType type, Boolean nullable, SqlNode defaultValue, boolean autoIncrement, SqlIndexDefinition.Kind key, String comment, boolean onUpdateCurrentTimestamp, Boolean clustered) {
+    public SqlColumnDefinition(SqlParserPos pos, SqlIdentifier name, SqlMySqlType type, Boolean nullable,
+            SqlNode defaultValue, boolean autoIncrement, SqlIndexDefinition.Kind key, String comment,
+            boolean onUpdateCurrentTimestamp, Boolean clustered, List<SqlCheckConstraint> checks) {
         super(pos, "COLUMN DEFINITION");
         this.name = name;
         this.type = type;
@@ -32,6 +35,12 @@ public final class SqlColumnDefinition extends DuetSqlCall {
         this.comment = comment;
         this.onUpdateCurrentTimestamp = onUpdateCurrentTimestamp;
         this.clustered = clustered;
+        this.checks = List.copyOf(checks);
+    }
+
+    /** The column's CHECK constraints. */
+    public List<SqlCheckConstraint> checks() {
+        return checks;
     }
 
     public Boolean clustered() {
