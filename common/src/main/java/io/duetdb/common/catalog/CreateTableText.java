@@ -1,5 +1,9 @@
 package io.duetdb.common.catalog;
 
+import java.math.BigInteger;
+
+import io.duetdb.common.types.SqlTypeName;
+
 /** The CREATE TABLE text SHOW CREATE TABLE prints for a table (and exports write beside its rows). */
 public final class CreateTableText {
     private CreateTableText() {
@@ -22,7 +26,12 @@ public final class CreateTableText {
             } else if (column.defaultCurrentTimestamp()) {
                 text.append(" DEFAULT CURRENT_TIMESTAMP");
             } else if (column.hasDefault() && column.defaultValue() != null) {
-                text.append(" DEFAULT '").append(column.defaultValue().replace("'", "''")).append('\'');
+                if (column.type().name() == SqlTypeName.BIT) {
+                    // MySQL writes a BIT default as a bit string: b'101'.
+                    text.append(" DEFAULT b'").append(new BigInteger(column.defaultValue()).toString(2)).append('\'');
+                } else {
+                    text.append(" DEFAULT '").append(column.defaultValue().replace("'", "''")).append('\'');
+                }
             } else if (!column.notNull()) {
                 text.append(" DEFAULT NULL");
             }

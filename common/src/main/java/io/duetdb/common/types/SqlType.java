@@ -56,6 +56,11 @@ public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned,
         return new SqlType(SqlTypeName.VARCHAR, length, 0, false);
     }
 
+    /** BIT(M), M from 1 to 64: unsigned, as its values are. */
+    public static SqlType bit(int bits) {
+        return new SqlType(SqlTypeName.BIT, bits, 0, true);
+    }
+
     public static SqlType decimal(int precision, int scale) {
         return new SqlType(SqlTypeName.DECIMAL, precision, scale, false);
     }
@@ -101,6 +106,7 @@ public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned,
             case MEDIUMINT -> BigInteger.valueOf(unsigned ? (1 << 24) - 1 : (1 << 23) - 1);
             case INT -> BigInteger.valueOf(unsigned ? 0xFFFFFFFFL : Integer.MAX_VALUE);
             case YEAR -> BigInteger.valueOf(2155);
+            case BIT -> BigInteger.ONE.shiftLeft(Math.min(64, Math.max(1, length))).subtract(BigInteger.ONE);
             default -> unsigned ? BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE)
                     : BigInteger.valueOf(Long.MAX_VALUE);
         };
@@ -120,6 +126,7 @@ public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned,
             case DATETIME, TIMESTAMP, TIME -> name.name().toLowerCase() + (scale > 0 ? "(" + scale + ")" : "");
             case DATE -> "date";
             case YEAR -> "year";
+            case BIT -> "bit(" + length + ")";
             case JSON -> "json";
             case ENUM, SET -> name.name().toLowerCase() + "(" + quotedElements() + ")";
             case NULL -> "null";

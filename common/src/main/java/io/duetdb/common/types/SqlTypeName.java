@@ -21,6 +21,8 @@ public enum SqlTypeName {
     TIMESTAMP(ColumnType.TIMESTAMP),
     TIME(ColumnType.TIME),
     YEAR(ColumnType.INT64),
+    /** BIT(M): an M-bit unsigned number, which clients receive as its ceil(M / 8) bytes, most significant first. */
+    BIT(ColumnType.INT64),
     /** One of the column's values, kept as its text as the column defines it. */
     ENUM(ColumnType.STRING),
     /** Any of the column's values, kept as their text in the column's order, separated by commas. */

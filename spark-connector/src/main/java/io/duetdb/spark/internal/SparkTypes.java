@@ -184,6 +184,7 @@ public final class SparkTypes {
             case TINYINT -> type.unsigned() ? DataTypes.ShortType : DataTypes.ByteType;
             case SMALLINT -> type.unsigned() ? DataTypes.IntegerType : DataTypes.ShortType;
             case MEDIUMINT, YEAR -> DataTypes.IntegerType;
+            case BIT -> DataTypes.LongType;
             case INT -> type.unsigned() ? DataTypes.LongType : DataTypes.IntegerType;
             case BIGINT -> type.unsigned() ? DataTypes.createDecimalType(20, 0) : DataTypes.LongType;
             case DECIMAL -> type.length() > SPARK_MAX_DECIMAL_PRECISION ? DataTypes.StringType

@@ -40,7 +40,7 @@ final class SparkValues {
         }
         SqlType type = column.type();
         return switch (type.name()) {
-            case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT, YEAR -> integer(column, sparkType, row, ordinal);
+            case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT, YEAR, BIT -> integer(column, sparkType, row, ordinal);
             case DECIMAL -> decimal(column, sparkType == DataTypes.StringType
                     ? new BigDecimal(row.getUTF8String(ordinal).toString())
                     : row.getDecimal(ordinal, ((DecimalType) sparkType).precision(), ((DecimalType) sparkType).scale())

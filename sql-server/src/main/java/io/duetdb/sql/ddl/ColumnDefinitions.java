@@ -10,6 +10,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.util.BitString;
 
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.SchemaState;
@@ -101,6 +102,14 @@ final class ColumnDefinitions {
             }
             case "YEAR" -> new SqlType(SqlTypeName.YEAR, 4, 0, true);
             case "JSON" -> SqlType.JSON;
+            case "BIT" -> {
+                int bits = length < 0 ? 1 : length;
+                if (bits < 1 || bits > 64) {
+                    throw new DuetException(ErrorCode.TOO_BIG_DISPLAYWIDTH, "Display width out of range for column '"
+                            + column + "' (max = 64)");
+                }
+                yield SqlType.bit(bits);
+            }
             case "ENUM", "SET" -> elementsType(SqlTypeName.valueOf(name), written.elements(), column);
             default -> throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "column type " + name.toLowerCase(Locale.ROOT)
                     + " is not supported yet (column '" + column + "')");
@@ -216,6 +225,9 @@ final class ColumnDefinitions {
             }
             if (literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN) {
                 return literal.booleanValue() ? 1L : 0L;
+            }
+            if (literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BINARY) {
+                return literal.getValueAs(BitString.class).getAsByteArray();
             }
             return literal.toValue();
         }

@@ -61,6 +61,7 @@ public final class Coercion {
                 case DATETIME, TIMESTAMP -> dateTime(value, type);
                 case TIME -> time(value);
                 case JSON -> json(value, column.name());
+                case BIT -> bit(value, type, column.name(), lenient);
                 case ENUM -> enumValue(value, type, column.name(), lenient);
                 case SET -> setValue(value, type, column.name(), lenient);
                 case NULL -> null;
@@ -185,6 +186,25 @@ public final class Coercion {
         lenient.warn(ErrorCode.INCORRECT_VALUE, "Incorrect " + kind + " value: '" + text + "' for column '" + column
                 + "' at row 1");
         return "0";
+    }
+
+    /** BIT(M) takes numbers, truth values and byte strings (b'101', X'05') below 2^M; more is MySQL's 1406. */
+    private static Object bit(Object value, SqlType type, String column, Lenient lenient) {
+        Object number = value instanceof Boolean bool ? (bool ? 1L : 0L)
+                : value instanceof byte[] bytes ? new BigDecimal(new BigInteger(1, bytes)) : value;
+        try {
+            return integer(number, type, column, null);
+        } catch (DuetException e) {
+            if (e.code() != ErrorCode.OUT_OF_RANGE_VALUE) {
+                throw e;
+            }
+            String message = "Data too long for column '" + column + "' at row 1";
+            if (lenient == null) {
+                throw new DuetException(ErrorCode.DATA_TOO_LONG, message);
+            }
+            lenient.warn(ErrorCode.DATA_TOO_LONG, message);
+            return type.maximum().longValue();
+        }
     }
 
     private static Object integer(Object value, SqlType type, String column, Lenient lenient) {

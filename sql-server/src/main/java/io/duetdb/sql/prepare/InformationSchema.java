@@ -244,8 +244,8 @@ public final class InformationSchema {
                             column.defaultCurrentTimestamp() ? "CURRENT_TIMESTAMP" : column.defaultValue(),
                             column.notNull() ? "NO" : "YES", dataType,
                             text || type.name().isBinary() ? Integer.toUnsignedLong(type.length()) : null,
-                            numeric ? (long) (type.name() == SqlTypeName.DECIMAL ? type.precision()
-                                    : type.maximum().toString().length()) : null,
+                            numeric ? (long) (type.name() == SqlTypeName.DECIMAL || type.name() == SqlTypeName.BIT
+                                    ? type.precision() : type.maximum().toString().length()) : null,
                             numeric ? (long) (type.name() == SqlTypeName.DECIMAL ? type.scale() : 0) : null,
                             temporal ? (long) type.fractionalSeconds() : null,
                             text ? "utf8mb4" : null, text ? "utf8mb4_bin" : null, type.toSql(), key(table, column),

@@ -24,6 +24,7 @@ public final class TypeMapping {
             case BIGINT -> type.unsigned() ? factory.createSqlType(SqlTypeName.DECIMAL, 20, 0)
                     : factory.createSqlType(SqlTypeName.BIGINT);
             case YEAR -> factory.createSqlType(SqlTypeName.SMALLINT);
+            case BIT -> factory.createSqlType(SqlTypeName.BIGINT);
             case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, type.length(), type.scale());
             case FLOAT -> factory.createSqlType(SqlTypeName.REAL);
             case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);

@@ -27,6 +27,7 @@ final class WireTypes {
     static final int DATETIME = 0x0C;
     static final int YEAR = 0x0D;
     static final int VARCHAR = 0x0F;
+    static final int BIT = 0x10;
     static final int JSON = 0xF5;
     static final int NEWDECIMAL = 0xF6;
     static final int BLOB = 0xFC;
@@ -67,6 +68,7 @@ final class WireTypes {
             case TIMESTAMP -> TIMESTAMP;
             case TIME -> TIME;
             case YEAR -> YEAR;
+            case BIT -> BIT;
             case JSON -> JSON;
             case NULL -> NULL;
         };
@@ -89,7 +91,8 @@ final class WireTypes {
         } else if (type.name() == SqlTypeName.SET) {
             flags |= SET_FLAG;
         }
-        if (type.name().isBinary() || !type.name().isString()) {
+        // A BIT column carries no BINARY flag: Connector/J reads BIT(1) as a Boolean only without it, as from MySQL.
+        if (type.name().isBinary() || !type.name().isString() && type.name() != SqlTypeName.BIT) {
             flags |= BINARY_FLAG;
         }
         return flags;
@@ -120,6 +123,15 @@ final class WireTypes {
     /** The text-protocol form of a value. */
     static byte[] text(Object value, SqlType type) {
         if (value instanceof byte[] bytes) {
+            return bytes;
+        }
+        if (type.name() == SqlTypeName.BIT && value instanceof Number number) {
+            // MySQL sends a BIT value as its bytes, most significant first, in both protocols.
+            byte[] bytes = new byte[(type.length() + 7) / 8];
+            long bits = number.longValue();
+            for (int i = bytes.length - 1; i >= 0; i--, bits >>>= 8) {
+                bytes[i] = (byte) bits;
+            }
             return bytes;
         }
         return textString(value, type).getBytes(StandardCharsets.UTF_8);

@@ -327,6 +327,34 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void bitColumnsHoldNumbersThatClientsReadAsBytes() throws SQLException {
+        onBoth("CREATE TABLE bits (id INT PRIMARY KEY, f BIT(1) NOT NULL DEFAULT 0, m BIT(12) DEFAULT b'1111')",
+                "INSERT INTO bits (id, f) VALUES (1, b'1')", "INSERT INTO bits VALUES (2, 0, b'000100000001'), (3, TRUE, 7)");
+        assertShared("SELECT id, f + 0, m + 0, HEX(m), BIN(m) FROM bits ORDER BY id", "1|1|15|F|1111", "2|0|257|101|100000001",
+                "3|1|7|7|111");
+        assertShared("SELECT id FROM bits WHERE f = 1 AND m > 10 ORDER BY id", "1");
+        assertShared("SELECT COLUMN_TYPE, NUMERIC_PRECISION FROM information_schema.COLUMNS WHERE TABLE_NAME = 'bits'"
+                + " AND COLUMN_NAME <> 'id' ORDER BY COLUMN_NAME", "bit(1)|1", "bit(12)|12");
+        assertError("INSERT INTO bits VALUES (4, 2, 0)", 1406, "22001",
+                "Data truncation: Data too long for column 'f' at row 1");
+        assertError("CREATE TABLE wide (b BIT(65))", 1439, "42000", "Display width out of range for column 'b' (max = 64)");
+        for (String url : mariaDb == null ? List.of(sqlCluster.url()) : List.of(sqlCluster.url(), mariaDb.url())) {
+            try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement();
+                    ResultSet result = statement.executeQuery("SELECT f, m FROM bits WHERE id = 2")) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getMetaData().getColumnTypeName(1)).as(url).isEqualTo("BIT");
+                assertThat(result.getObject(1)).as(url).isEqualTo(Boolean.FALSE);
+                assertThat(result.getLong(2)).as(url).isEqualTo(257L);
+                assertThat(result.getBytes(2)).as(url).containsExactly(1, 1);
+            }
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SHOW CREATE TABLE bits").get(0))
+                    .contains("`f` bit(1) NOT NULL DEFAULT b'0'", "`m` bit(12) DEFAULT b'1111'");
+        }
+    }
+
+    @Test
     void enumAndSetColumnsKeepOnlyTheirValues() throws SQLException {
         onBoth("CREATE TABLE shirts (id INT PRIMARY KEY, size ENUM('small', 'Medium', 'large') NOT NULL,"
                 + " tags SET('a', 'b', 'c'))",

@@ -3,6 +3,7 @@ package io.duetdb.sql.parser.generated;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.util.LinkedList;
 import java.util.Locale;
 import java.util.Set;
@@ -17,7 +18,7 @@ import io.duetdb.sql.parser.ExecutableComments;
  * would decide otherwise: MySQL's string escapes ({@link MySqlStringLiterals}); VALUE, ARRAY, ROLLUP, PERIOD,
  * STREAM, UNKNOWN and USER as column and table names; JSON_OBJECT and JSON_ARRAY as MySQL's plain functions; FROM DUAL as no FROM at all; FOR before UPDATE or SHARE as
  * the locking clause's own token; TiDB's AS OF TIMESTAMP as Calcite's FOR SYSTEM_TIME AS OF; adjacent strings as
- * one, and character set introducers and N before a string dropped; SELECT modifiers (SQL_NO_CACHE ...) dropped; and TiDB's bracketed hint options (see
+ * one, and character set introducers and N before a string dropped; bit strings (b'101') as binary strings; SELECT modifiers (SQL_NO_CACHE ...) dropped; and TiDB's bracketed hint options (see
  * {@link #inHint}); MySQL's executable comments are read as statement text ({@link ExecutableComments}).
  * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
  */
@@ -149,8 +150,11 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             // REGEXP (a reserved word, as in MySQL) is the operator RLIKE is.
             case REGEXP -> token.kind = RLIKE;
             case IDENTIFIER -> {
-                // A character set introducer (_utf8mb4'text') or a national string (N'text'): the text is what counts.
                 Token following = peek();
+                if (isBitString(token, following)) {
+                    return bitStringAsBinary(token, ahead.removeFirst());
+                }
+                // A character set introducer (_utf8mb4'text') or a national string (N'text'): the text is what counts.
                 if (isString(following) && (MySqlStringLiterals.isIntroducer(token.image)
                         || token.image.equalsIgnoreCase("N") && following.beginLine == token.endLine
                                 && following.beginColumn == token.endColumn + 1)) {
@@ -183,6 +187,28 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
         respell(token, HINT_BEG, "/*+");
         inHint = true;
         return token;
+    }
+
+    /** MySQL's bit string b'101': a b right before a quoted string of binary digits. */
+    private static boolean isBitString(Token word, Token following) {
+        return word.image.equalsIgnoreCase("b") && following.kind == BIG_QUERY_QUOTED_STRING
+                && following.beginLine == word.endLine && following.beginColumn == word.endColumn + 1
+                && following.image.matches("'[01]*'");
+    }
+
+    /** A bit string as the binary string of the same bits (b'101' is X'05'), which Calcite's grammar reads. */
+    private static Token bitStringAsBinary(Token word, Token string) {
+        String digits = string.image.substring(1, string.image.length() - 1);
+        StringBuilder hex = new StringBuilder();
+        if (!digits.isEmpty()) {
+            String hexDigits = new BigInteger(digits, 2).toString(16);
+            int bytes = (digits.length() + 7) / 8;
+            hex.append("0".repeat(bytes * 2 - hexDigits.length())).append(hexDigits);
+        }
+        respell(word, BINARY_STRING_LITERAL, "X'" + hex + "'");
+        word.endLine = string.endLine;
+        word.endColumn = string.endColumn;
+        return word;
     }
 
     /** Whether a token after a word makes that word a select item or a qualifier, not a SELECT modifier. */
