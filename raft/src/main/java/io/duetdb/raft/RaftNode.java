@@ -114,16 +114,11 @@ public final class RaftNode implements AutoCloseable {
         if (server != null) {
             throw new IllegalStateException("a group's storage is deleted before the server starts");
         }
-        Path groupDirectory = options.storageDirectory().resolve(key.toUuid().toString());
-        if (!Files.exists(groupDirectory)) {
+        if (!Files.exists(groupDirectory(key))) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(groupDirectory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-        LOG.info("deleted the stored Raft group {} ({})", key, groupDirectory);
+        deleteGroupDirectory(key);
+        LOG.info("deleted the stored Raft group {} ({})", key, groupDirectory(key));
     }
 
     /** Starts the server with whatever groups it finds on disk; more can be added with {@link #addGroup}. */
@@ -169,15 +164,51 @@ public final class RaftNode implements AutoCloseable {
         return new DurableStateMachineAdapter((DurableStateMachine) stateMachine, name);
     }
 
-    /** Creates a new group on this node (format), with this node among {@code peers}. */
+    /**
+     * Creates a new group on this node (format), with this node among {@code peers}. When Ratis fails to start the
+     * group it formatted (a leader's snapshot or heartbeat can race its start: "previous != null"), the group is not
+     * running and its new directory would make every later add fail to format: the directory goes, and the caller
+     * may try again.
+     */
     public RaftGroupHandle addGroup(RaftGroupKey key, List<RaftPeerSpec> peers) throws IOException {
-        RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(key.toUuid()), toRaftPeers(peers));
+        RaftGroupId groupId = RaftGroupId.valueOf(key.toUuid());
+        boolean stored = Files.exists(groupDirectory(key));
+        RaftGroup group = RaftGroup.valueOf(groupId, toRaftPeers(peers));
         RaftClientReply reply = server.groupManagementAsync(GroupManagementRequest.newAdd(clientId, server.getId(),
                 callIds.incrementAndGet(), group, true)).join();
         if (!reply.isSuccess()) {
+            if (!stored && !isRunning(groupId)) {
+                deleteGroupDirectory(key);
+                LOG.warn("Raft group {} failed to start after it was formatted; its directory is deleted", key);
+            }
             throw new IOException("cannot add Raft group " + key + ": " + reply.getException());
         }
         return handle(key);
+    }
+
+    private boolean isRunning(RaftGroupId groupId) throws IOException {
+        for (RaftGroupId running : server.getGroupIds()) {
+            if (running.equals(groupId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Path groupDirectory(RaftGroupKey key) {
+        return options.storageDirectory().resolve(key.toUuid().toString());
+    }
+
+    private void deleteGroupDirectory(RaftGroupKey key) throws IOException {
+        Path directory = groupDirectory(key);
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     /** Leaves a group and forgets it: its log and Ratis metadata are deleted (the state machine keeps its data). */
