@@ -119,18 +119,22 @@ SqlCheckConstraint DuetCheckConstraint() :
     SqlIdentifier name = null;
     final SqlNode condition;
     boolean enforced = true;
+    final Token first;
+    final Token last;
 }
 {
     { s = span(); }
     [ <CONSTRAINT> [ name = SimpleIdentifier() ] ]
-    <CHECK> <LPAREN> condition = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
+    <CHECK> <LPAREN> { first = getToken(1); } condition = Expression(ExprContext.ACCEPT_SUB_QUERY) { last = getToken(0); }
+    <RPAREN>
     [
         LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("ENFORCED")
             || getToken(1).kind == NOT && getToken(2).image.equalsIgnoreCase("ENFORCED") })
         [ <NOT> { enforced = false; } ] DuetWordIn("ENFORCED")
     ]
     {
-        return new SqlCheckConstraint(s.end(this), name, condition, enforced);
+        return new SqlCheckConstraint(s.end(this), name, condition,
+            SqlCreateView.text(originalSql, first.beginLine, first.beginColumn, last.endLine, last.endColumn), enforced);
     }
 }
 
@@ -215,6 +219,11 @@ SqlColumnDefinition DuetColumnDefinition() :
     Boolean clustered = null;
     final List<SqlCheckConstraint> checks = new ArrayList<SqlCheckConstraint>();
     SqlCheckConstraint check;
+    String defaultText = null;
+    SqlNode generated = null;
+    String generatedText = null;
+    boolean stored = false;
+    Token first;
 }
 {
     name = SimpleIdentifier() { s = span(); }
@@ -226,7 +235,34 @@ SqlColumnDefinition DuetColumnDefinition() :
     |
         <NULL> { nullable = Boolean.TRUE; }
     |
+        LOOKAHEAD(2) <DEFAULT_> <LPAREN> { first = getToken(1); } defaultValue = Expression(ExprContext.ACCEPT_SUB_QUERY)
+        {
+            defaultText = SqlCreateView.text(originalSql, first.beginLine, first.beginColumn, getToken(0).endLine,
+                getToken(0).endColumn);
+        }
+        <RPAREN>
+    |
         <DEFAULT_> defaultValue = DuetDefaultValue()
+    |
+        [ <GENERATED> <ALWAYS> ] <AS> <LPAREN> { first = getToken(1); }
+        generated = Expression(ExprContext.ACCEPT_SUB_QUERY)
+        {
+            generatedText = SqlCreateView.text(originalSql, first.beginLine, first.beginColumn, getToken(0).endLine,
+                getToken(0).endColumn);
+        }
+        <RPAREN>
+        [
+            LOOKAHEAD({ getToken(1).kind == VIRTUAL || getToken(1).kind == STORED
+                || getToken(1).image.equalsIgnoreCase("PERSISTENT") })
+            (
+                <VIRTUAL>
+            |
+                <STORED> { stored = true; }
+            |
+                // MariaDB's word for STORED.
+                DuetSkipWord() { stored = true; }
+            )
+        ]
     |
         <AUTO_INCREMENT> { autoIncrement = true; }
     |
@@ -257,8 +293,9 @@ SqlColumnDefinition DuetColumnDefinition() :
         )
     )*
     {
-        return new SqlColumnDefinition(s.end(this), name, type, nullable, defaultValue, autoIncrement, key,
-            comment, onUpdateCurrentTimestamp, clustered, checks);
+        return new SqlColumnDefinition(s.end(this), name, type, nullable, defaultValue, defaultText, autoIncrement,
+            key, comment, onUpdateCurrentTimestamp, clustered, checks,
+            generated == null ? null : new SqlColumnDefinition.Generation(generated, generatedText, stored));
     }
 }
 
@@ -600,6 +637,11 @@ SqlNode DuetAlterAction() :
     |
         <ALTER>
         (
+            ( <CHECK> | <CONSTRAINT> ) name = SimpleIdentifier() { boolean enforced = true; }
+            [ <NOT> { enforced = false; } ] DuetWordIn("ENFORCED") {
+                return SqlAlterTableCheck.alter(s.end(this), name, enforced);
+            }
+        |
             <INDEX> name = SimpleIdentifier() {
                 boolean visible = getToken(1).image.equalsIgnoreCase("VISIBLE");
             }
@@ -621,6 +663,12 @@ SqlNode DuetAlterAction() :
     |
         <ADD>
         (
+            LOOKAHEAD({ getToken(1).kind == CHECK || getToken(1).kind == CONSTRAINT
+                && (getToken(2).kind == CHECK || getToken(3).kind == CHECK) })
+            definition = DuetCheckConstraint() {
+                return SqlAlterTableCheck.add(s.end(this), (SqlCheckConstraint) definition);
+            }
+        |
             LOOKAHEAD(3) definition = DuetIndexDefinition() {
                 return new SqlAlterTableAddIndex(s.end(this), (SqlIndexDefinition) definition);
             }
@@ -654,6 +702,10 @@ SqlNode DuetAlterAction() :
         |
             <PRIMARY> <KEY> {
                 return new SqlAlterTableDropIndex(s.end(this), new SqlIdentifier("PRIMARY", getPos()), false);
+            }
+        |
+            ( <CHECK> | <CONSTRAINT> ) name = SimpleIdentifier() {
+                return SqlAlterTableCheck.drop(s.end(this), name);
             }
         |
             [ <COLUMN> ] ifExists = DuetIfExists() name = SimpleIdentifier() {
@@ -1757,7 +1809,7 @@ JAVACODE boolean DuetColumnOptionNext() {
     Token next = getToken(1);
     switch (next.kind) {
     case NOT: case NULL: case DEFAULT_: case AUTO_INCREMENT: case PRIMARY: case UNIQUE: case KEY: case CLUSTERED:
-    case NONCLUSTERED: case COMMENT: case ON: case COLLATE: case CHECK: case CONSTRAINT:
+    case NONCLUSTERED: case COMMENT: case ON: case COLLATE: case CHECK: case CONSTRAINT: case GENERATED: case AS:
         return true;
     default:
         return next.image.equalsIgnoreCase("COLUMN_FORMAT") || next.image.equalsIgnoreCase("STORAGE");

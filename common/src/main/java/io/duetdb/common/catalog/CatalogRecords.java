@@ -37,12 +37,25 @@ public final class CatalogRecords {
 
     private final ObjectMapper json = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-            .addMixIn(SqlType.class, SqlTypeFields.class);
+            .addMixIn(SqlType.class, SqlTypeFields.class)
+            .addMixIn(ColumnInfo.class, ColumnInfoFields.class)
+            .addMixIn(TableInfo.class, TableInfoFields.class);
 
     /** Types other than ENUM and SET store no values, as before those types came (so the stored form stays). */
     private interface SqlTypeFields {
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<String> elements();
+    }
+
+    /** Columns without an expression and tables without CHECK constraints store neither (as before they came). */
+    private interface ColumnInfoFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        ColumnExpression expression();
+    }
+
+    private interface TableInfoFields {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<CheckConstraint> checks();
     }
 
     /** The schema version, 0 before the first schema change. */

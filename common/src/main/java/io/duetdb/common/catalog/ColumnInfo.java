@@ -15,7 +15,15 @@ import io.duetdb.common.types.SqlType;
  */
 public record ColumnInfo(int id, String name, int position, SqlType type, boolean notNull, boolean hasDefault,
         String defaultValue, boolean defaultCurrentTimestamp, boolean autoIncrement, boolean onUpdateCurrentTimestamp,
-        String comment, SchemaState state, boolean originFrozen, String originValue) {
+        String comment, SchemaState state, boolean originFrozen, String originValue, ColumnExpression expression) {
+    public ColumnInfo(int id, String name, int position, SqlType type, boolean notNull, boolean hasDefault,
+            String defaultValue, boolean defaultCurrentTimestamp, boolean autoIncrement,
+            boolean onUpdateCurrentTimestamp, String comment, SchemaState state, boolean originFrozen,
+            String originValue) {
+        this(id, name, position, type, notNull, hasDefault, defaultValue, defaultCurrentTimestamp, autoIncrement,
+                onUpdateCurrentTimestamp, comment, state, originFrozen, originValue, null);
+    }
+
     public ColumnInfo(int id, String name, int position, SqlType type, boolean notNull, boolean hasDefault,
             String defaultValue, boolean defaultCurrentTimestamp, boolean autoIncrement,
             boolean onUpdateCurrentTimestamp, String comment, SchemaState state) {
@@ -95,27 +103,43 @@ public record ColumnInfo(int id, String name, int position, SqlType type, boolea
             text = value.toString();
         }
         return new ColumnInfo(id, name, position, type, notNull, hasDefault, defaultValue, defaultCurrentTimestamp,
-                autoIncrement, onUpdateCurrentTimestamp, comment, state, true, text);
+                autoIncrement, onUpdateCurrentTimestamp, comment, state, true, text, expression);
+    }
+
+    /** Whether the column is GENERATED ALWAYS AS an expression (VIRTUAL or STORED). */
+    public boolean generated() {
+        return expression != null && expression.generated();
+    }
+
+    /** The column's DEFAULT (expression), or null when its default is none, a literal or the clock. */
+    public ColumnExpression defaultExpression() {
+        return expression != null && !expression.generated() ? expression : null;
+    }
+
+    public ColumnInfo withExpression(ColumnExpression newExpression) {
+        return new ColumnInfo(id, name, position, type, notNull, hasDefault, defaultValue, defaultCurrentTimestamp,
+                autoIncrement, onUpdateCurrentTimestamp, comment, state, originFrozen, originValue, newExpression);
     }
 
     public ColumnInfo withPosition(int newPosition) {
         return new ColumnInfo(id, name, newPosition, type, notNull, hasDefault, defaultValue, defaultCurrentTimestamp,
-                autoIncrement, onUpdateCurrentTimestamp, comment, state, originFrozen, originValue);
+                autoIncrement, onUpdateCurrentTimestamp, comment, state, originFrozen, originValue, expression);
     }
 
     public ColumnInfo withState(SchemaState newState) {
         return new ColumnInfo(id, name, position, type, notNull, hasDefault, defaultValue, defaultCurrentTimestamp,
-                autoIncrement, onUpdateCurrentTimestamp, comment, newState, originFrozen, originValue);
+                autoIncrement, onUpdateCurrentTimestamp, comment, newState, originFrozen, originValue, expression);
     }
 
     public ColumnInfo withName(String newName) {
         return new ColumnInfo(id, newName, position, type, notNull, hasDefault, defaultValue, defaultCurrentTimestamp,
-                autoIncrement, onUpdateCurrentTimestamp, comment, state, originFrozen, originValue);
+                autoIncrement, onUpdateCurrentTimestamp, comment, state, originFrozen, originValue, expression);
     }
 
     /** This column with another default: {@code hasDefault} false drops it, {@code value} null is DEFAULT NULL. */
     public ColumnInfo withDefault(boolean newHasDefault, String value, boolean currentTimestamp) {
         return new ColumnInfo(id, name, position, type, notNull, newHasDefault, value, currentTimestamp,
-                autoIncrement, onUpdateCurrentTimestamp, comment, state, originFrozen, originValue);
+                autoIncrement, onUpdateCurrentTimestamp, comment, state, originFrozen, originValue,
+                expression != null && expression.generated() ? expression : null);
     }
 }

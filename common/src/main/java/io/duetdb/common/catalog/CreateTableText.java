@@ -18,22 +18,18 @@ public final class CreateTableText {
             }
             first = false;
             text.append("  ").append(quoted(column.name())).append(' ').append(column.type().toSql());
+            if (column.generated()) {
+                text.append(" GENERATED ALWAYS AS (").append(column.expression().text()).append(") ")
+                        .append(column.expression().kind());
+            }
             if (column.notNull()) {
                 text.append(" NOT NULL");
             }
-            if (column.autoIncrement()) {
-                text.append(" AUTO_INCREMENT");
-            } else if (column.defaultCurrentTimestamp()) {
-                text.append(" DEFAULT CURRENT_TIMESTAMP");
-            } else if (column.hasDefault() && column.defaultValue() != null) {
-                if (column.type().name() == SqlTypeName.BIT) {
-                    // MySQL writes a BIT default as a bit string: b'101'.
-                    text.append(" DEFAULT b'").append(new BigInteger(column.defaultValue()).toString(2)).append('\'');
-                } else {
-                    text.append(" DEFAULT '").append(column.defaultValue().replace("'", "''")).append('\'');
-                }
-            } else if (!column.notNull()) {
-                text.append(" DEFAULT NULL");
+            if (!column.generated()) {
+                appendDefault(text, column);
+            }
+            if (column.onUpdateCurrentTimestamp()) {
+                text.append(" ON UPDATE CURRENT_TIMESTAMP");
             }
             if (!column.comment().isEmpty()) {
                 text.append(" COMMENT '").append(column.comment().replace("'", "''")).append('\'');
@@ -63,11 +59,38 @@ public final class CreateTableText {
                         : " /*T![clustered_index] NONCLUSTERED */");
             }
         }
+        for (CheckConstraint check : table.checks()) {
+            text.append(",\n  CONSTRAINT ").append(quoted(check.name())).append(" CHECK (").append(check.text())
+                    .append(')');
+            if (!check.enforced()) {
+                text.append(" /*!80016 NOT ENFORCED */");
+            }
+        }
         text.append("\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
         if (!table.comment().isEmpty()) {
             text.append(" COMMENT='").append(table.comment().replace("'", "''")).append('\'');
         }
         return text.toString();
+    }
+
+    /** The column's DEFAULT clause (none for AUTO_INCREMENT or a NOT NULL column without one). */
+    private static void appendDefault(StringBuilder text, ColumnInfo column) {
+        if (column.defaultExpression() != null) {
+            text.append(" DEFAULT (").append(column.defaultExpression().text()).append(')');
+        } else if (column.autoIncrement()) {
+            text.append(" AUTO_INCREMENT");
+        } else if (column.defaultCurrentTimestamp()) {
+            text.append(" DEFAULT CURRENT_TIMESTAMP");
+        } else if (column.hasDefault() && column.defaultValue() != null) {
+            if (column.type().name() == SqlTypeName.BIT) {
+                // MySQL writes a BIT default as a bit string: b'101'.
+                text.append(" DEFAULT b'").append(new BigInteger(column.defaultValue()).toString(2)).append('\'');
+            } else {
+                text.append(" DEFAULT '").append(column.defaultValue().replace("'", "''")).append('\'');
+            }
+        } else if (!column.notNull()) {
+            text.append(" DEFAULT NULL");
+        }
     }
 
     /** An identifier in backquotes, as MySQL quotes it (a backquote inside is doubled). */

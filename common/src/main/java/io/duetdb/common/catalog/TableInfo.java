@@ -19,8 +19,9 @@ import io.duetdb.common.row.RowColumn;
  */
 public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
         String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
-        ViewInfo view, int columnarReplicas, boolean commonHandle) {
+        ViewInfo view, int columnarReplicas, boolean commonHandle, List<CheckConstraint> checks) {
     public TableInfo {
+        checks = checks == null ? List.of() : List.copyOf(checks);
         requireNonNull(name, "name is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         indexes = List.copyOf(requireNonNull(indexes, "indexes is null"));
@@ -31,6 +32,13 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
         if (commonHandle && (handleColumn != null || indexes.stream().noneMatch(IndexInfo::primary))) {
             throw new IllegalArgumentException("a common handle needs a primary key and no integer handle column");
         }
+    }
+
+    public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+            String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
+            ViewInfo view, int columnarReplicas, boolean commonHandle) {
+        this(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas, commonHandle, List.of());
     }
 
     public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
@@ -124,27 +132,41 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
     /** The same table under another id (TRUNCATE, a physical import's new key range). */
     public TableInfo withId(long newId) {
         return new TableInfo(newId, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle);
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks);
     }
 
     public TableInfo withName(String newName) {
         return new TableInfo(id, databaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle);
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks);
     }
 
     public TableInfo withColumnsAndIndexes(List<ColumnInfo> newColumns, List<IndexInfo> newIndexes, int newNextColumnId,
             long newNextIndexId) {
         return new TableInfo(id, databaseId, name, newColumns, newIndexes, handleColumn, newNextColumnId, newNextIndexId,
-                comment, autoIncrementBase, view, columnarReplicas, commonHandle);
+                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks);
     }
 
     public TableInfo withDatabase(long newDatabaseId, String newName) {
         return new TableInfo(id, newDatabaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId,
-                comment, autoIncrementBase, view, columnarReplicas, commonHandle);
+                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks);
+    }
+
+    public TableInfo withChecks(List<CheckConstraint> newChecks) {
+        return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas, commonHandle, newChecks);
+    }
+
+    /**
+     * Whether writes compute values or test conditions beyond the columns' types: generated columns, expression
+     * defaults, enforced CHECK constraints.
+     */
+    public boolean hasWriteExpressions() {
+        return columns.stream().anyMatch(column -> column.expression() != null)
+                || checks.stream().anyMatch(CheckConstraint::enforced);
     }
 
     public TableInfo withColumnarReplicas(int count) {
         return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, count, commonHandle);
+                autoIncrementBase, view, count, commonHandle, checks);
     }
 }

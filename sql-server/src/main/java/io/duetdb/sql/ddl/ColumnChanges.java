@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 import io.duetdb.client.txn.TxnClient;
@@ -42,6 +43,20 @@ final class ColumnChanges {
         TableInfo before = DdlExecutor.table(catalog.current(), name);
         ColumnInfo old = publicColumn(before, oldName);
         ColumnInfo planned = redefined(before, old, change.column(), old.id());
+        if (!oldName.equalsIgnoreCase(planned.name())) {
+            TableExpressions.checkNoDependents(before, old);
+        }
+        if (!Objects.equals(old.expression(), planned.expression())
+                && (old.generated() || planned.generated())) {
+            if (values.hasRows(before)) {
+                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "Unsupported modify column: changing the"
+                        + " generated expression of '" + oldName + "' computes every row, which is supported only on"
+                        + " an empty table yet");
+            }
+            List<ColumnInfo> columns = new ArrayList<>(before.publicColumns());
+            columns.set(columns.indexOf(old), planned);
+            TableExpressions.checkColumns(columns);
+        }
         TypeChange typeChange = TypeChange.of(old.type(), planned.type());
         if (typeChange == TypeChange.REWRITE) {
             String what = "changing column '" + oldName + "' from " + old.type().toSql() + " to "
@@ -100,6 +115,9 @@ final class ColumnChanges {
         job.runDdl("rename column " + from + " of " + name[1] + " to " + to, (ddl, current) -> {
             TableInfo table = DdlExecutor.table(current, name);
             ColumnInfo column = publicColumn(table, from);
+            if (!from.equalsIgnoreCase(to)) {
+                TableExpressions.checkNoDependents(table, column);
+            }
             checkNewName(table, column, to);
             ddl.putTable(replaced(table, column, column.withName(to), table.publicColumns().indexOf(column)));
             job.describe(name[0], table.name(), table.databaseId(), table.id(),

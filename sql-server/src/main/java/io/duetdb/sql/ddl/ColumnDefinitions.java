@@ -12,6 +12,7 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.util.BitString;
 
+import io.duetdb.common.catalog.ColumnExpression;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.error.DuetException;
@@ -21,6 +22,7 @@ import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.exec.Coercion;
 import io.duetdb.sql.exec.Values;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
+import io.duetdb.sql.parser.ddl.SqlIndexDefinition;
 import io.duetdb.sql.parser.ddl.SqlMySqlType;
 
 /** Column definitions as written turned into catalog columns, with MySQL's checks and defaults. */
@@ -146,13 +148,15 @@ final class ColumnDefinitions {
         String name = definition.name().getSimple();
         SqlType type = type(definition.type(), name);
         boolean notNull = Boolean.FALSE.equals(definition.nullable()) || inPrimaryKey
-                || definition.key() == io.duetdb.sql.parser.ddl.SqlIndexDefinition.Kind.PRIMARY;
+                || definition.key() == SqlIndexDefinition.Kind.PRIMARY;
         if (inPrimaryKey && Boolean.TRUE.equals(definition.nullable())) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "All parts of a PRIMARY KEY must be NOT NULL;"
                     + " if you need NULL in a key, use UNIQUE instead");
         }
-        ColumnDefault columnDefault = defaultOf(definition.defaultValue(), type, notNull, name);
-        if (type.name() == SqlTypeName.ENUM && notNull && !columnDefault.present()) {
+        ColumnExpression expression = expression(definition, type, inPrimaryKey);
+        ColumnDefault columnDefault = expression != null ? new ColumnDefault(expression.kind()
+                == ColumnExpression.Kind.DEFAULT, null, false) : defaultOf(definition.defaultValue(), type, notNull, name);
+        if (type.name() == SqlTypeName.ENUM && notNull && !columnDefault.present() && expression == null) {
             // MySQL: a NOT NULL ENUM without a default takes its first value.
             columnDefault = new ColumnDefault(true, type.elements().get(0), false);
         }
@@ -162,7 +166,45 @@ final class ColumnDefinitions {
         }
         return new ColumnInfo(id, name, position, type, notNull, columnDefault.present(), columnDefault.value(),
                 columnDefault.currentTimestamp(), definition.autoIncrement(), definition.onUpdateCurrentTimestamp(),
-                definition.comment() == null ? "" : definition.comment(), SchemaState.PUBLIC);
+                definition.comment() == null ? "" : definition.comment(), SchemaState.PUBLIC, false, null, expression);
+    }
+
+    /**
+     * The column's generated expression, or its DEFAULT (expression) when that is not a plain literal (which is
+     * kept as a literal default); null when it has neither.
+     */
+    private static ColumnExpression expression(SqlColumnDefinition definition, SqlType type, boolean inPrimaryKey) {
+        String name = definition.name().getSimple();
+        SqlColumnDefinition.Generation generation = definition.generation();
+        if (generation == null) {
+            // BLOB, TEXT and JSON columns take no literal default, but an expression that is a literal.
+            boolean literalDefault = isLiteral(definition.defaultValue()) && type.name() != SqlTypeName.JSON
+                    && type.name() != SqlTypeName.TEXT && type.name() != SqlTypeName.BLOB;
+            if (definition.defaultText() == null || literalDefault) {
+                return null;
+            }
+            if (definition.autoIncrement()) {
+                throw new DuetException(ErrorCode.INVALID_DEFAULT, "Invalid default value for '" + name + "'");
+            }
+            return new ColumnExpression(definition.defaultText(), ColumnExpression.Kind.DEFAULT);
+        }
+        String refused = definition.defaultValue() != null ? "DEFAULT"
+                : definition.autoIncrement() ? "AUTO_INCREMENT"
+                : definition.onUpdateCurrentTimestamp() ? "ON UPDATE" : null;
+        if (refused != null) {
+            throw new DuetException(ErrorCode.WRONG_USAGE, "Incorrect usage of " + refused + " and generated column");
+        }
+        if (!generation.stored() && (inPrimaryKey || definition.key() == SqlIndexDefinition.Kind.PRIMARY)) {
+            throw new DuetException(ErrorCode.GENERATED_COLUMN_UNSUPPORTED, "'Defining a virtual generated column as"
+                    + " primary key' is not supported for generated columns.");
+        }
+        return new ColumnExpression(generation.text(), generation.stored() ? ColumnExpression.Kind.STORED
+                : ColumnExpression.Kind.VIRTUAL);
+    }
+
+    private static boolean isLiteral(SqlNode node) {
+        return node instanceof SqlLiteral || node instanceof SqlCall call && call.getKind() == SqlKind.MINUS_PREFIX
+                && call.operand(0) instanceof SqlLiteral;
     }
 
     /** A column's default as the catalog keeps it: none, a value as text (null for DEFAULT NULL) or the clock. */

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 
 import io.duetdb.client.txn.TxnClient;
+import io.duetdb.common.catalog.CheckConstraint;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.DatabaseInfo;
 import io.duetdb.common.catalog.IndexInfo;
@@ -37,6 +38,7 @@ import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableChangeColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableColumnDefault;
+import io.duetdb.sql.parser.ddl.SqlAlterTableCheck;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableDropIndex;
 import io.duetdb.sql.parser.ddl.SqlAlterTableIndexVisibility;
@@ -78,6 +80,7 @@ public final class DdlExecutor {
     private final ViewDdl views;
     private final ColumnarReplicas replicas;
     private final ColumnChanges columnChanges;
+    private final CheckConstraintChanges checks;
     private final BackfillObserver observer;
 
     /** Told of each backfill transaction that committed, with its rows. */
@@ -102,6 +105,7 @@ public final class DdlExecutor {
         this.views = new ViewDdl(catalog);
         this.replicas = new ColumnarReplicas(catalog, client.placement());
         this.columnChanges = new ColumnChanges(catalog, client);
+        this.checks = new CheckConstraintChanges(catalog, client);
     }
 
     public ColumnarReplicas columnarReplicas() {
@@ -181,6 +185,10 @@ public final class DdlExecutor {
                             drop.ifExists(), job));
                 } else if (action instanceof SqlAlterTableAddColumn add) {
                     runJob("add column", job -> addColumn(alter.table(), currentDatabase, add, job));
+                    for (SqlCheckConstraint check : add.column().checks()) {
+                        runJob("add check", job -> checks.add(qualified(alter.table(), currentDatabase), check,
+                                add.column().name().getSimple(), cancelled, job));
+                    }
                     if (add.column().key() == SqlIndexDefinition.Kind.UNIQUE) {
                         // ADD COLUMN c ... UNIQUE: the column, then its unique index (named after it), as MySQL does.
                         String column = add.column().name().getSimple();
@@ -188,6 +196,15 @@ public final class DdlExecutor {
                         String indexName = uniqueName(column, indexNames(catalog.current(), name));
                         runJob("add index", job -> addIndex(alter.table(), currentDatabase,
                                 SqlIndexDefinition.Kind.UNIQUE, indexName, List.of(column), false, cancelled, job));
+                    }
+                } else if (action instanceof SqlAlterTableCheck check) {
+                    String[] name = qualified(alter.table(), currentDatabase);
+                    switch (check.action()) {
+                        case ADD -> runJob("add check", job -> checks.add(name, check.constraint(), null, cancelled, job));
+                        case DROP -> runJob("drop check", job -> checks.drop(name, check.name().getSimple(), job));
+                        case ALTER -> runJob("alter check", job -> checks.alter(name, check.name().getSimple(),
+                                check.enforced(), cancelled, job));
+                        default -> throw new IllegalStateException("unknown check action " + check.action());
                     }
                 } else if (action instanceof SqlAlterTableDropColumn drop) {
                     runJob("drop column", job -> dropColumn(alter.table(), currentDatabase, drop.name().getSimple(),
@@ -307,9 +324,20 @@ public final class DdlExecutor {
                 }
                 TableInfo source = table(current, like);
                 long tableId = ddl.nextId();
+                // The copies of the source's CHECK constraints take generated names: names are unique in a database.
+                Set<String> taken = checkNames(current, database);
+                List<CheckConstraint> checks = new ArrayList<>();
+                int number = 0;
+                for (CheckConstraint check : source.checks()) {
+                    String checkName;
+                    do {
+                        checkName = name[1] + "_chk_" + ++number;
+                    } while (!taken.add(checkName.toLowerCase(Locale.ROOT)));
+                    checks.add(new CheckConstraint(checkName, check.text(), check.enforced()));
+                }
                 ddl.putTable(new TableInfo(tableId, database.id(), name[1], source.columns(), source.indexes(),
                         source.handleColumn(), source.nextColumnId(), source.nextIndexId(), source.comment(), 0, null, 0,
-                        source.commonHandle()));
+                        source.commonHandle(), checks));
                 job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
                 return null;
             });
@@ -318,20 +346,20 @@ public final class DdlExecutor {
         List<SqlColumnDefinition> columnDefinitions = new ArrayList<>();
         List<SqlIndexDefinition> indexDefinitions = new ArrayList<>();
         List<SqlCheckConstraint> checks = new ArrayList<>();
+        List<String> checkColumns = new ArrayList<>();
         for (SqlNode element : create.elements()) {
             if (element instanceof SqlColumnDefinition column) {
                 columnDefinitions.add(column);
-                checks.addAll(column.checks());
+                for (SqlCheckConstraint check : column.checks()) {
+                    checks.add(check);
+                    checkColumns.add(column.name().getSimple());
+                }
             } else if (element instanceof SqlCheckConstraint check) {
                 checks.add(check);
+                checkColumns.add(null);
             } else {
                 indexDefinitions.add((SqlIndexDefinition) element);
             }
-        }
-        for (SqlCheckConstraint check : checks) {
-            // TiDB's default (tidb_enable_check_constraint off): the constraint is read, and neither kept nor enforced.
-            warnings.add("CHECK constraint " + (check.name() == null ? "" : "'" + check.name().getSimple() + "' ")
-                    + "is parsed but not enforced: DuetDB does not enforce CHECK constraints yet");
         }
         List<String> primaryKey = null;
         Boolean clustered = null;
@@ -377,6 +405,7 @@ public final class DdlExecutor {
         if (columns.isEmpty()) {
             throw new DuetException(ErrorCode.PARSE_ERROR, "A table must have at least 1 column");
         }
+        TableExpressions.checkColumns(columns);
         long nextIndexId = 1;
         List<IndexInfo> indexes = new ArrayList<>();
         Set<String> indexNames = new HashSet<>();
@@ -468,11 +497,24 @@ public final class DdlExecutor {
                 throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
             }
             long tableId = ddl.nextId();
+            List<CheckConstraint> tableChecks = TableExpressions.checks(name[1], checks, checkColumns, columns,
+                    checkNames(current, database));
+            TableInfo table = new TableInfo(tableId, database.id(), name[1], columns, indexes, finalHandle,
+                    nextColumnId, firstIndexIdAfter, finalComment, finalBase, null, 0, finalCommonHandle, tableChecks);
+            TableExpressions.plan(database, table);
             job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
-            ddl.putTable(new TableInfo(tableId, database.id(), name[1], columns, indexes, finalHandle, nextColumnId,
-                    firstIndexIdAfter, finalComment, finalBase, null, 0, finalCommonHandle));
+            ddl.putTable(table);
             return null;
         });
+    }
+
+    /** The CHECK constraint names (lower case) in use in a database: MySQL keeps them unique there. */
+    static Set<String> checkNames(InfoSchema schema, DatabaseInfo database) {
+        Set<String> names = new HashSet<>();
+        for (TableInfo table : schema.tables(database)) {
+            table.checks().forEach(check -> names.add(check.name().toLowerCase(Locale.ROOT)));
+        }
+        return names;
     }
 
     private static String primaryKey0(Set<String> primaryColumns) {
@@ -547,7 +589,7 @@ public final class DdlExecutor {
             ddl.deleteTable(table.databaseId(), table.id());
             ddl.putTable(new TableInfo(ddl.nextId(), table.databaseId(), table.name(), table.columns(), table.indexes(),
                     table.handleColumn(), table.nextColumnId(), table.nextIndexId(), table.comment(), 0, null,
-                    table.columnarReplicas(), table.commonHandle()));
+                    table.columnarReplicas(), table.commonHandle(), table.checks()));
             job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.schemaStateText(SchemaState.PUBLIC));
             return table.columnarReplicas();
         });
@@ -614,6 +656,11 @@ public final class DdlExecutor {
             SqlAlterTableAddColumn add, DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
         String columnName = add.column().name().getSimple();
+        if (ColumnDefinitions.column(add.column(), 1, 0, false).expression() != null
+                && new ColumnValueCheck(client).hasRows(table(catalog.current(), name))) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding a generated column or a column with an"
+                    + " expression default to a table with rows is not supported yet: it would compute every row");
+        }
         Integer columnId = job.runDdl("add column " + columnName + " to " + name[1], (ddl, current) -> {
             TableInfo table = table(current, name);
             if (table.column(columnName).isPresent()) {
@@ -630,6 +677,11 @@ public final class DdlExecutor {
             if (column.autoIncrement()) {
                 throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding an AUTO_INCREMENT column is not"
                         + " supported");
+            }
+            if (column.expression() != null) {
+                List<ColumnInfo> withAdded = new ArrayList<>(table.publicColumns());
+                withAdded.add(column);
+                TableExpressions.checkColumns(withAdded);
             }
             List<ColumnInfo> ordered = new ArrayList<>(table.publicColumns());
             int position = ordered.size();
@@ -682,6 +734,7 @@ public final class DdlExecutor {
                         throw new DuetException(ErrorCode.CANNOT_DROP_FIELD_OR_KEY, "You can't delete all columns"
                                 + " with ALTER TABLE; use DROP TABLE instead");
                     }
+                    TableExpressions.checkNoDependents(table, column);
                     for (IndexInfo index : table.indexes()) {
                         for (String indexed : index.columns()) {
                             if (indexed.equalsIgnoreCase(columnName)) {

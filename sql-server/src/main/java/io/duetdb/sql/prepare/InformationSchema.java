@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 import org.apache.calcite.schema.Table;
 
+import io.duetdb.common.catalog.CheckConstraint;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.DatabaseInfo;
 import io.duetdb.common.catalog.IndexInfo;
@@ -57,7 +58,7 @@ public final class InformationSchema {
                 "INDEX_SCHEMA", "INDEX_NAME", "#SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "#CARDINALITY",
                 "#SUB_PART", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"),
                 InformationSchema::statisticsRows);
-        // Primary and unique keys as constraints (ORMs read keys from these); no foreign keys or checks.
+        // Primary and unique keys and CHECK constraints (ORMs read keys from these); no foreign keys.
         add(tables, schema, "TABLE_CONSTRAINTS", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
                 "TABLE_SCHEMA", "TABLE_NAME", "CONSTRAINT_TYPE", "ENFORCED"), InformationSchema::constraintRows);
         add(tables, schema, "KEY_COLUMN_USAGE", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
@@ -68,7 +69,7 @@ public final class InformationSchema {
                 "CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_CATALOG", "UNIQUE_CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_NAME",
                 "MATCH_OPTION", "UPDATE_RULE", "DELETE_RULE", "TABLE_NAME", "REFERENCED_TABLE_NAME"), current -> List.of());
         add(tables, schema, "CHECK_CONSTRAINTS", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
-                "CHECK_CLAUSE"), current -> List.of());
+                "CHECK_CLAUSE"), InformationSchema::checkRows);
         // No table is partitioned: one row per table, as MySQL shows unpartitioned tables.
         add(tables, schema, "PARTITIONS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "PARTITION_NAME",
                 "SUBPARTITION_NAME", "#PARTITION_ORDINAL_POSITION", "#SUBPARTITION_ORDINAL_POSITION", "PARTITION_METHOD",
@@ -241,7 +242,7 @@ public final class InformationSchema {
                     String dataType = (parenthesis < 0 ? typeName : typeName.substring(0, parenthesis))
                             .replace(" unsigned", "");
                     rows.add(new Object[] {"def", database.name(), table.name(), column.name(), (long) position++,
-                            column.defaultCurrentTimestamp() ? "CURRENT_TIMESTAMP" : column.defaultValue(),
+                            columnDefault(column),
                             column.notNull() ? "NO" : "YES", dataType,
                             text || type.name().isBinary() ? Integer.toUnsignedLong(type.length()) : null,
                             numeric ? (long) (type.name() == SqlTypeName.DECIMAL || type.name() == SqlTypeName.BIT
@@ -249,12 +250,35 @@ public final class InformationSchema {
                             numeric ? (long) (type.name() == SqlTypeName.DECIMAL ? type.scale() : 0) : null,
                             temporal ? (long) type.fractionalSeconds() : null,
                             text ? "utf8mb4" : null, text ? "utf8mb4_bin" : null, type.toSql(), key(table, column),
-                            column.autoIncrement() ? "auto_increment" : "", "select,insert,update,references",
-                            column.comment(), "", null});
+                            extra(column), "select,insert,update,references", column.comment(),
+                            column.generated() ? column.expression().text() : "", null});
                 }
             }
         }
         return rows;
+    }
+
+    /** A column's default as MySQL shows it: the value's text, CURRENT_TIMESTAMP, or a default expression. */
+    public static String columnDefault(ColumnInfo column) {
+        if (column.defaultCurrentTimestamp()) {
+            return "CURRENT_TIMESTAMP";
+        }
+        return column.defaultExpression() != null ? column.defaultExpression().text() : column.defaultValue();
+    }
+
+    /** What MySQL says of a column in EXTRA: auto_increment, generated, defaults computed, ON UPDATE. */
+    public static String extra(ColumnInfo column) {
+        if (column.autoIncrement()) {
+            return "auto_increment";
+        }
+        if (column.generated()) {
+            return column.expression().kind() + " GENERATED";
+        }
+        String extra = column.defaultCurrentTimestamp() || column.defaultExpression() != null ? "DEFAULT_GENERATED" : "";
+        if (column.onUpdateCurrentTimestamp()) {
+            extra = (extra.isEmpty() ? "" : extra + " ") + "on update CURRENT_TIMESTAMP";
+        }
+        return extra;
     }
 
     private static String key(TableInfo table, ColumnInfo column) {
@@ -273,6 +297,22 @@ public final class InformationSchema {
                 for (IndexInfo index : keys(table)) {
                     rows.add(new Object[] {"def", database.name(), index.name(), database.name(), table.name(),
                             index.primary() ? "PRIMARY KEY" : "UNIQUE", "YES"});
+                }
+                for (CheckConstraint check : table.checks()) {
+                    rows.add(new Object[] {"def", database.name(), check.name(), database.name(), table.name(),
+                            "CHECK", check.enforced() ? "YES" : "NO"});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> checkRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                for (CheckConstraint check : table.checks()) {
+                    rows.add(new Object[] {"def", database.name(), check.name(), "(" + check.text() + ")"});
                 }
             }
         }

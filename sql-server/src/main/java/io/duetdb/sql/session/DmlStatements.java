@@ -40,6 +40,7 @@ import io.duetdb.sql.exec.RowWriter;
 import io.duetdb.sql.exec.TableAccess;
 import io.duetdb.sql.exec.TableReader;
 import io.duetdb.sql.exec.Values;
+import io.duetdb.sql.parser.StatementParser;
 import io.duetdb.sql.prepare.MySqlConditions;
 import io.duetdb.sql.prepare.QueryPlanner;
 
@@ -151,6 +152,12 @@ final class DmlStatements {
         ignoreConversionErrors = ignore;
         TableAccess access = new TableAccess(table);
         RowWriter writer = new RowWriter(transaction, access);
+        WriteExpressions expressions = WriteExpressions.of(session, table);
+        for (ColumnInfo target : targets) {
+            if (target.generated() && rows.stream().anyMatch(values -> values[targets.indexOf(target)] != DEFAULT)) {
+                throw generatedValue(target, table);
+            }
+        }
         long affected = 0;
         long firstGenerated = 0;
         List<Object[]> fullRows = new ArrayList<>(rows.size());
@@ -167,9 +174,19 @@ final class DmlStatements {
                     given[position] = true;
                 }
             }
-            long generated = fillRow(table, row, given, rowNumber);
+            long generated = fillRow(table, row, given, rowNumber, expressions);
             if (generated != 0 && firstGenerated == 0) {
                 firstGenerated = generated;
+            }
+            try {
+                expressions.completeInserted(row, given, rowNumber, this::coerce);
+            } catch (DuetException e) {
+                if (ignore && e.code() == ErrorCode.CHECK_CONSTRAINT_VIOLATED) {
+                    // INSERT IGNORE: a row that violates a CHECK constraint is skipped with a warning.
+                    session.addWarning(e.code(), e.getMessage());
+                    continue;
+                }
+                throw e;
             }
             fullRows.add(row);
             handles.add(handle(table, access, row));
@@ -195,7 +212,8 @@ final class DmlStatements {
             Optional<RowWriter.Conflict> conflict = writer.findConflict(row, handle);
             if (conflict.isPresent()) {
                 if (onDuplicate != null) {
-                    affected += onDuplicate.apply(conflict.get().handle(), row, access, writer, table, rowNumber);
+                    affected += onDuplicate.apply(conflict.get().handle(), row, access, writer, table, rowNumber,
+                            expressions);
                     continue;
                 }
                 if (replace) {
@@ -253,7 +271,8 @@ final class DmlStatements {
         }
 
         /** Updates the existing row; returns MySQL's affected-row count for it (2 changed, 0 unchanged). */
-        long apply(Handle handle, Object[] inserted, TableAccess access, RowWriter writer, TableInfo table, int rowNumber) {
+        long apply(Handle handle, Object[] inserted, TableAccess access, RowWriter writer, TableInfo table, int rowNumber,
+                WriteExpressions expressions) {
             Optional<byte[]> current = transaction.getForUpdate(access.rowKey(handle));
             if (current.isEmpty()) {
                 return 0;
@@ -274,6 +293,7 @@ final class DmlStatements {
                 }
                 updated[targets.get(i)] = value == null ? null : coerce(value, column, rowNumber);
             }
+            expressions.completeUpdated(updated, rowNumber, DmlStatements.this::coerce);
             if (sameRow(existing, updated)) {
                 return 0;
             }
@@ -330,6 +350,9 @@ final class DmlStatements {
             SqlCall assignment = (SqlCall) node;
             SqlIdentifier column = (SqlIdentifier) assignment.operand(0);
             ColumnInfo info = publicColumn(table, column.names.get(column.names.size() - 1));
+            if (info.generated()) {
+                throw generatedValue(info, table);
+            }
             targets.add(table.columns().indexOf(info));
             expressions.add(assignment.operand(1).accept(new org.apache.calcite.sql.util.SqlShuttle() {
                 @Override
@@ -460,11 +483,17 @@ final class DmlStatements {
         return NOT_LITERAL;
     }
 
-    /** Coerces given values, fills defaults and AUTO_INCREMENT; returns the generated id (0 when none). */
-    private long fillRow(TableInfo table, Object[] row, boolean[] given, int rowNumber) {
+    /**
+     * Coerces given values, fills defaults and AUTO_INCREMENT; returns the generated id (0 when none). Generated
+     * columns, and expression defaults of columns left out, are left to {@code expressions}.
+     */
+    private long fillRow(TableInfo table, Object[] row, boolean[] given, int rowNumber, WriteExpressions expressions) {
         long generated = 0;
         for (int i = 0; i < row.length; i++) {
             ColumnInfo column = table.columns().get(i);
+            if (expressions.computes(i) && (column.generated() || !given[i])) {
+                continue;
+            }
             if (column.autoIncrement() && (!given[i] || row[i] == null || isZero(row[i]))) {
                 generated = session.manager().autoIds().next(CatalogRecords.autoIncrementCounter(table.id()));
                 row[i] = generated;
@@ -521,6 +550,17 @@ final class DmlStatements {
         }
     }
 
+    /** MySQL: a generated column takes no value but DEFAULT. */
+    static DuetException generatedValue(ColumnInfo column, TableInfo table) {
+        return new DuetException(ErrorCode.GENERATED_COLUMN_VALUE_NOT_ALLOWED, "The value specified for generated"
+                + " column '" + column.name() + "' in table '" + table.name() + "' is not allowed.");
+    }
+
+    /** Whether {@code value} is the DEFAULT keyword of an assignment. */
+    static boolean isDefault(SqlNode value) {
+        return value instanceof SqlBasicCall call && call.getOperator() == SqlStdOperatorTable.DEFAULT;
+    }
+
     private static boolean isZero(Object value) {
         return Values.isNumber(value) && Values.toDouble(value) == 0;
     }
@@ -536,6 +576,17 @@ final class DmlStatements {
             return null;
         }
         return null;
+    }
+
+    /** What SET column = DEFAULT assigns: the column's default as a literal, or its default expression. */
+    SqlNode defaultNode(ColumnInfo column) {
+        if (column.defaultExpression() != null) {
+            return ((SqlSelect) StatementParser.parse("SELECT (" + column.defaultExpression().text() + ")"))
+                    .getSelectList().get(0);
+        }
+        Object defaultValue = defaultValue(column);
+        return defaultValue == null ? SqlLiteral.createNull(SqlParserPos.ZERO)
+                : SqlLiteral.createCharString(Values.toText(defaultValue), SqlParserPos.ZERO);
     }
 
     private Handle handle(TableInfo table, TableAccess access, Object[] row) {
@@ -634,12 +685,17 @@ final class DmlStatements {
             SqlCall assignment = (SqlCall) node;
             SqlIdentifier column = (SqlIdentifier) assignment.operand(0);
             ColumnInfo info = publicColumn(table, column.names.get(column.names.size() - 1));
-            targetPositions.add(table.columns().indexOf(info));
             SqlNode value = assignment.operand(1);
-            if (value instanceof SqlBasicCall call && call.getOperator() == SqlStdOperatorTable.DEFAULT) {
-                Object defaultValue = defaultValue(info);
-                value = defaultValue == null ? SqlLiteral.createNull(SqlParserPos.ZERO)
-                        : SqlLiteral.createCharString(Values.toText(defaultValue), SqlParserPos.ZERO);
+            if (info.generated()) {
+                if (!isDefault(value)) {
+                    throw generatedValue(info, table);
+                }
+                // SET g = DEFAULT: generated columns are computed for every updated row anyway.
+                continue;
+            }
+            targetPositions.add(table.columns().indexOf(info));
+            if (isDefault(value)) {
+                value = defaultNode(info);
             }
             expressions.add(value);
         }
@@ -658,6 +714,7 @@ final class DmlStatements {
         session.writing(table);
         session.require(Privilege.UPDATE, session.qualifiedName(update.table())[0], table.name());
         TableAccess access = new TableAccess(table);
+        WriteExpressions expressions = WriteExpressions.of(session, table);
         List<Integer> targetPositions = plan.targetPositions();
         Target target = plan.target();
         long limit = limit(update.limit(), parameters);
@@ -696,6 +753,7 @@ final class DmlStatements {
                     newRow[i] = session.statementTime();
                 }
             }
+            expressions.completeUpdated(newRow, (int) matched, this::coerce);
             if (sameRow(read.row(), newRow)) {
                 continue;
             }

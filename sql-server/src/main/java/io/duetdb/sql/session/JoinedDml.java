@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -81,10 +80,14 @@ final class JoinedDml {
             int target = target(targets, reference, references, "UPDATE", Privilege.UPDATE);
             ColumnInfo info = publicColumn(targets.get(target).table(), column);
             SqlNode value = call.operand(1);
-            if (value instanceof SqlBasicCall defaultCall && defaultCall.getOperator() == SqlStdOperatorTable.DEFAULT) {
-                Object defaultValue = statements.defaultValue(info);
-                value = defaultValue == null ? SqlLiteral.createNull(SqlParserPos.ZERO)
-                        : SqlLiteral.createCharString(Values.toText(defaultValue), SqlParserPos.ZERO);
+            if (info.generated()) {
+                if (!DmlStatements.isDefault(value)) {
+                    throw DmlStatements.generatedValue(info, targets.get(target).table());
+                }
+                continue;
+            }
+            if (DmlStatements.isDefault(value)) {
+                value = statements.defaultNode(info);
             }
             assignments.add(new Assignment(target, info, value));
         }
@@ -137,6 +140,7 @@ final class JoinedDml {
                         newRow[i] = session.statementTime();
                     }
                 }
+                write.expressions().completeUpdated(newRow, (int) matched, statements::coerce);
                 Handle newHandle = target.table().hasClusteredPrimaryKey() ? access.handleOf(newRow) : read.handle();
                 RowWriter.Conflict conflict = writer.findUpdateConflict(read.handle(), read.row(), newHandle, newRow)
                         .orElse(null);
@@ -188,10 +192,11 @@ final class JoinedDml {
         TableAccess access = new TableAccess(target.table());
         session.writing(target.table());
         return new TargetWrite(target, keyedRows(joined, keyOffset(targets, t), target.keyColumns().size()), access,
-                new RowWriter(transaction, access));
+                new RowWriter(transaction, access), WriteExpressions.of(session, target.table()));
     }
 
-    private record TargetWrite(TargetTable target, Map<String, Object[]> rows, TableAccess access, RowWriter writer) {
+    private record TargetWrite(TargetTable target, Map<String, Object[]> rows, TableAccess access, RowWriter writer,
+            WriteExpressions expressions) {
         /** The joined row whose key the stored row has, or null when the join did not produce it. */
         Object[] sourceOf(Object[] storedRow) {
             return rows.get(keyOf(access, target, storedRow));

@@ -151,9 +151,8 @@ final class ShowStatements {
         List<Object[]> rows = new ArrayList<>();
         for (ColumnInfo column : table.publicColumns()) {
             String key = keyKind(table, column);
-            String extra = column.autoIncrement() ? "auto_increment"
-                    : column.defaultCurrentTimestamp() ? "DEFAULT_GENERATED" : "";
-            Object defaultValue = column.defaultCurrentTimestamp() ? "CURRENT_TIMESTAMP" : column.defaultValue();
+            String extra = InformationSchema.extra(column);
+            Object defaultValue = InformationSchema.columnDefault(column);
             String nullable = column.notNull() ? "NO" : "YES";
             rows.add(show.full()
                     ? new Object[] {column.name(), column.type().toSql(),

@@ -13,9 +13,11 @@ public final class SqlCheckConstraint extends DuetSqlCall {
     private final SqlIdentifier name;
     private final SqlNode condition;
     private final boolean enforced;
+    private final String text;
 
-    public SqlCheckConstraint(SqlParserPos pos, SqlIdentifier name, SqlNode condition, boolean enforced) {
+    public SqlCheckConstraint(SqlParserPos pos, SqlIdentifier name, SqlNode condition, String text, boolean enforced) {
         super(pos, "CHECK CONSTRAINT");
+        this.text = text;
         this.name = name;
         this.condition = condition;
         this.enforced = enforced;
@@ -27,6 +29,11 @@ public final class SqlCheckConstraint extends DuetSqlCall {
 
     public SqlNode condition() {
         return condition;
+    }
+
+    /** The condition's text as written. */
+    public String text() {
+        return text;
     }
 
     public boolean enforced() {

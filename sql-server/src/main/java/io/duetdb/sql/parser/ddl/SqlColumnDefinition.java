@@ -21,11 +21,29 @@ public final class SqlColumnDefinition extends DuetSqlCall {
     /** CLUSTERED (true) or NONCLUSTERED (false) after the column's PRIMARY KEY; null when not said. */
     private final Boolean clustered;
     private final List<SqlCheckConstraint> checks;
+    /** GENERATED ALWAYS AS (expression), or null. */
+    private final Generation generation;
+    /** The text of a DEFAULT (expression), or null when the default is not an expression. */
+    private final String defaultText;
+
+    /** {@code [GENERATED ALWAYS] AS (expression) [VIRTUAL | STORED]}: the expression and its text as written. */
+    public record Generation(SqlNode expression, String text, boolean stored) {
+    }
 
     public SqlColumnDefinition(SqlParserPos pos, SqlIdentifier name, SqlMySqlType type, Boolean nullable,
             SqlNode defaultValue, boolean autoIncrement, SqlIndexDefinition.Kind key, String comment,
             boolean onUpdateCurrentTimestamp, Boolean clustered, List<SqlCheckConstraint> checks) {
+        this(pos, name, type, nullable, defaultValue, null, autoIncrement, key, comment, onUpdateCurrentTimestamp,
+                clustered, checks, null);
+    }
+
+    public SqlColumnDefinition(SqlParserPos pos, SqlIdentifier name, SqlMySqlType type, Boolean nullable,
+            SqlNode defaultValue, String defaultText, boolean autoIncrement, SqlIndexDefinition.Kind key,
+            String comment, boolean onUpdateCurrentTimestamp, Boolean clustered, List<SqlCheckConstraint> checks,
+            Generation generation) {
         super(pos, "COLUMN DEFINITION");
+        this.defaultText = defaultText;
+        this.generation = generation;
         this.name = name;
         this.type = type;
         this.nullable = nullable;
@@ -36,6 +54,14 @@ public final class SqlColumnDefinition extends DuetSqlCall {
         this.onUpdateCurrentTimestamp = onUpdateCurrentTimestamp;
         this.clustered = clustered;
         this.checks = List.copyOf(checks);
+    }
+
+    public Generation generation() {
+        return generation;
+    }
+
+    public String defaultText() {
+        return defaultText;
     }
 
     /** The column's CHECK constraints. */
