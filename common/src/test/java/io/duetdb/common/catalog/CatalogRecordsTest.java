@@ -124,4 +124,27 @@ class CatalogRecordsTest {
         assertThat(CatalogRecords.tableKey(7, 300)).isEqualTo(
                 Keys.metaHashFieldKey("DB:7".getBytes(UTF_8), new byte[] {0, 0, 0, 0, 0, 0, 1, 44}));
     }
+
+    @Test
+    void expressionsOfColumnsAndChecksReadBackAndOldRecordsHaveNone() {
+        ColumnInfo price = new ColumnInfo(2, "price", 1, SqlType.INT, false, true, null, false, false, false, "",
+                SchemaState.PUBLIC, false, null, new ColumnExpression("id * 2", ColumnExpression.Kind.DEFAULT));
+        ColumnInfo total = new ColumnInfo(3, "total", 2, SqlType.INT, false, false, null, false, false, false, "",
+                SchemaState.PUBLIC, false, null, new ColumnExpression("price + 1", ColumnExpression.Kind.STORED));
+        TableInfo table = new TableInfo(47, 7, "t", List.of(ID, price, total), List.of(), "id", 4, 1, "", 0, null, 0,
+                false, List.of(new CheckConstraint("t_chk_1", "price > 0", true),
+                        new CheckConstraint("named", "total < 9", false)));
+        assertThat(records.read(records.write(table), TableInfo.class)).isEqualTo(table);
+        assertThat(table.hasWriteExpressions()).isTrue();
+        assertThat(total.generated()).isTrue();
+        assertThat(price.defaultExpression().text()).isEqualTo("id * 2");
+        assertThat(price.withDefault(true, "4", false).expression()).isNull();
+        assertThat(total.withDefault(true, "4", false).expression()).isEqualTo(total.expression());
+
+        TableInfo plain = new TableInfo(48, 7, "p", List.of(ID), List.of(), "id", 2, 1, "", 0);
+        String json = new String(records.write(plain), UTF_8);
+        assertThat(json).doesNotContain("checks").doesNotContain("expression");
+        assertThat(records.read(json.getBytes(UTF_8), TableInfo.class).checks()).isEmpty();
+        assertThat(plain.hasWriteExpressions()).isFalse();
+    }
 }

@@ -37,6 +37,12 @@ final class DuetWrite implements WriteBuilder, Write {
     }
 
     private void check() {
+        if (table.hasWriteExpressions()) {
+            // The connector encodes rows itself; it does not evaluate SQL expressions.
+            throw new IllegalArgumentException("cannot write to " + name + ": it has generated columns, expression"
+                    + " defaults or enforced CHECK constraints, which the connector does not compute yet; write"
+                    + " through SQL (INSERT or LOAD DATA) instead");
+        }
         Set<String> columns = new TreeSet<>();
         for (ColumnInfo column : table.publicColumns()) {
             columns.add(column.name().toLowerCase(Locale.ROOT));

@@ -64,6 +64,11 @@ public final class TableImport {
     private ImportResult run(String[] name, BiFunction<TableInfo, Long, ImportResult> body, LongSupplier rowsSoFar,
             DdlJobRecord job) {
         TableInfo table = DdlExecutor.table(catalog.current(), name);
+        if (table.hasWriteExpressions()) {
+            throw new DuetException(ErrorCode.IMPORT_PRECHECK_FAILED, "PreCheck failed: table " + name[0] + "."
+                    + name[1] + " has generated columns, expression defaults or enforced CHECK constraints, which a"
+                    + " physical import does not compute; use LOAD DATA");
+        }
         try (Transaction holder = client.begin()) {
             long commitTs = holder.startTs();
             if (!holder.scan(Keys.tablePrefix(table.id()), Keys.tableEnd(table.id()), 1).isEmpty()) {

@@ -23,11 +23,13 @@ import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
+import io.duetdb.sql.parser.ddl.SqlAlterTableCheck;
 import io.duetdb.sql.parser.ddl.SqlAlterTableChangeColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableColumnDefault;
 import io.duetdb.sql.parser.ddl.SqlAlterTableIndexVisibility;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRenameItem;
+import io.duetdb.sql.parser.ddl.SqlCheckConstraint;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
@@ -570,5 +572,43 @@ class StatementParserTest {
                 .isInstanceOf(DuetException.class)
                 .satisfies(e -> assertThat(((DuetException) e).code()).isEqualTo(ErrorCode.PARSE_ERROR))
                 .hasMessageContaining("at line 1");
+    }
+
+    @Test
+    void keepsTheTextOfGeneratedColumnsExpressionDefaultsAndChecks() {
+        SqlCreateTable create = (SqlCreateTable) StatementParser.parse("CREATE TABLE t (a INT,"
+                + " b INT AS (a  *  2), c VARCHAR(9) GENERATED ALWAYS AS (CONCAT('x)', a)) STORED NOT NULL,"
+                + " d INT AS (a) PERSISTENT, e INT DEFAULT (a + 1), f INT DEFAULT (5), g INT DEFAULT 7,"
+                + " CONSTRAINT pos CHECK (a > (0)) NOT ENFORCED)");
+        List<SqlNode> elements = create.elements().getList();
+        SqlColumnDefinition b = (SqlColumnDefinition) elements.get(1);
+        assertThat(b.generation().text()).isEqualTo("a  *  2");
+        assertThat(b.generation().stored()).isFalse();
+        SqlColumnDefinition c = (SqlColumnDefinition) elements.get(2);
+        assertThat(c.generation().text()).isEqualTo("CONCAT('x)', a)");
+        assertThat(c.generation().stored()).isTrue();
+        assertThat(c.nullable()).isFalse();
+        assertThat(((SqlColumnDefinition) elements.get(3)).generation().stored()).isTrue();
+        assertThat(((SqlColumnDefinition) elements.get(4)).defaultText()).isEqualTo("a + 1");
+        assertThat(((SqlColumnDefinition) elements.get(5)).defaultText()).isEqualTo("5");
+        assertThat(((SqlColumnDefinition) elements.get(6)).defaultText()).isNull();
+        SqlCheckConstraint check = (SqlCheckConstraint) elements.get(7);
+        assertThat(check.name().getSimple()).isEqualTo("pos");
+        assertThat(check.text()).isEqualTo("a > (0)");
+        assertThat(check.enforced()).isFalse();
+
+        SqlAlterTable alter = (SqlAlterTable) StatementParser.parse("ALTER TABLE t ADD CHECK (a < 9),"
+                + " ADD CONSTRAINT named CHECK (b > 0), DROP CHECK pos, DROP CONSTRAINT named,"
+                + " ALTER CHECK x NOT ENFORCED, ALTER CONSTRAINT y ENFORCED");
+        List<SqlNode> actions = alter.actions().getList();
+        assertThat(actions).allMatch(action -> action instanceof SqlAlterTableCheck);
+        SqlAlterTableCheck add = (SqlAlterTableCheck) actions.get(0);
+        assertThat(add.action()).isEqualTo(SqlAlterTableCheck.Action.ADD);
+        assertThat(add.name()).isNull();
+        assertThat(add.constraint().text()).isEqualTo("a < 9");
+        assertThat(((SqlAlterTableCheck) actions.get(1)).name().getSimple()).isEqualTo("named");
+        assertThat(((SqlAlterTableCheck) actions.get(2)).action()).isEqualTo(SqlAlterTableCheck.Action.DROP);
+        assertThat(((SqlAlterTableCheck) actions.get(4)).enforced()).isFalse();
+        assertThat(((SqlAlterTableCheck) actions.get(5)).enforced()).isTrue();
     }
 }

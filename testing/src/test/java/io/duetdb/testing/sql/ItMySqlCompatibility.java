@@ -45,34 +45,16 @@ class ItMySqlCompatibility {
         return DriverManager.getConnection(sqlCluster.url());
     }
 
-    /** Runs statements on DuetDB and, when it runs, on MariaDB. */
-    private static void onBoth(String... statements) throws SQLException {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            for (String sql : statements) {
-                statement.execute(sql);
-            }
-        }
-        if (mariaDb != null) {
-            try (Connection connection = DriverManager.getConnection(mariaDb.url());
-                    Statement statement = connection.createStatement()) {
-                for (String sql : statements) {
-                    statement.execute(sql);
-                }
-            }
-        }
+    private static SharedAnswers answers() {
+        return new SharedAnswers(sqlCluster::url, mariaDb);
     }
 
-    /** Asserts MySQL's answer on DuetDB and, when it runs, on MariaDB (which shares it). */
+    private static void onBoth(String... statements) throws SQLException {
+        answers().onBoth(statements);
+    }
+
     private static void assertShared(String query, String... expected) throws SQLException {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            assertThat(SqlTesting.rows(statement, query)).as(query).containsExactly(expected);
-        }
-        if (mariaDb != null) {
-            try (Connection connection = DriverManager.getConnection(mariaDb.url());
-                    Statement statement = connection.createStatement()) {
-                assertThat(SqlTesting.rows(statement, query)).as("MariaDB: " + query).containsExactly(expected);
-            }
-        }
+        answers().assertShared(query, expected);
     }
 
     private static List<String> rows(PreparedStatement statement) throws SQLException {
@@ -306,23 +288,6 @@ class ItMySqlCompatibility {
                     Statement statement = connection.createStatement()) {
                 assertThat(duet).as("MariaDB").isEqualTo(SqlTesting.rows(statement, weeks));
             }
-        }
-    }
-
-    @Test
-    void checkConstraintsAreReadAndNotYetEnforcedAsTidbDoesByDefault() throws SQLException {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE checked (a INT CHECK (a > 0), b INT, CONSTRAINT positive CHECK (b >= 0)"
-                    + " NOT ENFORCED, c INT NOT NULL CHECK (c < 10) ENFORCED, CHECK (a < c), PRIMARY KEY (a))");
-            SQLWarning warning = statement.getWarnings();
-            List<String> messages = new ArrayList<>();
-            for (; warning != null; warning = warning.getNextWarning()) {
-                messages.add(warning.getMessage());
-            }
-            assertThat(messages).hasSize(4).contains("CHECK constraint 'positive' is parsed but not enforced: DuetDB"
-                    + " does not enforce CHECK constraints yet");
-            statement.execute("INSERT INTO checked VALUES (1, -1, 3)");
-            assertThat(SqlTesting.rows(statement, "SELECT * FROM checked")).containsExactly("1|-1|3");
         }
     }
 
@@ -661,23 +626,8 @@ class ItMySqlCompatibility {
         }
     }
 
-    /** MySQL's error for {@code sql} on DuetDB; MariaDB, when it runs, must fail with the same code. */
     private static void assertError(String sql, int code, String sqlState, String message) throws SQLException {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            assertThatThrownBy(() -> statement.execute(sql)).as(sql).isInstanceOfSatisfying(SQLException.class,
-                    e -> {
-                        assertThat(e.getErrorCode()).as(sql).isEqualTo(code);
-                        assertThat(e.getSQLState()).as(sql).isEqualTo(sqlState);
-                        assertThat(e.getMessage()).as(sql).isEqualTo(message);
-                    });
-        }
-        if (mariaDb != null) {
-            try (Connection connection = DriverManager.getConnection(mariaDb.url());
-                    Statement statement = connection.createStatement()) {
-                assertThatThrownBy(() -> statement.execute(sql)).as("MariaDB: " + sql)
-                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(code));
-            }
-        }
+        answers().assertError(sql, code, sqlState, message);
     }
 
     @Test
