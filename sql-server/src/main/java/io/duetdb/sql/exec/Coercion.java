@@ -189,9 +189,20 @@ public final class Coercion {
     }
 
     /** BIT(M) takes numbers, truth values and byte strings (b'101', X'05') below 2^M; more is MySQL's 1406. */
+    /** A column's default, kept as text in the catalog, as a value of the column. */
+    public static Object defaultToColumn(ColumnInfo column) {
+        // A BIT default is kept as its number: as a string it would read as the bytes of a binary string.
+        Object text = column.type().name() == SqlTypeName.BIT ? new BigDecimal(column.defaultValue())
+                : column.defaultValue();
+        return toColumn(text, column);
+    }
+
     private static Object bit(Object value, SqlType type, String column, Lenient lenient) {
+        // MySQL reads a string stored into a BIT column as the bytes of a binary string ('a' is 97).
         Object number = value instanceof Boolean bool ? (bool ? 1L : 0L)
-                : value instanceof byte[] bytes ? new BigDecimal(new BigInteger(1, bytes)) : value;
+                : value instanceof byte[] bytes ? new BigDecimal(new BigInteger(1, bytes))
+                : value instanceof String text ? new BigDecimal(new BigInteger(1, text.getBytes(StandardCharsets.UTF_8)))
+                : value;
         try {
             return integer(number, type, column, null);
         } catch (DuetException e) {

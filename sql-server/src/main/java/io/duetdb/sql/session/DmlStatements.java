@@ -155,7 +155,16 @@ final class DmlStatements {
         WriteExpressions expressions = WriteExpressions.of(session, table);
         for (ColumnInfo target : targets) {
             if (target.generated() && rows.stream().anyMatch(values -> values[targets.indexOf(target)] != DEFAULT)) {
-                throw generatedValue(target, table);
+                if (ignore || !session.strictMode()) {
+                    // As MariaDB does outside strict mode (its dumps list every column): the value is ignored.
+                    session.addWarning(ErrorCode.GENERATED_COLUMN_VALUE_NOT_ALLOWED, "The value specified for"
+                            + " generated column '" + target.name() + "' in table '" + table.name()
+                            + "' has been ignored");
+                    int index = targets.indexOf(target);
+                    rows.forEach(values -> values[index] = DEFAULT);
+                } else {
+                    throw generatedValue(target, table);
+                }
             }
         }
         long affected = 0;
@@ -570,7 +579,7 @@ final class DmlStatements {
             return session.statementTime();
         }
         if (column.hasDefault() && column.defaultValue() != null) {
-            return Coercion.toColumn(column.defaultValue(), column);
+            return Coercion.defaultToColumn(column);
         }
         if (column.notNull() && !column.hasDefault()) {
             return null;

@@ -1,6 +1,7 @@
 package io.duetdb.testing.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -90,8 +91,12 @@ class ItMysqldump {
     }
 
     private static List<String> command(Path client, String... arguments) throws Exception {
+        return command(client, sqlCluster.server().address().port(), arguments);
+    }
+
+    private static List<String> command(Path client, int port, String... arguments) throws Exception {
         List<String> command = new ArrayList<>(List.of(client.toString(), "-h", "127.0.0.1", "-P",
-                String.valueOf(sqlCluster.server().address().port()), "-u", "root",
+                String.valueOf(port), "-u", "root",
                 "--default-character-set=utf8mb4"));
         Process version = new ProcessBuilder(client.toString(), "--version").redirectErrorStream(true).start();
         boolean mariadb = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).contains("MariaDB");
@@ -99,6 +104,88 @@ class ItMysqldump {
         command.add(mariadb ? "--skip-ssl" : "--ssl-mode=DISABLED");
         command.addAll(List.of(arguments));
         return command;
+    }
+
+    /**
+     * The issue's round trip: a database with the types and definitions MySQL applications use is dumped, restored
+     * into MariaDB, dumped from MariaDB with MariaDB's own definitions and restored back into DuetDB, where every
+     * table answers as the original.
+     */
+    @Test
+    void aDatabaseOfRichTypesRestoresIntoMariaDbAndBack() throws Exception {
+        PrivateMariaDbServer mariaDb = PrivateMariaDbServer.startIfInstalled().orElseThrow(
+                () -> new AssertionError("MariaDB's server is not installed (bin/setup-test-tools installs it)"));
+        try (mariaDb) {
+            Path mysql = ItMysqlClientScript.clientOrInstall();
+            Path mysqldump = ItMysqlClientScript.onPath("mysqldump").or(() -> ItMysqlClientScript.onPath("mariadb-dump"))
+                    .orElseThrow(() -> new AssertionError("the mysql client's package brought no mysqldump"));
+            try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                statement.execute("CREATE DATABASE rich");
+                statement.execute("CREATE TABLE rich.item (id INT PRIMARY KEY, doc JSON, size ENUM('s','m','l') NOT NULL,"
+                        + " tags SET('a','b','c'), flags BIT(4) DEFAULT b'0101', price DECIMAL(8,2),"
+                        + " qty INT DEFAULT (2 * 3), total DECIMAL(10,2) AS (price * qty) STORED,"
+                        + " label VARCHAR(20) GENERATED ALWAYS AS (CONCAT('#', id)) VIRTUAL,"
+                        + " name VARCHAR(20) AS (JSON_UNQUOTE(JSON_EXTRACT(doc, '$.name'))) STORED,"
+                        + " KEY by_name (name), CONSTRAINT qty_pos CHECK (qty > 0))");
+                statement.execute("INSERT INTO rich.item (id, doc, size, tags, flags, price, qty) VALUES"
+                        + " (1, '{\"name\": \"ann\", \"n\": [1, 2]}', 'm', 'a,c', b'1010', 2.50, 4),"
+                        + " (2, '{\"name\": \"it''s\"}', 's', '', 1, 1.00, 1)");
+                statement.execute("INSERT INTO rich.item (id, doc, size, price) VALUES (3, '[1, \"x\"]', 'l', 9.99)");
+                statement.execute("CREATE VIEW rich.expensive AS SELECT id, total FROM rich.item WHERE total > 5");
+            }
+            String query = "SELECT id, doc, size, tags, flags + 0, price, qty, total, label, name FROM item ORDER BY id";
+            List<String> expected;
+            try (Connection connection = DriverManager.getConnection(sqlCluster.url()
+                    .replace("/test?", "/rich?")); Statement statement = connection.createStatement()) {
+                expected = rows(statement, query);
+                assertThat(expected).hasSize(3).first().asString().contains("10.00|#1|ann");
+                assertThat(rows(statement, "SELECT * FROM expensive ORDER BY id")).containsExactly("1|10.00", "3|59.94");
+            }
+            Path dump = dumpAndCheck(mysqldump, sqlCluster.server().address().port(), "duet.sql");
+            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+                    Statement statement = connection.createStatement()) {
+                // The view's definer, as DuetDB's root is named, so that MariaDB can run the restored view.
+                statement.execute("CREATE USER 'root'@'%'");
+                statement.execute("GRANT ALL ON *.* TO 'root'@'%'");
+            }
+            restore(mysql, mariaDb.port(), dump, "maria.out");
+            try (Connection connection = DriverManager.getConnection(mariaDb.url().replace("/test?", "/rich?"));
+                    Statement statement = connection.createStatement()) {
+                assertThat(rows(statement, query)).as("MariaDB after the restore").isEqualTo(expected);
+                assertThat(rows(statement, "SELECT * FROM expensive ORDER BY id")).containsExactly("1|10.00", "3|59.94");
+            }
+            Path back = dumpAndCheck(mysqldump, mariaDb.port(), "maria.sql");
+            try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                statement.execute("DROP DATABASE rich");
+            }
+            restore(mysql, sqlCluster.server().address().port(), back, "back.out");
+            try (Connection connection = DriverManager.getConnection(sqlCluster.url()
+                    .replace("/test?", "/rich?")); Statement statement = connection.createStatement()) {
+                assertThat(rows(statement, query)).as("DuetDB after the way back").isEqualTo(expected);
+                assertThat(rows(statement, "SELECT * FROM expensive ORDER BY id")).containsExactly("1|10.00", "3|59.94");
+                assertThatThrownBy(() -> statement.execute("INSERT INTO item (id, size, qty) VALUES (9, 's', 0)"))
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(3819));
+            }
+        }
+    }
+
+    /** Dumps database rich from the server at {@code port} (with --databases, so the dump creates it). */
+    private Path dumpAndCheck(Path mysqldump, int port, String file) throws Exception {
+        Path dump = directory.resolve(file);
+        Process process = new ProcessBuilder(command(mysqldump, port, "--no-tablespaces", "--databases", "rich"))
+                .redirectOutput(dump.toFile()).redirectError(directory.resolve(file + ".err").toFile()).start();
+        assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("mysqldump finished").isTrue();
+        assertThat(process.exitValue()).as("mysqldump failed: %s",
+                Files.readString(directory.resolve(file + ".err"), StandardCharsets.UTF_8)).isZero();
+        return dump;
+    }
+
+    private void restore(Path mysql, int port, Path dump, String output) throws Exception {
+        Process replay = new ProcessBuilder(command(mysql, port)).redirectInput(dump.toFile())
+                .redirectErrorStream(true).redirectOutput(directory.resolve(output).toFile()).start();
+        assertThat(replay.waitFor(2, TimeUnit.MINUTES)).as("mysql finished").isTrue();
+        assertThat(replay.exitValue()).as("restoring %s failed: %s", dump.getFileName(),
+                Files.readString(directory.resolve(output), StandardCharsets.UTF_8)).isZero();
     }
 
     private static Connection connect() throws SQLException {

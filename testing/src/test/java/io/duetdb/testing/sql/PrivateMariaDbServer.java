@@ -83,6 +83,10 @@ final class PrivateMariaDbServer implements AutoCloseable {
         return PROGRAMS.stream().map(folder -> folder.resolve(name)).filter(Files::isExecutable).findFirst();
     }
 
+    int port() {
+        return port;
+    }
+
     String url() {
         return "jdbc:mysql://127.0.0.1:" + port + "/test?user=root&useSSL=false";
     }
