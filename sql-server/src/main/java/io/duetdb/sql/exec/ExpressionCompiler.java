@@ -447,7 +447,7 @@ public final class ExpressionCompiler {
     }
 
     /** EXTRACT(unit FROM date or datetime), MySQL's units that TPC-H and the like use. */
-    private static RowExpression extract(RexCall call, List<RowExpression> operands) {
+    private RowExpression extract(RexCall call, List<RowExpression> operands) {
         Object flag = ((RexLiteral) call.getOperands().get(0)).getValue();
         String unit = String.valueOf(flag).toUpperCase(Locale.ROOT);
         RowExpression source = operands.get(1);
@@ -456,17 +456,36 @@ public final class ExpressionCompiler {
             if (value == null) {
                 return null;
             }
-            java.time.LocalDateTime dateTime = Temporals.toDateTime(value);
-            return switch (unit) {
-                case "YEAR" -> (long) dateTime.getYear();
-                case "QUARTER" -> (long) (dateTime.getMonthValue() + 2) / 3;
-                case "MONTH" -> (long) dateTime.getMonthValue();
-                case "DAY" -> (long) dateTime.getDayOfMonth();
-                case "HOUR" -> (long) dateTime.getHour();
-                case "MINUTE" -> (long) dateTime.getMinute();
-                case "SECOND" -> (long) dateTime.getSecond();
-                default -> throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "EXTRACT(" + unit + " ...) is not supported yet");
-            };
+            if (value instanceof java.time.Duration time) {
+                // A TIME's parts, as MySQL reads them: hours may pass 24, and the sign is not part of any.
+                java.time.Duration magnitude = time.abs();
+                return switch (unit) {
+                    case "HOUR" -> magnitude.toHours();
+                    case "MINUTE" -> (long) magnitude.toMinutesPart();
+                    case "SECOND" -> (long) magnitude.toSecondsPart();
+                    case "MICROSECOND" -> (long) magnitude.toNanosPart() / 1000;
+                    default -> extract(unit, DateTimeExpressions.dateTimeOrNull(time, session));
+                };
+            }
+            return extract(unit, Temporals.toDateTime(value));
+        };
+    }
+
+    private static Long extract(String unit, java.time.LocalDateTime dateTime) {
+        return switch (unit) {
+            case "YEAR" -> (long) dateTime.getYear();
+            case "QUARTER" -> (long) (dateTime.getMonthValue() + 2) / 3;
+            case "MONTH" -> (long) dateTime.getMonthValue();
+            case "DAY" -> (long) dateTime.getDayOfMonth();
+            case "HOUR" -> (long) dateTime.getHour();
+            case "MINUTE" -> (long) dateTime.getMinute();
+            case "SECOND" -> (long) dateTime.getSecond();
+            case "MICROSECOND" -> (long) dateTime.getNano() / 1000;
+            // MySQL's DAYOFWEEK: 1 is Sunday.
+            case "DOW" -> (long) dateTime.getDayOfWeek().getValue() % 7 + 1;
+            case "DOY" -> (long) dateTime.getDayOfYear();
+            case "WEEK" -> (Long) CalendarFunctions.of("WEEK").apply(new Object[] {dateTime.toLocalDate()});
+            default -> throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "EXTRACT(" + unit + " ...) is not supported yet");
         };
     }
 

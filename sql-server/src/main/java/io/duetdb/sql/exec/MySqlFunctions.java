@@ -40,6 +40,10 @@ final class MySqlFunctions {
         if (calendar != null) {
             return calendar;
         }
+        Function<Object[], Object> dateTime = DateTimeExpressions.of(name, session);
+        if (dateTime != null) {
+            return dateTime;
+        }
         return switch (name) {
             case "LEFT" -> args -> {
                 String text = Values.toText(args[0]);

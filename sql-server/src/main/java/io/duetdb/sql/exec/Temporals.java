@@ -15,7 +15,9 @@ import io.duetdb.common.error.ErrorCode;
 final class Temporals {
     private static final Pattern DATE_TIME = Pattern.compile(
             "(\\d{1,4})-(\\d{1,2})-(\\d{1,2})(?:[ T](\\d{1,2}):(\\d{1,2})(?::(\\d{1,2})(?:\\.(\\d{1,9}))?)?)?");
-    private static final Pattern TIME = Pattern.compile("(-)?(\\d{1,3}):(\\d{1,2})(?::(\\d{1,2})(?:\\.(\\d{1,9}))?)?");
+    /** [-][D ]hh:mm[:ss[.fraction]]: MySQL's time text, with an optional count of days. */
+    private static final Pattern TIME = Pattern.compile(
+            "(-)?(?:(\\d{1,2}) +)?(\\d{1,3}):(\\d{1,2})(?::(\\d{1,2})(?:\\.(\\d{1,9}))?)?");
 
     private Temporals() {
     }
@@ -64,12 +66,13 @@ final class Temporals {
             throw new DuetException(ErrorCode.TRUNCATED_WRONG_VALUE, "Incorrect time value: '" + text + "'");
         }
         long nanos = 0;
-        if (matcher.group(5) != null) {
-            nanos = Long.parseLong((matcher.group(5) + "000000000").substring(0, 9));
+        if (matcher.group(6) != null) {
+            nanos = Long.parseLong((matcher.group(6) + "000000000").substring(0, 9));
         }
-        Duration duration = Duration.ofHours(Long.parseLong(matcher.group(2)))
-                .plusMinutes(Long.parseLong(matcher.group(3)))
-                .plusSeconds(matcher.group(4) == null ? 0 : Long.parseLong(matcher.group(4)))
+        Duration duration = Duration.ofDays(matcher.group(2) == null ? 0 : Long.parseLong(matcher.group(2)))
+                .plusHours(Long.parseLong(matcher.group(3)))
+                .plusMinutes(Long.parseLong(matcher.group(4)))
+                .plusSeconds(matcher.group(5) == null ? 0 : Long.parseLong(matcher.group(5)))
                 .plusNanos(nanos);
         return matcher.group(1) != null ? duration.negated() : duration;
     }

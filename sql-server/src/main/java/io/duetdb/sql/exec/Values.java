@@ -243,7 +243,18 @@ public final class Values {
         if (value instanceof LocalDateTime dateTime) {
             return toText(dateTime, dateTime.getNano() != 0 ? 6 : 0);
         }
+        if (value instanceof Duration time) {
+            return toText(time);
+        }
         return String.valueOf(value);
+    }
+
+    /** A TIME as MySQL writes it: [-]hh:mm:ss, with microseconds when it has any. */
+    public static String toText(Duration time) {
+        Duration magnitude = time.abs();
+        String text = String.format("%s%02d:%02d:%02d", time.isNegative() ? "-" : "", magnitude.toHours(),
+                magnitude.toMinutesPart(), magnitude.toSecondsPart());
+        return magnitude.toNanosPart() == 0 ? text : text + String.format(".%06d", magnitude.toNanosPart() / 1000);
     }
 
     /** A DATETIME as MySQL writes it with {@code fractionalDigits} (0 to 6) digits of fractional seconds. */

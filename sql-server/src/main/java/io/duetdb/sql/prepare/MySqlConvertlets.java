@@ -7,6 +7,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql2rel.SqlRexContext;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
@@ -34,7 +35,22 @@ final class MySqlConvertlets implements SqlRexConvertletTable {
             return (context, xor) -> context.getRexBuilder().makeCall(SqlStdOperatorTable.NOT_EQUALS,
                     context.convertExpression(xor.operand(0)), context.convertExpression(xor.operand(1)));
         }
+        if (call.getOperator() == DateTimeFunctions.DATETIME_ARGUMENT
+                || call.getOperator() == DateTimeFunctions.TIME_ARGUMENT) {
+            return MySqlConvertlets::temporalArgument;
+        }
         return StandardConvertletTable.INSTANCE.get(call);
+    }
+
+    /** A date or time argument that already has the type it is read as is the argument itself. */
+    private static RexNode temporalArgument(SqlRexContext context, SqlCall call) {
+        RexNode operand = context.convertExpression(call.operand(0));
+        SqlTypeName type = operand.getType().getSqlTypeName();
+        boolean dates = call.getOperator() == DateTimeFunctions.DATETIME_ARGUMENT;
+        if (type == SqlTypeName.TIMESTAMP || dates && type == SqlTypeName.DATE || !dates && type == SqlTypeName.TIME) {
+            return operand;
+        }
+        return context.getRexBuilder().makeCall(call.getOperator(), operand);
     }
 
     private static RexNode truth(RexBuilder builder, RexNode value) {

@@ -3,6 +3,7 @@ package io.duetdb.sql.prepare;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -67,6 +68,10 @@ final class MySqlFunctionRewrites extends SqlShuttle {
         if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN) && call.operand(0).getKind() == SqlKind.ROW
                 && call.operand(1) instanceof SqlNodeList list && isRowsWithPlaceholders(list, call.operand(0))) {
             return rowEqualities(call, list).accept(this);
+        }
+        SqlCall temporal = DateTimeFunctions.withTemporalArguments(call, visitedOperands(call));
+        if (temporal != null) {
+            return temporal;
         }
         if (call.getOperator() == SqlStdOperatorTable.CAST && call.operand(1) instanceof SqlDataTypeSpec type
                 && type.getTypeNameSpec() instanceof JsonTypeNameSpec) {
@@ -193,6 +198,21 @@ final class MySqlFunctionRewrites extends SqlShuttle {
     }
 
     /** {@code a op b op c} as the parser writes it: ((a op b) op c). */
+    /** MySQL's niladic LOCALTIME is NOW and CURRENT_TIME is CURTIME (a bare name is a call once validated). */
+    @Override
+    public SqlNode visit(SqlIdentifier identifier) {
+        if (identifier.names.size() == 1 && !identifier.isComponentQuoted(0)) {
+            String name = identifier.getSimple().toUpperCase(Locale.ROOT);
+            if (name.equals("LOCALTIME")) {
+                return DuetFunctions.NOW.createCall(identifier.getParserPosition());
+            }
+            if (name.equals("CURRENT_TIME")) {
+                return DateTimeFunctions.CURTIME.createCall(identifier.getParserPosition());
+            }
+        }
+        return identifier;
+    }
+
     private static SqlNode binary(SqlOperator operator, List<SqlNode> operands, SqlParserPos position) {
         SqlNode result = operands.get(0);
         for (int i = 1; i < operands.size(); i++) {
