@@ -120,9 +120,27 @@ public final class DateTimeFunctions {
     private DateTimeFunctions() {
     }
 
+    /** Whether {@link #withTemporalArguments} rewrites {@code call} (a test that visits no operand). */
+    static boolean rewrites(SqlCall call) {
+        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        return name.equals("LOCALTIME") || name.equals("CURRENT_TIME") || call.getKind() == SqlKind.TIMESTAMP_DIFF
+                || call.getKind() == SqlKind.EXTRACT || TEMPORAL_ARGUMENTS.containsKey(name)
+                || castsNumberToTemporal(call) != null;
+    }
+
+    /** D or T when {@code call} casts a number literal to a date or date-time, or to a time; else null. */
+    private static String castsNumberToTemporal(SqlCall call) {
+        if (call.getKind() != SqlKind.CAST || !(call.operand(0) instanceof SqlNumericLiteral)
+                || !(call.operand(1) instanceof SqlDataTypeSpec type)) {
+            return null;
+        }
+        String target = type.getTypeNameSpec().getTypeName().getSimple().toUpperCase(Locale.ROOT);
+        return target.equals("DATE") || target.equals("TIMESTAMP") ? "D" : target.equals("TIME") ? "T" : null;
+    }
+
     /**
      * {@code call} with the arguments MySQL reads as dates or times wrapped in {@link #DATETIME_ARGUMENT} or
-     * {@link #TIME_ARGUMENT} (operands already rewritten); null when it has none.
+     * {@link #TIME_ARGUMENT} (operands already rewritten).
      */
     static SqlCall withTemporalArguments(SqlCall call, List<SqlNode> operands) {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
@@ -142,11 +160,9 @@ public final class DateTimeFunctions {
                     DATETIME_ARGUMENT.createCall(position, operands.get(2)));
         }
         String pattern;
-        if (call.getKind() == SqlKind.CAST && operands.get(0) instanceof SqlNumericLiteral
-                && operands.get(1) instanceof SqlDataTypeSpec type) {
+        if (call.getKind() == SqlKind.CAST) {
             // CAST of a number to a date or time reads its digits, as MySQL does (20240131 is 2024-01-31).
-            String target = type.getTypeNameSpec().getTypeName().getSimple().toUpperCase(Locale.ROOT);
-            pattern = target.equals("DATE") || target.equals("TIMESTAMP") ? "D" : target.equals("TIME") ? "T" : null;
+            pattern = castsNumberToTemporal(call);
         } else if (call.getKind() == SqlKind.EXTRACT) {
             String unit = call.operand(0).toString().toUpperCase(Locale.ROOT);
             pattern = unit.equals("HOUR") || unit.equals("MINUTE") || unit.equals("SECOND")
@@ -155,7 +171,8 @@ public final class DateTimeFunctions {
             pattern = TEMPORAL_ARGUMENTS.get(name);
         }
         if (pattern == null) {
-            return null;
+            return call.getOperator().createCall(call.getFunctionQuantifier(), call.getParserPosition(),
+                    operands.toArray(new SqlNode[0]));
         }
         List<SqlNode> wrapped = new ArrayList<>(operands);
         for (int i = 0; i < pattern.length() && i < wrapped.size(); i++) {

@@ -69,9 +69,8 @@ final class MySqlFunctionRewrites extends SqlShuttle {
                 && call.operand(1) instanceof SqlNodeList list && isRowsWithPlaceholders(list, call.operand(0))) {
             return rowEqualities(call, list).accept(this);
         }
-        SqlCall temporal = DateTimeFunctions.withTemporalArguments(call, visitedOperands(call));
-        if (temporal != null) {
-            return temporal;
+        if (DateTimeFunctions.rewrites(call)) {
+            return DateTimeFunctions.withTemporalArguments(call, visitedOperands(call));
         }
         if (call.getOperator() == SqlStdOperatorTable.CAST && call.operand(1) instanceof SqlDataTypeSpec type
                 && type.getTypeNameSpec() instanceof JsonTypeNameSpec) {
