@@ -1231,6 +1231,18 @@ void DuetLogicalXor(List<Object> list, ExprContext exprContext, Span s) :
     AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
 }
 
+/** MySQL's {@code @name := value}: the planner makes it a call that sets the variable. */
+void DuetAssignVariable(List<Object> list, ExprContext exprContext, Span s) :
+{
+}
+{
+    <ASSIGN_VARIABLE> {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(io.duetdb.sql.parser.MySqlOperators.ASSIGN, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
 /**
  * MySQL's {@code doc->'path'} (JSON_EXTRACT) and {@code doc->>'path'} (JSON_UNQUOTE of it), which bind tighter
  * than any operator: the operand just read becomes the function's first argument.

@@ -526,6 +526,12 @@ public final class ExpressionCompiler {
                     Object value = session.userVariable(Values.toText(operands.get(0).evaluate(row)));
                     return value == null ? null : Values.toText(value);
                 };
+            case "DUET_SET_USER_VARIABLE":
+                return row -> {
+                    Object value = operands.get(1).evaluate(row);
+                    session.setUserVariable(Values.toText(operands.get(0).evaluate(row)), value);
+                    return value;
+                };
             case "DUET_TRUTH":
                 return row -> Values.truth(operands.get(0).evaluate(row));
             case "DATABASE":
@@ -559,6 +565,22 @@ public final class ExpressionCompiler {
                 return row -> session.statementTime().withNano(0);
             case "CURRENT_DATE":
                 return row -> session.statementTime().toLocalDate();
+            case "BENCHMARK":
+                return row -> {
+                    Object count = operands.get(0).evaluate(row);
+                    long times = count == null ? 0 : Values.toLong(count);
+                    if (times < 0) {
+                        throw new DuetException(ErrorCode.WRONG_ARGUMENTS, "Incorrect count value: '" + times
+                                + "' for function benchmark");
+                    }
+                    for (long i = 0; i < times; i++) {
+                        operands.get(1).evaluate(row);
+                        if ((i & 0xFFF) == 0) {
+                            session.checkNotKilled();
+                        }
+                    }
+                    return 0L;
+                };
             case "SLEEP":
                 return row -> {
                     Object seconds = operands.get(0).evaluate(row);

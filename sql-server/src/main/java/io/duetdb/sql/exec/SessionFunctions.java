@@ -35,6 +35,11 @@ public interface SessionFunctions {
         return null;
     }
 
+    /** Sets a user variable ({@code @name := value}); null unsets it. */
+    default void setUserVariable(String name, Object value) {
+        throw new UnsupportedOperationException("user variables cannot be set here");
+    }
+
     /** Whether a switch variable is on: anything but OFF, 0 or FALSE; on when unset. */
     default boolean switchedOn(String name) {
         Object value = systemVariable("", name);

@@ -10,6 +10,13 @@ import org.apache.calcite.sql.type.ReturnTypes;
 public final class MySqlOperators {
     private static final int OR_PRECEDENCE = 22;
 
+    /**
+     * {@code @name := value}: the value, which the user variable takes as the expression is evaluated; the lowest
+     * precedence, right to left, as in MySQL. The planner rewrites it into a call that sets the variable.
+     */
+    public static final SqlBinaryOperator ASSIGN = new SqlBinaryOperator(":=", SqlKind.OTHER, 2, false,
+            ReturnTypes.ARG1_NULLABLE, InferTypes.RETURN_TYPE, OperandTypes.ANY_ANY);
+
     /** {@code a DIV b}: the quotient with its fraction dropped, as BIGINT; NULL for a zero divisor. */
     public static final SqlBinaryOperator INTEGER_DIVIDE = new SqlBinaryOperator("DIV", SqlKind.OTHER, 60, true,
             ReturnTypes.BIGINT_FORCE_NULLABLE, InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC_NUMERIC);

@@ -34,6 +34,9 @@ public final class DuetFunctions {
             ReturnTypes.BIGINT.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.STRING_STRING);
     /** {@code @name}: the front end rewrites user variable references into calls of this (values as text). */
     public static final SqlFunction USER_VARIABLE = function("DUET_USER_VARIABLE", NULLABLE_VARCHAR, OperandTypes.STRING);
+    /** DUET_SET_USER_VARIABLE(name, value): {@code @name := value}, the value, which the variable takes. */
+    public static final SqlFunction SET_USER_VARIABLE = function("DUET_SET_USER_VARIABLE",
+            ReturnTypes.ARG1.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.ANY_ANY);
     public static final SqlFunction DATABASE = function("DATABASE", NULLABLE_VARCHAR, OperandTypes.NILADIC);
     public static final SqlFunction SCHEMA = function("SCHEMA", NULLABLE_VARCHAR, OperandTypes.NILADIC);
     public static final SqlFunction VERSION = function("VERSION", ReturnTypes.explicit(SqlTypeName.VARCHAR),
@@ -55,6 +58,8 @@ public final class DuetFunctions {
             OperandTypes.or(OperandTypes.NILADIC, OperandTypes.INTEGER));
 
     public static final SqlFunction SLEEP = function("SLEEP", ReturnTypes.BIGINT, OperandTypes.NUMERIC);
+    /** BENCHMARK(count, expression): evaluates the expression count times; 0. */
+    public static final SqlFunction BENCHMARK = function("BENCHMARK", ReturnTypes.BIGINT, OperandTypes.ANY_ANY);
 
     /**
      * MySQL's truth of a value where a condition stands (WHERE, ON, HAVING, AND, OR, NOT, XOR, CASE WHEN, IF): a
@@ -182,8 +187,8 @@ public final class DuetFunctions {
     public static final SqlFunction FROM_DAYS = pure("FROM_DAYS", ReturnTypes.explicit(SqlTypeName.DATE)
             .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.ANY);
 
-    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, USER_VARIABLE, DATABASE,
-            SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, TRUTH,
+    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, USER_VARIABLE, SET_USER_VARIABLE, DATABASE,
+            SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, BENCHMARK, TRUTH,
             io.duetdb.sql.parser.MySqlOperators.XOR, DIVIDE,
             LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, STR_TO_DATE, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
             UNIX_TIMESTAMP, FROM_UNIXTIME, io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE, REGEXP_INSTR, REGEXP_SUBSTR,

@@ -25,7 +25,11 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlShuttle;
 
+import io.duetdb.common.error.DuetException;
+import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.parser.JsonTypeNameSpec;
+import io.duetdb.sql.parser.MySqlOperators;
+import io.duetdb.sql.parser.UserVariables;
 
 /**
  * MySQL's meaning of calls the parser reads with Calcite's, on the parsed query before validation: division is
@@ -68,6 +72,15 @@ final class MySqlFunctionRewrites extends SqlShuttle {
         if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN) && call.operand(0).getKind() == SqlKind.ROW
                 && call.operand(1) instanceof SqlNodeList list && isRowsWithPlaceholders(list, call.operand(0))) {
             return rowEqualities(call, list).accept(this);
+        }
+        if (call.getOperator() == MySqlOperators.ASSIGN) {
+            String variable = UserVariables.name(call.operand(0));
+            if (variable == null) {
+                throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; only a user"
+                        + " variable (@name) can take a value with :=");
+            }
+            return DuetFunctions.SET_USER_VARIABLE.createCall(call.getParserPosition(),
+                    SqlLiteral.createCharString(variable, call.getParserPosition()), call.operand(1).accept(this));
         }
         if (DateTimeFunctions.rewrites(call)) {
             return DateTimeFunctions.withTemporalArguments(call, visitedOperands(call));

@@ -1,6 +1,7 @@
 package io.duetdb.sql.prepare;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.util.BitString;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
@@ -103,6 +105,13 @@ final class MySqlTypeCoercion extends TypeCoercionImpl {
                         : cast(scope, call, i, factory.createSqlType(SqlTypeName.DOUBLE));
             } else if (SqlTypeUtil.isBoolean(type)) {
                 coerced |= cast(scope, call, i, MySqlTypes.asNumber(factory, type));
+            } else if (call.operand(i) instanceof SqlLiteral literal && literal.getTypeName() == SqlTypeName.BINARY) {
+                // A hexadecimal or bit literal (X'41', 0x41, b'101') in arithmetic is the unsigned number of its bits.
+                SqlLiteral number = SqlLiteral.createExactNumeric(new BigInteger(1, literal.getValueAs(BitString.class)
+                        .getAsByteArray()).toString(), literal.getParserPosition());
+                updateInferredType(number, validator.deriveType(scope, number));
+                call.setOperand(i, number);
+                coerced = true;
             } else if (SqlTypeUtil.isDatetime(type) && !SqlTypeUtil.isInterval(type(scope, call.operand(1 - i)))) {
                 // A date or time in arithmetic with anything but an interval is the number it reads as.
                 coerced |= temporalAsNumber(scope, call, i);

@@ -793,7 +793,8 @@ public final class Session implements SessionFunctions {
     }
 
     /** Sets a user variable ({@code SET @name = value}); null unsets it, as MySQL shows an unset one. */
-    void setUserVariable(String name, Object value) {
+    @Override
+    public void setUserVariable(String name, Object value) {
         if (value == null) {
             userVariables.remove(name.toLowerCase(Locale.ROOT));
         } else {

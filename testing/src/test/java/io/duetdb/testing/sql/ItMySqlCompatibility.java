@@ -332,6 +332,28 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void userVariablesTakeValuesInsideExpressionsAndHexLiteralsAreNumbers() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SELECT @v := 5, @v, @a := @b := 3, @a + @b")).containsExactly("5|5|3|6");
+            statement.execute("SET @n := 10");
+            assertThat(SqlTesting.rows(statement, "SELECT @n := @n + 1, @n := @n * 2, @x := 'text', CONCAT(@x, '!')"))
+                    .containsExactly("11|22|text|text!");
+            assertThat(SqlTesting.rows(statement, "SELECT @n")).containsExactly("22");
+            assertThatThrownBy(() -> statement.executeQuery("SELECT 1 := 2")).isInstanceOfSatisfying(SQLException.class,
+                    e -> assertThat(e.getErrorCode()).isEqualTo(1064));
+        }
+        assertShared("SELECT b'101' + 0, 0x41 + 0, 0b101 + 1, HEX(0x4142), 0xff * 2, BENCHMARK(100, MD5('x'))",
+                "5|65|6|4142|510|0");
+        // MySQL 8.0 reads X'41' in arithmetic as the number 65 (MariaDB as the string 'A', so 0).
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SELECT X'41' + 0")).containsExactly("65");
+        }
+        onBoth("CREATE TABLE ranked (id INT PRIMARY KEY, score INT)", "INSERT INTO ranked VALUES (1, 30), (2, 10), (3, 20)",
+                "SET @total := 0");
+        assertShared("SELECT id, @total := @total + score FROM ranked ORDER BY id", "1|30", "2|40", "3|60");
+    }
+
+    @Test
     void bitColumnsHoldNumbersThatClientsReadAsBytes() throws SQLException {
         onBoth("CREATE TABLE bits (id INT PRIMARY KEY, f BIT(1) NOT NULL DEFAULT 0, m BIT(12) DEFAULT b'1111')",
                 "INSERT INTO bits (id, f) VALUES (1, b'1')", "INSERT INTO bits VALUES (2, 0, b'000100000001'), (3, TRUE, 7)");

@@ -149,6 +149,26 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
             }
             // REGEXP (a reserved word, as in MySQL) is the operator RLIKE is.
             case REGEXP -> token.kind = RLIKE;
+            // MySQL's hexadecimal and bit literals 0x41 and 0b101 (a 0 right before a word of digits).
+            case UNSIGNED_INTEGER_LITERAL -> {
+                Token following = peek();
+                if (token.image.equals("0") && following.kind == IDENTIFIER && following.beginLine == token.endLine
+                        && following.beginColumn == token.endColumn + 1) {
+                    if (following.image.matches("x[0-9a-fA-F]+")) {
+                        ahead.removeFirst();
+                        String digits = following.image.substring(1);
+                        respell(token, BINARY_STRING_LITERAL, "X'" + (digits.length() % 2 == 1 ? "0" : "") + digits
+                                + "'");
+                        token.endColumn = following.endColumn;
+                    } else if (following.image.matches("b[01]+")) {
+                        ahead.removeFirst();
+                        Token bits = new Token();
+                        bits.image = "'" + following.image.substring(1) + "'";
+                        copyPosition(following, bits);
+                        return bitStringAsBinary(token, bits);
+                    }
+                }
+            }
             case IDENTIFIER -> {
                 Token following = peek();
                 if (isBitString(token, following)) {
