@@ -189,6 +189,9 @@ public final class InformationSchema {
     private static List<Object[]> schemata(InfoSchema schema) {
         List<Object[]> rows = new ArrayList<>();
         rows.add(new Object[] {"def", NAME, "utf8mb4", "utf8mb4_bin", null});
+        if (schema.database(MySqlSystemSchema.NAME).isEmpty()) {
+            rows.add(new Object[] {"def", MySqlSystemSchema.NAME, "utf8mb4", "utf8mb4_bin", null});
+        }
         for (DatabaseInfo database : schema.databases()) {
             rows.add(new Object[] {"def", database.name(), "utf8mb4", "utf8mb4_bin", null});
         }

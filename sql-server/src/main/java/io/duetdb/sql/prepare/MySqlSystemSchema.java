@@ -19,8 +19,10 @@ import io.duetdb.sql.catalog.UserInfo;
  * {@code tables_priv}, read-only views of the accounts (changed with CREATE USER, GRANT and REVOKE, as in MySQL).
  * The privilege columns DuetDB has no privilege for read 'N'.
  */
-final class MySqlSystemSchema {
-    static final String NAME = "mysql";
+public final class MySqlSystemSchema {
+    public static final String NAME = "mysql";
+    /** The grant tables it holds. */
+    public static final List<String> TABLES = List.of("db", "tables_priv", "user");
     /** The privilege columns of user and db, in MySQL's order, and the privilege each stands for (null: none). */
     private static final List<Map.Entry<String, Privilege>> PRIVILEGE_COLUMNS = List.of(
             Map.entry("Select_priv", Privilege.SELECT), Map.entry("Insert_priv", Privilege.INSERT),

@@ -76,6 +76,7 @@ import io.duetdb.sql.parser.txn.SqlEndTransaction;
 import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 import io.duetdb.sql.prepare.CalciteCatalog;
+import io.duetdb.sql.prepare.MySqlSystemSchema;
 import io.duetdb.sql.prepare.QueryPlanner;
 import io.duetdb.sql.prepare.ReadFromStorageHints;
 import io.duetdb.sql.prepare.SqlMode;
@@ -538,7 +539,8 @@ public final class Session implements SessionFunctions {
 
     public void useDatabase(String name) {
         InfoSchema schema = manager.latestInfoSchema();
-        if (schema.database(name).isEmpty() && !name.equalsIgnoreCase("information_schema")) {
+        if (schema.database(name).isEmpty() && !name.equalsIgnoreCase("information_schema")
+                && !name.equalsIgnoreCase(MySqlSystemSchema.NAME)) {
             throw new DuetException(ErrorCode.UNKNOWN_DATABASE, "Unknown database '" + name + "'");
         }
         String resolved = schema.database(name).map(db -> db.name()).orElse(name);

@@ -26,6 +26,7 @@ import io.duetdb.sql.parser.show.SqlShow;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.InformationSchema;
 import io.duetdb.sql.prepare.InformationSchemaTable;
+import io.duetdb.sql.prepare.MySqlSystemSchema;
 import io.duetdb.sql.statistics.TableStatistics;
 
 /**
@@ -108,6 +109,9 @@ final class ShowStatements {
     private static ShowRows databases(InfoSchema schema) {
         List<Object[]> rows = new ArrayList<>();
         rows.add(new Object[] {"INFORMATION_SCHEMA"});
+        if (schema.database(MySqlSystemSchema.NAME).isEmpty()) {
+            rows.add(new Object[] {MySqlSystemSchema.NAME});
+        }
         for (DatabaseInfo database : schema.databases()) {
             rows.add(new Object[] {database.name()});
         }
@@ -115,7 +119,16 @@ final class ShowStatements {
     }
 
     private static ShowRows tables(Session session, InfoSchema schema, SqlShow show) {
-        DatabaseInfo database = database(schema, show.database().orElseGet(() -> requireDatabase(session)));
+        String databaseName = show.database().orElseGet(() -> requireDatabase(session));
+        if (databaseName.equalsIgnoreCase(MySqlSystemSchema.NAME) && schema.database(databaseName).isEmpty()) {
+            List<Object[]> rows = new ArrayList<>();
+            for (String table : MySqlSystemSchema.TABLES) {
+                rows.add(show.full() ? new Object[] {table, "SYSTEM VIEW"} : new Object[] {table});
+            }
+            String label = "Tables_in_" + MySqlSystemSchema.NAME;
+            return new ShowRows(show.full() ? List.of(label, "Table_type") : List.of(label), rows);
+        }
+        DatabaseInfo database = database(schema, databaseName);
         List<Object[]> rows = new ArrayList<>();
         for (TableInfo table : schema.tables(database)) {
             rows.add(show.full() ? new Object[] {table.name(), table.view() != null ? "VIEW" : "BASE TABLE"}

@@ -482,6 +482,12 @@ class ItMySqlCompatibility {
                 "auditor|%|Y|N|Y|N|mysql_native_password|*14E65567ABDB5135D0CFD9A70B3032C179A49EE7");
         assertShared("SELECT Host, Db, User, Select_priv, Insert_priv, Update_priv FROM mysql.db WHERE User = 'auditor'",
                 "%|shop|auditor|N|Y|Y");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SHOW DATABASES")).contains("mysql");
+            statement.execute("USE mysql");
+            assertThat(SqlTesting.rows(statement, "SHOW TABLES")).contains("user", "db", "tables_priv");
+            assertThat(SqlTesting.rows(statement, "SELECT User FROM user WHERE User = 'auditor'")).containsExactly("auditor");
+        }
     }
 
     @Test
