@@ -131,6 +131,9 @@ class VectorExpressionsTest {
                 .containsExactly(true, null, false);
         assertThat(evaluate(call(ScalarFunction.LIKE, BOOLEAN, column(3), constant("%", STRING))))
                 .containsExactly(true, null, true);
+        // The empty pattern matches the empty string only (found by ItRandomQueries: it failed to build).
+        assertThat(evaluate(call(ScalarFunction.LIKE, BOOLEAN, column(3), constant("", STRING))))
+                .containsExactly(false, null, true);
         assertThat(evaluate(call(ScalarFunction.IN, BOOLEAN, column(0), constant(5L, INT64), constant(7L, INT64))))
                 .containsExactly(true, null, false);
         // x IN (..., NULL) is NULL, not FALSE, when nothing matches.

@@ -28,7 +28,7 @@ public final class LikeExpression extends BooleanExpression {
         }
         this.pattern = LikePatterns.compile(pattern);
         int wildcard = firstWildcard(pattern);
-        this.prefix = wildcard == pattern.length() - 1 && pattern.charAt(wildcard) == '%'
+        this.prefix = wildcard >= 0 && wildcard == pattern.length() - 1 && pattern.charAt(wildcard) == '%'
                 ? pattern.substring(0, wildcard).getBytes(StandardCharsets.UTF_8) : null;
     }
 

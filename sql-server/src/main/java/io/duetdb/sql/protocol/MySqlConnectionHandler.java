@@ -412,16 +412,27 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** Netty's reads past a buffer's end throw IndexOutOfBoundsException itself; strings and arrays its subclasses. */
+    private static boolean isShortPacket(RuntimeException e) {
+        return e instanceof MalformedPacketException || e.getClass() == IndexOutOfBoundsException.class;
+    }
+
     private void runCommand(ChannelHandlerContext context, ByteBuf packet, int sequenceId) {
         boolean keepOpen = true;
         try {
             writer.startReplyTo(sequenceId);
             keepOpen = dispatch(context, packet);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
-            // A command shorter than its fields: the client is out of step with the protocol.
-            LOG.info("Connection {}: malformed packet ({}); closing it", connectionId, e.getMessage());
-            writeError(new DuetException(ErrorCode.UNKNOWN_COMMAND, "Malformed packet: " + e.getMessage()));
-            keepOpen = false;
+            if (isShortPacket(e)) {
+                // A command shorter than its fields: the client is out of step with the protocol.
+                LOG.info("Connection {}: malformed packet ({}); closing it", connectionId, e.getMessage());
+                writeError(new DuetException(ErrorCode.UNKNOWN_COMMAND, "Malformed packet: " + e.getMessage()));
+                keepOpen = false;
+            } else {
+                // A string's or an array's index out of range: a fault of the statement's execution, not the packet.
+                LOG.warn("Connection {}: command failed unexpectedly", connectionId, e);
+                writeError(new DuetException(ErrorCode.UNKNOWN_ERROR, String.valueOf(e.getMessage())));
+            }
         } catch (DuetException e) {
             writeError(e);
         } catch (RuntimeException | StackOverflowError e) {

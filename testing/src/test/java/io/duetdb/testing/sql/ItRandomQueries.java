@@ -1,0 +1,165 @@
+package io.duetdb.testing.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A random query generator with the metamorphic oracles SQLancer made known, over the types and functions MySQL
+ * applications use. For each random condition p over a table:
+ * <ul>
+ * <li>ternary logic partitioning: the rows WHERE p, WHERE NOT p and WHERE p IS NULL are, together, all the rows;
+ * and MAX over the three partitions is MAX over the table;</li>
+ * <li>NoREC: the rows WHERE p (which the optimizer may read through an index or filter in the stores) are the rows
+ * whose p, computed as a select item, IS TRUE;</li>
+ * <li>the same rows in a twin table without secondary indexes answer WHERE p alike.</li>
+ * </ul>
+ * The seed and the number of queries come from {@code -Dduet.random.seed} and {@code -Dduet.random.queries}; CI
+ * runs a fixed seed for a bounded count, a longer run takes other seeds. A mismatch names its seed and query; each
+ * one found becomes a regression test.
+ */
+class ItRandomQueries {
+    @RegisterExtension
+    static final SqlCluster sqlCluster = new SqlCluster(3);
+
+    /** Errors a valid query may raise for some rows (an overflow, a value out of a type's range). */
+    private static final Set<Integer> EXPECTED_ERRORS = Set.of(1690, 1292, 1264, 3064);
+    private static final List<RandomExpressions.Column> COLUMNS = List.of(
+            new RandomExpressions.Column("n0", RandomExpressions.Column.Kind.NUMBER),
+            new RandomExpressions.Column("n1", RandomExpressions.Column.Kind.NUMBER),
+            new RandomExpressions.Column("n2", RandomExpressions.Column.Kind.NUMBER),
+            new RandomExpressions.Column("s0", RandomExpressions.Column.Kind.TEXT),
+            new RandomExpressions.Column("s1", RandomExpressions.Column.Kind.TEXT),
+            new RandomExpressions.Column("d0", RandomExpressions.Column.Kind.DATE));
+
+    @Test
+    void conditionsPartitionRowsAndAgreeWithTheirOwnValues() throws SQLException {
+        long seed = Long.getLong("duet.random.seed", 20261128L);
+        int queries = Integer.getInteger("duet.random.queries", 150);
+        Random random = new Random(seed);
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url());
+                Statement statement = connection.createStatement()) {
+            createTables(statement, random);
+            RandomExpressions expressions = new RandomExpressions(random, COLUMNS);
+            List<String> mismatches = new ArrayList<>();
+            int checked = 0;
+            for (int i = 0; i < queries && mismatches.size() < 5; i++) {
+                String condition = expressions.condition(1 + random.nextInt(3));
+                try {
+                    String mismatch = check(statement, condition);
+                    if (mismatch != null) {
+                        mismatches.add("seed " + seed + ", query " + i + ": " + mismatch);
+                    }
+                    checked++;
+                } catch (SQLException e) {
+                    if (!EXPECTED_ERRORS.contains(e.getErrorCode())) {
+                        mismatches.add("seed " + seed + ", query " + i + ": WHERE " + condition + " failed with "
+                                + e.getErrorCode() + ": " + e.getMessage());
+                    }
+                }
+            }
+            assertThat(mismatches).as("mismatches").isEmpty();
+            assertThat(checked).as("conditions checked").isGreaterThan(queries / 2);
+        }
+    }
+
+    /** The first oracle a condition fails, or null when it passes them all. */
+    private static String check(Statement statement, String condition) throws SQLException {
+        List<String> all = ids(statement, "SELECT id FROM t0");
+        List<String> partitions = new ArrayList<>();
+        partitions.addAll(ids(statement, "SELECT id FROM t0 WHERE " + condition));
+        partitions.addAll(ids(statement, "SELECT id FROM t0 WHERE NOT " + condition));
+        partitions.addAll(ids(statement, "SELECT id FROM t0 WHERE (" + condition + ") IS NULL"));
+        Collections.sort(partitions);
+        if (!partitions.equals(all)) {
+            return "WHERE p, NOT p and p IS NULL give " + partitions + ", the table " + all + "; p = " + condition;
+        }
+        List<String> where = ids(statement, "SELECT id FROM t0 WHERE " + condition);
+        List<String> computed = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery("SELECT id, (" + condition + ") IS TRUE FROM t0")) {
+            while (result.next()) {
+                if (result.getLong(2) == 1) {
+                    computed.add(result.getString(1));
+                }
+            }
+        }
+        Collections.sort(computed);
+        if (!where.equals(computed)) {
+            return "WHERE p gives " + where + ", p IS TRUE as a select item " + computed + "; p = " + condition;
+        }
+        List<String> twin = ids(statement, "SELECT id FROM t1 WHERE " + condition);
+        if (!where.equals(twin)) {
+            return "WHERE p gives " + where + " with indexes, " + twin + " without; p = " + condition;
+        }
+        String maximum = single(statement, "SELECT MAX(n0) FROM t0");
+        List<String> partMaxima = new ArrayList<>();
+        for (String part : List.of(condition, "NOT " + condition, "(" + condition + ") IS NULL")) {
+            String value = single(statement, "SELECT MAX(n0) FROM t0 WHERE " + part);
+            if (value != null) {
+                partMaxima.add(value);
+            }
+        }
+        String partitionMaximum = partMaxima.stream().map(Long::parseLong).max(Long::compare).map(String::valueOf)
+                .orElse(null);
+        if (!String.valueOf(maximum).equals(String.valueOf(partitionMaximum))) {
+            return "MAX(n0) is " + maximum + ", over the partitions " + partitionMaximum + "; p = " + condition;
+        }
+        return null;
+    }
+
+    private static void createTables(Statement statement, Random random) throws SQLException {
+        String columns = "(id INT PRIMARY KEY, n0 INT, n1 DECIMAL(10,2), n2 BIGINT, s0 VARCHAR(10), s1 VARCHAR(10),"
+                + " d0 DATE";
+        statement.execute("CREATE TABLE t0 " + columns + ", KEY (n0), KEY (s0), KEY (d0), KEY (n1, s1))");
+        statement.execute("CREATE TABLE t1 " + columns + ")");
+        StringBuilder rows = new StringBuilder();
+        String[] words = {"a", "B", "ab", "abc", "x", "10", "-3", "2.5", " a", "zz", ""};
+        for (int id = 1; id <= 40; id++) {
+            rows.append(id == 1 ? "" : ", ").append('(').append(id).append(", ")
+                    .append(maybeNull(random, String.valueOf(random.nextInt(21) - 10))).append(", ")
+                    .append(maybeNull(random, (random.nextInt(200) - 100) + "." + random.nextInt(100))).append(", ")
+                    .append(maybeNull(random, String.valueOf(random.nextInt(2000) - 1000))).append(", ")
+                    .append(maybeNull(random, "'" + words[random.nextInt(words.length)] + "'")).append(", ")
+                    .append(maybeNull(random, "'" + words[random.nextInt(words.length)] + "'")).append(", ")
+                    .append(maybeNull(random, "'2024-0" + (1 + random.nextInt(6)) + "-" + (10 + random.nextInt(18))
+                            + "'"))
+                    .append(')');
+        }
+        statement.execute("INSERT INTO t0 VALUES " + rows);
+        statement.execute("INSERT INTO t1 SELECT * FROM t0");
+        statement.execute("ANALYZE TABLE t0");
+    }
+
+    private static String maybeNull(Random random, String value) {
+        return random.nextInt(6) == 0 ? "NULL" : value;
+    }
+
+    private static List<String> ids(Statement statement, String sql) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery(sql)) {
+            while (result.next()) {
+                ids.add(result.getString(1));
+            }
+        }
+        Collections.sort(ids);
+        return ids;
+    }
+
+    private static String single(Statement statement, String sql) throws SQLException {
+        try (ResultSet result = statement.executeQuery(sql)) {
+            return result.next() ? result.getString(1) : null;
+        }
+    }
+}
