@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and MAX over the three partitions is MAX over the table;</li>
  * <li>NoREC: the rows WHERE p (which the optimizer may read through an index or filter in the stores) are the rows
  * whose p, computed as a select item, IS TRUE;</li>
- * <li>the same rows in a twin table without secondary indexes answer WHERE p alike.</li>
+ * <li>the same rows in a twin table without secondary indexes answer WHERE p alike;</li>
+ * <li>the groups of WHERE p count its rows, and COUNT(DISTINCT a, b) counts the distinct non-NULL pairs.</li>
  * </ul>
  * The seed and the number of queries come from {@code -Dduet.random.seed} and {@code -Dduet.random.queries}; CI
  * runs a fixed seed for a bounded count, a longer run takes other seeds. A mismatch names its seed and query; each
@@ -102,6 +103,17 @@ class ItRandomQueries {
         List<String> twin = ids(statement, "SELECT id FROM t1 WHERE " + condition);
         if (!where.equals(twin)) {
             return "WHERE p gives " + where + " with indexes, " + twin + " without; p = " + condition;
+        }
+        String grouped = single(statement, "SELECT SUM(c) FROM (SELECT s0, COUNT(*) AS c FROM t0 WHERE " + condition
+                + " GROUP BY s0) g");
+        if (!String.valueOf(where.size()).equals(grouped == null ? "0" : grouped)) {
+            return "WHERE p has " + where.size() + " rows, its groups by s0 count " + grouped + "; p = " + condition;
+        }
+        String distinct = single(statement, "SELECT COUNT(DISTINCT n0, s0) FROM t0 WHERE " + condition);
+        String distinctRows = single(statement, "SELECT COUNT(*) FROM (SELECT DISTINCT n0, s0 FROM t0 WHERE "
+                + condition + " AND n0 IS NOT NULL AND s0 IS NOT NULL) d");
+        if (!String.valueOf(distinct).equals(String.valueOf(distinctRows))) {
+            return "COUNT(DISTINCT n0, s0) is " + distinct + ", the distinct rows " + distinctRows + "; p = " + condition;
         }
         String maximum = single(statement, "SELECT MAX(n0) FROM t0");
         List<String> partMaxima = new ArrayList<>();

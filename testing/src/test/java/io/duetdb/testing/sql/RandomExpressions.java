@@ -84,9 +84,13 @@ final class RandomExpressions {
         if (depth <= 0 || random.nextInt(3) == 0) {
             return random.nextInt(3) == 0 ? numberLiteral() : column(Column.Kind.NUMBER);
         }
-        return switch (random.nextInt(9)) {
+        return switch (random.nextInt(13)) {
             case 0, 1 -> "(" + number(depth - 1) + " " + ARITHMETIC[random.nextInt(ARITHMETIC.length)] + " "
                     + number(depth - 1) + ")";
+            case 9 -> "YEAR(" + date(depth - 1) + ")";
+            case 10 -> "DATEDIFF(" + date(depth - 1) + ", " + date(depth - 1) + ")";
+            case 11 -> "ROUND(" + number(depth - 1) + ", " + random.nextInt(3) + ")";
+            case 12 -> "GREATEST(" + number(depth - 1) + ", " + number(depth - 1) + ")";
             case 2 -> "ABS(" + number(depth - 1) + ")";
             case 3 -> "COALESCE(" + number(depth - 1) + ", " + number(depth - 1) + ")";
             case 4 -> "IF(" + condition(depth - 1) + ", " + number(depth - 1) + ", " + number(depth - 1) + ")";
