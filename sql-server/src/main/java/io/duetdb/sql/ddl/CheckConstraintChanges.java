@@ -4,10 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
@@ -18,12 +16,7 @@ import org.apache.calcite.sql.SqlSelect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.google.protobuf.ByteString;
-
-import io.duetdb.client.txn.Isolation;
-import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
-import io.duetdb.client.txn.TxnMode;
 import io.duetdb.common.catalog.CheckConstraint;
 import io.duetdb.common.catalog.DatabaseInfo;
 import io.duetdb.common.catalog.SchemaState;
@@ -168,32 +161,12 @@ final class CheckConstraintChanges {
         RowExpression condition = new ExpressionCompiler(plan.getCluster().getRexBuilder(),
                 new ConstraintFunctions(database.name()), List.of()).compile(project.getProjects().get(0));
         TableAccess access = new TableAccess(table);
-        long rows = 0;
-        try (Transaction snapshot = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
-            byte[] start = access.recordStart();
-            byte[] end = access.recordEnd();
-            while (true) {
-                if (cancelled.getAsBoolean()) {
-                    throw new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
-                }
-                List<Map.Entry<ByteString, byte[]>> page = snapshot.scan(start, end, ColumnValueCheck.PAGE_ROWS);
-                for (Map.Entry<ByteString, byte[]> row : page) {
-                    rows++;
-                    if (Boolean.FALSE.equals(condition.evaluate(access.publicValues(access.decode(row.getValue()))))) {
-                        throw new DuetException(ErrorCode.CHECK_CONSTRAINT_VIOLATED, "Check constraint '"
-                                + check.name() + "' is violated.");
-                    }
-                }
-                job.progress(rows, true);
-                if (page.size() < ColumnValueCheck.PAGE_ROWS) {
-                    break;
-                }
-                byte[] last = page.get(page.size() - 1).getKey().toByteArray();
-                start = Arrays.copyOf(last, last.length + 1);
+        return new ColumnValueCheck(client).forEachRow(table, cancelled, job, (row, number) -> {
+            if (Boolean.FALSE.equals(condition.evaluate(access.publicValues(row)))) {
+                throw new DuetException(ErrorCode.CHECK_CONSTRAINT_VIOLATED, "Check constraint '" + check.name()
+                        + "' is violated.");
             }
-        }
-        job.progress(rows, false);
-        return rows;
+        });
     }
 
     /** A CHECK condition is deterministic: it reads no session state, so a DDL job's answers stand in. */

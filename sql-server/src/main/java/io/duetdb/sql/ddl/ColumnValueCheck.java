@@ -51,8 +51,23 @@ final class ColumnValueCheck {
      * as MySQL's ALTER TABLE does in strict mode, naming the first row that does not fit.
      */
     void check(TableInfo table, ColumnInfo column, BooleanSupplier cancelled, DdlJobRecord job) {
+        int index = new TableAccess(table).columnIndex(column.name());
+        long rows = forEachRow(table, cancelled, job, (row, number) -> check(column, row[index], number));
+        LOG.info("Checked column {} of {}: {} rows fit {}", column.name(), table.name(), rows, column.type().toSql());
+    }
+
+    /** What a scan hands each row: its decoded values and its number (1 for the first row). */
+    @FunctionalInterface
+    interface RowVisitor {
+        void visit(Object[] row, long number);
+    }
+
+    /**
+     * Hands every row of {@code table} (its decoded values) to {@code visitor}, page by page at one snapshot, with
+     * the job's progress; returns the number of rows. KILL QUERY ({@code cancelled}) stops it with 1317.
+     */
+    long forEachRow(TableInfo table, BooleanSupplier cancelled, DdlJobRecord job, RowVisitor visitor) {
         TableAccess access = new TableAccess(table);
-        int index = access.columnIndex(column.name());
         long rows = 0;
         try (Transaction snapshot = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
             byte[] start = access.recordStart();
@@ -64,7 +79,7 @@ final class ColumnValueCheck {
                 List<Map.Entry<ByteString, byte[]>> page = snapshot.scan(start, end, PAGE_ROWS);
                 for (Map.Entry<ByteString, byte[]> row : page) {
                     rows++;
-                    check(column, access.decode(row.getValue())[index], rows);
+                    visitor.visit(access.decode(row.getValue()), rows);
                 }
                 job.progress(rows, true);
                 if (page.size() < PAGE_ROWS) {
@@ -75,7 +90,7 @@ final class ColumnValueCheck {
             }
         }
         job.progress(rows, false);
-        LOG.info("Checked column {} of {}: {} rows fit {}", column.name(), table.name(), rows, column.type().toSql());
+        return rows;
     }
 
     private static void check(ColumnInfo column, Object value, long row) {

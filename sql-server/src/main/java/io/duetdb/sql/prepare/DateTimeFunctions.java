@@ -232,17 +232,6 @@ public final class DateTimeFunctions {
     }
 
     private static SqlFunction clock(String name, SqlReturnTypeInference returnType) {
-        return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, OperandTypes.NILADIC,
-                SqlFunctionCategory.TIMEDATE) {
-            @Override
-            public boolean isDynamicFunction() {
-                return true;
-            }
-
-            @Override
-            public boolean isDeterministic() {
-                return false;
-            }
-        };
+        return DuetFunctions.function(name, returnType, OperandTypes.NILADIC, SqlFunctionCategory.TIMEDATE);
     }
 }

@@ -253,8 +253,13 @@ public final class DuetFunctions {
 
     private static SqlFunction function(String name, SqlReturnTypeInference returnType,
             SqlOperandTypeChecker operands) {
-        return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands,
-                SqlFunctionCategory.SYSTEM) {
+        return function(name, returnType, operands, SqlFunctionCategory.SYSTEM);
+    }
+
+    /** A function whose value may change between calls (the clock, the session): never folded into a constant. */
+    static SqlFunction function(String name, SqlReturnTypeInference returnType, SqlOperandTypeChecker operands,
+            SqlFunctionCategory category) {
+        return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands, category) {
             @Override
             public boolean isDynamicFunction() {
                 return true;
