@@ -49,6 +49,14 @@ final class MySqlFunctionRewrites extends SqlShuttle {
 
     @Override
     public SqlNode visit(SqlCall call) {
+        if (call.getKind() == SqlKind.AS) {
+            // An alias (and a derived table's column names) are names, not expressions: `localtime` AS an alias
+            // reaches here without its quotes, and must not become NOW().
+            List<SqlNode> operands = new ArrayList<>(call.getOperandList());
+            operands.set(0, operands.get(0).accept(this));
+            return call.getOperator().createCall(call.getFunctionQuantifier(), call.getParserPosition(),
+                    operands.toArray(new SqlNode[0]));
+        }
         if (call.getOperator() == SqlStdOperatorTable.DIVIDE) {
             return DuetFunctions.DIVIDE.createCall(call.getParserPosition(), visitedOperands(call));
         }
