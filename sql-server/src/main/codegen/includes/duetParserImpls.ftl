@@ -209,7 +209,7 @@ SqlColumnDefinition DuetColumnDefinition() :
 {
     final Span s;
     final SqlIdentifier name;
-    final SqlMySqlType type;
+    SqlMySqlType type;
     Boolean nullable = null;
     SqlNode defaultValue = null;
     boolean autoIncrement = false;
@@ -224,6 +224,7 @@ SqlColumnDefinition DuetColumnDefinition() :
     String generatedText = null;
     boolean stored = false;
     Token first;
+    String collationName;
 }
 {
     name = SimpleIdentifier() { s = span(); }
@@ -281,7 +282,7 @@ SqlColumnDefinition DuetColumnDefinition() :
         <ON> <UPDATE> ( <CURRENT_TIMESTAMP> | <LOCALTIMESTAMP> ) [ <LPAREN> [ UnsignedIntLiteral() ] <RPAREN> ]
         { onUpdateCurrentTimestamp = true; }
     |
-        <COLLATE> Identifier()
+        <COLLATE> collationName = Identifier() { type = type.withCollation(collationName); }
     |
         // Storage hints of MySQL's NDB and InnoDB, accepted and ignored as TiDB does.
         LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("COLUMN_FORMAT") }) DuetSkipWord()
@@ -1265,6 +1266,31 @@ void DuetJsonPathOperator(List<Object> list, ExprContext exprContext, Span s) :
                 SqlFunctionCategory.USER_DEFINED_FUNCTION, null, List.of(call));
         }
         list.add(call);
+    }
+}
+
+/**
+ * MySQL's {@code text COLLATE name}, which binds tighter than any operator: the operand just read becomes the first
+ * argument of DUET_COLLATE, the name (an identifier or a string) its second.
+ */
+void DuetCollateOperator(List<Object> list, ExprContext exprContext, Span s) :
+{
+    String name;
+    SqlNode literal;
+}
+{
+    <COLLATE>
+    (
+        name = Identifier()
+    |
+        literal = StringLiteral() { name = SqlLiteral.unchain(literal).getValueAs(String.class); }
+    )
+    {
+        checkNonQueryExpression(exprContext);
+        SqlNode text = (SqlNode) list.remove(list.size() - 1);
+        SqlParserPos pos = text.getParserPosition().plus(getPos());
+        list.add(createCall(new SqlIdentifier("DUET_COLLATE", pos), pos, SqlFunctionCategory.USER_DEFINED_FUNCTION,
+            null, List.of(text, SqlLiteral.createCharString(name, pos))));
     }
 }
 

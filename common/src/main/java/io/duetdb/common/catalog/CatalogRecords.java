@@ -18,6 +18,7 @@ import com.google.protobuf.ByteString;
 
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.types.Collation;
 import io.duetdb.common.types.SqlType;
 
 /**
@@ -45,6 +46,9 @@ public final class CatalogRecords {
     private interface SqlTypeFields {
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<String> elements();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        Collation collation();
     }
 
     /** Columns without an expression and tables without CHECK constraints store neither (as before they came). */
@@ -56,6 +60,9 @@ public final class CatalogRecords {
     private interface TableInfoFields {
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<CheckConstraint> checks();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        Collation collation();
     }
 
     /** The schema version, 0 before the first schema change. */

@@ -18,6 +18,10 @@ public final class CreateTableText {
             }
             first = false;
             text.append("  ").append(quoted(column.name())).append(' ').append(column.type().toSql());
+            if (column.type().name().isString() && column.type().name() != SqlTypeName.JSON
+                    && column.type().effectiveCollation() != table.defaultCollation()) {
+                text.append(" COLLATE ").append(column.type().effectiveCollation().collationName());
+            }
             if (column.generated()) {
                 text.append(" GENERATED ALWAYS AS (").append(column.expression().text()).append(") ")
                         .append(column.expression().kind());
@@ -66,7 +70,7 @@ public final class CreateTableText {
                 text.append(" /*!80016 NOT ENFORCED */");
             }
         }
-        text.append("\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
+        text.append("\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=").append(table.defaultCollation().collationName());
         if (!table.comment().isEmpty()) {
             text.append(" COMMENT='").append(table.comment().replace("'", "''")).append('\'');
         }

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 import io.duetdb.common.row.RowColumn;
+import io.duetdb.common.types.Collation;
 
 /**
  * A table as the catalog stores it. Rows are keyed by their handle: the primary-key column when the key is one
@@ -19,8 +20,11 @@ import io.duetdb.common.row.RowColumn;
  */
 public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
         String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
-        ViewInfo view, int columnarReplicas, boolean commonHandle, List<CheckConstraint> checks) {
+        ViewInfo view, int columnarReplicas, boolean commonHandle, List<CheckConstraint> checks, Collation collation) {
     public TableInfo {
+        if (collation == Collation.DEFAULT) {
+            collation = null;
+        }
         checks = checks == null ? List.of() : List.copyOf(checks);
         requireNonNull(name, "name is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
@@ -32,6 +36,13 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
         if (commonHandle && (handleColumn != null || indexes.stream().noneMatch(IndexInfo::primary))) {
             throw new IllegalArgumentException("a common handle needs a primary key and no integer handle column");
         }
+    }
+
+    public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+            String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
+            ViewInfo view, int columnarReplicas, boolean commonHandle, List<CheckConstraint> checks) {
+        this(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, null);
     }
 
     public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
@@ -132,28 +143,33 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
     /** The same table under another id (TRUNCATE, a physical import's new key range). */
     public TableInfo withId(long newId) {
         return new TableInfo(newId, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle, checks);
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation);
     }
 
     public TableInfo withName(String newName) {
         return new TableInfo(id, databaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle, checks);
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation);
     }
 
     public TableInfo withColumnsAndIndexes(List<ColumnInfo> newColumns, List<IndexInfo> newIndexes, int newNextColumnId,
             long newNextIndexId) {
         return new TableInfo(id, databaseId, name, newColumns, newIndexes, handleColumn, newNextColumnId, newNextIndexId,
-                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks);
+                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation);
     }
 
     public TableInfo withDatabase(long newDatabaseId, String newName) {
         return new TableInfo(id, newDatabaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId,
-                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks);
+                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation);
     }
 
     public TableInfo withChecks(List<CheckConstraint> newChecks) {
         return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle, newChecks);
+                autoIncrementBase, view, columnarReplicas, commonHandle, newChecks, collation);
+    }
+
+    /** The collation of the table's text columns that name none (its DEFAULT COLLATE). */
+    public Collation defaultCollation() {
+        return collation == null ? Collation.DEFAULT : collation;
     }
 
     /**
@@ -165,8 +181,13 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
                 || checks.stream().anyMatch(CheckConstraint::enforced);
     }
 
+    public TableInfo withCollation(Collation newCollation) {
+        return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, newCollation);
+    }
+
     public TableInfo withColumnarReplicas(int count) {
         return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, count, commonHandle, checks);
+                autoIncrementBase, view, count, commonHandle, checks, collation);
     }
 }

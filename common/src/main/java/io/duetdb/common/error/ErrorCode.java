@@ -139,6 +139,12 @@ public enum ErrorCode {
     WRONG_PARAMETER_COUNT(1582, "42000"),
     FIELD_IN_ORDER_NOT_SELECT(3065, "HY000"),
     WINDOW_NOT_DEFINED(3579, "HY000"),
+    UNKNOWN_CHARACTER_SET(1115, "42000"),
+    UNKNOWN_COLLATION(1273, "HY000"),
+    /** "COLLATION 'x' is not valid for CHARACTER SET 'y'". */
+    COLLATION_CHARSET_MISMATCH(1253, "42000"),
+    /** "Illegal mix of collations (a,IMPLICIT) and (b,IMPLICIT) for operation '='". */
+    ILLEGAL_MIX_OF_COLLATIONS(1267, "HY000"),
     /** "Cannot execute statement in a READ ONLY transaction." */
     READ_ONLY_TRANSACTION(1792, "25006"),
 

@@ -33,7 +33,7 @@ public final class RowMutations {
     private final int handleColumn;
     private final IndexEntry commonHandleKey;
 
-    private record IndexEntry(IndexInfo index, int[] columns, List<ColumnType> types) {
+    private record IndexEntry(IndexInfo index, int[] columns, List<ColumnInfo> infos, List<ColumnType> types) {
     }
 
     public RowMutations(TableInfo table) {
@@ -107,18 +107,20 @@ public final class RowMutations {
 
     private IndexEntry entry(IndexInfo index) {
         int[] columns = new int[index.columns().size()];
+        List<ColumnInfo> infos = new ArrayList<>(columns.length);
         List<ColumnType> types = new ArrayList<>(columns.length);
         for (int i = 0; i < columns.length; i++) {
             columns[i] = columnIndex(index.columns().get(i));
-            types.add(table.columns().get(columns[i]).type().storageType());
+            infos.add(table.columns().get(columns[i]));
+            types.add(IndexValues.keyType(infos.get(i)));
         }
-        return new IndexEntry(index, columns, List.copyOf(types));
+        return new IndexEntry(index, columns, List.copyOf(infos), List.copyOf(types));
     }
 
     private static List<Object> values(IndexEntry entry, Object[] stored) {
         List<Object> values = new ArrayList<>(entry.columns().length);
-        for (int column : entry.columns()) {
-            values.add(stored[column]);
+        for (int i = 0; i < entry.columns().length; i++) {
+            values.add(IndexValues.keyValue(entry.infos().get(i), stored[entry.columns()[i]]));
         }
         return values;
     }

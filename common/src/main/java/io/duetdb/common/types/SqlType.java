@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * A column type with its parameters: length for strings and binaries, precision and scale for DECIMAL,
  * fractional-second precision (in {@code scale}) for DATETIME, TIMESTAMP and TIME, the values of ENUM and SET
- * (whose length is their longest value's).
+ * (whose length is their longest value's), and the collation of text types (null for the binary default).
  */
-public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned, List<String> elements) {
+public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned, List<String> elements,
+        Collation collation) {
     public static final int MAX_DECIMAL_PRECISION = 65;
     public static final int MAX_DECIMAL_SCALE = 30;
     public static final int MAX_FRACTIONAL_SECONDS = 6;
@@ -30,10 +31,27 @@ public record SqlType(SqlTypeName name, int length, int scale, boolean unsigned,
     public SqlType {
         requireNonNull(name, "name is null");
         elements = elements == null ? List.of() : List.copyOf(elements);
+        if (collation == Collation.DEFAULT || !name.isString()) {
+            collation = null;
+        }
+    }
+
+    public SqlType(SqlTypeName name, int length, int scale, boolean unsigned, List<String> elements) {
+        this(name, length, scale, unsigned, elements, null);
     }
 
     public SqlType(SqlTypeName name, int length, int scale, boolean unsigned) {
         this(name, length, scale, unsigned, List.of());
+    }
+
+    /** This type compared by {@code newCollation} (text types only; others have none). */
+    public SqlType withCollation(Collation newCollation) {
+        return new SqlType(name, length, scale, unsigned, elements, newCollation);
+    }
+
+    /** The collation values of this type compare by: the binary one unless a text type names another. */
+    public Collation effectiveCollation() {
+        return collation == null ? Collation.DEFAULT : collation;
     }
 
     /** ENUM or SET of these values. */

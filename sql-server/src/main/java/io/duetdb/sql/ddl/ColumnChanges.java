@@ -70,6 +70,12 @@ final class ColumnChanges {
                         + " rewrites every row, which is supported only on an empty table yet");
             }
         }
+        if (old.type().effectiveCollation() != planned.type().effectiveCollation() && indexed(before, old)
+                && values.hasRows(before)) {
+            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "Unsupported modify column: changing the collation"
+                    + " of indexed column '" + oldName + "' rebuilds its index entries, which is supported only on an"
+                    + " empty table yet");
+        }
         boolean rewrite = typeChange == TypeChange.REWRITE;
         boolean checked = typeChange == TypeChange.NARROWING || planned.notNull() && !old.notNull();
         String description = "modify column " + oldName + " of " + name[1];
@@ -175,7 +181,8 @@ final class ColumnChanges {
                     + " definition; add the index with ADD INDEX");
         }
         checkNewName(table, column, definition.name().getSimple());
-        ColumnInfo replacement = ColumnDefinitions.column(definition, id, column.position(), inPrimaryKey(table, column));
+        ColumnInfo replacement = ColumnDefinitions.column(definition, id, column.position(), inPrimaryKey(table, column),
+                table.defaultCollation());
         if (replacement.autoIncrement() && !column.autoIncrement()) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "Unsupported modify column: can't set"
                     + " auto_increment on an existing column");
@@ -197,6 +204,11 @@ final class ColumnChanges {
     private static boolean inPrimaryKey(TableInfo table, ColumnInfo column) {
         return table.primaryKey().map(key -> key.columns().stream().anyMatch(c -> c.equalsIgnoreCase(column.name())))
                 .orElse(false) || column.name().equalsIgnoreCase(String.valueOf(table.handleColumn()));
+    }
+
+    private static boolean indexed(TableInfo table, ColumnInfo column) {
+        return table.indexes().stream().anyMatch(index -> index.columns().stream()
+                .anyMatch(c -> c.equalsIgnoreCase(column.name())));
     }
 
     /** Where among the public columns (less the changed one) the changed column goes: FIRST, AFTER c, or its place. */
@@ -260,6 +272,6 @@ final class ColumnChanges {
         String handle = oldName.equalsIgnoreCase(String.valueOf(table.handleColumn())) ? newName : table.handleColumn();
         return new TableInfo(table.id(), table.databaseId(), table.name(), columns, indexes, handle, nextColumnId,
                 table.nextIndexId(), table.comment(), table.autoIncrementBase(), table.view(), table.columnarReplicas(),
-                table.commonHandle());
+                table.commonHandle(), table.checks(), table.collation());
     }
 }

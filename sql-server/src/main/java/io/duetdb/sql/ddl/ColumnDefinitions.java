@@ -17,6 +17,7 @@ import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.Collation;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.exec.Coercion;
@@ -144,9 +145,14 @@ final class ColumnDefinitions {
         return SqlType.withElements(name, elements);
     }
 
-    static ColumnInfo column(SqlColumnDefinition definition, int id, int position, boolean inPrimaryKey) {
+    static ColumnInfo column(SqlColumnDefinition definition, int id, int position, boolean inPrimaryKey,
+            Collation tableCollation) {
         String name = definition.name().getSimple();
         SqlType type = type(definition.type(), name);
+        if (type.name().isString() && type.name() != SqlTypeName.JSON) {
+            type = type.withCollation(CharacterSets.collation(definition.type().charset(),
+                    definition.type().collation(), tableCollation));
+        }
         boolean notNull = Boolean.FALSE.equals(definition.nullable()) || inPrimaryKey
                 || definition.key() == SqlIndexDefinition.Kind.PRIMARY;
         if (inPrimaryKey && Boolean.TRUE.equals(definition.nullable())) {

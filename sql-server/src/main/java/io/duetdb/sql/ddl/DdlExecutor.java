@@ -27,6 +27,7 @@ import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.Collation;
 import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.catalog.DdlJob;
@@ -243,10 +244,20 @@ public final class DdlExecutor {
                     warnings.add("Table storage engine for '" + alter.table().names.get(alter.table().names.size() - 1)
                             + "' doesn't have this option");
                 } else if (action instanceof SqlAlterTableOptions options) {
+                    boolean collationNamed = false;
                     for (SqlNode option : options.options()) {
                         SqlTableOption tableOption = (SqlTableOption) option;
-                        warnings.add("The table option " + tableOption.name() + "=" + tableOption.value()
-                                + " is accepted and ignored");
+                        if (tableOption.name().equals("CHARACTER SET") || tableOption.name().equals("COLLATE")) {
+                            collationNamed = true;
+                        } else {
+                            warnings.add("The table option " + tableOption.name() + "=" + tableOption.value()
+                                    + " is accepted and ignored");
+                        }
+                    }
+                    if (collationNamed) {
+                        Collation collation = tableCollation(options.options(), Collation.DEFAULT);
+                        runJob("alter table", job -> setDefaultCollation(qualified(alter.table(), currentDatabase),
+                                collation, job));
                     }
                 } else {
                     throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "ALTER TABLE " + ((DuetSqlCall) action).getOperator().getName()
@@ -337,7 +348,7 @@ public final class DdlExecutor {
                 }
                 ddl.putTable(new TableInfo(tableId, database.id(), name[1], source.columns(), source.indexes(),
                         source.handleColumn(), source.nextColumnId(), source.nextIndexId(), source.comment(), 0, null, 0,
-                        source.commonHandle(), checks));
+                        source.commonHandle(), checks, source.collation()));
                 job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
                 return null;
             });
@@ -387,6 +398,7 @@ public final class DdlExecutor {
                 primaryColumns.add(column.toLowerCase(Locale.ROOT));
             }
         }
+        Collation tableCollation = tableCollation(create.options(), Collation.DEFAULT);
         List<ColumnInfo> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         int autoIncrementColumns = 0;
@@ -396,7 +408,7 @@ public final class DdlExecutor {
                 throw new DuetException(ErrorCode.DUPLICATE_COLUMN, "Duplicate column name '" + columnName + "'");
             }
             ColumnInfo column = ColumnDefinitions.column(definition, columns.size() + 1, columns.size(),
-                    primaryColumns.contains(columnName.toLowerCase(Locale.ROOT)));
+                    primaryColumns.contains(columnName.toLowerCase(Locale.ROOT)), tableCollation);
             if (column.autoIncrement()) {
                 autoIncrementColumns++;
             }
@@ -471,7 +483,10 @@ public final class DdlExecutor {
             switch (tableOption.name()) {
                 case "COMMENT" -> comment = tableOption.value();
                 case "AUTO_INCREMENT" -> autoIncrementBase = Long.parseLong(tableOption.value()) - 1;
-                case "ENGINE", "CHARACTER SET", "COLLATE", "ROW_FORMAT", "CHECKSUM", "STATS_PERSISTENT",
+                case "CHARACTER SET", "COLLATE" -> {
+                    // tableCollation above
+                }
+                case "ENGINE", "ROW_FORMAT", "CHECKSUM", "STATS_PERSISTENT",
                         "KEY_BLOCK_SIZE" -> {
                     if (!tableOption.name().equals("ENGINE") || !tableOption.value().equalsIgnoreCase("InnoDB")) {
                         warnings.add("The table option " + tableOption.name() + "=" + tableOption.value()
@@ -500,12 +515,39 @@ public final class DdlExecutor {
             List<CheckConstraint> tableChecks = TableExpressions.checks(name[1], checks, checkColumns, columns,
                     checkNames(current, database));
             TableInfo table = new TableInfo(tableId, database.id(), name[1], columns, indexes, finalHandle,
-                    nextColumnId, firstIndexIdAfter, finalComment, finalBase, null, 0, finalCommonHandle, tableChecks);
+                    nextColumnId, firstIndexIdAfter, finalComment, finalBase, null, 0, finalCommonHandle, tableChecks,
+                    tableCollation);
             TableExpressions.plan(database, table);
             job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
             ddl.putTable(table);
             return null;
         });
+    }
+
+    /** ALTER TABLE ... [DEFAULT] COLLATE: the collation of columns added or redefined later without one. */
+    private void setDefaultCollation(String[] name, Collation collation, DdlJobRecord job) {
+        job.runDdl("set default collation of " + name[1], (ddl, current) -> {
+            TableInfo table = table(current, name);
+            ddl.putTable(table.withCollation(collation));
+            job.describe(name[0], table.name(), table.databaseId(), table.id(),
+                    DdlJob.schemaStateText(SchemaState.PUBLIC));
+            return null;
+        });
+    }
+
+    /** The default collation that a table's CHARACTER SET and COLLATE options choose ({@code fallback} without). */
+    static Collation tableCollation(List<SqlNode> options, Collation fallback) {
+        String characterSet = null;
+        String collation = null;
+        for (SqlNode option : options) {
+            SqlTableOption tableOption = (SqlTableOption) option;
+            if (tableOption.name().equals("CHARACTER SET")) {
+                characterSet = tableOption.value();
+            } else if (tableOption.name().equals("COLLATE")) {
+                collation = tableOption.value();
+            }
+        }
+        return CharacterSets.collation(characterSet, collation, fallback);
     }
 
     /** The CHECK constraint names (lower case) in use in a database: MySQL keeps them unique there. */
@@ -589,7 +631,7 @@ public final class DdlExecutor {
             ddl.deleteTable(table.databaseId(), table.id());
             ddl.putTable(new TableInfo(ddl.nextId(), table.databaseId(), table.name(), table.columns(), table.indexes(),
                     table.handleColumn(), table.nextColumnId(), table.nextIndexId(), table.comment(), 0, null,
-                    table.columnarReplicas(), table.commonHandle(), table.checks()));
+                    table.columnarReplicas(), table.commonHandle(), table.checks(), table.collation()));
             job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.schemaStateText(SchemaState.PUBLIC));
             return table.columnarReplicas();
         });
@@ -656,7 +698,7 @@ public final class DdlExecutor {
             SqlAlterTableAddColumn add, DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
         String columnName = add.column().name().getSimple();
-        if (ColumnDefinitions.column(add.column(), 1, 0, false).expression() != null
+        if (ColumnDefinitions.column(add.column(), 1, 0, false, Collation.DEFAULT).expression() != null
                 && new ColumnValueCheck(client).hasRows(table(catalog.current(), name))) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding a generated column or a column with an"
                     + " expression default to a table with rows is not supported yet: it would compute every row");
@@ -673,7 +715,8 @@ public final class DdlExecutor {
                 throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding a primary key to an existing table is not"
                         + " supported");
             }
-            ColumnInfo column = ColumnDefinitions.column(add.column(), table.nextColumnId(), 0, false);
+            ColumnInfo column = ColumnDefinitions.column(add.column(), table.nextColumnId(), 0, false,
+                    table.defaultCollation());
             if (column.autoIncrement()) {
                 throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding an AUTO_INCREMENT column is not"
                         + " supported");

@@ -226,7 +226,7 @@ final class IndexBackfill {
             Handle holder = earlier != null ? earlier : other == null ? entry.handle() : access.handleOfValue(other);
             if (!holder.equals(entry.handle())) {
                 throw new DuetException(ErrorCode.DUPLICATE_ENTRY, "Duplicate entry '"
-                        + access.indexValues(index, entry.row()) + "' for key '" + table.name() + "." + index.name()
+                        + access.indexDisplayValues(index, entry.row()) + "' for key '" + table.name() + "." + index.name()
                         + "'");
             }
             transaction.put(entry.key(), TableAccess.handleValue(entry.handle()));

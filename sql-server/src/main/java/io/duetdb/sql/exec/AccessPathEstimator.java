@@ -12,6 +12,7 @@ import org.apache.calcite.rex.RexNode;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.IndexInfo;
+import io.duetdb.common.row.IndexValues;
 import io.duetdb.sql.prepare.DuetTable;
 import io.duetdb.sql.prepare.StatisticsMetadata;
 
@@ -50,6 +51,11 @@ final class AccessPathEstimator {
     boolean covers(IndexInfo index) {
         if (neededColumns == null) {
             return false;
+        }
+        for (String name : index.columns()) {
+            if (table.table().column(name).map(IndexValues::keyedBySortKey).orElse(true)) {
+                return false; // its keys hold sort keys, not the text
+            }
         }
         List<ColumnInfo> columns = table.table().publicColumns();
         for (int position = neededColumns.nextSetBit(0); position >= 0; position = neededColumns.nextSetBit(position + 1)) {

@@ -501,6 +501,12 @@ public final class ExpressionCompiler {
                 return json;
             }
         }
+        if (name.startsWith("DUET_COLLAT")) {
+            RowExpression collated = CollationExpressions.compile(name, call, operands.get(0));
+            if (collated != null) {
+                return collated;
+            }
+        }
         switch (name) {
             case "EXTRACT":
                 return extract(call, operands);

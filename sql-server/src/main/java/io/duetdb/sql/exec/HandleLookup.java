@@ -252,7 +252,7 @@ public final class HandleLookup {
             if (Values.compare(coerced, value) != 0) {
                 return null;
             }
-            return index == null ? (Object) Values.toLong(coerced) : TableAccess.toStorage(info, coerced);
+            return index == null ? (Object) Values.toLong(coerced) : TableAccess.toKey(info, coerced);
         } catch (DuetException e) {
             return null; // out of the key column's range
         }

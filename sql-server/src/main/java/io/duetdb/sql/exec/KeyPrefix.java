@@ -41,7 +41,7 @@ record KeyPrefix(List<Object> values, Object[] bounds) {
                 if (Values.compare(coerced, fixed.get(publicPosition)) != 0 && Values.isNumber(coerced)) {
                     break; // 1.5 matches no integer: leave it to the condition
                 }
-                values.add(TableAccess.toStorage(info, coerced));
+                values.add(TableAccess.toKey(info, coerced));
             } catch (DuetException e) {
                 break;
             }
@@ -116,23 +116,22 @@ record KeyPrefix(List<Object> values, Object[] bounds) {
         Object low = null;
         Object high = null;
         for (Comparison comparison : comparisons(conjuncts, column, compiler)) {
-            Object coerced;
+            Object key;
             try {
-                coerced = Coercion.toColumn(comparison.value(), info);
+                key = TableAccess.toKey(info, Coercion.toColumn(comparison.value(), info));
             } catch (DuetException e) {
                 continue;
             }
             if (comparison.kind() == SqlKind.GREATER_THAN || comparison.kind() == SqlKind.GREATER_THAN_OR_EQUAL) {
-                low = low == null || Values.compare(coerced, low) > 0 ? coerced : low;
+                low = low == null || Values.compare(key, low) > 0 ? key : low;
             } else {
-                high = high == null || Values.compare(coerced, high) < 0 ? coerced : high;
+                high = high == null || Values.compare(key, high) < 0 ? key : high;
             }
         }
         if (low == null && high == null) {
             return null;
         }
-        return new Object[] {low == null ? null : TableAccess.toStorage(info, low),
-                high == null ? null : TableAccess.toStorage(info, high)};
+        return new Object[] {low, high};
     }
 
     /** {@code column kind value}: a comparison of a public column with a non-null constant. */
@@ -148,9 +147,9 @@ record KeyPrefix(List<Object> values, Object[] bounds) {
                     && kind != SqlKind.LESS_THAN_OR_EQUAL) {
                 continue;
             }
-            RexCall call = (RexCall) conjunct;
-            RexNode left = KeyPoints.stripCast(call.getOperands().get(0));
-            RexNode right = KeyPoints.stripCast(call.getOperands().get(1));
+            RexNode[] operands = KeyPoints.keyOperands((RexCall) conjunct);
+            RexNode left = operands[0];
+            RexNode right = operands[1];
             if (KeyPoints.isConstant(left) && right instanceof RexInputRef) {
                 RexNode swap = left;
                 left = right;

@@ -78,7 +78,7 @@ public final class RowWriter {
             Optional<byte[]> existing = readForUpdate(access.indexKey(index, row, handle));
             if (existing.isPresent() && !access.handleOfValue(existing.get()).equals(handle)) {
                 return Optional.of(new Conflict(access.handleOfValue(existing.get()), index.name(),
-                        describe(access.indexValues(index, row))));
+                        describe(access.indexDisplayValues(index, row))));
             }
         }
         return Optional.empty();
@@ -107,7 +107,7 @@ public final class RowWriter {
             }
             Handle holder = access.handleOfValue(existing.get());
             if (!holder.equals(newHandle) && !holder.equals(oldHandle)) {
-                return Optional.of(new Conflict(holder, index.name(), describe(access.indexValues(index, newRow))));
+                return Optional.of(new Conflict(holder, index.name(), describe(access.indexDisplayValues(index, newRow))));
             }
         }
         return Optional.empty();
@@ -123,7 +123,7 @@ public final class RowWriter {
 
     /** A clustered primary key's value as MySQL prints it in a duplicate-key error. */
     private String describePrimaryKey(Object[] row) {
-        return access.commonHandleKey() != null ? describe(access.indexValues(access.commonHandleKey(), row))
+        return access.commonHandleKey() != null ? describe(access.indexDisplayValues(access.commonHandleKey(), row))
                 : String.valueOf(row[access.handleColumnIndex()]);
     }
 

@@ -14,6 +14,7 @@ import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.keys.Handle;
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.row.IndexValues;
 import io.duetdb.common.row.RowCodec;
 import io.duetdb.common.row.RowColumn;
 import io.duetdb.common.row.RowMutations;
@@ -161,8 +162,18 @@ public final class TableAccess {
         return indexes;
     }
 
-    /** The stored values of an index's columns in a full row. */
+    /** The values of an index's columns in a full row as its keys hold them ({@link #toKey}). */
     public List<Object> indexValues(IndexInfo index, Object[] row) {
+        List<Object> values = new ArrayList<>(index.columns().size());
+        for (String columnName : index.columns()) {
+            int position = columnIndex(columnName);
+            values.add(toKey(table.columns().get(position), row[position]));
+        }
+        return values;
+    }
+
+    /** The stored values of an index's columns in a full row, as a duplicate-key error names them. */
+    public List<Object> indexDisplayValues(IndexInfo index, Object[] row) {
         List<Object> values = new ArrayList<>(index.columns().size());
         for (String columnName : index.columns()) {
             int position = columnIndex(columnName);
@@ -174,9 +185,19 @@ public final class TableAccess {
     public List<ColumnType> indexTypes(IndexInfo index) {
         List<ColumnType> types = new ArrayList<>(index.columns().size());
         for (String columnName : index.columns()) {
-            types.add(table.columns().get(columnIndex(columnName)).type().storageType());
+            types.add(IndexValues.keyType(table.columns().get(columnIndex(columnName))));
         }
         return types;
+    }
+
+    /** Whether an index's keys can give back its columns' values (none of them is keyed by a sort key). */
+    public boolean keysHoldValues(IndexInfo index) {
+        for (String columnName : index.columns()) {
+            if (IndexValues.keyedBySortKey(table.columns().get(columnIndex(columnName)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -278,6 +299,11 @@ public final class TableAccess {
             case BYTES -> value instanceof byte[] ? value : Values.toText(value).getBytes(java.nio.charset.StandardCharsets.UTF_8);
             default -> value;
         };
+    }
+
+    /** A value of the column as index keys hold it: stored, and collated text as its sort key. */
+    public static Object toKey(ColumnInfo column, Object value) {
+        return IndexValues.keyValue(column, toStorage(column, value));
     }
 
     public static Object fromStorage(ColumnInfo column, Object stored) {

@@ -14,6 +14,7 @@ import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
@@ -45,7 +46,12 @@ public final class CalciteCatalog {
         @Override
         public RelDataType leastRestrictive(List<RelDataType> types) {
             RelDataType type = super.leastRestrictive(types);
-            return type != null ? type : MySqlTypes.aggregate(this, types);
+            if (type == null) {
+                return MySqlTypes.aggregate(this, types);
+            }
+            // Calcite's unifying of collations cannot tell a column's from a literal's (MySqlCollations).
+            return SqlTypeUtil.inCharFamily(type) && !JsonTypes.isJson(type)
+                    ? MySqlCollations.unified(this, type, types) : type;
         }
     };
 

@@ -15,6 +15,7 @@ import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.catalog.ViewInfo;
+import io.duetdb.common.types.Collation;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.catalog.InfoSchema;
@@ -128,10 +129,16 @@ public final class InformationSchema {
                 new Object[] {"utf8mb4", "utf8mb4_bin", "UTF-8 Unicode", 4L});
     }
 
-    /** The collations text compares by: only binary ones (TiDB's default, without its new collation framework). */
+    /** The collations text compares by (Collation): TiDB's default utf8mb4_bin, the case-insensitive ones, binary. */
     public static List<Object[]> collations() {
-        return List.of(new Object[] {"binary", "binary", 63L, "Yes", "Yes", 1L, "NO PAD"},
-                new Object[] {"utf8mb4_bin", "utf8mb4", 46L, "Yes", "Yes", 1L, "PAD SPACE"});
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {"binary", "binary", 63L, "Yes", "Yes", 1L, "NO PAD"});
+        for (Collation collation : Collation.values()) {
+            rows.add(new Object[] {collation.collationName(), collation.characterSet(), (long) collation.id(),
+                    collation == Collation.DEFAULT ? "Yes" : "", "Yes", 1L,
+                    collation.padSpace() ? "PAD SPACE" : "NO PAD"});
+        }
+        return rows;
     }
 
     /** The one storage engine, under the name tools expect of a transactional one. */
@@ -206,7 +213,7 @@ public final class InformationSchema {
                         ? new Object[] {"def", database.name(), table.name(), "VIEW", null, null, null, null, null, null,
                                 "VIEW", table.id()}
                         : new Object[] {"def", database.name(), table.name(), "BASE TABLE", "InnoDB", 10L, "Dynamic",
-                                null, null, "utf8mb4_bin", table.comment(), table.id()});
+                                null, null, table.defaultCollation().collationName(), table.comment(), table.id()});
             }
         }
         return rows;
@@ -252,7 +259,8 @@ public final class InformationSchema {
                                     ? type.precision() : type.maximum().toString().length()) : null,
                             numeric ? (long) (type.name() == SqlTypeName.DECIMAL ? type.scale() : 0) : null,
                             temporal ? (long) type.fractionalSeconds() : null,
-                            text ? "utf8mb4" : null, text ? "utf8mb4_bin" : null, type.toSql(), key(table, column),
+                            text ? "utf8mb4" : null, text ? type.effectiveCollation().collationName() : null, type.toSql(),
+                            key(table, column),
                             extra(column), "select,insert,update,references", column.comment(),
                             column.generated() ? column.expression().text() : "", null});
                 }

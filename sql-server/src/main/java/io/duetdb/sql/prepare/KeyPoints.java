@@ -97,6 +97,40 @@ public final class KeyPoints {
         return node;
     }
 
+    /**
+     * The two operands of a comparison as a key compares them: casts that keep equality stripped, and the sort keys
+     * of a collated comparison (CollationRewrite) taken off when they key a column by its own collation, whose index
+     * keys hold the same sort keys.
+     */
+    public static RexNode[] keyOperands(RexCall comparison) {
+        RexNode left = comparison.getOperands().get(0);
+        RexNode right = comparison.getOperands().get(1);
+        if (!isSortKey(left) || !isSortKey(right)) {
+            return new RexNode[] {stripCast(left), stripCast(right)};
+        }
+        RexLiteral collation = (RexLiteral) ((RexCall) left).getOperands().get(1);
+        if (!collation.equals(((RexCall) right).getOperands().get(1))) {
+            return new RexNode[] {left, right};
+        }
+        RexNode leftText = stripCast(((RexCall) left).getOperands().get(0));
+        RexNode rightText = stripCast(((RexCall) right).getOperands().get(0));
+        String name = collation.getValueAs(String.class);
+        if (keyedBy(leftText, name) && isConstant(rightText) || keyedBy(rightText, name) && isConstant(leftText)) {
+            return new RexNode[] {leftText, rightText};
+        }
+        return new RexNode[] {left, right};
+    }
+
+    private static boolean isSortKey(RexNode node) {
+        return node instanceof RexCall call && call.getOperator() == MySqlCollations.SORT_KEY
+                && call.getOperands().get(1) instanceof RexLiteral;
+    }
+
+    private static boolean keyedBy(RexNode node, String collation) {
+        return node instanceof RexInputRef input
+                && MySqlCollations.of(input.getType()).collationName().equalsIgnoreCase(collation);
+    }
+
     /** A literal, a placeholder, or a cast of one. */
     public static boolean isConstant(RexNode node) {
         return node instanceof RexLiteral || node instanceof RexDynamicParam
@@ -108,9 +142,9 @@ public final class KeyPoints {
         if (node.getKind() != SqlKind.EQUALS) {
             return Optional.empty();
         }
-        RexCall call = (RexCall) node;
-        RexNode left = stripCast(call.getOperands().get(0));
-        RexNode right = stripCast(call.getOperands().get(1));
+        RexNode[] operands = keyOperands((RexCall) node);
+        RexNode left = operands[0];
+        RexNode right = operands[1];
         if (isConstant(left) && right instanceof RexInputRef) {
             RexNode swap = left;
             left = right;

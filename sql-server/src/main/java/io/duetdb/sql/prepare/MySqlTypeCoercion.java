@@ -64,6 +64,16 @@ final class MySqlTypeCoercion extends TypeCoercionImpl {
         return aggregated != null ? aggregated : super.getWiderTypeFor(typeList, stringPromotion);
     }
 
+    /** Calcite's common type, keeping the collation a comparison of the two would use (MySqlCollations). */
+    @Override
+    public RelDataType commonTypeForBinaryComparison(RelDataType type1, RelDataType type2) {
+        RelDataType common = super.commonTypeForBinaryComparison(type1, type2);
+        if (common != null && type1 != null && type2 != null && SqlTypeUtil.inCharFamily(common)) {
+            return MySqlCollations.unified(factory, common, List.of(type1, type2));
+        }
+        return common;
+    }
+
     @Override
     public RelDataType implicitCast(RelDataType in, SqlTypeFamily expected) {
         if (SqlTypeUtil.isBoolean(in) && (expected == SqlTypeFamily.NUMERIC || expected == SqlTypeFamily.INTEGER

@@ -66,6 +66,7 @@ final class MySqlTypes {
                     ? RelDataType.PRECISION_NOT_SPECIFIED : Math.max(textWidth(first), textWidth(second));
             type = width == RelDataType.PRECISION_NOT_SPECIFIED ? factory.createSqlType(SqlTypeName.VARCHAR)
                     : factory.createSqlType(SqlTypeName.VARCHAR, width);
+            type = MySqlCollations.unified(factory, type, List.of(first, second));
         }
         return factory.createTypeWithNullability(type, nullable);
     }

@@ -47,7 +47,8 @@ public final class QueryPlanner {
     private static final Logger LOG = LoggerFactory.getLogger(QueryPlanner.class);
     // DuetDB's operators first: the validator re-resolves operators by name, and MySQL's "/" must win.
     private static final SqlOperatorTable OPERATORS = new ColumnsBeforeNiladicFunctions(SqlOperatorTables.chain(
-            DuetFunctions.OPERATORS, JsonFunctions.OPERATORS, DateTimeFunctions.OPERATORS, SqlStdOperatorTable.instance(),
+            DuetFunctions.OPERATORS, JsonFunctions.OPERATORS, DateTimeFunctions.OPERATORS, MySqlCollations.OPERATORS,
+            SqlStdOperatorTable.instance(),
             SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.MYSQL)));
     private static final HepProgram SUB_QUERY_PROGRAM = new HepProgramBuilder()
             .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
@@ -141,6 +142,7 @@ public final class QueryPlanner {
             plan = hep.findBestExp();
             plan = RelDecorrelator.decorrelateQuery(plan, RelFactories.LOGICAL_BUILDER.create(cluster, reader));
         }
+        plan = CollationRewrite.rewrite(plan);
         HepPlanner rewriter = new HepPlanner(REWRITE_PROGRAM);
         rewriter.setRoot(plan);
         plan = rewriter.findBestExp();

@@ -2,6 +2,7 @@ package io.duetdb.sql.prepare;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlCollation;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.common.types.SqlType;
@@ -41,6 +42,10 @@ public final class TypeMapping {
             case ENUM, SET -> factory.createSqlType(SqlTypeName.VARCHAR, Math.max(1, type.length()));
             case NULL -> factory.createSqlType(SqlTypeName.NULL);
         };
+        if (type.collation() != null && !type.collation().binary()) {
+            relType = MySqlCollations.withCollation(factory, relType, type.collation(),
+                    SqlCollation.Coercibility.IMPLICIT);
+        }
         return factory.createTypeWithNullability(relType, nullable);
     }
 
@@ -49,6 +54,10 @@ public final class TypeMapping {
         if (JsonTypes.isJson(type)) {
             return SqlType.JSON;
         }
+        return calciteType(type).withCollation(MySqlCollations.of(type));
+    }
+
+    private static SqlType calciteType(RelDataType type) {
         return switch (type.getSqlTypeName()) {
             // MySQL's comparisons and logical operators give BIGINT 0 or 1.
             case BOOLEAN -> TRUTH_VALUE;

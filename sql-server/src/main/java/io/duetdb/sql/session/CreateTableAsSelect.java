@@ -119,8 +119,8 @@ final class CreateTableAsSelect {
             default -> -1;
         };
         int scale = type.name() == SqlTypeName.DECIMAL ? type.scale() : -1;
-        return new SqlMySqlType(SqlParserPos.ZERO, name, precision, scale, type.unsigned(), null, null,
-                type.elements());
+        return new SqlMySqlType(SqlParserPos.ZERO, name, precision, scale, type.unsigned(), null,
+                type.collation() == null ? null : type.collation().collationName(), type.elements());
     }
 
     private static String textName(long length) {

@@ -152,7 +152,7 @@ final class ShowStatements {
             }
             long rowCount = session.manager().statistics().table(table.id()).map(TableStatistics::rowCount).orElse(0L);
             rows.add(new Object[] {table.name(), "InnoDB", 10L, "Dynamic", rowCount, 0L, 0L, 0L, 0L, 0L, null, null,
-                    null, null, "utf8mb4_bin", null, "", table.comment()});
+                    null, null, table.defaultCollation().collationName(), null, "", table.comment()});
         }
         return new ShowRows(List.of("Name", "Engine", "Version", "Row_format", "Rows", "Avg_row_length", "Data_length",
                 "Max_data_length", "Index_length", "Data_free", "Auto_increment", "Create_time", "Update_time",
@@ -169,7 +169,8 @@ final class ShowStatements {
             String nullable = column.notNull() ? "NO" : "YES";
             rows.add(show.full()
                     ? new Object[] {column.name(), column.type().toSql(),
-                            column.type().name().isString() ? "utf8mb4_bin" : null, nullable, key, defaultValue, extra,
+                            column.type().name().isString() ? column.type().effectiveCollation().collationName() : null,
+                            nullable, key, defaultValue, extra,
                             "select,insert,update,references", column.comment()}
                     : new Object[] {column.name(), column.type().toSql(), nullable, key, defaultValue, extra});
         }

@@ -57,6 +57,12 @@ public final class SqlMySqlType extends DuetSqlCall {
         return collation;
     }
 
+    /** This type with the collation a later COLLATE column option names. */
+    public SqlMySqlType withCollation(String newCollation) {
+        return new SqlMySqlType(getParserPosition(), typeName, precision, scale, unsigned, charset, newCollation,
+                elements);
+    }
+
     @Override
     protected List<SqlNode> operands() {
         return nodes();
