@@ -88,10 +88,14 @@ class ItShowStatements {
             assertThat(rows(statement, "SHOW EVENTS FROM shop")).isEmpty();
             assertThat(rows(statement, "SHOW STORAGE ENGINES")).singleElement().asString().startsWith("InnoDB|DEFAULT|");
             assertThat(rows(statement, "SHOW COLLATION WHERE Charset = 'utf8mb4'"))
-                    .containsExactly("utf8mb4_bin|utf8mb4|46|Yes|Yes|1|PAD SPACE");
+                    .containsExactly("utf8mb4_bin|utf8mb4|46|Yes|Yes|1|PAD SPACE",
+                            "utf8mb4_general_ci|utf8mb4|45||Yes|1|PAD SPACE",
+                            "utf8mb4_unicode_ci|utf8mb4|224||Yes|1|PAD SPACE",
+                            "utf8mb4_0900_ai_ci|utf8mb4|255||Yes|1|NO PAD");
             assertThat(rows(statement, "SHOW CHARSET LIKE 'utf8%'")).containsExactly("utf8mb4|UTF-8 Unicode|utf8mb4_bin|4");
             assertThat(rows(statement, "SELECT COLLATION_NAME FROM information_schema.COLLATIONS"
-                    + " WHERE CHARACTER_SET_NAME = 'utf8mb4'")).containsExactly("utf8mb4_bin");
+                    + " WHERE CHARACTER_SET_NAME = 'utf8mb4'")).containsExactly("utf8mb4_bin", "utf8mb4_general_ci",
+                    "utf8mb4_unicode_ci", "utf8mb4_0900_ai_ci");
             assertThat(rows(statement, "SELECT DEFAULT_COLLATE_NAME FROM information_schema.CHARACTER_SETS"
                     + " WHERE CHARACTER_SET_NAME = 'utf8mb4'")).containsExactly("utf8mb4_bin");
             assertThat(rows(statement, "SELECT SUPPORT FROM information_schema.ENGINES")).containsExactly("DEFAULT");
