@@ -103,6 +103,8 @@ SqlNode DuetTableElement() :
 }
 {
     (
+        LOOKAHEAD({ DuetForeignKeyNext() }) element = DuetForeignKey()
+    |
         LOOKAHEAD(3) element = DuetCheckConstraint()
     |
         LOOKAHEAD(2) element = DuetIndexDefinition()
@@ -110,6 +112,75 @@ SqlNode DuetTableElement() :
         element = DuetColumnDefinition()
     )
     { return element; }
+}
+
+/** Whether [CONSTRAINT [name]] FOREIGN KEY follows. */
+JAVACODE boolean DuetForeignKeyNext() {
+    if (getToken(1).kind == FOREIGN) {
+        return true;
+    }
+    return getToken(1).kind == CONSTRAINT && (getToken(2).kind == FOREIGN || getToken(3).kind == FOREIGN);
+}
+
+/**
+ * [CONSTRAINT [name]] FOREIGN KEY [index] (cols) REFERENCES table (cols) [MATCH FULL|PARTIAL|SIMPLE]
+ * [ON DELETE action] [ON UPDATE action].
+ */
+SqlForeignKey DuetForeignKey() :
+{
+    final Span s;
+    SqlIdentifier name = null;
+    final SqlNodeList columns;
+    final SqlIdentifier table;
+    final SqlNodeList referenced;
+    final String[] actions;
+}
+{
+    { s = span(); }
+    [ <CONSTRAINT> [ name = SimpleIdentifier() ] ]
+    <FOREIGN> <KEY> [ SimpleIdentifier() ]
+    columns = DuetIndexColumns()
+    <REFERENCES> table = CompoundIdentifier()
+    referenced = DuetIndexColumns()
+    actions = DuetReferenceOptions()
+    { return new SqlForeignKey(s.end(this), name, columns, table, referenced, actions[0], actions[1]); }
+}
+
+/** [MATCH FULL|PARTIAL|SIMPLE] [ON DELETE action] [ON UPDATE action], in either order: {onDelete, onUpdate}. */
+String[] DuetReferenceOptions() :
+{
+    final String[] actions = new String[2];
+    String action;
+}
+{
+    [ <MATCH> ( <FULL> | <PARTIAL> | <SIMPLE> ) ]
+    (
+        // ON UPDATE CURRENT_TIMESTAMP after a column's REFERENCES is the column's own option.
+        LOOKAHEAD({ getToken(1).kind == ON && (getToken(2).kind == DELETE || getToken(2).kind == UPDATE
+            && getToken(3).kind != CURRENT_TIMESTAMP && getToken(3).kind != LOCALTIMESTAMP) })
+        <ON>
+        (
+            <DELETE> action = DuetReferenceAction() { actions[0] = action; }
+        |
+            <UPDATE> action = DuetReferenceAction() { actions[1] = action; }
+        )
+    )*
+    { return actions; }
+}
+
+String DuetReferenceAction() :
+{
+}
+{
+    <RESTRICT> { return "RESTRICT"; }
+|
+    <CASCADE> { return "CASCADE"; }
+|
+    LOOKAHEAD(2) <SET> <NULL> { return "SET NULL"; }
+|
+    <SET> <DEFAULT_> { return "SET DEFAULT"; }
+|
+    <NO> <ACTION> { return "NO ACTION"; }
 }
 
 /** [CONSTRAINT [name]] CHECK (condition) [[NOT] ENFORCED], of a table or (without the name) of a column. */
@@ -283,6 +354,9 @@ SqlColumnDefinition DuetColumnDefinition() :
         { onUpdateCurrentTimestamp = true; }
     |
         <COLLATE> collationName = Identifier() { type = type.withCollation(collationName); }
+    |
+        // A column's REFERENCES clause: MySQL parses it and ignores it.
+        <REFERENCES> CompoundIdentifier() [ DuetIndexColumns() ] DuetReferenceOptions()
     |
         // Storage hints of MySQL's NDB and InnoDB, accepted and ignored as TiDB does.
         LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("COLUMN_FORMAT") }) DuetSkipWord()
@@ -664,6 +738,10 @@ SqlNode DuetAlterAction() :
     |
         <ADD>
         (
+            LOOKAHEAD({ DuetForeignKeyNext() }) definition = DuetForeignKey() {
+                return SqlAlterTableForeignKey.add(s.end(this), (SqlForeignKey) definition);
+            }
+        |
             LOOKAHEAD({ getToken(1).kind == CHECK || getToken(1).kind == CONSTRAINT
                 && (getToken(2).kind == CHECK || getToken(3).kind == CHECK) })
             definition = DuetCheckConstraint() {
@@ -703,6 +781,10 @@ SqlNode DuetAlterAction() :
         |
             <PRIMARY> <KEY> {
                 return new SqlAlterTableDropIndex(s.end(this), new SqlIdentifier("PRIMARY", getPos()), false);
+            }
+        |
+            <FOREIGN> <KEY> name = SimpleIdentifier() {
+                return SqlAlterTableForeignKey.drop(s.end(this), name);
             }
         |
             ( <CHECK> | <CONSTRAINT> ) name = SimpleIdentifier() {
@@ -1848,6 +1930,7 @@ JAVACODE boolean DuetColumnOptionNext() {
     switch (next.kind) {
     case NOT: case NULL: case DEFAULT_: case AUTO_INCREMENT: case PRIMARY: case UNIQUE: case KEY: case CLUSTERED:
     case NONCLUSTERED: case COMMENT: case ON: case COLLATE: case CHECK: case CONSTRAINT: case GENERATED: case AS:
+    case REFERENCES:
         return true;
     default:
         return next.image.equalsIgnoreCase("COLUMN_FORMAT") || next.image.equalsIgnoreCase("STORAGE");

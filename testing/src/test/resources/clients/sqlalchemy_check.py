@@ -68,6 +68,9 @@ expect(sorted(columns["kind"]["type"].enums), ["essay", "novel", "poetry"], "kin
 expect(inspector.get_pk_constraint("orm_books")["constrained_columns"], ["id"], "primary key")
 unique = {constraint["name"]: constraint["column_names"] for constraint in inspector.get_unique_constraints("orm_books")}
 expect(unique.get("uq_author_title"), ["author_id", "title"], "unique constraint")
+foreign = inspector.get_foreign_keys("orm_books")
+expect([(key["constrained_columns"], key["referred_table"], key["referred_columns"]) for key in foreign],
+       [(["author_id"], "orm_authors", ["id"])], "foreign keys")
 indexed = [index["column_names"] for index in inspector.get_indexes("orm_books")]
 if ["author_id"] not in indexed:
     raise AssertionError(f"indexes: {indexed}")

@@ -63,6 +63,9 @@ public final class CatalogRecords {
 
         @JsonInclude(JsonInclude.Include.NON_NULL)
         Collation collation();
+
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<ForeignKey> foreignKeys();
     }
 
     /** The schema version, 0 before the first schema change. */

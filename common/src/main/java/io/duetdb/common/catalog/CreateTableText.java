@@ -1,6 +1,7 @@
 package io.duetdb.common.catalog;
 
 import java.math.BigInteger;
+import java.util.List;
 
 import io.duetdb.common.types.SqlTypeName;
 
@@ -63,6 +64,18 @@ public final class CreateTableText {
                         : " /*T![clustered_index] NONCLUSTERED */");
             }
         }
+        for (ForeignKey foreignKey : table.foreignKeys()) {
+            text.append(",\n  CONSTRAINT ").append(quoted(foreignKey.name())).append(" FOREIGN KEY (")
+                    .append(quotedList(foreignKey.columns())).append(") REFERENCES ")
+                    .append(quoted(foreignKey.referencedTable())).append(" (")
+                    .append(quotedList(foreignKey.referencedColumns())).append(')');
+            if (!foreignKey.onDelete().equals("NO ACTION") && !foreignKey.onDelete().equals("RESTRICT")) {
+                text.append(" ON DELETE ").append(foreignKey.onDelete());
+            }
+            if (!foreignKey.onUpdate().equals("NO ACTION") && !foreignKey.onUpdate().equals("RESTRICT")) {
+                text.append(" ON UPDATE ").append(foreignKey.onUpdate());
+            }
+        }
         for (CheckConstraint check : table.checks()) {
             text.append(",\n  CONSTRAINT ").append(quoted(check.name())).append(" CHECK (").append(check.text())
                     .append(')');
@@ -73,6 +86,14 @@ public final class CreateTableText {
         text.append("\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=").append(table.defaultCollation().collationName());
         if (!table.comment().isEmpty()) {
             text.append(" COMMENT='").append(table.comment().replace("'", "''")).append('\'');
+        }
+        return text.toString();
+    }
+
+    private static String quotedList(List<String> names) {
+        StringBuilder text = new StringBuilder();
+        for (String name : names) {
+            text.append(text.length() > 0 ? "," : "").append(quoted(name));
         }
         return text.toString();
     }

@@ -20,8 +20,10 @@ import io.duetdb.common.types.Collation;
  */
 public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
         String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
-        ViewInfo view, int columnarReplicas, boolean commonHandle, List<CheckConstraint> checks, Collation collation) {
+        ViewInfo view, int columnarReplicas, boolean commonHandle, List<CheckConstraint> checks, Collation collation,
+        List<ForeignKey> foreignKeys) {
     public TableInfo {
+        foreignKeys = foreignKeys == null ? List.of() : List.copyOf(foreignKeys);
         if (collation == Collation.DEFAULT) {
             collation = null;
         }
@@ -36,6 +38,14 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
         if (commonHandle && (handleColumn != null || indexes.stream().noneMatch(IndexInfo::primary))) {
             throw new IllegalArgumentException("a common handle needs a primary key and no integer handle column");
         }
+    }
+
+    public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
+            String handleColumn, int nextColumnId, long nextIndexId, String comment, long autoIncrementBase,
+            ViewInfo view, int columnarReplicas, boolean commonHandle, List<CheckConstraint> checks,
+            Collation collation) {
+        this(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation, List.of());
     }
 
     public TableInfo(long id, long databaseId, String name, List<ColumnInfo> columns, List<IndexInfo> indexes,
@@ -143,28 +153,28 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
     /** The same table under another id (TRUNCATE, a physical import's new key range). */
     public TableInfo withId(long newId) {
         return new TableInfo(newId, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation);
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation, foreignKeys);
     }
 
     public TableInfo withName(String newName) {
         return new TableInfo(id, databaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation);
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation, foreignKeys);
     }
 
     public TableInfo withColumnsAndIndexes(List<ColumnInfo> newColumns, List<IndexInfo> newIndexes, int newNextColumnId,
             long newNextIndexId) {
         return new TableInfo(id, databaseId, name, newColumns, newIndexes, handleColumn, newNextColumnId, newNextIndexId,
-                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation);
+                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation, foreignKeys);
     }
 
     public TableInfo withDatabase(long newDatabaseId, String newName) {
         return new TableInfo(id, newDatabaseId, newName, columns, indexes, handleColumn, nextColumnId, nextIndexId,
-                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation);
+                comment, autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation, foreignKeys);
     }
 
     public TableInfo withChecks(List<CheckConstraint> newChecks) {
         return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle, newChecks, collation);
+                autoIncrementBase, view, columnarReplicas, commonHandle, newChecks, collation, foreignKeys);
     }
 
     /** The collation of the table's text columns that name none (its DEFAULT COLLATE). */
@@ -183,11 +193,16 @@ public record TableInfo(long id, long databaseId, String name, List<ColumnInfo> 
 
     public TableInfo withCollation(Collation newCollation) {
         return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, columnarReplicas, commonHandle, checks, newCollation);
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, newCollation, foreignKeys);
+    }
+
+    public TableInfo withForeignKeys(List<ForeignKey> newForeignKeys) {
+        return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
+                autoIncrementBase, view, columnarReplicas, commonHandle, checks, collation, newForeignKeys);
     }
 
     public TableInfo withColumnarReplicas(int count) {
         return new TableInfo(id, databaseId, name, columns, indexes, handleColumn, nextColumnId, nextIndexId, comment,
-                autoIncrementBase, view, count, commonHandle, checks, collation);
+                autoIncrementBase, view, count, commonHandle, checks, collation, foreignKeys);
     }
 }

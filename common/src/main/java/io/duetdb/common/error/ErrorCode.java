@@ -139,6 +139,9 @@ public enum ErrorCode {
     WRONG_PARAMETER_COUNT(1582, "42000"),
     FIELD_IN_ORDER_NOT_SELECT(3065, "HY000"),
     WINDOW_NOT_DEFINED(3579, "HY000"),
+    /** "Incorrect foreign key definition for 'x': Key reference and table reference don't match". */
+    WRONG_FOREIGN_KEY(1239, "42000"),
+    DUPLICATE_FOREIGN_KEY(1826, "HY000"),
     UNKNOWN_CHARACTER_SET(1115, "42000"),
     UNKNOWN_COLLATION(1273, "HY000"),
     /** "COLLATION 'x' is not valid for CHARACTER SET 'y'". */

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.duetdb.common.keys.Keys;
+import io.duetdb.common.types.Collation;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.common.types.SqlTypeName;
 
@@ -146,5 +147,28 @@ class CatalogRecordsTest {
         assertThat(json).doesNotContain("checks").doesNotContain("expression");
         assertThat(records.read(json.getBytes(UTF_8), TableInfo.class).checks()).isEmpty();
         assertThat(plain.hasWriteExpressions()).isFalse();
+    }
+
+    @Test
+    void collationsAndForeignKeysRoundTripAndOldRecordsLackThem() {
+        ColumnInfo name = new ColumnInfo(2, "name", 1,
+                SqlType.varchar(20).withCollation(Collation.UTF8MB4_GENERAL_CI), false, true,
+                null, false, false, false, "", SchemaState.PUBLIC);
+        ForeignKey foreignKey = new ForeignKey("t_ibfk_1", List.of("name"), "db", "parent", List.of("code"), "CASCADE",
+                null);
+        TableInfo table = new TableInfo(49, 7, "t", List.of(ID, name), List.of(), "id", 3, 1, "", 0, null, 0, false,
+                List.of(), Collation.UTF8MB4_0900_AI_CI, List.of(foreignKey));
+        TableInfo read = records.read(records.write(table), TableInfo.class);
+        assertThat(read).isEqualTo(table);
+        assertThat(read.column("name").orElseThrow().type().effectiveCollation())
+                .isEqualTo(Collation.UTF8MB4_GENERAL_CI);
+        assertThat(read.foreignKeys().get(0).onUpdate()).isEqualTo("NO ACTION");
+        assertThat(CreateTableText.of(read)).contains("`name` varchar(20) COLLATE utf8mb4_general_ci DEFAULT NULL")
+                .contains("CONSTRAINT `t_ibfk_1` FOREIGN KEY (`name`) REFERENCES `parent` (`code`) ON DELETE CASCADE")
+                .endsWith("COLLATE=utf8mb4_0900_ai_ci");
+
+        String old = new String(records.write(new TableInfo(50, 7, "p", List.of(ID), List.of(), "id", 2, 1, "", 0)),
+                UTF_8);
+        assertThat(old).doesNotContain("collation").doesNotContain("foreignKeys");
     }
 }

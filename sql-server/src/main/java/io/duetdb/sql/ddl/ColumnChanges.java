@@ -272,6 +272,6 @@ final class ColumnChanges {
         String handle = oldName.equalsIgnoreCase(String.valueOf(table.handleColumn())) ? newName : table.handleColumn();
         return new TableInfo(table.id(), table.databaseId(), table.name(), columns, indexes, handle, nextColumnId,
                 table.nextIndexId(), table.comment(), table.autoIncrementBase(), table.view(), table.columnarReplicas(),
-                table.commonHandle(), table.checks(), table.collation());
+                table.commonHandle(), table.checks(), table.collation(), table.foreignKeys());
     }
 }

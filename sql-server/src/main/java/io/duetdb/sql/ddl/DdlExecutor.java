@@ -22,6 +22,7 @@ import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.catalog.CheckConstraint;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.ForeignKey;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
@@ -49,6 +50,8 @@ import io.duetdb.sql.parser.ddl.SqlAlterTableRename;
 import io.duetdb.sql.parser.ddl.SqlAlterTableRenameItem;
 import io.duetdb.sql.parser.ddl.SqlAlterTableSetReplica;
 import io.duetdb.sql.parser.ddl.SqlCheckConstraint;
+import io.duetdb.sql.parser.ddl.SqlAlterTableForeignKey;
+import io.duetdb.sql.parser.ddl.SqlForeignKey;
 import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
 import io.duetdb.sql.parser.ddl.SqlCreateDatabase;
 import io.duetdb.sql.parser.ddl.SqlCreateIndex;
@@ -243,6 +246,21 @@ public final class DdlExecutor {
                     // As MySQL answers it for InnoDB: indexes are always maintained.
                     warnings.add("Table storage engine for '" + alter.table().names.get(alter.table().names.size() - 1)
                             + "' doesn't have this option");
+                } else if (action instanceof SqlAlterTableForeignKey foreignKey) {
+                    String[] name = qualified(alter.table(), currentDatabase);
+                    if (foreignKey.added() != null) {
+                        List<String> columns = new ArrayList<>();
+                        runJob("add foreign key", job -> columns.addAll(addForeignKey(name, foreignKey.added(), job)));
+                        if (table(catalog.current(), name).indexes().stream()
+                                .noneMatch(index -> ForeignKeys.startsWith(index.columns(), columns))) {
+                            String indexName = uniqueName(columns.get(0), indexNames(catalog.current(), name));
+                            runJob("add index", job -> addIndex(alter.table(), currentDatabase,
+                                    SqlIndexDefinition.Kind.INDEX, indexName, columns, false, cancelled, job));
+                        }
+                        warnings.add(ForeignKeys.NOT_ENFORCED);
+                    } else {
+                        runJob("drop foreign key", job -> dropForeignKey(name, foreignKey.dropped().getSimple(), job));
+                    }
                 } else if (action instanceof SqlAlterTableOptions options) {
                     boolean collationNamed = false;
                     for (SqlNode option : options.options()) {
@@ -358,6 +376,7 @@ public final class DdlExecutor {
         List<SqlIndexDefinition> indexDefinitions = new ArrayList<>();
         List<SqlCheckConstraint> checks = new ArrayList<>();
         List<String> checkColumns = new ArrayList<>();
+        List<SqlForeignKey> foreignKeyDefinitions = new ArrayList<>();
         for (SqlNode element : create.elements()) {
             if (element instanceof SqlColumnDefinition column) {
                 columnDefinitions.add(column);
@@ -368,6 +387,8 @@ public final class DdlExecutor {
             } else if (element instanceof SqlCheckConstraint check) {
                 checks.add(check);
                 checkColumns.add(null);
+            } else if (element instanceof SqlForeignKey foreignKey) {
+                foreignKeyDefinitions.add(foreignKey);
             } else {
                 indexDefinitions.add((SqlIndexDefinition) element);
             }
@@ -450,6 +471,18 @@ public final class DdlExecutor {
             indexes.add(new IndexInfo(nextIndexId++, indexName, indexColumns, index.kind() == SqlIndexDefinition.Kind.UNIQUE,
                     false, SchemaState.PUBLIC));
         }
+        List<ForeignKey> foreignKeys = ForeignKeys.declared(name, foreignKeyDefinitions, seen);
+        for (ForeignKey foreignKey : foreignKeys) {
+            // MySQL indexes a foreign key's columns unless an index starts with them.
+            if (indexes.stream().noneMatch(index -> ForeignKeys.startsWith(index.columns(), foreignKey.columns()))) {
+                String indexName = uniqueName(foreignKey.columns().get(0), indexNames);
+                indexes.add(new IndexInfo(nextIndexId++, indexName, foreignKey.columns(), false, false,
+                        SchemaState.PUBLIC));
+            }
+        }
+        if (!foreignKeys.isEmpty()) {
+            warnings.add(ForeignKeys.NOT_ENFORCED);
+        }
         if (autoIncrementColumns > 1) {
             throw new DuetException(ErrorCode.WRONG_AUTO_KEY, "Incorrect table definition; there can be only one auto"
                     + " column and it must be defined as a key");
@@ -516,10 +549,42 @@ public final class DdlExecutor {
                     checkNames(current, database));
             TableInfo table = new TableInfo(tableId, database.id(), name[1], columns, indexes, finalHandle,
                     nextColumnId, firstIndexIdAfter, finalComment, finalBase, null, 0, finalCommonHandle, tableChecks,
-                    tableCollation);
+                    tableCollation, foreignKeys);
             TableExpressions.plan(database, table);
             job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
             ddl.putTable(table);
+            return null;
+        });
+    }
+
+    /** ALTER TABLE ADD FOREIGN KEY: kept in the table; the columns it names. */
+    private List<String> addForeignKey(String[] name, SqlForeignKey definition, DdlJobRecord job) {
+        return job.runDdl("add foreign key to " + name[1], (ddl, current) -> {
+            TableInfo table = table(current, name);
+            Set<String> columns = new HashSet<>();
+            table.publicColumns().forEach(column -> columns.add(column.name().toLowerCase(Locale.ROOT)));
+            ForeignKey added = ForeignKeys.added(name, definition, columns, table.foreignKeys());
+            List<ForeignKey> foreignKeys = new ArrayList<>(table.foreignKeys());
+            foreignKeys.add(added);
+            ddl.putTable(table.withForeignKeys(foreignKeys));
+            job.describe(name[0], table.name(), table.databaseId(), table.id(),
+                    DdlJob.schemaStateText(SchemaState.PUBLIC));
+            return added.columns();
+        });
+    }
+
+    private void dropForeignKey(String[] name, String constraint, DdlJobRecord job) {
+        job.runDdl("drop foreign key " + constraint + " of " + name[1], (ddl, current) -> {
+            TableInfo table = table(current, name);
+            List<ForeignKey> kept = table.foreignKeys().stream()
+                    .filter(foreignKey -> !foreignKey.name().equalsIgnoreCase(constraint)).toList();
+            if (kept.size() == table.foreignKeys().size()) {
+                throw new DuetException(ErrorCode.CANNOT_DROP_FIELD_OR_KEY, "Can't DROP '" + constraint
+                        + "'; check that column/key exists");
+            }
+            ddl.putTable(table.withForeignKeys(kept));
+            job.describe(name[0], table.name(), table.databaseId(), table.id(),
+                    DdlJob.schemaStateText(SchemaState.PUBLIC));
             return null;
         });
     }
@@ -631,7 +696,8 @@ public final class DdlExecutor {
             ddl.deleteTable(table.databaseId(), table.id());
             ddl.putTable(new TableInfo(ddl.nextId(), table.databaseId(), table.name(), table.columns(), table.indexes(),
                     table.handleColumn(), table.nextColumnId(), table.nextIndexId(), table.comment(), 0, null,
-                    table.columnarReplicas(), table.commonHandle(), table.checks(), table.collation()));
+                    table.columnarReplicas(), table.commonHandle(), table.checks(), table.collation(),
+                    table.foreignKeys()));
             job.describe(name[0], table.name(), table.databaseId(), table.id(), DdlJob.schemaStateText(SchemaState.PUBLIC));
             return table.columnarReplicas();
         });

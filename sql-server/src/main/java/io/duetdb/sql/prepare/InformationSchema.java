@@ -11,6 +11,7 @@ import org.apache.calcite.schema.Table;
 import io.duetdb.common.catalog.CheckConstraint;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.ForeignKey;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
@@ -59,7 +60,7 @@ public final class InformationSchema {
                 "INDEX_SCHEMA", "INDEX_NAME", "#SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "#CARDINALITY",
                 "#SUB_PART", "PACKED", "NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"),
                 InformationSchema::statisticsRows);
-        // Primary and unique keys and CHECK constraints (ORMs read keys from these); no foreign keys.
+        // Primary and unique keys, foreign keys and CHECK constraints (ORMs read keys from these).
         add(tables, schema, "TABLE_CONSTRAINTS", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
                 "TABLE_SCHEMA", "TABLE_NAME", "CONSTRAINT_TYPE", "ENFORCED"), InformationSchema::constraintRows);
         add(tables, schema, "KEY_COLUMN_USAGE", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
@@ -68,7 +69,8 @@ public final class InformationSchema {
                 "REFERENCED_COLUMN_NAME"), InformationSchema::keyColumnRows);
         add(tables, schema, "REFERENTIAL_CONSTRAINTS", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
                 "CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_CATALOG", "UNIQUE_CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_NAME",
-                "MATCH_OPTION", "UPDATE_RULE", "DELETE_RULE", "TABLE_NAME", "REFERENCED_TABLE_NAME"), current -> List.of());
+                "MATCH_OPTION", "UPDATE_RULE", "DELETE_RULE", "TABLE_NAME", "REFERENCED_TABLE_NAME"),
+                InformationSchema::referentialRows);
         add(tables, schema, "CHECK_CONSTRAINTS", columns("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
                 "CHECK_CLAUSE"), InformationSchema::checkRows);
         // No table is partitioned: one row per table, as MySQL shows unpartitioned tables.
@@ -309,9 +311,27 @@ public final class InformationSchema {
                     rows.add(new Object[] {"def", database.name(), index.name(), database.name(), table.name(),
                             index.primary() ? "PRIMARY KEY" : "UNIQUE", "YES"});
                 }
+                for (ForeignKey foreignKey : table.foreignKeys()) {
+                    rows.add(new Object[] {"def", database.name(), foreignKey.name(), database.name(), table.name(),
+                            "FOREIGN KEY", "YES"});
+                }
                 for (CheckConstraint check : table.checks()) {
                     rows.add(new Object[] {"def", database.name(), check.name(), database.name(), table.name(),
                             "CHECK", check.enforced() ? "YES" : "NO"});
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object[]> referentialRows(InfoSchema schema) {
+        List<Object[]> rows = new ArrayList<>();
+        for (DatabaseInfo database : schema.databases()) {
+            for (TableInfo table : schema.tables(database)) {
+                for (ForeignKey foreignKey : table.foreignKeys()) {
+                    rows.add(new Object[] {"def", database.name(), foreignKey.name(), "def",
+                            foreignKey.referencedDatabase(), "PRIMARY", "NONE", foreignKey.onUpdate(),
+                            foreignKey.onDelete(), table.name(), foreignKey.referencedTable()});
                 }
             }
         }
@@ -338,6 +358,14 @@ public final class InformationSchema {
                     for (int i = 0; i < index.columns().size(); i++) {
                         rows.add(new Object[] {"def", database.name(), index.name(), "def", database.name(),
                                 table.name(), index.columns().get(i), (long) i + 1, null, null, null, null});
+                    }
+                }
+                for (ForeignKey foreignKey : table.foreignKeys()) {
+                    for (int i = 0; i < foreignKey.columns().size(); i++) {
+                        rows.add(new Object[] {"def", database.name(), foreignKey.name(), "def", database.name(),
+                                table.name(), foreignKey.columns().get(i), (long) i + 1, (long) i + 1,
+                                foreignKey.referencedDatabase(), foreignKey.referencedTable(),
+                                foreignKey.referencedColumns().get(i)});
                     }
                 }
             }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * MySQL drivers and tools other than Connector/J against a SQL server, each as its users run it: PyMySQL and
- * MySQL Connector/Python (pure Python and C extension) scripts, a Go program on database/sql with
+ * MySQL Connector/Python (pure Python and C extension) scripts, a small SQLAlchemy ORM application (declarative models,
+ * reflection, sessions, joins, cascading deletes), a Go program on database/sql with
  * github.com/go-sql-driver/mysql, and sysbench's oltp_read_write. The scripts (test resources under
  * {@code clients/}) check types, errors, transactions, prepared statements, TLS and both authentication plugins
  * themselves and end with "ALL CHECKS PASSED"; a test fails on any other ending, a non-zero exit or a timeout.
@@ -52,6 +53,17 @@ class ItClientDrivers {
                 port()), Map.of());
         assertThat(result.output()).as("PyMySQL script output (also in %s)", result.log())
                 .contains("full authentication over TLS", "fast authentication over TLS", PASSED);
+        assertThat(result.exitCode()).as("exit status; output:%n%s", result.output()).isZero();
+    }
+
+    @Test
+    void sqlAlchemyOrmApplication() throws Exception {
+        requireTools("sqlalchemy");
+        Result result = run("sqlalchemy", List.of("/usr/bin/python3", resource("sqlalchemy_check.py").toString(),
+                host(), port()), Map.of());
+        assertThat(result.output()).as("SQLAlchemy script output (also in %s)", result.log())
+                .contains("reflect the schema", "query with joins, aggregates and pagination", "delete with cascade",
+                        PASSED);
         assertThat(result.exitCode()).as("exit status; output:%n%s", result.output()).isZero();
     }
 

@@ -132,7 +132,14 @@ class ItMysqldump {
                         + " (2, '{\"name\": \"it''s\"}', 's', '', 1, 1.00, 1)");
                 statement.execute("INSERT INTO rich.item (id, doc, size, price) VALUES (3, '[1, \"x\"]', 'l', 9.99)");
                 statement.execute("CREATE VIEW rich.expensive AS SELECT id, total FROM rich.item WHERE total > 5");
+                statement.execute("CREATE TABLE rich.line (id INT PRIMARY KEY, item_id INT NOT NULL,"
+                        + " note VARCHAR(20) COLLATE utf8mb4_general_ci, CONSTRAINT line_item FOREIGN KEY (item_id)"
+                        + " REFERENCES item (id) ON DELETE CASCADE)");
+                statement.execute("INSERT INTO rich.line VALUES (1, 1, 'First'), (2, 3, 'second')");
             }
+            String constraints = "SELECT CONSTRAINT_NAME, DELETE_RULE, REFERENCED_TABLE_NAME,"
+                    + " (SELECT COUNT(*) FROM rich.line WHERE note = 'FIRST')"
+                    + " FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'rich'";
             String query = "SELECT id, doc, size, tags, flags + 0, price, qty, total, label, name FROM item ORDER BY id";
             List<String> expected;
             try (Connection connection = DriverManager.getConnection(sqlCluster.url()
@@ -153,6 +160,7 @@ class ItMysqldump {
                     Statement statement = connection.createStatement()) {
                 assertThat(rows(statement, query)).as("MariaDB after the restore").isEqualTo(expected);
                 assertThat(rows(statement, "SELECT * FROM expensive ORDER BY id")).containsExactly("1|10.00", "3|59.94");
+                assertThat(rows(statement, constraints)).containsExactly("line_item|CASCADE|item|1");
             }
             Path back = dumpAndCheck(mysqldump, mariaDb.port(), "maria.sql");
             try (Connection connection = connect(); Statement statement = connection.createStatement()) {
@@ -163,6 +171,7 @@ class ItMysqldump {
                     .replace("/test?", "/rich?")); Statement statement = connection.createStatement()) {
                 assertThat(rows(statement, query)).as("DuetDB after the way back").isEqualTo(expected);
                 assertThat(rows(statement, "SELECT * FROM expensive ORDER BY id")).containsExactly("1|10.00", "3|59.94");
+                assertThat(rows(statement, constraints)).containsExactly("line_item|CASCADE|item|1");
                 assertThatThrownBy(() -> statement.execute("INSERT INTO item (id, size, qty) VALUES (9, 's', 0)"))
                         .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(3819));
             }
