@@ -19,8 +19,7 @@ public final class CreateTableText {
             }
             first = false;
             text.append("  ").append(quoted(column.name())).append(' ').append(column.type().toSql());
-            if (column.type().name().isString() && column.type().name() != SqlTypeName.JSON
-                    && column.type().effectiveCollation() != table.defaultCollation()) {
+            if (column.type().name().isString() && column.type().effectiveCollation() != table.defaultCollation()) {
                 text.append(" COLLATE ").append(column.type().effectiveCollation().collationName());
             }
             if (column.generated()) {

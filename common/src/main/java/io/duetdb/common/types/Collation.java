@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -148,10 +149,10 @@ public enum Collation {
     /** Compares two texts by this collation. */
     public int compare(String left, String right) {
         if (weighing == Weighing.BINARY) {
-            return java.util.Arrays.compareUnsigned(left.getBytes(StandardCharsets.UTF_8),
+            return Arrays.compareUnsigned(left.getBytes(StandardCharsets.UTF_8),
                     right.getBytes(StandardCharsets.UTF_8));
         }
-        return java.util.Arrays.compareUnsigned(sortKey(left), sortKey(right));
+        return Arrays.compareUnsigned(sortKey(left), sortKey(right));
     }
 
     /**
@@ -187,7 +188,7 @@ public enum Collation {
             key[length++] = (byte) (weight >>> 8);
             key[length++] = (byte) weight;
         }
-        return length == key.length ? key : java.util.Arrays.copyOf(key, length);
+        return length == key.length ? key : Arrays.copyOf(key, length);
     }
 
     /** Each character's utf8mb4_general_ci weight: its base letter (accents removed) in upper case. */

@@ -1,5 +1,7 @@
 package io.duetdb.sql.ddl;
 
+import java.util.Locale;
+
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.common.types.Collation;
@@ -35,8 +37,8 @@ public final class CharacterSets {
     }
 
     private static boolean sameCharacterSet(String characterSet, String collation) {
-        String set = characterSet.toLowerCase(java.util.Locale.ROOT);
-        String name = collation.toLowerCase(java.util.Locale.ROOT);
+        String set = characterSet.toLowerCase(Locale.ROOT);
+        String name = collation.toLowerCase(Locale.ROOT);
         if (set.equals("binary") || name.equals("binary")) {
             return set.equals(name);
         }

@@ -149,7 +149,7 @@ final class ColumnDefinitions {
             Collation tableCollation) {
         String name = definition.name().getSimple();
         SqlType type = type(definition.type(), name);
-        if (type.name().isString() && type.name() != SqlTypeName.JSON) {
+        if (type.name().isString()) {
             type = type.withCollation(CharacterSets.collation(definition.type().charset(),
                     definition.type().collation(), tableCollation));
         }

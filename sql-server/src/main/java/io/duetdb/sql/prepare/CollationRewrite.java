@@ -18,9 +18,11 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
+import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -38,8 +40,9 @@ import io.duetdb.common.types.Collation;
  * Comparisons, sorts and groupings of text under a collation other than the binary one, rewritten over the text's
  * sort keys (DUET_COLLATION_KEY), which compare as bytes: {@code a = 'x'} under utf8mb4_general_ci becomes
  * {@code key(a) = key('x')}, ORDER BY a sorts by key(a), GROUP BY a groups by key(a) and gives one of the group's
- * texts, COUNT(DISTINCT a) counts distinct keys, LIKE matches texts folded to their weights. Run before the rewrites
- * that simplify conditions, which compare texts as Calcite does (binary). Nothing changes in a plan without such text.
+ * texts, COUNT(DISTINCT a) counts distinct keys, UNION (DISTINCT) groups the rows of UNION ALL by their keys, LIKE
+ * matches texts folded to their weights. Run before the rewrites that simplify conditions, which compare texts as
+ * Calcite does (binary). Nothing changes in a plan without such text.
  */
 public final class CollationRewrite extends RelHomogeneousShuttle {
     private final RexBuilder rexBuilder;
@@ -71,6 +74,13 @@ public final class CollationRewrite extends RelHomogeneousShuttle {
         }
         if (node instanceof Aggregate aggregate && aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
             return aggregate(aggregate);
+        }
+        if (node instanceof Union union && !union.all && union.getRowType().getFieldList().stream()
+                .anyMatch(field -> MySqlCollations.collated(field.getType()))) {
+            // UNION (DISTINCT) of collated text: the distinct rows of UNION ALL, grouped by their sort keys.
+            RelNode all = LogicalUnion.create(union.getInputs(), true);
+            return aggregate(LogicalAggregate.create(all, List.of(),
+                    ImmutableBitSet.range(union.getRowType().getFieldCount()), null, List.of()));
         }
         return node;
     }

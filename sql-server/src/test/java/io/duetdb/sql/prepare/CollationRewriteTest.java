@@ -58,6 +58,8 @@ class CollationRewriteTest {
         assertThat(plan("SELECT name FROM people ORDER BY name")).contains("LogicalSort(sort0=[$1]")
                 .contains("DUET_COLLATION_KEY($1");
         assertThat(plan("SELECT name, COUNT(*) FROM people GROUP BY name")).contains("MIN($0)");
+        assertThat(plan("SELECT name FROM people UNION SELECT code FROM codes")).contains("LogicalUnion(all=[true])")
+                .contains("MIN($0)");
         assertThat(plan("SELECT COUNT(DISTINCT name) FROM people")).contains("COUNT(DISTINCT $1)")
                 .contains("DUET_COLLATION_KEY($1");
     }

@@ -80,6 +80,7 @@ class ItCollations {
         answers.assertShared("SELECT COUNT(DISTINCT title), COUNT(DISTINCT tag) FROM people", "3|4");
         answers.assertShared("SELECT COUNT(*) FROM (SELECT DISTINCT title FROM people) t", "3");
         answers.assertShared("SELECT COUNT(*) c FROM people GROUP BY title ORDER BY c", "1", "2", "2");
+        answers.assertShared("SELECT COUNT(*) FROM (SELECT title FROM people UNION SELECT 'STRASSE') u", "3");
         answers.assertShared("SELECT LOWER(name) FROM people WHERE id < 3 UNION ALL SELECT 'x' ORDER BY 1",
                 "alice", "bob", "x");
     }
