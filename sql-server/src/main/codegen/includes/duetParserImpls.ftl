@@ -26,12 +26,13 @@ SqlCreate DuetCreateDatabase(Span s, boolean replace) :
 {
     final boolean ifNotExists;
     final SqlIdentifier name;
+    final SqlNodeList databaseOptions;
 }
 {
     ( <DATABASE> | <SCHEMA> ) ifNotExists = DuetIfNotExists() name = SimpleIdentifier()
-    DuetTableOptions()
+    databaseOptions = DuetTableOptions()
     {
-        return new SqlCreateDatabase(s.end(this), ifNotExists, name);
+        return new SqlCreateDatabase(s.end(this), ifNotExists, name, databaseOptions);
     }
 }
 

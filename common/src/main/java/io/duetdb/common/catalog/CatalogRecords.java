@@ -40,7 +40,8 @@ public final class CatalogRecords {
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .addMixIn(SqlType.class, SqlTypeFields.class)
             .addMixIn(ColumnInfo.class, ColumnInfoFields.class)
-            .addMixIn(TableInfo.class, TableInfoFields.class);
+            .addMixIn(TableInfo.class, TableInfoFields.class)
+            .addMixIn(DatabaseInfo.class, DatabaseInfoFields.class);
 
     /** Types other than ENUM and SET store no values, as before those types came (so the stored form stays). */
     private interface SqlTypeFields {
@@ -55,6 +56,11 @@ public final class CatalogRecords {
     private interface ColumnInfoFields {
         @JsonInclude(JsonInclude.Include.NON_NULL)
         ColumnExpression expression();
+    }
+
+    private interface DatabaseInfoFields {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        Collation collation();
     }
 
     private interface TableInfoFields {

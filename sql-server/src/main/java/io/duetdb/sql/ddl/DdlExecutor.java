@@ -303,6 +303,7 @@ public final class DdlExecutor {
 
     private void createDatabase(SqlCreateDatabase create, DdlJobRecord job) {
         String name = create.name().getSimple();
+        Collation collation = tableCollation(create.options(), Collation.DEFAULT);
         job.runDdl("create database " + name, (ddl, current) -> {
             if (current.database(name).isPresent()) {
                 if (create.ifNotExists()) {
@@ -311,7 +312,7 @@ public final class DdlExecutor {
                 throw new DuetException(ErrorCode.DATABASE_EXISTS, "Can't create database '" + name
                         + "'; database exists");
             }
-            DatabaseInfo database = new DatabaseInfo(ddl.nextId(), name);
+            DatabaseInfo database = new DatabaseInfo(ddl.nextId(), name, collation);
             ddl.putDatabase(database);
             job.describe(name, "", database.id(), 0, DdlJob.schemaStateText(SchemaState.PUBLIC));
             return null;
@@ -419,7 +420,8 @@ public final class DdlExecutor {
                 primaryColumns.add(column.toLowerCase(Locale.ROOT));
             }
         }
-        Collation tableCollation = tableCollation(create.options(), Collation.DEFAULT);
+        Collation tableCollation = tableCollation(create.options(), catalog.current().database(name[0])
+                .map(DatabaseInfo::defaultCollation).orElse(Collation.DEFAULT));
         List<ColumnInfo> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         int autoIncrementColumns = 0;

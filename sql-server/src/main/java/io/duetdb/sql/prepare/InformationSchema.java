@@ -202,7 +202,7 @@ public final class InformationSchema {
             rows.add(new Object[] {"def", MySqlSystemSchema.NAME, "utf8mb4", "utf8mb4_bin", null});
         }
         for (DatabaseInfo database : schema.databases()) {
-            rows.add(new Object[] {"def", database.name(), "utf8mb4", "utf8mb4_bin", null});
+            rows.add(new Object[] {"def", database.name(), "utf8mb4", database.defaultCollation().collationName(), null});
         }
         return rows;
     }

@@ -216,7 +216,9 @@ final class ShowStatements {
         DatabaseInfo database = database(schema, show.object().orElseThrow().getSimple());
         return new ShowRows(List.of("Database", "Create Database"), List.<Object[]>of(new Object[] {database.name(),
                 "CREATE DATABASE " + (show.ifNotExists() ? "/*!32312 IF NOT EXISTS*/ " : "") + "`" + database.name()
-                        + "` /*!40100 DEFAULT CHARACTER SET utf8mb4 */"}));
+                        + "` /*!40100 DEFAULT CHARACTER SET utf8mb4"
+                        + (database.collation() == null ? "" : " COLLATE " + database.collation().collationName())
+                        + " */"}));
     }
 
     private static ShowRows variables(Session session, SqlShow show) {

@@ -127,6 +127,11 @@ class ItCollations {
             assertThat(SqlTesting.rows(statement, "SHOW COLLATION LIKE 'utf8mb4_0900%'"))
                     .containsExactly("utf8mb4_0900_ai_ci|utf8mb4|255||Yes|1|NO PAD");
         }
+        answers.onBoth("CREATE DATABASE shop COLLATE utf8mb4_unicode_ci",
+                "CREATE TABLE shop.tags (name VARCHAR(20) PRIMARY KEY)", "INSERT INTO shop.tags VALUES ('Straße')");
+        answers.assertShared("SELECT name FROM shop.tags WHERE name = 'STRASSE'", "Straße");
+        answers.assertShared("SELECT DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'",
+                "utf8mb4_unicode_ci");
         answers.assertError("CREATE TABLE bad (a VARCHAR(5) COLLATE utf8mb4_nonesuch)", 1273, "HY000",
                 "Unknown collation: 'utf8mb4_nonesuch'");
         answers.assertError("SELECT id FROM people WHERE name = title", 1267, "HY000",
