@@ -64,16 +64,7 @@ public final class CreateTableText {
             }
         }
         for (ForeignKey foreignKey : table.foreignKeys()) {
-            text.append(",\n  CONSTRAINT ").append(quoted(foreignKey.name())).append(" FOREIGN KEY (")
-                    .append(quotedList(foreignKey.columns())).append(") REFERENCES ")
-                    .append(quoted(foreignKey.referencedTable())).append(" (")
-                    .append(quotedList(foreignKey.referencedColumns())).append(')');
-            if (!foreignKey.onDelete().equals("NO ACTION") && !foreignKey.onDelete().equals("RESTRICT")) {
-                text.append(" ON DELETE ").append(foreignKey.onDelete());
-            }
-            if (!foreignKey.onUpdate().equals("NO ACTION") && !foreignKey.onUpdate().equals("RESTRICT")) {
-                text.append(" ON UPDATE ").append(foreignKey.onUpdate());
-            }
+            text.append(",\n  ").append(foreignKeyClause(foreignKey, null));
         }
         for (CheckConstraint check : table.checks()) {
             text.append(",\n  CONSTRAINT ").append(quoted(check.name())).append(" CHECK (").append(check.text())
@@ -120,5 +111,27 @@ public final class CreateTableText {
     /** An identifier in backquotes, as MySQL quotes it (a backquote inside is doubled). */
     public static String quoted(String identifier) {
         return "`" + identifier.replace("`", "``") + "`";
+    }
+
+    /**
+     * A foreign key as SHOW CREATE TABLE and MySQL's foreign key errors write it: {@code CONSTRAINT `fk` FOREIGN KEY
+     * (`c`) REFERENCES `p` (`id`) [ON DELETE ...] [ON UPDATE ...]}, the referenced table qualified by its database
+     * when that is not {@code ownDatabase} (null: never qualified).
+     */
+    public static String foreignKeyClause(ForeignKey foreignKey, String ownDatabase) {
+        StringBuilder text = new StringBuilder("CONSTRAINT ").append(quoted(foreignKey.name())).append(" FOREIGN KEY (")
+                .append(quotedList(foreignKey.columns())).append(") REFERENCES ");
+        if (ownDatabase != null && !ownDatabase.equalsIgnoreCase(foreignKey.referencedDatabase())) {
+            text.append(quoted(foreignKey.referencedDatabase())).append('.');
+        }
+        text.append(quoted(foreignKey.referencedTable())).append(" (")
+                .append(quotedList(foreignKey.referencedColumns())).append(')');
+        if (!foreignKey.onDelete().equals("NO ACTION") && !foreignKey.onDelete().equals("RESTRICT")) {
+            text.append(" ON DELETE ").append(foreignKey.onDelete());
+        }
+        if (!foreignKey.onUpdate().equals("NO ACTION") && !foreignKey.onUpdate().equals("RESTRICT")) {
+            text.append(" ON UPDATE ").append(foreignKey.onUpdate());
+        }
+        return text.toString();
     }
 }

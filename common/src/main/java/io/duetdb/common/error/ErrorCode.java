@@ -142,6 +142,26 @@ public enum ErrorCode {
     /** "Incorrect foreign key definition for 'x': Key reference and table reference don't match". */
     WRONG_FOREIGN_KEY(1239, "42000"),
     DUPLICATE_FOREIGN_KEY(1826, "HY000"),
+    /** "Cannot delete or update a parent row: a foreign key constraint fails (...)". */
+    ROW_IS_REFERENCED(1451, "23000"),
+    /** "Cannot add or update a child row: a foreign key constraint fails (...)". */
+    NO_REFERENCED_ROW(1452, "23000"),
+    /** "Cannot truncate a table referenced in a foreign key constraint (...)". */
+    TRUNCATE_ILLEGAL_FOREIGN_KEY(1701, "42000"),
+    /** "Cannot drop table 'p' referenced by a foreign key constraint 'fk' on table 'c'." */
+    FOREIGN_KEY_CANNOT_DROP_PARENT(3730, "HY000"),
+    /** "Failed to add the foreign key constraint. Missing index for constraint 'fk' in the referenced table 'p'". */
+    FOREIGN_KEY_NO_INDEX_IN_PARENT(1822, "HY000"),
+    /** "Failed to add the foreign key constraint. Missing column 'c' for constraint 'fk' in the referenced table 'p'". */
+    FOREIGN_KEY_NO_COLUMN_IN_PARENT(3734, "HY000"),
+    /** "Failed to open the referenced table 'p'". */
+    FOREIGN_KEY_CANNOT_OPEN_PARENT(1824, "HY000"),
+    /** "Foreign key cascade delete/update exceeds max depth of 15." */
+    FOREIGN_KEY_DEPTH_EXCEEDED(3008, "HY000"),
+    /** "Column 'c' cannot be NOT NULL: needed in a foreign key constraint 'fk' SET NULL". */
+    FOREIGN_KEY_COLUMN_NOT_NULL(1830, "HY000"),
+    /** "Referencing column 'c' and referenced column 'p' in foreign key constraint 'fk' are incompatible." */
+    FOREIGN_KEY_INCOMPATIBLE_COLUMNS(3780, "HY000"),
     UNKNOWN_CHARACTER_SET(1115, "42000"),
     UNKNOWN_COLLATION(1273, "HY000"),
     /** "COLLATION 'x' is not valid for CHARACTER SET 'y'". */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.duetdb.common.catalog.DatabaseInfo;
+import io.duetdb.common.catalog.ForeignKey;
 import io.duetdb.common.catalog.TableInfo;
 
 /** An immutable view of the whole catalog at one schema version. Names are looked up case-insensitively. */
@@ -22,6 +23,9 @@ public final class InfoSchema {
     private final List<UserInfo> users;
     /** System variables set with SET GLOBAL: name (lower case) to value. */
     private final Map<String, String> globalVariables;
+    /** The foreign keys that reference each table, by the referenced table's id. */
+    private final Map<Long, List<ForeignKeyReference>> referencing = new HashMap<>();
+    private boolean hasForeignKeys;
 
     public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables) {
         this(version, databases, tables, List.of());
@@ -48,6 +52,24 @@ public final class InfoSchema {
                 tablesById.put(table.id(), table);
             }
         }
+        for (TableInfo table : tablesById.values()) {
+            for (ForeignKey foreignKey : table.foreignKeys()) {
+                hasForeignKeys = true;
+                table(foreignKey.referencedDatabase(), foreignKey.referencedTable()).ifPresent(parent -> referencing
+                        .computeIfAbsent(parent.id(), id -> new ArrayList<>())
+                        .add(new ForeignKeyReference(table, foreignKey)));
+            }
+        }
+    }
+
+    /** Whether any table declares a foreign key. */
+    public boolean hasForeignKeys() {
+        return hasForeignKeys;
+    }
+
+    /** The foreign keys of other tables (or of the table itself) that reference the table {@code tableId}. */
+    public List<ForeignKeyReference> referencing(long tableId) {
+        return referencing.getOrDefault(tableId, List.of());
     }
 
     public List<UserInfo> users() {

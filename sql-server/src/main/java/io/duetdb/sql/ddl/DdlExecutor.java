@@ -18,7 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 
+import io.duetdb.client.txn.Isolation;
+import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnClient;
+import io.duetdb.client.txn.TxnMode;
 import io.duetdb.common.catalog.CheckConstraint;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.DatabaseInfo;
@@ -33,6 +36,7 @@ import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.catalog.Catalog;
 import io.duetdb.sql.catalog.DdlJob;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.exec.ForeignKeyEnforcer;
 import io.duetdb.sql.parser.DuetSqlCall;
 import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
@@ -126,7 +130,7 @@ public final class DdlExecutor {
      * turns true on KILL QUERY: an index being added is removed again, a statement that moved nothing yet stops.
      */
     public List<String> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled) {
-        return execute(statement, currentDatabase, cancelled, ClusteredIndexDefault.ON);
+        return execute(statement, currentDatabase, cancelled, DdlSettings.DEFAULT);
     }
 
     /**
@@ -134,7 +138,7 @@ public final class DdlExecutor {
      * whether a primary key that says neither CLUSTERED nor NONCLUSTERED keys the rows.
      */
     public List<String> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled,
-            ClusteredIndexDefault clusteredIndexDefault) {
+            DdlSettings settings) {
         List<String> warnings = new ArrayList<>();
         if (statement instanceof SqlCreateDatabase create) {
             runJob("create schema", job -> createDatabase(create, job));
@@ -142,7 +146,7 @@ public final class DdlExecutor {
             runJob("drop schema", job -> dropDatabase(drop, job));
             replicas.sync();
         } else if (statement instanceof SqlCreateTable create) {
-            runJob("create table", job -> createTable(create, currentDatabase, warnings, clusteredIndexDefault, job));
+            runJob("create table", job -> createTable(create, currentDatabase, warnings, settings, job));
         } else if (statement instanceof SqlCreateView create) {
             runJob(create.alter() ? "alter view" : "create view", job -> views.create(create, currentDatabase, job));
         } else if (statement instanceof SqlDropView drop) {
@@ -150,10 +154,17 @@ public final class DdlExecutor {
                 runJob("drop view", job -> views.drop(view, drop.ifExists(), currentDatabase, warnings, job));
             }
         } else if (statement instanceof SqlDropTable drop) {
+            if (settings.foreignKeyChecks()) {
+                ForeignKeys.checkDroppable(catalog.current(), drop.tables().stream()
+                        .map(table -> qualified((SqlIdentifier) table, currentDatabase)).toList());
+            }
             for (SqlNode table : drop.tables()) {
                 runJob("drop table", job -> dropTable((SqlIdentifier) table, drop.ifExists(), currentDatabase, job));
             }
         } else if (statement instanceof SqlTruncateTable truncate) {
+            if (settings.foreignKeyChecks()) {
+                ForeignKeys.checkTruncatable(catalog.current(), qualified(truncate.table(), currentDatabase));
+            }
             runJob("truncate table", job -> truncate(truncate, currentDatabase, job));
         } else if (statement instanceof SqlCreateIndex create) {
             SqlIndexDefinition.Kind kind = create.unique() ? SqlIndexDefinition.Kind.UNIQUE : SqlIndexDefinition.Kind.INDEX;
@@ -250,14 +261,17 @@ public final class DdlExecutor {
                     String[] name = qualified(alter.table(), currentDatabase);
                     if (foreignKey.added() != null) {
                         List<String> columns = new ArrayList<>();
-                        runJob("add foreign key", job -> columns.addAll(addForeignKey(name, foreignKey.added(), job)));
+                        if (settings.foreignKeyChecks()) {
+                            checkExistingRows(name, foreignKey.added());
+                        }
+                        runJob("add foreign key", job -> columns.addAll(addForeignKey(name, foreignKey.added(),
+                                settings.foreignKeyChecks(), job)));
                         if (table(catalog.current(), name).indexes().stream()
                                 .noneMatch(index -> ForeignKeys.startsWith(index.columns(), columns))) {
                             String indexName = uniqueName(columns.get(0), indexNames(catalog.current(), name));
                             runJob("add index", job -> addIndex(alter.table(), currentDatabase,
                                     SqlIndexDefinition.Kind.INDEX, indexName, columns, false, cancelled, job));
                         }
-                        warnings.add(ForeignKeys.NOT_ENFORCED);
                     } else {
                         runJob("drop foreign key", job -> dropForeignKey(name, foreignKey.dropped().getSimple(), job));
                     }
@@ -340,7 +354,7 @@ public final class DdlExecutor {
     }
 
     private void createTable(SqlCreateTable create, String currentDatabase, List<String> warnings,
-            ClusteredIndexDefault clusteredIndexDefault, DdlJobRecord job) {
+            DdlSettings settings, DdlJobRecord job) {
         String[] name = qualified(create.name(), currentDatabase);
         if (create.likeTable() != null) {
             String[] like = qualified(create.likeTable(), currentDatabase);
@@ -482,9 +496,6 @@ public final class DdlExecutor {
                         SchemaState.PUBLIC));
             }
         }
-        if (!foreignKeys.isEmpty()) {
-            warnings.add(ForeignKeys.NOT_ENFORCED);
-        }
         if (autoIncrementColumns > 1) {
             throw new DuetException(ErrorCode.WRONG_AUTO_KEY, "Incorrect table definition; there can be only one auto"
                     + " column and it must be defined as a key");
@@ -503,7 +514,7 @@ public final class DdlExecutor {
                     .findFirst().orElseThrow();
             boolean integerKey = primaryKey.size() == 1 && first.type().name().isInteger()
                     && !(first.type().unsigned() && first.type().name() == SqlTypeName.BIGINT);
-            if (clustered == null ? clusteredIndexDefault.clusters(integerKey) : clustered) {
+            if (clustered == null ? settings.clusteredIndexDefault().clusters(integerKey) : clustered) {
                 if (integerKey) {
                     handleColumn = first.name();
                 } else {
@@ -552,6 +563,7 @@ public final class DdlExecutor {
             TableInfo table = new TableInfo(tableId, database.id(), name[1], columns, indexes, finalHandle,
                     nextColumnId, firstIndexIdAfter, finalComment, finalBase, null, 0, finalCommonHandle, tableChecks,
                     tableCollation, foreignKeys);
+            ForeignKeys.validate(current, database.name(), table, foreignKeys, settings.foreignKeyChecks());
             TableExpressions.plan(database, table);
             job.describe(database.name(), name[1], database.id(), tableId, DdlJob.schemaStateText(SchemaState.PUBLIC));
             ddl.putTable(table);
@@ -560,12 +572,12 @@ public final class DdlExecutor {
     }
 
     /** ALTER TABLE ADD FOREIGN KEY: kept in the table; the columns it names. */
-    private List<String> addForeignKey(String[] name, SqlForeignKey definition, DdlJobRecord job) {
+    private List<String> addForeignKey(String[] name, SqlForeignKey definition, boolean foreignKeyChecks,
+            DdlJobRecord job) {
         return job.runDdl("add foreign key to " + name[1], (ddl, current) -> {
             TableInfo table = table(current, name);
-            Set<String> columns = new HashSet<>();
-            table.publicColumns().forEach(column -> columns.add(column.name().toLowerCase(Locale.ROOT)));
-            ForeignKey added = ForeignKeys.added(name, definition, columns, table.foreignKeys());
+            ForeignKey added = foreignKeyAdded(table, name, definition);
+            ForeignKeys.validate(current, name[0], table, List.of(added), foreignKeyChecks);
             List<ForeignKey> foreignKeys = new ArrayList<>(table.foreignKeys());
             foreignKeys.add(added);
             ddl.putTable(table.withForeignKeys(foreignKeys));
@@ -573,6 +585,23 @@ public final class DdlExecutor {
                     DdlJob.schemaStateText(SchemaState.PUBLIC));
             return added.columns();
         });
+    }
+
+    private static ForeignKey foreignKeyAdded(TableInfo table, String[] name, SqlForeignKey definition) {
+        Set<String> columns = new HashSet<>();
+        table.publicColumns().forEach(column -> columns.add(column.name().toLowerCase(Locale.ROOT)));
+        return ForeignKeys.added(name, definition, columns, table.foreignKeys());
+    }
+
+    /** ALTER TABLE ADD FOREIGN KEY with foreign_key_checks on: every row present must find the row it references. */
+    private void checkExistingRows(String[] name, SqlForeignKey definition) {
+        InfoSchema current = catalog.current();
+        TableInfo table = table(current, name);
+        ForeignKey added = foreignKeyAdded(table, name, definition);
+        ForeignKeys.validate(current, name[0], table, List.of(added), true);
+        try (Transaction snapshot = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            ForeignKeyEnforcer.checkExistingRows(snapshot, current, table, added);
+        }
     }
 
     private void dropForeignKey(String[] name, String constraint, DdlJobRecord job) {

@@ -17,12 +17,20 @@ import io.duetdb.common.keys.Handle;
 public final class RowWriter {
     private final Transaction transaction;
     private final TableAccess access;
+    /** Null when no foreign key concerns the table (or foreign_key_checks is off). */
+    private final ForeignKeyEnforcer foreignKeys;
     /** Key checks read ahead by {@link #prefetchKeyChecks}, each used once; null values are absent keys. */
     private final java.util.Map<com.google.protobuf.ByteString, Optional<byte[]>> prefetched = new java.util.HashMap<>();
 
     public RowWriter(Transaction transaction, TableAccess access) {
+        this(transaction, access, null);
+    }
+
+    /** A writer that enforces the foreign keys of the table and those referencing it ({@code foreignKeys} may be null). */
+    public RowWriter(Transaction transaction, TableAccess access, ForeignKeyEnforcer foreignKeys) {
         this.transaction = transaction;
         this.access = access;
+        this.foreignKeys = foreignKeys != null && foreignKeys.concerns(access.table()) ? foreignKeys : null;
     }
 
     /**
@@ -145,6 +153,13 @@ public final class RowWriter {
      * and a non-unique entry ends with the handle, whose row key decides (TiDB leaves both unlocked too).
      */
     public void insert(Handle handle, Object[] row) {
+        insertRow(handle, row);
+        if (foreignKeys != null) {
+            foreignKeys.checkParents(access.table(), row);
+        }
+    }
+
+    private void insertRow(Handle handle, Object[] row) {
         List<byte[]> keys = new java.util.ArrayList<>();
         if (access.table().hasClusteredPrimaryKey()) {
             keys.add(access.rowKey(handle));
@@ -187,10 +202,20 @@ public final class RowWriter {
                 transaction.put(key, TableAccess.nonUniqueEntryValue());
             }
         }
+        if (foreignKeys != null) {
+            foreignKeys.checkParents(access.table(), row);
+        }
         return Optional.empty();
     }
 
     public void delete(Handle handle, Object[] row) {
+        deleteRow(handle, row);
+        if (foreignKeys != null) {
+            foreignKeys.afterDelete(access.table(), handle, row);
+        }
+    }
+
+    private void deleteRow(Handle handle, Object[] row) {
         List<byte[]> keys = new java.util.ArrayList<>();
         keys.add(access.rowKey(handle));
         for (IndexInfo index : access.deletableIndexes()) {
@@ -205,9 +230,27 @@ public final class RowWriter {
     }
 
     public void update(Handle oldHandle, Object[] oldRow, Handle newHandle, Object[] newRow) {
+        updateRow(oldHandle, oldRow, newHandle, newRow);
+        if (foreignKeys != null) {
+            foreignKeys.afterUpdate(access.table(), oldHandle, oldRow, newRow);
+            foreignKeys.checkChangedParents(access.table(), oldRow, newRow);
+        }
+    }
+
+    /** Updates a row after checking that its new primary and unique keys are free (a cascaded update's checks). */
+    void updateChecked(Handle handle, Object[] oldRow, Object[] newRow) {
+        Handle newHandle = access.table().hasClusteredPrimaryKey() ? access.handleOf(newRow) : handle;
+        Optional<Conflict> conflict = findUpdateConflict(handle, oldRow, newHandle, newRow);
+        if (conflict.isPresent()) {
+            throw conflict.get().toError(access.table().name());
+        }
+        update(handle, oldRow, newHandle, newRow);
+    }
+
+    private void updateRow(Handle oldHandle, Object[] oldRow, Handle newHandle, Object[] newRow) {
         if (!oldHandle.equals(newHandle)) {
-            delete(oldHandle, oldRow);
-            insert(newHandle, newRow);
+            deleteRow(oldHandle, oldRow);
+            insertRow(newHandle, newRow);
             return;
         }
         List<byte[]> keys = new java.util.ArrayList<>();

@@ -151,7 +151,7 @@ final class DmlStatements {
             boolean ignore, OnDuplicate onDuplicate) {
         ignoreConversionErrors = ignore;
         TableAccess access = new TableAccess(table);
-        RowWriter writer = new RowWriter(transaction, access);
+        RowWriter writer = new RowWriter(transaction, access, session.foreignKeys(transaction));
         WriteExpressions expressions = WriteExpressions.of(session, table);
         for (ColumnInfo target : targets) {
             if (target.generated() && rows.stream().anyMatch(values -> values[targets.indexOf(target)] != DEFAULT)) {
@@ -728,7 +728,7 @@ final class DmlStatements {
         Target target = plan.target();
         long limit = limit(update.limit(), parameters);
         List<TableReader.HandleRow> rows = target.read(transaction, access, session);
-        RowWriter writer = new RowWriter(transaction, access);
+        RowWriter writer = new RowWriter(transaction, access, session.foreignKeys(transaction));
         // MySQL assigns from left to right: an assignment reads the columns earlier ones set, as they were stored.
         List<ColumnInfo> publicColumns = table.publicColumns();
         int[] publicPositions = targetPositions.stream()
@@ -808,7 +808,7 @@ final class DmlStatements {
         TableAccess access = new TableAccess(table);
         Target target = plan.target();
         long limit = limit(delete.limit(), parameters);
-        RowWriter writer = new RowWriter(transaction, access);
+        RowWriter writer = new RowWriter(transaction, access, session.foreignKeys(transaction));
         long deleted = 0;
         for (TableReader.HandleRow read : target.read(transaction, access, session)) {
             if (deleted >= limit) {

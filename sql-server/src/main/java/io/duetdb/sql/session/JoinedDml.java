@@ -191,8 +191,9 @@ final class JoinedDml {
         TargetTable target = targets.get(t);
         TableAccess access = new TableAccess(target.table());
         session.writing(target.table());
+        RowWriter writer = new RowWriter(transaction, access, session.foreignKeys(transaction));
         return new TargetWrite(target, keyedRows(joined, keyOffset(targets, t), target.keyColumns().size()), access,
-                new RowWriter(transaction, access), WriteExpressions.of(session, target.table()));
+                writer, WriteExpressions.of(session, target.table()));
     }
 
     private record TargetWrite(TargetTable target, Map<String, Object[]> rows, TableAccess access, RowWriter writer,

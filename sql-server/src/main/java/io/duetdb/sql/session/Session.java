@@ -41,7 +41,9 @@ import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.ddl.ClusteredIndexDefault;
+import io.duetdb.sql.ddl.DdlSettings;
 import io.duetdb.sql.exec.ExpressionCompiler;
+import io.duetdb.sql.exec.ForeignKeyEnforcer;
 import io.duetdb.sql.exec.PlanExecutor;
 import io.duetdb.sql.exec.ReadEngines;
 import io.duetdb.sql.exec.StorageHints;
@@ -670,8 +672,8 @@ public final class Session implements SessionFunctions {
         CreateTableAsSelect.Definition definition = CreateTableAsSelect.definition(this, create, sql);
         String[] name = qualifiedName(create.name());
         boolean existed = manager.catalog().current().table(name[0], name[1]).isPresent();
-        ClusteredIndexDefault clustering = ClusteredIndexDefault.of(systemVariable("", ClusteredIndexDefault.VARIABLE));
-        manager.ddl().execute(definition.table(), database, () -> queryKilled, clustering).forEach(this::addWarning);
+        DdlSettings settings = ddlSettings();
+        manager.ddl().execute(definition.table(), database, () -> queryKilled, settings).forEach(this::addWarning);
         if (existed) {
             // CREATE TABLE IF NOT EXISTS ... SELECT of a table that exists: a note, and no rows (MySQL 8.0).
             return UpdateResult.NONE;
@@ -680,7 +682,7 @@ public final class Session implements SessionFunctions {
             return inWriteTransaction(transaction -> new DmlStatements(this, transaction)
                     .insert(CreateTableAsSelect.insert(create, definition)));
         } catch (RuntimeException e) {
-            manager.ddl().execute(CreateTableAsSelect.drop(create), database, () -> false, clustering);
+            manager.ddl().execute(CreateTableAsSelect.drop(create), database, () -> false, settings);
             throw e;
         }
     }
@@ -852,6 +854,22 @@ public final class Session implements SessionFunctions {
         return mode.contains("STRICT_TRANS_TABLES") || mode.contains("STRICT_ALL_TABLES");
     }
 
+    private DdlSettings ddlSettings() {
+        return new DdlSettings(ClusteredIndexDefault.of(systemVariable("", ClusteredIndexDefault.VARIABLE)),
+                foreignKeyChecks());
+    }
+
+    /** Whether foreign keys are checked and their actions run (foreign_key_checks, ON by default). */
+    boolean foreignKeyChecks() {
+        String value = variable("foreign_key_checks");
+        return value.equals("1") || value.equalsIgnoreCase("ON");
+    }
+
+    /** The foreign key enforcement of a statement's writes in {@code transaction}; null when there is none. */
+    ForeignKeyEnforcer foreignKeys(Transaction transaction) {
+        return ForeignKeyEnforcer.of(transaction, manager.catalog().current(), this::foreignKeyChecks);
+    }
+
     List<Warning> warnings() {
         return warnings;
     }
@@ -979,8 +997,7 @@ public final class Session implements SessionFunctions {
             requireForDdl(statement);
             // DDL commits the open transaction first, as MySQL does.
             endTransaction(true);
-            List<String> ddlWarnings = manager.ddl().execute(statement, database, () -> queryKilled,
-                    ClusteredIndexDefault.of(systemVariable("", ClusteredIndexDefault.VARIABLE)));
+            List<String> ddlWarnings = manager.ddl().execute(statement, database, () -> queryKilled, ddlSettings());
             ddlWarnings.forEach(this::addWarning);
             return UpdateResult.NONE;
         }
