@@ -223,10 +223,24 @@ public final class Transaction implements AutoCloseable {
     /** Up to {@code limit} pairs in [start, end) in key order, this transaction's own writes included. */
     public List<Map.Entry<ByteString, byte[]>> scan(byte[] start, byte[] end, int limit) {
         checkActive();
+        return scanAt(start, end, limit, readTs());
+    }
+
+    /**
+     * {@link #scan} of the newest committed versions in pessimistic mode (a fresh timestamp, as a pessimistic lock
+     * reads), for checks that must see what other transactions committed since this one began, such as the rows that
+     * reference a parent row being deleted; the snapshot's versions in optimistic mode, whose commit checks conflicts.
+     */
+    public List<Map.Entry<ByteString, byte[]>> scanLatest(byte[] start, byte[] end, int limit) {
+        checkActive();
+        return scanAt(start, end, limit, mode == TxnMode.PESSIMISTIC ? client.placement().getTimestamp().packed()
+                : readTs());
+    }
+
+    private List<Map.Entry<ByteString, byte[]>> scanAt(byte[] start, byte[] end, int limit, long version) {
         if (limit <= 0) {
             throw new DuetException(ErrorCode.INVALID_ARGUMENT, "scan limit must be positive");
         }
-        long version = readTs();
         long deadline = deadline();
         LockBackoff backoff = new LockBackoff();
         NavigableMap<ByteString, byte[]> merged = new TreeMap<>(ByteString.unsignedLexicographicalComparator());

@@ -123,7 +123,7 @@ public final class ForeignKeyEnforcer {
         TableInfo child = reference.table();
         ForeignKey foreignKey = reference.foreignKey();
         KeyLookup childKey = KeyLookup.of(child, foreignKey.columns());
-        List<TableReader.HandleRow> children = childKey.rows(transaction, oldValues);
+        List<TableReader.HandleRow> children = childKey.rowsForUpdate(transaction, oldValues);
         if (child.id() == parent.id()) {
             // A row that references itself does not hold itself back.
             children = children.stream().filter(found -> !found.handle().equals(parentHandle)).toList();

@@ -107,34 +107,54 @@ final class KeyLookup {
                 byte[] start = prefix(row);
                 yield !transaction.scan(start, Keys.indexValuesEnd(start), 1).isEmpty();
             }
-            case TABLE_SCAN -> !rows(transaction, values).isEmpty();
+            case TABLE_SCAN -> !rowsForUpdate(transaction, values).isEmpty();
         };
     }
 
-    /** The rows that hold {@code values} in the lookup's columns (none of them NULL), with their handles. */
-    List<TableReader.HandleRow> rows(Transaction transaction, List<Object> values) {
+    /**
+     * The rows that hold {@code values} in the lookup's columns (none of them NULL), with their handles, as the newest
+     * committed versions show them in pessimistic mode, and read for update: a row found cannot change before this
+     * transaction ends, and a row committed by another transaction since this one began is not missed.
+     */
+    List<TableReader.HandleRow> rowsForUpdate(Transaction transaction, List<Object> values) {
         Object[] probe = rowOf(values);
-        List<TableReader.HandleRow> rows = new ArrayList<>();
+        List<Handle> handles = new ArrayList<>();
         switch (path) {
-            case CLUSTERED_KEY -> {
-                Handle handle = access.handleOf(probe);
-                transaction.get(access.rowKey(handle)).ifPresent(value -> rows.add(
-                        new TableReader.HandleRow(handle, access.decode(value))));
-            }
-            case UNIQUE_KEY -> transaction.get(access.indexKey(index, probe, Handle.of(0))).ifPresent(value ->
-                    readHandles(transaction, List.of(access.handleOfValue(value)), rows));
+            case CLUSTERED_KEY -> handles.add(access.handleOf(probe));
+            case UNIQUE_KEY -> transaction.getForUpdate(access.indexKey(index, probe, Handle.of(0)))
+                    .ifPresent(value -> handles.add(access.handleOfValue(value)));
             case INDEX_PREFIX -> {
                 byte[] start = prefix(probe);
-                access.forEachIndexPage(transaction, index, start, Keys.indexValuesEnd(start), PAGE,
-                        handles -> readHandles(transaction, handles, rows));
+                scanLatest(transaction, start, Keys.indexValuesEnd(start), entry -> handles.add(
+                        access.handleOfIndexEntry(index, entry.getKey().toByteArray(), entry.getValue())));
             }
-            case CLUSTERED_PREFIX -> scanRecords(transaction, prefix(probe), null, rows);
-            case TABLE_SCAN -> scanRecords(transaction, access.recordStart(), values, rows);
+            case CLUSTERED_PREFIX -> {
+                byte[] start = prefix(probe);
+                scanLatest(transaction, start, Keys.indexValuesEnd(start),
+                        entry -> handles.add(access.handleOfRecordKey(entry.getKey().toByteArray())));
+            }
+            case TABLE_SCAN -> scanLatest(transaction, access.recordStart(), access.recordEnd(), entry -> {
+                if (sameKeys(access.decode(entry.getValue()), values)) {
+                    handles.add(access.handleOfRecordKey(entry.getKey().toByteArray()));
+                }
+            });
+        }
+        List<TableReader.HandleRow> rows = new ArrayList<>(handles.size());
+        if (handles.isEmpty()) {
+            return rows;
+        }
+        List<byte[]> keys = handles.stream().map(access::rowKey).toList();
+        Map<ByteString, byte[]> found = transaction.getForUpdateAll(keys);
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] value = found.get(ByteString.copyFrom(keys.get(i)));
+            if (value != null) {
+                rows.add(new TableReader.HandleRow(handles.get(i), access.decode(value)));
+            }
         }
         return rows;
     }
 
-    /** Hands every row of the table to {@code consumer}, a page of records at a time. */
+    /** Hands every row of the table, as the transaction's snapshot holds them, to {@code consumer}. */
     void forEachRow(Transaction transaction, Consumer<Object[]> consumer) {
         byte[] from = access.recordStart();
         byte[] end = access.recordEnd();
@@ -184,33 +204,13 @@ final class KeyLookup {
                 access.indexTypes(index).subList(0, keyValues.size()), keyValues);
     }
 
-    private void readHandles(Transaction transaction, List<Handle> handles, List<TableReader.HandleRow> rows) {
-        if (handles.isEmpty()) {
-            return;
-        }
-        List<byte[]> keys = handles.stream().map(access::rowKey).toList();
-        Map<ByteString, byte[]> values = transaction.batchGet(keys);
-        for (int i = 0; i < keys.size(); i++) {
-            byte[] value = values.get(ByteString.copyFrom(keys.get(i)));
-            if (value != null) {
-                rows.add(new TableReader.HandleRow(handles.get(i), access.decode(value)));
-            }
-        }
-    }
-
-    /** Records from {@code start} (to the prefix's end, or the table's end); {@code compared} filters when not null. */
-    private void scanRecords(Transaction transaction, byte[] start, List<Object> compared,
-            List<TableReader.HandleRow> rows) {
-        byte[] end = compared == null ? Keys.indexValuesEnd(start) : access.recordEnd();
+    /** Every pair in [start, end) as {@link Transaction#scanLatest} reads them, a page at a time. */
+    private static void scanLatest(Transaction transaction, byte[] start, byte[] end,
+            Consumer<Map.Entry<ByteString, byte[]>> consumer) {
         byte[] from = start;
         while (true) {
-            List<Map.Entry<ByteString, byte[]>> page = transaction.scan(from, end, PAGE);
-            for (Map.Entry<ByteString, byte[]> entry : page) {
-                Object[] row = access.decode(entry.getValue());
-                if (compared == null || sameKeys(row, compared)) {
-                    rows.add(new TableReader.HandleRow(access.handleOfRecordKey(entry.getKey().toByteArray()), row));
-                }
-            }
+            List<Map.Entry<ByteString, byte[]>> page = transaction.scanLatest(from, end, PAGE);
+            page.forEach(consumer);
             if (page.size() < PAGE) {
                 return;
             }

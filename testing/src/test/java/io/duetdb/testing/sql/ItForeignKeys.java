@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -220,5 +226,32 @@ class ItForeignKeys {
                 + " (`id`))");
         answers.onBoth("ALTER TABLE street DROP FOREIGN KEY on_city", "DELETE FROM city");
         answers.assertShared("SELECT COUNT(*) FROM city", "0");
+    }
+
+    @Test
+    void aParentDeletedWhileAChildIsBeingInsertedStays() throws Exception {
+        try (Connection setup = DriverManager.getConnection(sqlCluster.url()); Statement statement = setup.createStatement()) {
+            statement.execute("CREATE TABLE account (id INT PRIMARY KEY)");
+            statement.execute("CREATE TABLE payment (id INT PRIMARY KEY, account_id INT,"
+                    + " FOREIGN KEY (account_id) REFERENCES account (id))");
+            statement.execute("INSERT INTO account VALUES (1)");
+        }
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try (Connection inserter = DriverManager.getConnection(sqlCluster.url());
+                Connection deleter = DriverManager.getConnection(sqlCluster.url());
+                Statement insert = inserter.createStatement(); Statement delete = deleter.createStatement()) {
+            inserter.setAutoCommit(false);
+            insert.execute("INSERT INTO payment VALUES (1, 1)");
+            // The delete either waits for the inserter's lock on the parent row or runs after its commit: either
+            // way it must see the new child (a read at its own snapshot would miss it and orphan the payment).
+            Future<?> deleting = executor.submit(() -> delete.execute("DELETE FROM account WHERE id = 1"));
+            inserter.commit();
+            assertThatThrownBy(() -> deleting.get(60, TimeUnit.SECONDS)).isInstanceOfSatisfying(ExecutionException.class,
+                    e -> assertThat(((SQLException) e.getCause()).getErrorCode()).isEqualTo(1451));
+            assertThat(SqlTesting.rows(insert, "SELECT p.id, a.id FROM payment p LEFT JOIN account a"
+                    + " ON a.id = p.account_id")).containsExactly("1|1");
+        } finally {
+            executor.shutdownNow();
+        }
     }
 }
