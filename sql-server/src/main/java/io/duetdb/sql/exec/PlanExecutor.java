@@ -610,7 +610,7 @@ public final class PlanExecutor {
         io.duetdb.sql.prepare.InformationSchemaTable view =
                 scan.getTable().unwrap(io.duetdb.sql.prepare.InformationSchemaTable.class);
         if (view != null) {
-            return RowStream.of(filtered(view.rows(), condition));
+            return RowStream.of(filtered(view.rows(session), condition));
         }
         DuetTable table = scan.getTable().unwrap(DuetTable.class);
         if (table == null) {

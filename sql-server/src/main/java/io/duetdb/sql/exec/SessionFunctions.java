@@ -1,6 +1,7 @@
 package io.duetdb.sql.exec;
 
 import java.time.LocalDateTime;
+import java.util.List;
 
 /** What expressions read from their session: the functions of DuetFunctions and system variables. */
 public interface SessionFunctions {
@@ -61,4 +62,19 @@ public interface SessionFunctions {
 
     /** MySQL's SLEEP(seconds): 0 after sleeping, 1 when KILL QUERY cut it short. */
     long sleep(double seconds);
+
+    /** The connections this session may see, as SHOW PROCESSLIST lists them (Id, User, Host, db, Command, Time, State, Info). */
+    default List<Object[]> processList() {
+        return List.of();
+    }
+
+    /** The system variables and their values (name, value), in the global scope or this session's, by name. */
+    default List<Object[]> variables(boolean global) {
+        return List.of();
+    }
+
+    /** The server's status variables (name, value), by name. */
+    default List<Object[]> status() {
+        return List.of();
+    }
 }

@@ -88,6 +88,15 @@ public final class CalciteCatalog {
                 return views;
             }
         });
+        if (infoSchema.database(PerformanceSchema.NAME).isEmpty()) {
+            Map<String, Table> performanceTables = PerformanceSchema.tables(infoSchema);
+            rootSchema.add(PerformanceSchema.NAME, new AbstractSchema() {
+                @Override
+                protected Map<String, Table> getTableMap() {
+                    return performanceTables;
+                }
+            });
+        }
         if (infoSchema.database(MySqlSystemSchema.NAME).isEmpty()) {
             Map<String, Table> grantTables = MySqlSystemSchema.tables(infoSchema);
             rootSchema.add(MySqlSystemSchema.NAME, new AbstractSchema() {

@@ -20,6 +20,7 @@ import io.duetdb.common.types.Collation;
 import io.duetdb.common.types.SqlType;
 import io.duetdb.common.types.SqlTypeName;
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.exec.SessionFunctions;
 
 /**
  * The information_schema views MySQL tools read (SCHEMATA, TABLES, VIEWS, COLUMNS, STATISTICS) and TiDB's
@@ -119,7 +120,14 @@ public final class InformationSchema {
                 "IS_GRANTABLE"), AccountPrivileges::databases);
         add(tables, schema, "TABLE_PRIVILEGES", columns("GRANTEE", "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME",
                 "PRIVILEGE_TYPE", "IS_GRANTABLE"), AccountPrivileges::tables);
+        tables.put("PROCESSLIST", InformationSchemaTable.ofSession("PROCESSLIST", processListColumns(),
+                SessionFunctions::processList, schema));
         return tables;
+    }
+
+    /** The columns of the connections' listing (information_schema.PROCESSLIST, performance_schema.processlist). */
+    static List<InformationSchemaTable.Column> processListColumns() {
+        return columns("#ID", "USER", "HOST", "DB", "COMMAND", "#TIME", "STATE", "INFO");
     }
 
     /**

@@ -12,6 +12,7 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.sql.catalog.InfoSchema;
+import io.duetdb.sql.exec.SessionFunctions;
 
 /** A read-only view of the catalog in information_schema: its columns, and its rows for one schema version. */
 public final class InformationSchemaTable extends AbstractTable {
@@ -27,14 +28,29 @@ public final class InformationSchemaTable extends AbstractTable {
     private final String name;
     private final List<Column> columns;
     private final Function<InfoSchema, List<Object[]>> rows;
+    /** Rows of the server's and the session's state (null for views of the catalog). */
+    private final Function<SessionFunctions, List<Object[]>> sessionRows;
     private final InfoSchema schema;
 
     InformationSchemaTable(String name, List<Column> columns, Function<InfoSchema, List<Object[]>> rows,
             InfoSchema schema) {
+        this(name, columns, rows, null, schema);
+    }
+
+    private InformationSchemaTable(String name, List<Column> columns, Function<InfoSchema, List<Object[]>> rows,
+            Function<SessionFunctions, List<Object[]>> sessionRows, InfoSchema schema) {
         this.name = requireNonNull(name, "name is null");
         this.columns = List.copyOf(columns);
         this.rows = requireNonNull(rows, "rows is null");
+        this.sessionRows = sessionRows;
         this.schema = requireNonNull(schema, "schema is null");
+    }
+
+    /** A view of the server's state as the reading session sees it (its variables, the connections it may list). */
+    static InformationSchemaTable ofSession(String name, List<Column> columns,
+            Function<SessionFunctions, List<Object[]>> sessionRows, InfoSchema schema) {
+        return new InformationSchemaTable(name, columns, current -> List.of(), requireNonNull(sessionRows,
+                "sessionRows is null"), schema);
     }
 
     /**
@@ -66,9 +82,9 @@ public final class InformationSchemaTable extends AbstractTable {
         return name;
     }
 
-    /** The view's rows: Long for numbers, Double for fractions, String (or null) for text. */
-    public List<Object[]> rows() {
-        return rows.apply(schema);
+    /** The view's rows as {@code session} reads them: Long for numbers, Double for fractions, String (or null) for text. */
+    public List<Object[]> rows(SessionFunctions session) {
+        return sessionRows != null ? sessionRows.apply(session) : rows.apply(schema);
     }
 
     @Override

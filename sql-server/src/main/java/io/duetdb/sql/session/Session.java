@@ -79,6 +79,7 @@ import io.duetdb.sql.parser.txn.SqlLockTables;
 import io.duetdb.sql.parser.txn.SqlStartTransaction;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.MySqlSystemSchema;
+import io.duetdb.sql.prepare.PerformanceSchema;
 import io.duetdb.sql.prepare.QueryPlanner;
 import io.duetdb.sql.prepare.ReadFromStorageHints;
 import io.duetdb.sql.prepare.SqlMode;
@@ -542,7 +543,7 @@ public final class Session implements SessionFunctions {
     public void useDatabase(String name) {
         InfoSchema schema = manager.latestInfoSchema();
         if (schema.database(name).isEmpty() && !name.equalsIgnoreCase("information_schema")
-                && !name.equalsIgnoreCase(MySqlSystemSchema.NAME)) {
+                && !name.equalsIgnoreCase(MySqlSystemSchema.NAME) && !name.equalsIgnoreCase(PerformanceSchema.NAME)) {
             throw new DuetException(ErrorCode.UNKNOWN_DATABASE, "Unknown database '" + name + "'");
         }
         String resolved = schema.database(name).map(db -> db.name()).orElse(name);
@@ -641,7 +642,10 @@ public final class Session implements SessionFunctions {
     }
 
     void require(Privilege privilege, String databaseName, String table) {
-        if (databaseName != null && databaseName.equalsIgnoreCase("information_schema")) {
+        // As in MySQL, every account reads information_schema and performance_schema's variables: their rows are
+        // what the account may see.
+        if (databaseName != null && (databaseName.equalsIgnoreCase("information_schema")
+                || privilege == Privilege.SELECT && databaseName.equalsIgnoreCase(PerformanceSchema.NAME))) {
             return;
         }
         UserInfo account = account();
@@ -857,6 +861,30 @@ public final class Session implements SessionFunctions {
     private DdlSettings ddlSettings() {
         return new DdlSettings(ClusteredIndexDefault.of(systemVariable("", ClusteredIndexDefault.VARIABLE)),
                 foreignKeyChecks());
+    }
+
+    @Override
+    public List<Object[]> processList() {
+        return manager.processList(this).rows();
+    }
+
+    @Override
+    public List<Object[]> variables(boolean global) {
+        List<Object[]> rows = new ArrayList<>();
+        for (String name : SystemVariables.defaults().keySet()) {
+            if (!global || SystemVariables.hasGlobalScope(name)) {
+                rows.add(new Object[] {name, String.valueOf(systemVariable(global ? "global" : "", name))});
+            }
+        }
+        rows.add(new Object[] {"version", serverVersion()});
+        rows.sort((a, b) -> ((String) a[0]).compareTo((String) b[0]));
+        return rows;
+    }
+
+    @Override
+    public List<Object[]> status() {
+        return List.of(new Object[] {"Threads_connected", String.valueOf(manager.sessionCount())},
+                new Object[] {"Uptime", String.valueOf(manager.uptimeSeconds())});
     }
 
     /** Whether foreign keys are checked and their actions run (foreign_key_checks, ON by default). */

@@ -27,6 +27,7 @@ import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.prepare.InformationSchema;
 import io.duetdb.sql.prepare.InformationSchemaTable;
 import io.duetdb.sql.prepare.MySqlSystemSchema;
+import io.duetdb.sql.prepare.PerformanceSchema;
 import io.duetdb.sql.statistics.TableStatistics;
 
 /**
@@ -76,9 +77,7 @@ final class ShowStatements {
             case CREATE_TABLE, CREATE_VIEW -> createTable(session, schema, show);
             case CREATE_DATABASE -> createDatabase(schema, show);
             case VARIABLES -> variables(session, show);
-            case STATUS -> new ShowRows(List.of("Variable_name", "Value"), List.of(
-                    new Object[] {"Threads_connected", String.valueOf(session.manager().sessionCount())},
-                    new Object[] {"Uptime", String.valueOf(session.manager().uptimeSeconds())}));
+            case STATUS -> new ShowRows(List.of("Variable_name", "Value"), session.status());
             case ENGINES -> new ShowRows(List.of("Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"),
                     InformationSchema.engines());
             case COLLATION -> new ShowRows(List.of("Collation", "Charset", "Id", "Default", "Compiled", "Sortlen",
@@ -112,6 +111,9 @@ final class ShowStatements {
         if (schema.database(MySqlSystemSchema.NAME).isEmpty()) {
             rows.add(new Object[] {MySqlSystemSchema.NAME});
         }
+        if (schema.database(PerformanceSchema.NAME).isEmpty()) {
+            rows.add(new Object[] {PerformanceSchema.NAME});
+        }
         for (DatabaseInfo database : schema.databases()) {
             rows.add(new Object[] {database.name()});
         }
@@ -120,13 +122,16 @@ final class ShowStatements {
 
     private static ShowRows tables(Session session, InfoSchema schema, SqlShow show) {
         String databaseName = show.database().orElseGet(() -> requireDatabase(session));
-        if (databaseName.equalsIgnoreCase(MySqlSystemSchema.NAME) && schema.database(databaseName).isEmpty()) {
-            List<Object[]> rows = new ArrayList<>();
-            for (String table : MySqlSystemSchema.TABLES) {
-                rows.add(show.full() ? new Object[] {table, "SYSTEM VIEW"} : new Object[] {table});
+        for (String system : List.of(MySqlSystemSchema.NAME, PerformanceSchema.NAME)) {
+            if (databaseName.equalsIgnoreCase(system) && schema.database(databaseName).isEmpty()) {
+                List<Object[]> rows = new ArrayList<>();
+                for (String table : system.equals(MySqlSystemSchema.NAME) ? MySqlSystemSchema.TABLES
+                        : PerformanceSchema.TABLES) {
+                    rows.add(show.full() ? new Object[] {table, "SYSTEM VIEW"} : new Object[] {table});
+                }
+                String label = "Tables_in_" + system;
+                return new ShowRows(show.full() ? List.of(label, "Table_type") : List.of(label), rows);
             }
-            String label = "Tables_in_" + MySqlSystemSchema.NAME;
-            return new ShowRows(show.full() ? List.of(label, "Table_type") : List.of(label), rows);
         }
         DatabaseInfo database = database(schema, databaseName);
         List<Object[]> rows = new ArrayList<>();
@@ -222,18 +227,7 @@ final class ShowStatements {
     }
 
     private static ShowRows variables(Session session, SqlShow show) {
-        boolean global = show.scope() == SqlShow.Scope.GLOBAL;
-        List<Object[]> rows = new ArrayList<>();
-        for (Map.Entry<String, String> variable : SystemVariables.defaults().entrySet()) {
-            if (global && !SystemVariables.hasGlobalScope(variable.getKey())) {
-                continue;
-            }
-            Object value = session.systemVariable(global ? "global" : "", variable.getKey());
-            rows.add(new Object[] {variable.getKey(), String.valueOf(value)});
-        }
-        rows.add(new Object[] {"version", session.serverVersion()});
-        rows.sort((a, b) -> ((String) a[0]).compareTo((String) b[0]));
-        return new ShowRows(List.of("Variable_name", "Value"), rows);
+        return new ShowRows(List.of("Variable_name", "Value"), session.variables(show.scope() == SqlShow.Scope.GLOBAL));
     }
 
     /** Listings of objects DuetDB has none of (triggers, events): empty, once the database is known to exist. */

@@ -114,6 +114,39 @@ class ItShowStatements {
     }
 
     @Test
+    void performanceSchemaAndProcessListShowTheServerAsTheSessionSeesIt() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(rows(statement, "SHOW DATABASES LIKE 'performance%'")).containsExactly("performance_schema");
+            assertThat(rows(statement, "SHOW TABLES FROM performance_schema")).contains("session_variables",
+                    "global_variables", "session_status", "global_status", "processlist");
+            statement.execute("SET sql_mode = 'ANSI_QUOTES'");
+            assertThat(rows(statement, "SELECT VARIABLE_VALUE FROM performance_schema.session_variables"
+                    + " WHERE VARIABLE_NAME = 'sql_mode'")).containsExactly("ANSI_QUOTES");
+            assertThat(rows(statement, "SELECT VARIABLE_VALUE FROM performance_schema.global_variables"
+                    + " WHERE VARIABLE_NAME = 'sql_mode'")).singleElement().asString().contains("STRICT_TRANS_TABLES");
+            statement.execute("SET sql_mode = DEFAULT");
+            assertThat(rows(statement, "SELECT VARIABLE_NAME FROM performance_schema.global_status"
+                    + " WHERE VARIABLE_NAME LIKE 'Threads%'")).containsExactly("Threads_connected");
+            long id = Long.parseLong(rows(statement, "SELECT CONNECTION_ID()").get(0));
+            assertThat(rows(statement, "SELECT USER, DB, COMMAND, INFO FROM information_schema.PROCESSLIST"
+                    + " WHERE ID = " + id)).containsExactly("root|shop|Query|SELECT USER, DB, COMMAND, INFO FROM"
+                    + " information_schema.PROCESSLIST WHERE ID = " + id);
+            assertThat(rows(statement, "SELECT COUNT(*) FROM performance_schema.processlist WHERE ID = " + id))
+                    .containsExactly("1");
+            // Accounts without privileges read the variables, and see only their own connections.
+            statement.execute("CREATE USER 'watcher'@'%' IDENTIFIED BY 'pw'");
+            try (Connection watcher = DriverManager.getConnection(sqlCluster.url()
+                    .replace("/test?user=root", "/?user=watcher&password=pw"));
+                    Statement watching = watcher.createStatement()) {
+                assertThat(rows(watching, "SELECT COUNT(*) FROM performance_schema.session_variables"
+                        + " WHERE VARIABLE_NAME = 'autocommit'")).containsExactly("1");
+                assertThat(rows(watching, "SELECT DISTINCT USER FROM information_schema.PROCESSLIST"))
+                        .containsExactly("watcher");
+            }
+        }
+    }
+
+    @Test
     void badShowStatementsGetMySqlErrors() throws Exception {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             assertThatThrownBy(() -> statement.executeQuery("SHOW TABLES WHERE nosuch = 1"))
