@@ -49,6 +49,10 @@ public enum ErrorCode {
     JSON_BAD_ONE_OR_ALL_ARG(3154, "42000"),
     JSON_DOCUMENT_NULL_KEY(3158, "22032"),
     INVALID_JSON_PATH_ARRAY_CELL(3165, "42000"),
+    /** "No value was found by 'json_value' on the specified path." (JSON_VALUE ... ERROR ON EMPTY). */
+    MISSING_JSON_VALUE(3966, "22035"),
+    /** "More than one value was found by 'json_value' on the specified path." (JSON_VALUE ... ERROR ON ERROR). */
+    MULTIPLE_JSON_VALUES(3967, "22034"),
     BLOB_CANT_HAVE_DEFAULT(1101, "42000"),
     DUPLICATED_VALUE_IN_TYPE(1291, "HY000"),
     TOO_BIG_DISPLAYWIDTH(1439, "42000"),

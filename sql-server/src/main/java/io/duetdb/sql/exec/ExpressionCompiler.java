@@ -491,6 +491,9 @@ public final class ExpressionCompiler {
 
     private RowExpression function(RexCall call, List<RowExpression> operands, SqlType resultType) {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        if (name.equals("JSON_VALUE")) {
+            return JsonValueFunction.compile(call, operands);
+        }
         if (name.startsWith("JSON_") || name.equals("CAST_AS_JSON")) {
             List<RelDataType> types = new ArrayList<>();
             for (RexNode operand : call.getOperands()) {

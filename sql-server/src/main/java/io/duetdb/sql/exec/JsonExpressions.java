@@ -71,6 +71,7 @@ final class JsonExpressions {
                 return Json.write(array);
             });
             case "JSON_CONTAINS" -> json.strict(json::contains);
+            case "JSON_MEMBER_OF" -> json.strict(json::memberOf);
             case "JSON_CONTAINS_PATH" -> json.strict(json::containsPath);
             case "JSON_SET", "JSON_INSERT", "JSON_REPLACE" -> {
                 json.requireCount(count % 2 == 1);
@@ -197,6 +198,21 @@ final class JsonExpressions {
             object.put(Values.toText(args[i]), value(args[i + 1], i + 1));
         }
         return Json.write(object);
+    }
+
+    /** {@code value MEMBER OF (array)}: whether an element of the array (or a lone document itself) equals the value. */
+    private Object memberOf(Object[] args) {
+        Object candidate = value(args[0], 0);
+        Object document = document(args[1], 1);
+        if (document instanceof List<?> elements) {
+            for (Object element : elements) {
+                if (Json.equal(candidate, element)) {
+                    return 1L;
+                }
+            }
+            return 0L;
+        }
+        return Json.equal(candidate, document) ? 1L : 0L;
     }
 
     private Object contains(Object[] args) {

@@ -33,6 +33,8 @@ public final class JsonFunctions {
     public static final SqlFunction JSON_OBJECT = function("JSON_OBJECT", JsonTypes.JSON, atLeast(0));
     public static final SqlFunction JSON_ARRAY = function("JSON_ARRAY", JsonTypes.JSON, atLeast(0));
     public static final SqlFunction JSON_CONTAINS = function("JSON_CONTAINS", NULLABLE_BIGINT, between(2, 3));
+    /** {@code value MEMBER OF (json_array)}, which the planner rewrites into this call from Calcite's MEMBER OF. */
+    public static final SqlFunction JSON_MEMBER_OF = function("JSON_MEMBER_OF", NULLABLE_BIGINT, OperandTypes.ANY_ANY);
     public static final SqlFunction JSON_CONTAINS_PATH = function("JSON_CONTAINS_PATH", NULLABLE_BIGINT, atLeast(3));
     public static final SqlFunction JSON_SET = function("JSON_SET", JsonTypes.NULLABLE_JSON, atLeast(3));
     public static final SqlFunction JSON_INSERT = function("JSON_INSERT", JsonTypes.NULLABLE_JSON, atLeast(3));
@@ -65,7 +67,7 @@ public final class JsonFunctions {
 
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(JSON_ARRAYAGG, JSON_OBJECTAGG, CAST_AS_JSON,
             JSON_EXTRACT, JSON_UNQUOTE, JSON_QUOTE,
-            JSON_OBJECT, JSON_ARRAY, JSON_CONTAINS, JSON_CONTAINS_PATH, JSON_SET, JSON_INSERT, JSON_REPLACE,
+            JSON_OBJECT, JSON_ARRAY, JSON_CONTAINS, JSON_MEMBER_OF, JSON_CONTAINS_PATH, JSON_SET, JSON_INSERT, JSON_REPLACE,
             JSON_REMOVE, JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_MERGE_PRESERVE, JSON_MERGE, JSON_MERGE_PATCH,
             JSON_LENGTH, JSON_DEPTH, JSON_KEYS, JSON_TYPE, JSON_VALID, JSON_PRETTY, JSON_SEARCH);
 

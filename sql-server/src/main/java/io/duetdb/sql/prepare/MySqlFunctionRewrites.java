@@ -38,7 +38,8 @@ import io.duetdb.sql.parser.UserVariables;
  * (Calcite's CHAR is CHAR(1)), and to DECIMAL without precision is to DECIMAL(10, 0), as in MySQL; an IN list
  * of quoted and unquoted values is split so that each value compares by its own rules; VALUES rows whose columns mix
  * literals of different kinds become a UNION ALL of their rows, so that each column gets one type by MySQL's rules;
- * a row IN list with placeholders is written out as the equalities it means; CAST(x AS JSON) is CAST_AS_JSON(x).
+ * a row IN list with placeholders is written out as the equalities it means; CAST(x AS JSON) is CAST_AS_JSON(x);
+ * {@code v MEMBER OF (doc)} is JSON_MEMBER_OF(v, doc).
  */
 final class MySqlFunctionRewrites extends SqlShuttle {
     static final MySqlFunctionRewrites INSTANCE = new MySqlFunctionRewrites();
@@ -56,6 +57,10 @@ final class MySqlFunctionRewrites extends SqlShuttle {
             operands.set(0, operands.get(0).accept(this));
             return call.getOperator().createCall(call.getFunctionQuantifier(), call.getParserPosition(),
                     operands.toArray(new SqlNode[0]));
+        }
+        if (call.getOperator() == SqlStdOperatorTable.MEMBER_OF) {
+            // MySQL's MEMBER OF tests a JSON array, not a multiset.
+            return JsonFunctions.JSON_MEMBER_OF.createCall(call.getParserPosition(), visitedOperands(call));
         }
         if (call.getOperator() == SqlStdOperatorTable.DIVIDE) {
             return DuetFunctions.DIVIDE.createCall(call.getParserPosition(), visitedOperands(call));

@@ -470,6 +470,18 @@ class ItMySqlCompatibility {
             assertThat(SqlTesting.rows(statement, "SELECT JSON_ARRAYAGG(id), JSON_OBJECTAGG(id, doc->'$.name')"
                     + " FROM docs WHERE id < 4")).containsExactly("[1, 2, 3]|{\"1\": \"ann\", \"2\": null, \"3\": null}");
             assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM docs")).containsExactly("4");
+            // MySQL 8.0's JSON_VALUE (MariaDB's has no RETURNING or ON EMPTY / ON ERROR) and MEMBER OF.
+            assertThat(SqlTesting.rows(statement, "SELECT JSON_VALUE(doc, '$.name'), JSON_VALUE(doc, '$.age'"
+                    + " RETURNING SIGNED) + 1, JSON_VALUE(doc, '$.tags'), JSON_VALUE(doc, '$.tags' DEFAULT 'many' ON"
+                    + " ERROR), JSON_VALUE(doc, '$.zip' DEFAULT 'none' ON EMPTY) FROM docs WHERE id = 1"))
+                    .containsExactly("ann|33|null|many|none");
+            assertThatThrownBy(() -> statement.execute("SELECT JSON_VALUE(doc, '$.zip' ERROR ON EMPTY) FROM docs"
+                    + " WHERE id = 1")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getErrorCode()).isEqualTo(3966));
+            assertThat(SqlTesting.rows(statement, "SELECT id FROM docs WHERE 'b' MEMBER OF (doc->'$.tags')"
+                    + " OR 2 MEMBER OF (doc) ORDER BY id")).containsExactly("1", "2");
+            assertThat(SqlTesting.rows(statement, "SELECT 5 MEMBER OF ('[1, 2]'), '1' MEMBER OF ('[1]'),"
+                    + " CAST('[3]' AS JSON) MEMBER OF ('[1, [3]]')")).containsExactly("0|0|1");
         }
     }
 
