@@ -115,7 +115,7 @@ public final class TableExporter {
     /** {@code <db>.<table>-schema.sql}: the table's CREATE TABLE statement, as SHOW CREATE TABLE prints it. */
     private String writeSchema(String database, TableInfo table) {
         return writeText(new Path(directory, database + "." + table.name() + "-schema.sql"),
-                "/*!40101 SET NAMES binary*/;\n" + CreateTableText.of(table) + ";\n", database + "." + table.name());
+                "/*!40101 SET NAMES binary*/;\n" + CreateTableText.of(table, database) + ";\n", database + "." + table.name());
     }
 
     private String writeText(Path file, String text, String what) {

@@ -11,6 +11,14 @@ public final class CreateTableText {
     }
 
     public static String of(TableInfo table) {
+        return of(table, null);
+    }
+
+    /**
+     * SHOW CREATE TABLE's text of a table in database {@code databaseName}: a foreign key that references a table of
+     * another database names that database, as MySQL writes it (null: never named).
+     */
+    public static String of(TableInfo table, String databaseName) {
         StringBuilder text = new StringBuilder("CREATE TABLE ").append(quoted(table.name())).append(" (\n");
         boolean first = true;
         for (ColumnInfo column : table.publicColumns()) {
@@ -64,7 +72,7 @@ public final class CreateTableText {
             }
         }
         for (ForeignKey foreignKey : table.foreignKeys()) {
-            text.append(",\n  ").append(foreignKeyClause(foreignKey, null));
+            text.append(",\n  ").append(foreignKeyClause(foreignKey, databaseName));
         }
         for (CheckConstraint check : table.checks()) {
             text.append(",\n  CONSTRAINT ").append(quoted(check.name())).append(" CHECK (").append(check.text())

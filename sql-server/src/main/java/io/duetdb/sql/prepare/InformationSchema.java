@@ -120,6 +120,7 @@ public final class InformationSchema {
                 "IS_GRANTABLE"), AccountPrivileges::databases);
         add(tables, schema, "TABLE_PRIVILEGES", columns("GRANTEE", "TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME",
                 "PRIVILEGE_TYPE", "IS_GRANTABLE"), AccountPrivileges::tables);
+        add(tables, schema, "KEYWORDS", columns("WORD", "#RESERVED"), current -> MySqlKeywords.rows());
         tables.put("PROCESSLIST", InformationSchemaTable.ofSession("PROCESSLIST", processListColumns(),
                 SessionFunctions::processList, schema));
         return tables;

@@ -214,7 +214,7 @@ final class ShowStatements {
                             table.view().characterSetClient(), table.view().collationConnection()}));
         }
         return new ShowRows(List.of("Table", "Create Table"), List.<Object[]>of(new Object[] {table.name(),
-                CreateTableText.of(table)}));
+                CreateTableText.of(table, databaseName)}));
     }
 
     private static ShowRows createDatabase(InfoSchema schema, SqlShow show) {

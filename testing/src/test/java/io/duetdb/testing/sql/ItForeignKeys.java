@@ -229,6 +229,22 @@ class ItForeignKeys {
     }
 
     @Test
+    void aKeyMayReferenceATableOfAnotherDatabase() throws Exception {
+        SharedAnswers answers = answers();
+        answers.onBoth("CREATE DATABASE geo", "CREATE TABLE geo.country (code CHAR(2) PRIMARY KEY)",
+                "INSERT INTO geo.country VALUES ('no')", "CREATE TABLE town (id INT PRIMARY KEY, country CHAR(2),"
+                        + " CONSTRAINT in_country FOREIGN KEY (country) REFERENCES geo.country (code))",
+                "INSERT INTO town VALUES (1, 'no')");
+        answers.assertError("INSERT INTO town VALUES (2, 'se')", 1452, "23000", "Cannot add or update a child row: a"
+                + " foreign key constraint fails (`test`.`town`, CONSTRAINT `in_country` FOREIGN KEY (`country`)"
+                + " REFERENCES `geo`.`country` (`code`))");
+        try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SHOW CREATE TABLE town").get(0))
+                    .contains("CONSTRAINT `in_country` FOREIGN KEY (`country`) REFERENCES `geo`.`country` (`code`)");
+        }
+    }
+
+    @Test
     void aParentDeletedWhileAChildIsBeingInsertedStays() throws Exception {
         try (Connection setup = DriverManager.getConnection(sqlCluster.url()); Statement statement = setup.createStatement()) {
             statement.execute("CREATE TABLE account (id INT PRIMARY KEY)");

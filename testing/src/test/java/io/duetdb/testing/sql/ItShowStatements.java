@@ -133,6 +133,10 @@ class ItShowStatements {
                     + " information_schema.PROCESSLIST WHERE ID = " + id);
             assertThat(rows(statement, "SELECT COUNT(*) FROM performance_schema.processlist WHERE ID = " + id))
                     .containsExactly("1");
+            // Connector/J's DatabaseMetaData.getSQLKeywords() (which Hibernate asks) reads MySQL's keyword list.
+            assertThat(rows(statement, "SELECT WORD, RESERVED FROM information_schema.KEYWORDS"
+                    + " WHERE WORD IN ('SELECT', 'USER') ORDER BY WORD")).containsExactly("SELECT|1", "USER|0");
+            assertThat(connection.getMetaData().getSQLKeywords()).contains("ACCESSIBLE");
             // Accounts without privileges read the variables, and see only their own connections.
             statement.execute("CREATE USER 'watcher'@'%' IDENTIFIED BY 'pw'");
             try (Connection watcher = DriverManager.getConnection(sqlCluster.url()
