@@ -639,7 +639,10 @@ SqlNode DuetRenameTable() :
     }
 }
 
-/** ALTER {DATABASE | SCHEMA} name SET {TIFLASH | COLUMNAR} REPLICA n: column learner replicas of every table. */
+/**
+ * ALTER {DATABASE | SCHEMA} name SET {TIFLASH | COLUMNAR} REPLICA n: column learner replicas of every table; or
+ * ALTER {DATABASE | SCHEMA} name options: the default character set and collation of tables created later.
+ */
 SqlNode DuetAlterDatabase() :
 {
     final Span s;
@@ -647,17 +650,27 @@ SqlNode DuetAlterDatabase() :
     final SqlIdentifier engine;
     final SqlIdentifier replica;
     final int count;
+    final SqlNodeList databaseOptions;
 }
 {
     <ALTER> { s = span(); } ( <DATABASE> | <SCHEMA> ) name = SimpleIdentifier()
-    <SET> engine = SimpleIdentifier() replica = SimpleIdentifier() count = UnsignedIntLiteral() {
-        if (!(engine.getSimple().equalsIgnoreCase("TIFLASH") || engine.getSimple().equalsIgnoreCase("COLUMNAR"))
-                || !replica.getSimple().equalsIgnoreCase("REPLICA")) {
-            throw new ParseException("Encountered \"" + engine.getSimple() + " " + replica.getSimple()
-                + "\": ALTER DATABASE ... SET takes TIFLASH REPLICA n or COLUMNAR REPLICA n");
+    (
+        <SET> engine = SimpleIdentifier() replica = SimpleIdentifier() count = UnsignedIntLiteral() {
+            if (!(engine.getSimple().equalsIgnoreCase("TIFLASH") || engine.getSimple().equalsIgnoreCase("COLUMNAR"))
+                    || !replica.getSimple().equalsIgnoreCase("REPLICA")) {
+                throw new ParseException("Encountered \"" + engine.getSimple() + " " + replica.getSimple()
+                    + "\": ALTER DATABASE ... SET takes TIFLASH REPLICA n or COLUMNAR REPLICA n");
+            }
+            return new SqlAlterDatabaseSetReplica(s.end(this), name, count);
         }
-        return new SqlAlterDatabaseSetReplica(s.end(this), name, count);
-    }
+    |
+        databaseOptions = DuetTableOptions() {
+            if (databaseOptions.size() == 0) {
+                throw new ParseException("ALTER DATABASE takes SET TIFLASH REPLICA n, CHARACTER SET or COLLATE");
+            }
+            return new SqlAlterDatabaseOptions(s.end(this), name, databaseOptions);
+        }
+    )
 }
 
 /** ALTER TABLE name action [, action ...]. */

@@ -38,6 +38,7 @@ import io.duetdb.sql.catalog.DdlJob;
 import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.exec.ForeignKeyEnforcer;
 import io.duetdb.sql.parser.DuetSqlCall;
+import io.duetdb.sql.parser.ddl.SqlAlterDatabaseOptions;
 import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
@@ -179,6 +180,8 @@ public final class DdlExecutor {
                 SqlIdentifier to = (SqlIdentifier) rename.to().get(i);
                 runJob("rename table", job -> rename(from, to, currentDatabase, job));
             }
+        } else if (statement instanceof SqlAlterDatabaseOptions alter) {
+            runJob("alter schema", job -> alterDatabase(alter, job));
         } else if (statement instanceof SqlAlterDatabaseSetReplica alter) {
             for (SqlIdentifier table : replicas.baseTables(alter.name().getSimple())) {
                 runJob("set tiflash replica", job -> replicas.set(table, alter.count(), alter.name().getSimple(), job));
@@ -329,6 +332,18 @@ public final class DdlExecutor {
             DatabaseInfo database = new DatabaseInfo(ddl.nextId(), name, collation);
             ddl.putDatabase(database);
             job.describe(name, "", database.id(), 0, DdlJob.schemaStateText(SchemaState.PUBLIC));
+            return null;
+        });
+    }
+
+    /** ALTER DATABASE ... [DEFAULT] CHARACTER SET / COLLATE: the collation of tables created later that name none. */
+    private void alterDatabase(SqlAlterDatabaseOptions alter, DdlJobRecord job) {
+        String name = alter.name().getSimple();
+        job.runDdl("alter database " + name, (ddl, current) -> {
+            DatabaseInfo database = database(current, name);
+            Collation collation = tableCollation(alter.options(), database.collation());
+            ddl.putDatabase(new DatabaseInfo(database.id(), database.name(), collation));
+            job.describe(database.name(), "", database.id(), 0, DdlJob.schemaStateText(SchemaState.PUBLIC));
             return null;
         });
     }

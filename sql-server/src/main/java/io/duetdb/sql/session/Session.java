@@ -49,6 +49,7 @@ import io.duetdb.sql.exec.ReadEngines;
 import io.duetdb.sql.exec.StorageHints;
 import io.duetdb.sql.exec.SessionFunctions;
 import io.duetdb.sql.parser.StatementParser;
+import io.duetdb.sql.parser.ddl.SqlAlterDatabaseOptions;
 import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlCreateView;
@@ -698,6 +699,8 @@ public final class Session implements SessionFunctions {
             require(Privilege.DROP, drop.name().getSimple(), null);
         } else if (statement instanceof SqlAlterDatabaseSetReplica alter) {
             require(Privilege.ALTER, alter.name().getSimple(), null);
+        } else if (statement instanceof SqlAlterDatabaseOptions alter) {
+            require(Privilege.ALTER, alter.name().getSimple(), null);
         } else if (statement instanceof io.duetdb.sql.parser.ddl.SqlCreateTable create) {
             String[] name = qualifiedName(create.name());
             require(Privilege.CREATE, name[0], name[1]);
@@ -995,7 +998,7 @@ public final class Session implements SessionFunctions {
 
     private static boolean isDdl(SqlNode statement) {
         return statement instanceof SqlDdl || statement instanceof SqlAlterTable || statement instanceof SqlRenameTable
-                || statement instanceof SqlAlterDatabaseSetReplica;
+                || statement instanceof SqlAlterDatabaseSetReplica || statement instanceof SqlAlterDatabaseOptions;
     }
 
     private StatementResult dispatchUnmeasured(SqlNode parsed, String rewritten) {

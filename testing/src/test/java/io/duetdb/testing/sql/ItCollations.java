@@ -132,6 +132,14 @@ class ItCollations {
         answers.assertShared("SELECT name FROM shop.tags WHERE name = 'STRASSE'", "Straße");
         answers.assertShared("SELECT DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'",
                 "utf8mb4_unicode_ci");
+        // ALTER DATABASE changes the default of tables created later; those made before keep theirs.
+        answers.onBoth("ALTER DATABASE shop DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci",
+                "CREATE TABLE shop.codes (code VARCHAR(10) PRIMARY KEY)", "INSERT INTO shop.codes VALUES ('abc')");
+        answers.assertShared("SELECT DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'",
+                "utf8mb4_general_ci");
+        answers.assertShared("SELECT code FROM shop.codes WHERE code = 'ABC'", "abc");
+        answers.assertShared("SELECT TABLE_NAME, COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'shop'"
+                + " ORDER BY TABLE_NAME", "codes|utf8mb4_general_ci", "tags|utf8mb4_unicode_ci");
         answers.assertError("CREATE TABLE bad (a VARCHAR(5) COLLATE utf8mb4_nonesuch)", 1273, "HY000",
                 "Unknown collation: 'utf8mb4_nonesuch'");
         answers.assertError("SELECT id FROM people WHERE name = title", 1267, "HY000",
