@@ -18,4 +18,17 @@ public record IndexInfo(long id, String name, List<String> columns, boolean uniq
     public IndexInfo withState(SchemaState newState) {
         return new IndexInfo(id, name, columns, unique, primary, newState);
     }
+
+    /** Whether the index's first columns are {@code leading}, in order (names compared in any case). */
+    public boolean startsWith(List<String> leading) {
+        if (columns.size() < leading.size()) {
+            return false;
+        }
+        for (int i = 0; i < leading.size(); i++) {
+            if (!columns.get(i).equalsIgnoreCase(leading.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

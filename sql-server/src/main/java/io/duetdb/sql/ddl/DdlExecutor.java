@@ -270,7 +270,7 @@ public final class DdlExecutor {
                         runJob("add foreign key", job -> columns.addAll(addForeignKey(name, foreignKey.added(),
                                 settings.foreignKeyChecks(), job)));
                         if (table(catalog.current(), name).indexes().stream()
-                                .noneMatch(index -> ForeignKeys.startsWith(index.columns(), columns))) {
+                                .noneMatch(index -> index.startsWith(columns))) {
                             String indexName = uniqueName(columns.get(0), indexNames(catalog.current(), name));
                             runJob("add index", job -> addIndex(alter.table(), currentDatabase,
                                     SqlIndexDefinition.Kind.INDEX, indexName, columns, false, cancelled, job));
@@ -505,7 +505,7 @@ public final class DdlExecutor {
         List<ForeignKey> foreignKeys = ForeignKeys.declared(name, foreignKeyDefinitions, seen);
         for (ForeignKey foreignKey : foreignKeys) {
             // MySQL indexes a foreign key's columns unless an index starts with them.
-            if (indexes.stream().noneMatch(index -> ForeignKeys.startsWith(index.columns(), foreignKey.columns()))) {
+            if (indexes.stream().noneMatch(index -> index.startsWith(foreignKey.columns()))) {
                 String indexName = uniqueName(foreignKey.columns().get(0), indexNames);
                 indexes.add(new IndexInfo(nextIndexId++, indexName, foreignKey.columns(), false, false,
                         SchemaState.PUBLIC));

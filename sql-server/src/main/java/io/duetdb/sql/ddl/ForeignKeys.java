@@ -83,19 +83,6 @@ final class ForeignKeys {
         return declared(name, definitions, columns, taken).get(0);
     }
 
-    /** Whether {@code indexColumns} start with {@code columns} (any case). */
-    static boolean startsWith(List<String> indexColumns, List<String> columns) {
-        if (indexColumns.size() < columns.size()) {
-            return false;
-        }
-        for (int i = 0; i < columns.size(); i++) {
-            if (!indexColumns.get(i).equalsIgnoreCase(columns.get(i))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Checks the foreign keys of {@code table} (in database {@code databaseName}) against the schema: SET NULL on a
      * NOT NULL column (1830) always; with {@code checks}, the referenced table (1824), its columns (3734), an index
@@ -138,7 +125,7 @@ final class ForeignKeys {
                             + "' in foreign key constraint '" + foreignKey.name() + "' are incompatible.");
                 }
             }
-            if (parent.indexes().stream().noneMatch(index -> startsWith(index.columns(), foreignKey.referencedColumns()))) {
+            if (parent.indexes().stream().noneMatch(index -> index.startsWith(foreignKey.referencedColumns()))) {
                 throw new DuetException(ErrorCode.FOREIGN_KEY_NO_INDEX_IN_PARENT, "Failed to add the foreign key"
                         + " constraint. Missing index for constraint '" + foreignKey.name()
                         + "' in the referenced table '" + parent.name() + "'");

@@ -67,7 +67,7 @@ final class KeyLookup {
         boolean clustered = table.hasClusteredPrimaryKey();
         if (clustered) {
             IndexInfo primary = table.indexes().stream().filter(IndexInfo::primary).findFirst().orElseThrow();
-            if (startsWith(primary.columns(), columns)) {
+            if (primary.startsWith(columns)) {
                 return new KeyLookup(access, positions, primary.columns().size() == columns.size() ? Path.CLUSTERED_KEY
                         : Path.CLUSTERED_PREFIX, primary);
             }
@@ -75,7 +75,7 @@ final class KeyLookup {
         IndexInfo prefix = null;
         for (IndexInfo candidate : table.indexes()) {
             if (candidate.state() != SchemaState.PUBLIC || (candidate.primary() && clustered)
-                    || !startsWith(candidate.columns(), columns)) {
+                    || !candidate.startsWith(columns)) {
                 continue;
             }
             if (candidate.unique() && candidate.columns().size() == columns.size()) {
@@ -229,17 +229,5 @@ final class KeyLookup {
             given.add(TableAccess.toKey(column, values.get(i)));
         }
         return TableAccess.sameValues(own, given);
-    }
-
-    private static boolean startsWith(List<String> indexColumns, List<String> columns) {
-        if (indexColumns.size() < columns.size()) {
-            return false;
-        }
-        for (int i = 0; i < columns.size(); i++) {
-            if (!indexColumns.get(i).equalsIgnoreCase(columns.get(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -74,50 +74,30 @@ public final class CalciteCatalog {
                         : new DuetView(database, table, view -> new QueryPlanner(this, view.view().resolveIn())
                                 .queryRowType(view.view().definition())));
             }
-            rootSchema.add(database.name(), new AbstractSchema() {
-                @Override
-                protected Map<String, Table> getTableMap() {
-                    return tables;
-                }
-            });
+            addSchema(rootSchema, database.name(), tables);
         }
-        Map<String, Table> views = InformationSchema.tables(infoSchema, replicaProgress);
-        rootSchema.add(InformationSchema.NAME, new AbstractSchema() {
-            @Override
-            protected Map<String, Table> getTableMap() {
-                return views;
-            }
-        });
+        addSchema(rootSchema, InformationSchema.NAME, InformationSchema.tables(infoSchema, replicaProgress));
         if (infoSchema.database(PerformanceSchema.NAME).isEmpty()) {
-            Map<String, Table> performanceTables = PerformanceSchema.tables(infoSchema);
-            rootSchema.add(PerformanceSchema.NAME, new AbstractSchema() {
-                @Override
-                protected Map<String, Table> getTableMap() {
-                    return performanceTables;
-                }
-            });
+            addSchema(rootSchema, PerformanceSchema.NAME, PerformanceSchema.tables(infoSchema));
         }
         if (infoSchema.database(MySqlSystemSchema.NAME).isEmpty()) {
-            Map<String, Table> grantTables = MySqlSystemSchema.tables(infoSchema);
-            rootSchema.add(MySqlSystemSchema.NAME, new AbstractSchema() {
-                @Override
-                protected Map<String, Table> getTableMap() {
-                    return grantTables;
-                }
-            });
+            addSchema(rootSchema, MySqlSystemSchema.NAME, MySqlSystemSchema.tables(infoSchema));
         }
     }
 
-    /** The catalog of {@code infoSchema} with one more schema holding one table (rows the server made, for SHOW). */
-    public static CalciteCatalog withTable(InfoSchema infoSchema, String schemaName, String tableName, Table table) {
-        CalciteCatalog catalog = new CalciteCatalog(infoSchema);
-        Map<String, Table> tables = Map.of(tableName, table);
-        catalog.rootSchema.add(schemaName, new AbstractSchema() {
+    private static void addSchema(CalciteSchema root, String name, Map<String, Table> tables) {
+        root.add(name, new AbstractSchema() {
             @Override
             protected Map<String, Table> getTableMap() {
                 return tables;
             }
         });
+    }
+
+    /** The catalog of {@code infoSchema} with one more schema holding one table (rows the server made, for SHOW). */
+    public static CalciteCatalog withTable(InfoSchema infoSchema, String schemaName, String tableName, Table table) {
+        CalciteCatalog catalog = new CalciteCatalog(infoSchema);
+        addSchema(catalog.rootSchema, schemaName, Map.of(tableName, table));
         return catalog;
     }
 
