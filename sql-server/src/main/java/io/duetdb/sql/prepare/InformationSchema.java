@@ -47,7 +47,7 @@ public final class InformationSchema {
                 "DEFAULT_COLLATION_NAME", "SQL_PATH"), InformationSchema::schemata);
         add(tables, schema, "TABLES", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "TABLE_TYPE", "ENGINE",
                 "#VERSION", "ROW_FORMAT", "#TABLE_ROWS", "#AUTO_INCREMENT", "TABLE_COLLATION", "TABLE_COMMENT",
-                "#TIDB_TABLE_ID"),
+                "#TIDB_TABLE_ID", "TIDB_PK_TYPE"),
                 InformationSchema::tableRows);
         add(tables, schema, "COLUMNS", columns("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME",
                 "#ORDINAL_POSITION", "COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "#CHARACTER_MAXIMUM_LENGTH",
@@ -222,9 +222,10 @@ public final class InformationSchema {
             for (TableInfo table : schema.tables(database)) {
                 rows.add(table.view() != null
                         ? new Object[] {"def", database.name(), table.name(), "VIEW", null, null, null, null, null, null,
-                                "VIEW", table.id()}
+                                "VIEW", table.id(), "NONCLUSTERED"}
                         : new Object[] {"def", database.name(), table.name(), "BASE TABLE", "InnoDB", 10L, "Dynamic",
-                                null, null, table.defaultCollation().collationName(), table.comment(), table.id()});
+                                null, null, table.defaultCollation().collationName(), table.comment(), table.id(),
+                                table.hasClusteredPrimaryKey() ? "CLUSTERED" : "NONCLUSTERED"});
             }
         }
         return rows;

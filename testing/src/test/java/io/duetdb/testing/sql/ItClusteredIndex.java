@@ -72,6 +72,10 @@ class ItClusteredIndex {
             statement.execute("SET tidb_enable_clustered_index = OFF");
             statement.execute("CREATE TABLE int_key_off (a INT PRIMARY KEY, b INT)");
             assertThat(createText(statement, "int_key_off")).contains("NONCLUSTERED");
+            // TiDB's tools read the layout from information_schema.TABLES.
+            assertThat(SqlTesting.rows(statement, "SELECT TABLE_NAME, TIDB_PK_TYPE FROM information_schema.TABLES"
+                    + " WHERE TABLE_NAME IN ('int_key', 'int_key_off', 'named') ORDER BY TABLE_NAME"))
+                    .containsExactly("int_key|CLUSTERED", "int_key_off|NONCLUSTERED", "named|CLUSTERED");
             // CLUSTERED and NONCLUSTERED are not reserved: they name columns and tables.
             statement.execute("CREATE TABLE clustered (nonclustered INT PRIMARY KEY NONCLUSTERED, clustered INT)");
             statement.execute("INSERT INTO clustered VALUES (1, 2)");
