@@ -8,7 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,11 +21,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ItCollations {
     @RegisterExtension
     static final SqlCluster sqlCluster = new SqlCluster(1);
-    static PrivateMariaDbServer mariaDb;
+    @RegisterExtension
+    static final MariaDbAnswers mariaDb = new MariaDbAnswers(sqlCluster);
 
     @BeforeAll
     static void start() throws Exception {
-        mariaDb = PrivateMariaDbServer.startIfInstalled().orElse(null);
         answers().onBoth("CREATE TABLE people (id INT PRIMARY KEY, name VARCHAR(20) COLLATE utf8mb4_general_ci,"
                         + " title VARCHAR(20) COLLATE utf8mb4_unicode_ci, tag VARCHAR(10) COLLATE utf8mb4_bin,"
                         + " UNIQUE KEY by_name (name))",
@@ -34,15 +33,8 @@ class ItCollations {
                         + " (3, 'Émile', 'résumé', 'y'), (4, 'carol ', 'RESUME', 'z'), (5, 'dave', 'Zoë', 'x')");
     }
 
-    @AfterAll
-    static void stop() {
-        if (mariaDb != null) {
-            mariaDb.close();
-        }
-    }
-
     private static SharedAnswers answers() {
-        return new SharedAnswers(sqlCluster::url, mariaDb);
+        return mariaDb.answers();
     }
 
     @Test

@@ -14,8 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,22 +26,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ItForeignKeys {
     @RegisterExtension
     static final SqlCluster sqlCluster = new SqlCluster(1);
-    static PrivateMariaDbServer mariaDb;
-
-    @BeforeAll
-    static void start() throws Exception {
-        mariaDb = PrivateMariaDbServer.startIfInstalled().orElse(null);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (mariaDb != null) {
-            mariaDb.close();
-        }
-    }
+    @RegisterExtension
+    static final MariaDbAnswers mariaDb = new MariaDbAnswers(sqlCluster);
 
     private static SharedAnswers answers() {
-        return new SharedAnswers(sqlCluster::url, mariaDb);
+        return mariaDb.answers();
     }
 
     @Test
