@@ -86,6 +86,12 @@ public final class OltpBenchmark implements Callable<Integer> {
             description = "seconds of each workload before its measured runs (default: ${DEFAULT-VALUE})")
     int warmupSeconds;
 
+    @Option(names = "--server-warmup", defaultValue = "180",
+            description = "seconds of oltp_read_write at the most threads before the first workload, on every endpoint:"
+                    + " a server that has run a while has compiled its hot code (the JVM's JIT) and filled its caches"
+                    + " (default: ${DEFAULT-VALUE})")
+    int serverWarmupSeconds;
+
     @Option(names = "--report-interval", defaultValue = "10",
             description = "seconds between sysbench's progress lines (default: ${DEFAULT-VALUE})")
     int reportInterval;
@@ -129,9 +135,9 @@ public final class OltpBenchmark implements Callable<Integer> {
         if (mariadb) {
             results.add(runPrivateMariaDb());
         }
-        new OltpReport(new OltpReport.Settings(tables, tableSize, prepareThreads, seconds, warmupSeconds, workloads,
-                threads, latencyStatements, latencyWarmup, bulkRows, rowsPerInsert, bulkConnections), results,
-                System.out).print();
+        new OltpReport(new OltpReport.Settings(tables, tableSize, prepareThreads, seconds, serverWarmupSeconds,
+                warmupSeconds, workloads, threads, latencyStatements, latencyWarmup, bulkRows, rowsPerInsert,
+                bulkConnections), results, System.out).print();
         return 0;
     }
 
@@ -185,6 +191,12 @@ public final class OltpBenchmark implements Callable<Integer> {
     }
 
     private void runSysbench(Endpoint endpoint, Sysbench sysbench, EndpointResult result) throws Exception {
+        if (serverWarmupSeconds > 0) {
+            int most = threads.stream().max(Integer::compare).orElse(16);
+            System.out.printf("%s: server warm-up, oltp_read_write, %d threads, %d s%n", endpoint.name(), most,
+                    serverWarmupSeconds);
+            sysbench.run("oltp_read_write", most, serverWarmupSeconds, reportInterval);
+        }
         for (String workload : workloads) {
             if (warmupSeconds > 0) {
                 System.out.printf("%s: %s warm-up, %d threads, %d s%n", endpoint.name(), workload, threads.get(0),

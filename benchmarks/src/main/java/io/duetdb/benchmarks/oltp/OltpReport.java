@@ -14,7 +14,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class OltpReport {
     /** How the runs were set up, for the tables' headings. */
-    record Settings(int tables, int tableSize, int prepareThreads, int seconds, int warmupSeconds,
+    record Settings(int tables, int tableSize, int prepareThreads, int seconds, int serverWarmupSeconds, int warmupSeconds,
             List<String> workloads, List<Integer> threads, int latencyStatements, int latencyWarmup, int bulkRows,
             int rowsPerInsert, int bulkConnections) {
         Settings {
@@ -74,9 +74,9 @@ final class OltpReport {
             return;
         }
         out.println();
-        out.printf("sysbench: %d tables x %,d rows, %d s per run after a %d s warm-up per workload,"
-                + " --db-ps-mode=auto%n", settings.tables(), settings.tableSize(), settings.seconds(),
-                settings.warmupSeconds());
+        out.printf("sysbench: %d tables x %,d rows, %d s per run after a %d s server warm-up (oltp_read_write) and a"
+                + " %d s warm-up per workload, --db-ps-mode=auto%n", settings.tables(), settings.tableSize(),
+                settings.seconds(), settings.serverWarmupSeconds(), settings.warmupSeconds());
         out.printf("%-18s %7s  %-26s %10s %10s %9s %9s %10s %9s %7s%n", "workload", "threads", "endpoint", "TPS",
                 "QPS", "avg ms", "p95 ms", "ign. err.", "CPU us/tx", "ratio");
         for (String workload : settings.workloads()) {

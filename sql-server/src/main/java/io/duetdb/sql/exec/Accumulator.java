@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import org.apache.calcite.rel.core.AggregateCall;
@@ -13,6 +14,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.Collation;
+import io.duetdb.sql.prepare.MySqlCollations;
 
 /** The state of one aggregate function over one group. */
 abstract class Accumulator {
@@ -35,7 +38,7 @@ abstract class Accumulator {
 
     /** The accumulator of {@code call} over rows of {@code inputType} (null when unknown: no JSON arguments). */
     static Accumulator of(AggregateCall call, RelDataType inputType) {
-        String name = call.getAggregation().getName().toUpperCase(java.util.Locale.ROOT);
+        String name = call.getAggregation().getName().toUpperCase(Locale.ROOT);
         if (name.equals("JSON_ARRAYAGG") || name.equals("JSON_OBJECTAGG")) {
             return JsonAggregates.of(call, inputType);
         }
@@ -102,13 +105,21 @@ abstract class Accumulator {
                 }
             };
             case "MIN", "MAX" -> new Accumulator(call) {
+                /** Text under a collation other than the binary one compares by it; everything else by value. */
+                private final Collation collation = MySqlCollations.collated(call.getType())
+                        ? MySqlCollations.of(call.getType()) : null;
                 private Object best;
 
                 @Override
                 void accept(Object[] values) {
                     Object value = values[0];
-                    if (best == null || (name.equals("MIN") ? Values.compare(value, best) < 0
-                            : Values.compare(value, best) > 0)) {
+                    if (best == null) {
+                        best = value;
+                        return;
+                    }
+                    int order = collation == null ? Values.compare(value, best)
+                            : collation.compare(Values.toText(value), Values.toText(best));
+                    if (name.equals("MIN") ? order < 0 : order > 0) {
                         best = value;
                     }
                 }

@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.zip.CRC32;
 
+import io.duetdb.common.types.Collation;
+
 /**
  * MySQL's encoding functions over non-NULL arguments: UNHEX, TO_BASE64, FROM_BASE64, CRC32, INET_ATON, INET_NTOA,
  * BIN, OCT, and the string-list functions FIND_IN_SET, FIELD and ELT. Each gives NULL where MySQL does (text that is
@@ -118,12 +120,17 @@ final class EncodingFunctions {
 
     /** FIND_IN_SET(s, list): the 1-based place of s in the comma-separated list, 0 when absent. */
     private static long findInSet(String item, String list) {
+        return findInSet(item, list, Collation.DEFAULT);
+    }
+
+    /** FIND_IN_SET with items compared by {@code collation}. */
+    static long findInSet(String item, String list, Collation collation) {
         if (item.indexOf(',') >= 0 || list.isEmpty()) {
             return 0L;
         }
         String[] items = list.split(",", -1);
         for (int i = 0; i < items.length; i++) {
-            if (items[i].equals(item)) {
+            if (collation.compare(items[i], item) == 0) {
                 return i + 1L;
             }
         }

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import org.apache.calcite.rel.type.RelDataType;
@@ -605,7 +607,7 @@ public final class ExpressionCompiler {
             default:
                 break;
         }
-        java.util.function.Function<Object[], Object> nullSafe = null;
+        Function<Object[], Object> nullSafe = null;
         switch (name) {
             case "UPPER":
                 nullSafe = args -> Values.toText(args[0]).toUpperCase(Locale.ROOT);
@@ -706,12 +708,17 @@ public final class ExpressionCompiler {
             case "IF":
                 return row -> Boolean.TRUE.equals(Values.truth(operands.get(0).evaluate(row)))
                         ? operands.get(1).evaluate(row) : operands.get(2).evaluate(row);
-            case "NULLIF":
+            case "NULLIF": {
+                Function<Object[], Object> collated = CollationExpressions.nullTolerantFunction(name, call);
+                if (collated != null) {
+                    return row -> collated.apply(new Object[] {operands.get(0).evaluate(row), operands.get(1).evaluate(row)});
+                }
                 return row -> {
                     Object a = operands.get(0).evaluate(row);
                     Object b = operands.get(1).evaluate(row);
                     return a != null && b != null && Values.compare(a, b) == 0 ? null : a;
                 };
+            }
             case "CONCAT_WS":
                 // NULL separator gives NULL; NULL values are skipped.
                 return row -> {
@@ -730,11 +737,13 @@ public final class ExpressionCompiler {
                 };
             case "RAND":
                 if (operands.isEmpty()) {
-                    return row -> java.util.concurrent.ThreadLocalRandom.current().nextDouble();
+                    return row -> ThreadLocalRandom.current().nextDouble();
                 }
                 break;
             default:
-                java.util.function.Function<Object[], Object> tolerant = EncodingFunctions.nullTolerant(name);
+                Function<Object[], Object> collatedTolerant = CollationExpressions.nullTolerantFunction(name, call);
+                Function<Object[], Object> tolerant = collatedTolerant != null ? collatedTolerant
+                        : EncodingFunctions.nullTolerant(name);
                 if (tolerant != null) {
                     return row -> {
                         Object[] args = new Object[operands.size()];
@@ -744,7 +753,10 @@ public final class ExpressionCompiler {
                         return tolerant.apply(args);
                     };
                 }
-                nullSafe = MySqlFunctions.of(name, session);
+                nullSafe = CollationExpressions.function(name, call);
+                if (nullSafe == null) {
+                    nullSafe = MySqlFunctions.of(name, session);
+                }
                 if (nullSafe == null) {
                     throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "function " + name + " is not supported yet");
                 }
@@ -753,7 +765,7 @@ public final class ExpressionCompiler {
         if (nullSafe == null) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "function " + name + " is not supported yet");
         }
-        java.util.function.Function<Object[], Object> body = nullSafe;
+        Function<Object[], Object> body = nullSafe;
         return row -> {
             Object[] args = new Object[operands.size()];
             for (int i = 0; i < args.length; i++) {

@@ -432,7 +432,7 @@ final class MySqlFunctions {
      * MySQL's LOCATE: the 1-based character position of {@code needle} in {@code text} from {@code from}, 0 if
      * absent; compared byte-wise, as DuetDB's strings are.
      */
-    private static long locate(String needle, String text, long from) {
+    static long locate(String needle, String text, long from) {
         int total = text.codePointCount(0, text.length());
         if (from < 1 || from > total + 1) {
             return 0;

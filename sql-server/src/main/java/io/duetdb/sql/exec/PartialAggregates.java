@@ -18,6 +18,7 @@ import io.duetdb.proto.coprocessor.Aggregation;
 import io.duetdb.proto.coprocessor.Expression;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
+import io.duetdb.sql.prepare.MySqlCollations;
 
 /**
  * SQL aggregate calls split in two phases: the partial calls that run where the rows are (the stores' coprocessors,
@@ -63,7 +64,9 @@ final class PartialAggregates {
     /** Adds the partial calls one SQL aggregate call needs; answers their output positions, or null if it cannot go. */
     static int[] addCalls(AggregateCall call, List<Expression> inputs, Aggregation.Builder partial,
             List<FieldType> partialTypes) {
-        if (call.isDistinct() || call.filterArg >= 0 || call.getArgList().size() > 1 || call.isApproximate()) {
+        if (call.isDistinct() || call.filterArg >= 0 || call.getArgList().size() > 1 || call.isApproximate()
+                || MySqlCollations.collated(call.getType())) {
+            // The stores compare text as bytes: MIN and MAX of text under another collation run here.
             return null;
         }
         String name = call.getAggregation().getName().toUpperCase(Locale.ROOT);

@@ -78,6 +78,22 @@ class ItCollations {
     }
 
     @Test
+    void functionsCompareAndSearchByTheCollation() throws Exception {
+        SharedAnswers answers = answers();
+        // Binary order would answer strasse, résumé and CAROL; binary matching 1, 'Alice', 0, 0 and 0.
+        answers.assertShared("SELECT MAX(title), MIN(title) FROM people WHERE id IN (1, 2, 5)", "Zoë|Straße");
+        answers.assertShared("SELECT MAX(title) FROM people WHERE id IN (1, 3)", "Straße");
+        answers.assertShared("SELECT tag, MAX(title) FROM people GROUP BY tag ORDER BY tag", "X|strasse", "x|Zoë",
+                "y|résumé", "z|RESUME");
+        answers.assertShared("SELECT LEAST(name, 'CAROL'), GREATEST(name, 'CAROL') FROM people WHERE id = 2", "bob|CAROL");
+        answers.assertShared("SELECT STRCMP(name, 'ALICE'), NULLIF(name, 'ALICE'), FIELD(name, 'BOB', 'ALICE'),"
+                + " FIND_IN_SET(name, 'BOB,ALICE') FROM people WHERE id = 1", "0|null|2|2");
+        answers.assertShared("SELECT LOCATE('LI', name), INSTR(name, 'LI'), POSITION('LI' IN name), LOCATE('LI', name, 3)"
+                + " FROM people WHERE id = 1", "2|2|2|0");
+        answers.assertShared("SELECT STRCMP(tag, 'X'), LOCATE('X', tag) FROM people WHERE id = 1", "1|0");
+    }
+
+    @Test
     void uniqueKeysAreUniqueUnderTheCollation() throws Exception {
         SharedAnswers answers = answers();
         answers.assertError("INSERT INTO people VALUES (9, 'ALICE', 'q', 'q')", 1062, "23000",
