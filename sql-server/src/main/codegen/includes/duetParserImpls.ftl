@@ -49,11 +49,12 @@ SqlDrop DuetDropDatabase(Span s, boolean replace) :
 }
 
 /**
- * CREATE TABLE [IF NOT EXISTS] name ( element, ... ) [options] [[AS] query], CREATE TABLE name LIKE other, and
- * CREATE TABLE name [AS] query.
+ * CREATE [TEMPORARY] TABLE [IF NOT EXISTS] name ( element, ... ) [options] [[AS] query], CREATE [TEMPORARY] TABLE
+ * name LIKE other, and CREATE [TEMPORARY] TABLE name [AS] query.
  */
 SqlCreate DuetCreateTable(Span s, boolean replace) :
 {
+    boolean temporary = false;
     final boolean ifNotExists;
     final SqlIdentifier name;
     final List<SqlNode> elements = new ArrayList<SqlNode>();
@@ -63,6 +64,7 @@ SqlCreate DuetCreateTable(Span s, boolean replace) :
     SqlNode query = null;
 }
 {
+    [ <TEMPORARY> { temporary = true; } ]
     <TABLE> ifNotExists = DuetIfNotExists() name = CompoundIdentifier()
     (
         <LIKE> likeTable = CompoundIdentifier()
@@ -78,7 +80,7 @@ SqlCreate DuetCreateTable(Span s, boolean replace) :
         LOOKAHEAD({ DuetCreateTableQueryNext() }) query = DuetCreateTableQuery()
     )
     {
-        return new SqlCreateTable(s.end(this), ifNotExists, name,
+        return new SqlCreateTable(s.end(this), temporary, ifNotExists, name,
             new SqlNodeList(elements, s.pos()), tableOptions, likeTable, query);
     }
 }
@@ -568,17 +570,19 @@ SqlCreate DuetCreateIndex(Span s, boolean replace) :
 
 SqlDrop DuetDropTable(Span s, boolean replace) :
 {
+    boolean temporary = false;
     final boolean ifExists;
     final List<SqlNode> tables = new ArrayList<SqlNode>();
     SqlIdentifier table;
 }
 {
+    [ <TEMPORARY> { temporary = true; } ]
     <TABLE> ifExists = DuetIfExists()
     table = CompoundIdentifier() { tables.add(table); }
     ( <COMMA> table = CompoundIdentifier() { tables.add(table); } )*
     [ <RESTRICT> | <CASCADE> ]
     {
-        return new SqlDropTable(s.end(this), ifExists, new SqlNodeList(tables, s.pos()));
+        return new SqlDropTable(s.end(this), temporary, ifExists, new SqlNodeList(tables, s.pos()));
     }
 }
 

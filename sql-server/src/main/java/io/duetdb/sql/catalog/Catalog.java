@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -109,6 +110,16 @@ public final class Catalog implements AutoCloseable {
     }
 
     /** The newest schema this server knows, refreshed within the last lease. */
+    /** The id under which this server registers its schema version (unique to this start of the server). */
+    public String serverId() {
+        return syncer.serverId();
+    }
+
+    /** The ids of the SQL servers alive now (their schema registrations are fresh), this one's included. */
+    public Set<String> liveServerIds() {
+        return syncer.liveServerIds();
+    }
+
     public InfoSchema current() {
         if (System.nanoTime() - loadedAtNanos > lease.toNanos()) {
             try {

@@ -16,16 +16,24 @@ import io.duetdb.common.catalog.TableInfo;
 
 /** An immutable view of the whole catalog at one schema version. Names are looked up case-insensitively. */
 public final class InfoSchema {
+    /**
+     * The names of the databases that hold sessions' temporary tables begin so: one per session, never listed
+     * (SHOW DATABASES, information_schema), reached by the session's own names for its temporary tables.
+     */
+    private static final String TEMPORARY_TABLES_DATABASE_PREFIX = "__duet_temporary_";
+
     private final long version;
-    private final Map<String, DatabaseInfo> databases = new HashMap<>();
-    private final Map<Long, Map<String, TableInfo>> tablesByDatabase = new HashMap<>();
-    private final Map<Long, TableInfo> tablesById = new HashMap<>();
+    private final Map<String, DatabaseInfo> databases;
+    private final Map<Long, Map<String, TableInfo>> tablesByDatabase;
+    private final Map<Long, TableInfo> tablesById;
     private final List<UserInfo> users;
     /** System variables set with SET GLOBAL: name (lower case) to value. */
     private final Map<String, String> globalVariables;
     /** The foreign keys that reference each table, by the referenced table's id. */
-    private final Map<Long, List<ForeignKeyReference>> referencing = new HashMap<>();
+    private final Map<Long, List<ForeignKeyReference>> referencing;
     private boolean hasForeignKeys;
+    /** One session's temporary tables, by lower-case database name, then lower-case name as the session names them. */
+    private final Map<String, Map<String, TableInfo>> temporaryTables;
 
     public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables) {
         this(version, databases, tables, List.of());
@@ -39,6 +47,11 @@ public final class InfoSchema {
     public InfoSchema(long version, Collection<DatabaseInfo> databases, Collection<TableInfo> tables,
             Collection<UserInfo> users, Map<String, String> globalVariables) {
         this.version = version;
+        this.databases = new HashMap<>();
+        this.tablesByDatabase = new HashMap<>();
+        this.tablesById = new HashMap<>();
+        this.referencing = new HashMap<>();
+        this.temporaryTables = Map.of();
         this.users = List.copyOf(users);
         this.globalVariables = Map.copyOf(requireNonNull(globalVariables, "globalVariables is null"));
         for (DatabaseInfo database : databases) {
@@ -60,6 +73,51 @@ public final class InfoSchema {
                         .add(new ForeignKeyReference(table, foreignKey)));
             }
         }
+    }
+
+    private InfoSchema(InfoSchema base, Map<String, Map<String, TableInfo>> temporaryTables) {
+        this.version = base.version;
+        this.databases = base.databases;
+        this.tablesByDatabase = base.tablesByDatabase;
+        this.tablesById = base.tablesById;
+        this.users = base.users;
+        this.globalVariables = base.globalVariables;
+        this.referencing = base.referencing;
+        this.hasForeignKeys = base.hasForeignKeys;
+        this.temporaryTables = temporaryTables;
+    }
+
+    /**
+     * This schema as one session sees it: its temporary tables (by lower-case database name, then lower-case name)
+     * found by name before the tables they hide.
+     */
+    public InfoSchema withTemporaryTables(Map<String, Map<String, TableInfo>> temporaryTables) {
+        return temporaryTables.isEmpty() ? this : new InfoSchema(this, Map.copyOf(temporaryTables));
+    }
+
+    /** The session's temporary tables in the database {@code databaseName}, by lower-case name. */
+    public Map<String, TableInfo> temporaryTables(String databaseName) {
+        return temporaryTables.getOrDefault(databaseName.toLowerCase(Locale.ROOT), Map.of());
+    }
+
+    /**
+     * The name of the database that holds one session's temporary tables of one database, under their own names: the
+     * server's id, the session's connection id and the database's id.
+     */
+    public static String temporaryTablesDatabase(String serverId, long connectionId, long databaseId) {
+        return TEMPORARY_TABLES_DATABASE_PREFIX + serverId.replace("-", "") + "_" + connectionId + "_" + databaseId;
+    }
+
+    /** Whether {@code databaseName} holds a session's temporary tables. */
+    public static boolean holdsTemporaryTables(String databaseName) {
+        return databaseName.toLowerCase(Locale.ROOT).startsWith(TEMPORARY_TABLES_DATABASE_PREFIX);
+    }
+
+    /** The server whose session's temporary tables {@code databaseName} holds (see {@link #holdsTemporaryTables}). */
+    public static String temporaryTablesServer(String databaseName) {
+        String rest = databaseName.substring(TEMPORARY_TABLES_DATABASE_PREFIX.length());
+        int end = rest.indexOf('_');
+        return end < 0 ? rest : rest.substring(0, end);
     }
 
     /** Whether any table declares a foreign key. */
@@ -108,13 +166,27 @@ public final class InfoSchema {
         return databases.values().stream().filter(database -> database.id() == databaseId).findFirst();
     }
 
+    /** The databases, sorted by name; not those that hold sessions' temporary tables. */
     public List<DatabaseInfo> databases() {
+        List<DatabaseInfo> list = new ArrayList<>(databases.values());
+        list.removeIf(database -> holdsTemporaryTables(database.name()));
+        list.sort((a, b) -> a.name().compareToIgnoreCase(b.name()));
+        return list;
+    }
+
+    /** Every database, those that hold sessions' temporary tables included. */
+    public List<DatabaseInfo> allDatabases() {
         List<DatabaseInfo> list = new ArrayList<>(databases.values());
         list.sort((a, b) -> a.name().compareToIgnoreCase(b.name()));
         return list;
     }
 
+    /** The table so named: this session's temporary table first, as MySQL finds it. */
     public Optional<TableInfo> table(String databaseName, String tableName) {
+        TableInfo temporary = temporaryTables(databaseName).get(tableName.toLowerCase(Locale.ROOT));
+        if (temporary != null) {
+            return Optional.of(temporary);
+        }
         return database(databaseName).map(database -> tablesByDatabase.get(database.id())
                 .get(tableName.toLowerCase(Locale.ROOT)));
     }

@@ -60,12 +60,12 @@ final class SchemaChanges {
     /** {@code base} with these changes, at {@code version}. */
     InfoSchema applyTo(InfoSchema base, long version) {
         Map<Long, DatabaseInfo> newDatabases = new LinkedHashMap<>();
-        for (DatabaseInfo database : base.databases()) {
+        for (DatabaseInfo database : base.allDatabases()) {
             newDatabases.put(database.id(), database);
         }
         apply(newDatabases, databases);
         Map<Long, TableInfo> newTables = new LinkedHashMap<>();
-        for (DatabaseInfo database : base.databases()) {
+        for (DatabaseInfo database : base.allDatabases()) {
             for (TableInfo table : base.tables(database)) {
                 newTables.put(table.id(), table);
             }

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.HashSet;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,6 +110,21 @@ final class SchemaSyncer {
             LOG.warn("Deregistering SQL server {} failed ({}); its record expires in {} ms", label, e.getMessage(),
                     timeToLiveMillis);
         }
+    }
+
+    /** The ids of the servers whose records are fresh (this one's included). */
+    Set<String> liveServerIds() {
+        Set<String> live = new HashSet<>();
+        live.add(serverId);
+        try (Transaction transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ)) {
+            long now = Timestamp.fromPacked(transaction.startTs()).physical();
+            for (ServerSchemaVersion server : store.serverSchemaVersions(transaction)) {
+                if (now - server.reportedAtMillis() <= timeToLiveMillis) {
+                    live.add(server.serverId());
+                }
+            }
+        }
+        return live;
     }
 
     /**

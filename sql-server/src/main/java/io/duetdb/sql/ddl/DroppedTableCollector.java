@@ -32,12 +32,15 @@ public final class DroppedTableCollector implements AutoCloseable {
     private final RawKvClient kv;
     private final SqlMetrics metrics;
     private final ScheduledExecutorService scheduler;
+    /** Drops the temporary tables that sessions of servers gone left behind (their data then goes as here). */
+    private final Runnable orphanedTemporaryTables;
 
     public DroppedTableCollector(Catalog catalog, PlacementClient placement, SqlMetrics metrics, Duration interval,
-            String node) {
+            String node, Runnable orphanedTemporaryTables) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.placement = requireNonNull(placement, "placement is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
+        this.orphanedTemporaryTables = requireNonNull(orphanedTemporaryTables, "orphanedTemporaryTables is null");
         this.kv = new RawKvClient(placement);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("sql", node, "dropped-tables"));
         long millis = requireNonNull(interval, "interval is null").toMillis();
@@ -54,6 +57,7 @@ public final class DroppedTableCollector implements AutoCloseable {
 
     /** One round: destroys the data of every dropped table the safe point has passed. */
     public void collect() {
+        orphanedTemporaryTables.run();
         long safePoint = placement.getGcSafePoint().getSafePoint();
         for (DroppedTable dropped : catalog.observeDroppedTables()) {
             if (catalog.current().table(dropped.tableId()).isPresent()) {

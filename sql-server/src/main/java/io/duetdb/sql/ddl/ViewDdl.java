@@ -104,13 +104,13 @@ final class ViewDdl {
     private static void refuseRecursion(InfoSchema schema, TableInfo replaced, List<ColumnInfo> columns, ViewInfo view,
             String[] name) {
         List<TableInfo> tables = new ArrayList<>();
-        for (DatabaseInfo database : schema.databases()) {
+        for (DatabaseInfo database : schema.allDatabases()) {
             for (TableInfo table : schema.tables(database)) {
                 tables.add(table.id() == replaced.id()
                         ? TableInfo.view(table.id(), table.databaseId(), table.name(), columns, view) : table);
             }
         }
-        InfoSchema withView = new InfoSchema(schema.version(), schema.databases(), tables, schema.users());
+        InfoSchema withView = new InfoSchema(schema.version(), schema.allDatabases(), tables, schema.users());
         new QueryPlanner(new CalciteCatalog(withView), name[0]).plan(StatementParser.parse(
                 "SELECT * FROM `" + name[0].replace("`", "``") + "`.`" + name[1].replace("`", "``") + "`"));
     }

@@ -67,12 +67,18 @@ public final class CalciteCatalog {
             InformationSchema.ReplicaProgress replicaProgress) {
         this.infoSchema = infoSchema;
         this.rootSchema = CalciteSchema.createRootSchema(false, false);
-        for (DatabaseInfo database : infoSchema.databases()) {
+        for (DatabaseInfo database : infoSchema.allDatabases()) {
             Map<String, Table> tables = new HashMap<>();
             for (TableInfo table : infoSchema.tables(database)) {
                 tables.put(table.name(), table.view() == null ? new DuetTable(database, table, statistics)
                         : new DuetView(database, table, view -> new QueryPlanner(this, view.view().resolveIn())
                                 .queryRowType(view.view().definition())));
+            }
+            // A session's temporary tables hide the tables of their names (they live in a database of their own).
+            for (TableInfo temporary : infoSchema.temporaryTables(database.name()).values()) {
+                tables.keySet().removeIf(name -> name.equalsIgnoreCase(temporary.name()));
+                tables.put(temporary.name(), new DuetTable(infoSchema.database(temporary.databaseId()).orElseThrow(),
+                        temporary, statistics));
             }
             addSchema(rootSchema, database.name(), tables);
         }

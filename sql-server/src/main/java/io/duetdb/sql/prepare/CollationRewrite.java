@@ -41,8 +41,9 @@ import io.duetdb.common.types.Collation;
  * sort keys (DUET_COLLATION_KEY), which compare as bytes: {@code a = 'x'} under utf8mb4_general_ci becomes
  * {@code key(a) = key('x')}, ORDER BY a sorts by key(a), GROUP BY a groups by key(a) and gives one of the group's
  * texts, COUNT(DISTINCT a) counts distinct keys, UNION (DISTINCT) groups the rows of UNION ALL by their keys, LIKE
- * matches texts folded to their weights. Run before the rewrites that simplify conditions, which compare texts as
- * Calcite does (binary). Nothing changes in a plan without such text.
+ * matches texts folded to their weights; ENUM and SET columns sort as MySQL sorts them (SetAndEnumOrder). Run before
+ * the rewrites that simplify conditions, which compare texts as Calcite does (binary). Nothing changes in a plan
+ * without such text.
  */
 public final class CollationRewrite extends RelHomogeneousShuttle {
     private final RexBuilder rexBuilder;
@@ -97,7 +98,12 @@ public final class CollationRewrite extends RelHomogeneousShuttle {
         List<RelFieldCollation> keys = new ArrayList<>();
         for (RelFieldCollation field : sort.getCollation().getFieldCollations()) {
             RelDataType type = input.getRowType().getFieldList().get(field.getFieldIndex()).getType();
-            if (MySqlCollations.collated(type)) {
+            RexNode setOrEnumKey = SetAndEnumOrder.sortKey(input, field.getFieldIndex(), rexBuilder);
+            if (setOrEnumKey != null) {
+                projects.add(setOrEnumKey);
+                names.add("order_key$" + projects.size());
+                keys.add(field.withFieldIndex(projects.size() - 1));
+            } else if (MySqlCollations.collated(type)) {
                 projects.add(sortKey(rexBuilder.makeInputRef(input, field.getFieldIndex()), MySqlCollations.of(type)));
                 names.add("collation_key$" + projects.size());
                 keys.add(field.withFieldIndex(projects.size() - 1));

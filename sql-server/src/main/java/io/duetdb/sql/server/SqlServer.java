@@ -89,7 +89,8 @@ public final class SqlServer implements AutoCloseable {
             protocolServer.start();
             sessions.statistics().start(protocolServer.boundAddress().toString(), sessions::analyzeModifiedTables);
             droppedTables = new io.duetdb.sql.ddl.DroppedTableCollector(catalog, placement, metrics,
-                    config.droppedTableCheckInterval(), protocolServer.boundAddress().toString());
+                    config.droppedTableCheckInterval(), protocolServer.boundAddress().toString(),
+                    sessions::dropOrphanedTemporaryTables);
             gcLifeTime = new GcLifeTimeKeeper(catalog, placement, protocolServer.boundAddress().toString());
             readiness.serving();
             LOG.info("SQL server started: MySQL protocol on {}, status on {}", protocolServer.boundAddress(),

@@ -85,7 +85,7 @@ final class CreateTableAsSelect {
             elements.add(definition);
         }
         SqlCreateTable table = new SqlCreateTable(create.getParserPosition(), create.ifNotExists(), create.name(),
-                new SqlNodeList(elements, pos), create.options(), null);
+                new SqlNodeList(elements, pos), create.options(), null, null);
         return new Definition(table, new SqlNodeList(insertColumns, pos));
     }
 

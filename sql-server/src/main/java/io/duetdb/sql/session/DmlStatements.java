@@ -977,7 +977,7 @@ final class DmlStatements {
     }
 
     TableInfo table(SqlIdentifier name) {
-        InfoSchema schema = session.manager().catalog().current();
+        InfoSchema schema = session.schema();
         String database;
         String table;
         if (name.names.size() >= 2) {

@@ -37,7 +37,7 @@ final class LoadDataStatement {
 
     static UpdateResult execute(Session session, SqlLoadData load) {
         String[] name = session.qualifiedName(load.table());
-        TableInfo table = session.manager().latestInfoSchema().table(name[0], name[1])
+        TableInfo table = session.schema().table(name[0], name[1])
                 .orElseThrow(() -> new DuetException(ErrorCode.UNKNOWN_TABLE, "Table '" + name[0] + "." + name[1]
                         + "' doesn't exist"));
         if (table.view() != null) {

@@ -59,6 +59,7 @@ import io.duetdb.sql.parser.bulk.SqlImportInto;
 import io.duetdb.sql.parser.bulk.SqlLoadData;
 import io.duetdb.sql.parser.ddl.SqlRenameTable;
 import io.duetdb.sql.parser.ddl.SqlCreateTable;
+import io.duetdb.sql.parser.ddl.SqlDropTable;
 import io.duetdb.sql.parser.dml.SqlExplainQuery;
 import io.duetdb.sql.parser.dml.SqlMySqlDelete;
 import io.duetdb.sql.parser.dml.SqlMySqlInsert;
@@ -238,6 +239,9 @@ public final class Session implements SessionFunctions {
     }
 
     private final Map<Integer, Prepared> prepared = new HashMap<>();
+    private final TemporaryTables temporaryTables = new TemporaryTables(this);
+    /** The catalog of the schema with this session's temporary tables, while it has some. */
+    private CalciteCatalog temporaryCatalog;
     /** The running statement's READ_FROM_STORAGE hints. */
     private StorageHints storageHints = StorageHints.NONE;
 
@@ -295,12 +299,12 @@ public final class Session implements SessionFunctions {
      * where they stand); false when it cannot (a placeholder whose type nothing determines).
      */
     private boolean planPrepared(Prepared entry) {
-        InfoSchema schema = manager.catalog().current();
+        InfoSchema schema = schema();
         try {
             SqlNode statement = StatementParser.parse(entry.sql);
             SqlNode query = statement instanceof SqlQueryWithLocking locking ? locking.query() : statement;
             List<String> labels = labels(query, entry.sql);
-            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(schema), database, sqlMode())
+            QueryPlanner.PlannedQuery planned = new QueryPlanner(calciteCatalog(schema), database, sqlMode())
                     .plan(query);
             entry.plan = planned;
             // The validator rewrites the tree it plans, so the point get is matched on the untouched parse.
@@ -327,7 +331,7 @@ public final class Session implements SessionFunctions {
         try {
             SqlNode bound = StatementParser.parse(ParameterBinder.bindText(text, nulls));
             SqlNode query = bound instanceof SqlQueryWithLocking locking ? locking.query() : bound;
-            QueryPlanner.PlannedQuery planned = new QueryPlanner(manager.calciteCatalog(manager.catalog().current()),
+            QueryPlanner.PlannedQuery planned = new QueryPlanner(calciteCatalog(schema()),
                     database, sqlMode()).plan(query);
             return resultColumns(planned, labels(query, text));
         } catch (DuetException e) {
@@ -589,6 +593,7 @@ public final class Session implements SessionFunctions {
         statementLock.lock();
         try {
             endTransaction(false);
+            temporaryTables.dropAll();
         } finally {
             statementLock.unlock();
             manager.closed(this);
@@ -649,6 +654,10 @@ public final class Session implements SessionFunctions {
                 || privilege == Privilege.SELECT && databaseName.equalsIgnoreCase(PerformanceSchema.NAME))) {
             return;
         }
+        if (temporaryTables.owns(databaseName)) {
+            // The session's own temporary tables: CREATE on their database was checked when it made them.
+            return;
+        }
         UserInfo account = account();
         if (!account.can(privilege, databaseName, table)) {
             if (table == null) {
@@ -671,12 +680,12 @@ public final class Session implements SessionFunctions {
     }
 
     /** CREATE TABLE ... SELECT: the table, then its rows in a transaction of their own; no table if they fail. */
-    private StatementResult createTableAsSelect(SqlCreateTable create, String sql) {
+    StatementResult createTableAsSelect(SqlCreateTable create, String sql) {
         requireForDdl(create);
         endTransaction(true);
         CreateTableAsSelect.Definition definition = CreateTableAsSelect.definition(this, create, sql);
         String[] name = qualifiedName(create.name());
-        boolean existed = manager.catalog().current().table(name[0], name[1]).isPresent();
+        boolean existed = schema().table(name[0], name[1]).isPresent();
         DdlSettings settings = ddlSettings();
         manager.ddl().execute(definition.table(), database, () -> queryKilled, settings).forEach(this::addWarning);
         if (existed) {
@@ -861,7 +870,7 @@ public final class Session implements SessionFunctions {
         return mode.contains("STRICT_TRANS_TABLES") || mode.contains("STRICT_ALL_TABLES");
     }
 
-    private DdlSettings ddlSettings() {
+    DdlSettings ddlSettings() {
         return new DdlSettings(ClusteredIndexDefault.of(systemVariable("", ClusteredIndexDefault.VARIABLE)),
                 foreignKeyChecks());
     }
@@ -898,7 +907,7 @@ public final class Session implements SessionFunctions {
 
     /** The foreign key enforcement of a statement's writes in {@code transaction}; null when there is none. */
     ForeignKeyEnforcer foreignKeys(Transaction transaction) {
-        return ForeignKeyEnforcer.of(transaction, manager.catalog().current(), this::foreignKeyChecks);
+        return ForeignKeyEnforcer.of(transaction, schema(), this::foreignKeyChecks);
     }
 
     List<Warning> warnings() {
@@ -1001,6 +1010,25 @@ public final class Session implements SessionFunctions {
                 || statement instanceof SqlAlterDatabaseSetReplica || statement instanceof SqlAlterDatabaseOptions;
     }
 
+    private StatementResult ddl(SqlNode statement) {
+        SqlNode ddl = statement;
+        if (ddl instanceof SqlDropTable drop && (drop.temporary() || !temporaryTables.isEmpty())) {
+            // Temporary tables go first, without ending the open transaction (as in MySQL); then the others.
+            ddl = temporaryTables.drop(drop);
+            if (ddl == null) {
+                return UpdateResult.NONE;
+            }
+        }
+        if (!temporaryTables.isEmpty()) {
+            TemporaryTableDdl.redirect(ddl, temporaryTables);
+        }
+        requireForDdl(ddl);
+        // DDL commits the open transaction first, as MySQL does.
+        endTransaction(true);
+        manager.ddl().execute(ddl, database, () -> queryKilled, ddlSettings()).forEach(this::addWarning);
+        return UpdateResult.NONE;
+    }
+
     private StatementResult dispatchUnmeasured(SqlNode parsed, String rewritten) {
         SqlNode statement = parsed instanceof SqlCreateView create ? ViewPrivileges.checked(this, create) : parsed;
         if (statement instanceof SqlShow show) {
@@ -1021,16 +1049,14 @@ public final class Session implements SessionFunctions {
             endTransaction(true);
             return BulkStatements.importInto(this, importInto);
         }
+        if (statement instanceof SqlCreateTable create && create.temporary()) {
+            return temporaryTables.create(create, rewritten);
+        }
         if (statement instanceof SqlCreateTable create && create.query() != null) {
             return createTableAsSelect(create, rewritten);
         }
         if (isDdl(statement)) {
-            requireForDdl(statement);
-            // DDL commits the open transaction first, as MySQL does.
-            endTransaction(true);
-            List<String> ddlWarnings = manager.ddl().execute(statement, database, () -> queryKilled, ddlSettings());
-            ddlWarnings.forEach(this::addWarning);
-            return UpdateResult.NONE;
+            return ddl(statement);
         }
         if (statement instanceof SqlStartTransaction start) {
             startTransaction(start);
@@ -1099,7 +1125,7 @@ public final class Session implements SessionFunctions {
             return inLockingTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
         }
         if (statement.getKind().belongsTo(SqlKind.QUERY)) {
-            java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, manager.catalog().current(),
+            java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, schema(),
                     database);
             if (pointGet.isPresent() && ReadEngines.of(this).rowStore()) {
                 return pointGet(pointGet.get(), pointGet.get().handles(List.of()).orElseThrow());
@@ -1420,8 +1446,25 @@ public final class Session implements SessionFunctions {
 
     /** The planner for the schema version {@code transaction} reads. */
     QueryPlanner planner() {
-        CalciteCatalog catalog = manager.calciteCatalog(manager.catalog().current());
-        return new QueryPlanner(catalog, database, sqlMode());
+        return new QueryPlanner(calciteCatalog(schema()), database, sqlMode());
+    }
+
+    /** The newest schema as this session sees it: its temporary tables found by name first. */
+    InfoSchema schema() {
+        return temporaryTables.overlay(manager.catalog().current());
+    }
+
+    /** The Calcite catalog of {@code schema} (this session's own while it has temporary tables). */
+    private CalciteCatalog calciteCatalog(InfoSchema schema) {
+        if (schema == manager.catalog().current() || temporaryTables.isEmpty()) {
+            return manager.calciteCatalog(schema);
+        }
+        CalciteCatalog current = temporaryCatalog;
+        if (current == null || current.infoSchema() != schema) {
+            current = manager.temporaryCalciteCatalog(schema);
+            temporaryCatalog = current;
+        }
+        return current;
     }
 
     private SqlMode sqlMode() {

@@ -3,17 +3,22 @@ package io.duetdb.sql.session;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.catalog.ColumnInfo;
+import io.duetdb.common.catalog.DatabaseInfo;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -25,6 +30,7 @@ import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.ddl.DdlExecutor;
 import io.duetdb.sql.exec.AutoIdAllocator;
 import io.duetdb.sql.metrics.SqlMetrics;
+import io.duetdb.sql.parser.ddl.SqlDropDatabase;
 import io.duetdb.sql.prepare.CalciteCatalog;
 import io.duetdb.sql.variables.TidbVariables;
 
@@ -178,6 +184,33 @@ public final class SessionManager {
     /** The newest schema, read at a fresh snapshot. */
     InfoSchema latestInfoSchema() {
         return catalog.current();
+    }
+
+    /** The id this server registers in the catalog under. */
+    String serverId() {
+        return catalog.serverId();
+    }
+
+    /**
+     * Drops the temporary tables of sessions of SQL servers that are gone (a session drops its own when it ends; a
+     * server that stopped without ending them leaves them behind).
+     */
+    public void dropOrphanedTemporaryTables() {
+        Set<String> live = new HashSet<>();
+        catalog.liveServerIds().forEach(id -> live.add(id.replace("-", "")));
+        for (DatabaseInfo database : catalog.current().allDatabases()) {
+            if (InfoSchema.holdsTemporaryTables(database.name())
+                    && !live.contains(InfoSchema.temporaryTablesServer(database.name()))) {
+                ddl.execute(new SqlDropDatabase(SqlParserPos.ZERO, true, new SqlIdentifier(database.name(),
+                        SqlParserPos.ZERO)), null, () -> false);
+                LOG.info("dropped the temporary tables of a session of a SQL server that is gone ({})", database.name());
+            }
+        }
+    }
+
+    /** A catalog of one session's view of a schema (its temporary tables), not kept for other sessions. */
+    CalciteCatalog temporaryCalciteCatalog(InfoSchema schema) {
+        return new CalciteCatalog(schema, statistics.estimates(), ddl.columnarReplicas()::progress);
     }
 
     CalciteCatalog calciteCatalog(InfoSchema schema) {

@@ -52,7 +52,7 @@ final class ShowStatements {
             default:
                 break;
         }
-        InfoSchema schema = session.manager().latestInfoSchema();
+        InfoSchema schema = session.schema();
         ShowRows shown = listing(session, schema, show);
         List<Object[]> rows = shown.rows();
         if (show.like().isPresent()) {
@@ -213,8 +213,11 @@ final class ShowStatements {
                     List.<Object[]>of(new Object[] {table.name(), CreateViewText.of(table),
                             table.view().characterSetClient(), table.view().collationConnection()}));
         }
-        return new ShowRows(List.of("Table", "Create Table"), List.<Object[]>of(new Object[] {table.name(),
-                CreateTableText.of(table, databaseName)}));
+        String text = CreateTableText.of(table, databaseName);
+        if (InfoSchema.holdsTemporaryTables(databaseName)) {
+            text = "CREATE TEMPORARY TABLE" + text.substring("CREATE TABLE".length());
+        }
+        return new ShowRows(List.of("Table", "Create Table"), List.<Object[]>of(new Object[] {table.name(), text}));
     }
 
     private static ShowRows createDatabase(InfoSchema schema, SqlShow show) {

@@ -15,7 +15,7 @@ final class ShowStatistics {
     }
 
     static ShowRows meta(Session session) {
-        InfoSchema schema = session.manager().latestInfoSchema();
+        InfoSchema schema = session.schema();
         List<Object[]> rows = new ArrayList<>();
         for (TableStatistics statistics : session.manager().statistics().all().values()) {
             schema.table(statistics.tableId()).ifPresent(table -> rows.add(new Object[] {
@@ -86,7 +86,7 @@ final class ShowStatistics {
     }
 
     private static void forEachAnalyzedTable(Session session, AnalyzedTable each) {
-        InfoSchema schema = session.manager().latestInfoSchema();
+        InfoSchema schema = session.schema();
         for (TableStatistics statistics : session.manager().statistics().all().values()) {
             TableInfo table = schema.table(statistics.tableId()).orElse(null);
             if (table != null) {

@@ -414,6 +414,12 @@ class ItMySqlCompatibility {
         onBoth("ALTER TABLE shirts MODIFY size ENUM('small', 'Medium', 'large', 'huge') NOT NULL",
                 "INSERT INTO shirts VALUES (6, 'huge', 'b')");
         assertShared("SELECT size, tags FROM shirts WHERE id = 6", "huge|b");
+        // ORDER BY sorts an ENUM by its values' places and a SET by its members' bits; MAX compares the text.
+        assertShared("SELECT id FROM shirts ORDER BY size, id", "3", "5", "1", "2", "4", "6");
+        assertShared("SELECT s.id FROM (SELECT id, size FROM shirts WHERE id > 1) s ORDER BY s.size DESC, s.id LIMIT 2",
+                "6", "2");
+        assertShared("SELECT id FROM shirts ORDER BY tags, id", "4", "5", "3", "6", "1", "2");
+        assertShared("SELECT MAX(size) FROM shirts", "small");
         assertError("ALTER TABLE shirts MODIFY size ENUM('small', 'large', 'huge') NOT NULL", 1265, "01000",
                 "Data truncated for column 'size' at row 1");
         try (Connection connection = connect(); Statement statement = connection.createStatement();

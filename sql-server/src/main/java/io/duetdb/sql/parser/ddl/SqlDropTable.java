@@ -12,15 +12,26 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.sql.parser.DuetSqlCall;
 
-/** DROP TABLE [IF EXISTS] t1, t2, .... */
+/** DROP [TEMPORARY] TABLE [IF EXISTS] t1, t2, .... */
 public final class SqlDropTable extends SqlDrop {
     private static final SqlSpecialOperator OPERATOR = new SqlSpecialOperator("DROP TABLE", SqlKind.OTHER_DDL);
 
+    private final boolean temporary;
     private final SqlNodeList tables;
 
     public SqlDropTable(SqlParserPos pos, boolean ifExists, SqlNodeList tables) {
+        this(pos, false, ifExists, tables);
+    }
+
+    public SqlDropTable(SqlParserPos pos, boolean temporary, boolean ifExists, SqlNodeList tables) {
         super(OPERATOR, pos, ifExists);
+        this.temporary = temporary;
         this.tables = tables;
+    }
+
+    /** DROP TEMPORARY TABLE: only this session's temporary tables. */
+    public boolean temporary() {
+        return temporary;
     }
 
     public boolean ifExists() {
