@@ -30,7 +30,8 @@ public final class CatalogReader {
 
     public List<DatabaseInfo> databases() {
         return read(0, transaction -> records.databases(transaction).stream()
-                .filter(database -> !HIDDEN.contains(database.name().toLowerCase(Locale.ROOT))).toList());
+                .filter(database -> !HIDDEN.contains(database.name().toLowerCase(Locale.ROOT))
+                        && !database.holdsTemporaryTables()).toList());
     }
 
     public Optional<DatabaseInfo> database(String name) {

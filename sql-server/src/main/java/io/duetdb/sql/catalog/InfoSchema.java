@@ -16,12 +16,6 @@ import io.duetdb.common.catalog.TableInfo;
 
 /** An immutable view of the whole catalog at one schema version. Names are looked up case-insensitively. */
 public final class InfoSchema {
-    /**
-     * The names of the databases that hold sessions' temporary tables begin so: one per session, never listed
-     * (SHOW DATABASES, information_schema), reached by the session's own names for its temporary tables.
-     */
-    private static final String TEMPORARY_TABLES_DATABASE_PREFIX = "__duet_temporary_";
-
     private final long version;
     private final Map<String, DatabaseInfo> databases;
     private final Map<Long, Map<String, TableInfo>> tablesByDatabase;
@@ -105,17 +99,17 @@ public final class InfoSchema {
      * server's id, the session's connection id and the database's id.
      */
     public static String temporaryTablesDatabase(String serverId, long connectionId, long databaseId) {
-        return TEMPORARY_TABLES_DATABASE_PREFIX + serverId.replace("-", "") + "_" + connectionId + "_" + databaseId;
+        return DatabaseInfo.TEMPORARY_TABLES_PREFIX + serverId.replace("-", "") + "_" + connectionId + "_" + databaseId;
     }
 
     /** Whether {@code databaseName} holds a session's temporary tables. */
     public static boolean holdsTemporaryTables(String databaseName) {
-        return databaseName.toLowerCase(Locale.ROOT).startsWith(TEMPORARY_TABLES_DATABASE_PREFIX);
+        return databaseName.toLowerCase(Locale.ROOT).startsWith(DatabaseInfo.TEMPORARY_TABLES_PREFIX);
     }
 
     /** The server whose session's temporary tables {@code databaseName} holds (see {@link #holdsTemporaryTables}). */
     public static String temporaryTablesServer(String databaseName) {
-        String rest = databaseName.substring(TEMPORARY_TABLES_DATABASE_PREFIX.length());
+        String rest = databaseName.substring(DatabaseInfo.TEMPORARY_TABLES_PREFIX.length());
         int end = rest.indexOf('_');
         return end < 0 ? rest : rest.substring(0, end);
     }
@@ -169,7 +163,7 @@ public final class InfoSchema {
     /** The databases, sorted by name; not those that hold sessions' temporary tables. */
     public List<DatabaseInfo> databases() {
         List<DatabaseInfo> list = new ArrayList<>(databases.values());
-        list.removeIf(database -> holdsTemporaryTables(database.name()));
+        list.removeIf(DatabaseInfo::holdsTemporaryTables);
         list.sort((a, b) -> a.name().compareToIgnoreCase(b.name()));
         return list;
     }
