@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
@@ -508,8 +509,9 @@ public final class PlanExecutor {
             for (RelNode input : setOperation.getInputs().subList(1, setOperation.getInputs().size())) {
                 others.add(collect(stream(input), operator));
             }
-            return RowStream.of(node instanceof Minus ? SetOperations.except(first, others, setOperation.all)
-                    : SetOperations.intersect(first, others, setOperation.all));
+            UnaryOperator<Object[]> keyOf = SetOperations.keysOf(setOperation.getRowType());
+            return RowStream.of(node instanceof Minus ? SetOperations.except(first, others, setOperation.all, keyOf)
+                    : SetOperations.intersect(first, others, setOperation.all, keyOf));
         }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "this query needs an operator DuetDB lacks yet: "
                 + node.getRelTypeName());

@@ -5,30 +5,65 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+import io.duetdb.common.types.Collation;
+import io.duetdb.sql.prepare.MySqlCollations;
 
 /**
  * EXCEPT and INTERSECT, DISTINCT and ALL, over inputs already collected. Rows match as GROUP BY matches them (NULLs
- * equal, numbers by value); the first input's order is kept.
+ * equal, numbers by value), text by its collation ({@link #keysOf}); the first input's order is kept, and of rows that
+ * match, the first input's first.
  */
 final class SetOperations {
     private SetOperations() {
+    }
+
+    /** A row's key for matching: text under a collation other than the binary one as its sort key. */
+    static UnaryOperator<Object[]> keysOf(RelDataType rowType) {
+        List<RelDataTypeField> fields = rowType.getFieldList();
+        Collation[] collations = new Collation[fields.size()];
+        boolean any = false;
+        for (int i = 0; i < collations.length; i++) {
+            RelDataType type = fields.get(i).getType();
+            if (MySqlCollations.collated(type)) {
+                collations[i] = MySqlCollations.of(type);
+                any = true;
+            }
+        }
+        if (!any) {
+            return UnaryOperator.identity();
+        }
+        return row -> {
+            Object[] keys = row.clone();
+            for (int i = 0; i < keys.length; i++) {
+                if (collations[i] != null && keys[i] != null) {
+                    keys[i] = collations[i].sortKey(Values.toText(keys[i]));
+                }
+            }
+            return keys;
+        };
     }
 
     /**
      * The first input's rows that the others lack: each distinct row once (DISTINCT), or each row as many times as
      * the first input has it more often than all the others together (ALL).
      */
-    static List<Object[]> except(List<Object[]> first, List<List<Object[]>> others, boolean all) {
+    static List<Object[]> except(List<Object[]> first, List<List<Object[]>> others, boolean all,
+            UnaryOperator<Object[]> keyOf) {
         Map<GroupKey, Long> removed = new HashMap<>();
         for (List<Object[]> other : others) {
             for (Object[] row : other) {
-                removed.merge(new GroupKey(row), 1L, Long::sum);
+                removed.merge(new GroupKey(keyOf.apply(row)), 1L, Long::sum);
             }
         }
         List<Object[]> kept = new ArrayList<>();
         if (all) {
             for (Object[] row : first) {
-                GroupKey key = new GroupKey(row);
+                GroupKey key = new GroupKey(keyOf.apply(row));
                 long left = removed.getOrDefault(key, 0L);
                 if (left > 0) {
                     removed.put(key, left - 1);
@@ -38,9 +73,9 @@ final class SetOperations {
             }
             return kept;
         }
-        for (Map.Entry<GroupKey, Long> row : counts(first).entrySet()) {
+        for (Map.Entry<GroupKey, Counted> row : counts(first, keyOf).entrySet()) {
             if (!removed.containsKey(row.getKey())) {
-                kept.add(row.getKey().values());
+                kept.add(row.getValue().row());
             }
         }
         return kept;
@@ -50,26 +85,33 @@ final class SetOperations {
      * The first input's rows that every other input has too: each distinct row once (DISTINCT), or as many times as
      * the input with fewest of it has it (ALL).
      */
-    static List<Object[]> intersect(List<Object[]> first, List<List<Object[]>> others, boolean all) {
-        Map<GroupKey, Long> common = counts(first);
+    static List<Object[]> intersect(List<Object[]> first, List<List<Object[]>> others, boolean all,
+            UnaryOperator<Object[]> keyOf) {
+        Map<GroupKey, Counted> common = counts(first, keyOf);
         for (List<Object[]> other : others) {
-            Map<GroupKey, Long> counted = counts(other);
-            common.replaceAll((key, count) -> Math.min(count, counted.getOrDefault(key, 0L)));
-            common.values().removeIf(count -> count == 0);
+            Map<GroupKey, Counted> counted = counts(other, keyOf);
+            common.replaceAll((key, row) -> new Counted(row.row(), Math.min(row.count(),
+                    counted.containsKey(key) ? counted.get(key).count() : 0L)));
+            common.values().removeIf(row -> row.count() == 0);
         }
         List<Object[]> kept = new ArrayList<>();
-        for (Map.Entry<GroupKey, Long> row : common.entrySet()) {
-            for (long i = 0, times = all ? row.getValue() : 1; i < times; i++) {
-                kept.add(row.getKey().values());
+        for (Counted row : common.values()) {
+            for (long i = 0, times = all ? row.count() : 1; i < times; i++) {
+                kept.add(row.row());
             }
         }
         return kept;
     }
 
-    private static Map<GroupKey, Long> counts(List<Object[]> rows) {
-        Map<GroupKey, Long> counts = new LinkedHashMap<>();
+    /** A row (the first of those with its key) and how many rows have its key. */
+    private record Counted(Object[] row, long count) {
+    }
+
+    private static Map<GroupKey, Counted> counts(List<Object[]> rows, UnaryOperator<Object[]> keyOf) {
+        Map<GroupKey, Counted> counts = new LinkedHashMap<>();
         for (Object[] row : rows) {
-            counts.merge(new GroupKey(row), 1L, Long::sum);
+            counts.merge(new GroupKey(keyOf.apply(row)), new Counted(row, 1L),
+                    (seen, added) -> new Counted(seen.row(), seen.count() + 1));
         }
         return counts;
     }

@@ -91,6 +91,9 @@ class ItCollations {
         answers.assertShared("SELECT LOCATE('LI', name), INSTR(name, 'LI'), POSITION('LI' IN name), LOCATE('LI', name, 3)"
                 + " FROM people WHERE id = 1", "2|2|2|0");
         answers.assertShared("SELECT STRCMP(tag, 'X'), LOCATE('X', tag) FROM people WHERE id = 1", "1|0");
+        answers.assertShared("SELECT name FROM people WHERE id < 4 INTERSECT SELECT 'ALICE'", "Alice");
+        answers.assertShared("SELECT name FROM people EXCEPT SELECT 'BOB' EXCEPT SELECT 'emile' ORDER BY name", "Alice",
+                "carol ", "dave");
     }
 
     @Test
