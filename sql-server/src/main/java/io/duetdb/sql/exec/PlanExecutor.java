@@ -38,7 +38,9 @@ import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.common.types.Collation;
 import io.duetdb.sql.prepare.DuetTable;
+import io.duetdb.sql.prepare.MySqlCollations;
 
 /**
  * Runs a logical plan over a transaction as a pull pipeline of row batches: scans (in the stores' coprocessors when
@@ -702,12 +704,25 @@ public final class PlanExecutor {
     }
 
     static Comparator<Object[]> comparator(List<RelFieldCollation> collations) {
+        return comparator(collations, null);
+    }
+
+    /**
+     * Rows in the order of {@code collations}; text fields of {@code rowType} (when given) under a collation other than
+     * the binary one compare by it.
+     */
+    static Comparator<Object[]> comparator(List<RelFieldCollation> collations, RelDataType rowType) {
         // Arrays rather than the collation list: a sort compares n log n times, each walking the keys.
         int[] fields = new int[collations.size()];
         boolean[] descending = new boolean[collations.size()];
+        Collation[] textCollations = new Collation[collations.size()];
         for (int i = 0; i < fields.length; i++) {
             fields[i] = collations.get(i).getFieldIndex();
             descending[i] = collations.get(i).getDirection().isDescending();
+            if (rowType != null && fields[i] < rowType.getFieldCount()) {
+                RelDataType type = rowType.getFieldList().get(fields[i]).getType();
+                textCollations[i] = MySqlCollations.collated(type) ? MySqlCollations.of(type) : null;
+            }
         }
         return (a, b) -> {
             for (int key = 0; key < fields.length; key++) {
@@ -718,6 +733,9 @@ public final class PlanExecutor {
                 if (x == null || y == null) {
                     // MySQL: NULLs first ascending, last descending.
                     result = x == y ? 0 : x == null ? -1 : 1;
+                } else if (textCollations[key] != null) {
+                    result = textCollations[key].compare(io.duetdb.sql.exec.Values.toText(x),
+                            io.duetdb.sql.exec.Values.toText(y));
                 } else {
                     result = io.duetdb.sql.exec.Values.compare(x, y);
                 }

@@ -24,6 +24,7 @@ import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
@@ -50,6 +51,7 @@ import io.duetdb.compute.operator.WindowOperator;
 import io.duetdb.proto.coprocessor.Expression;
 import io.duetdb.proto.coprocessor.FieldType;
 import io.duetdb.proto.coprocessor.ValueType;
+import io.duetdb.sql.prepare.MySqlCollations;
 
 /**
  * The part of a plan that runs over Arrow batches rather than rows: from the stores' answers (scans whose whole
@@ -486,12 +488,34 @@ final class VectorizedPlans {
         return null;
     }
 
+    /** Whether a window partitions or orders by text under a collation other than the binary one. */
+    private static boolean collatedKeys(Window window) {
+        List<RelDataTypeField> fields = window.getInput().getRowType().getFieldList();
+        for (Window.Group group : window.groups) {
+            for (int key : group.keys) {
+                if (MySqlCollations.collated(fields.get(key).getType())) {
+                    return true;
+                }
+            }
+            for (RelFieldCollation order : group.orderKeys.getFieldCollations()) {
+                if (MySqlCollations.collated(fields.get(order.getFieldIndex()).getType())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /**
      * Window functions of the common frames over an input on batches: rankings, and aggregates as partial states
      * that are finished as the final merge finishes them. Other frames, DISTINCT calls and arguments that are
      * constants run on rows.
      */
     private BatchOperator window(Window window, BufferAllocator allocator) {
+        if (collatedKeys(window)) {
+            // The batch operator compares text as bytes; the row operator compares it by its collation.
+            return null;
+        }
         int width = window.getInput().getRowType().getFieldCount();
         BatchOperator input = open(window.getInput(), allocator);
         if (input == null) {

@@ -10,6 +10,7 @@ import java.util.Locale;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -49,8 +50,9 @@ final class WindowOperator {
             for (int i = 0; i < order.length; i++) {
                 order[i] = i;
             }
-            Comparator<Object[]> partition = keysComparator(group.keys.asList());
-            Comparator<Object[]> ordering = PlanExecutor.comparator(group.orderKeys.getFieldCollations());
+            RelDataType inputType = window.getInput().getRowType();
+            Comparator<Object[]> partition = keysComparator(group.keys.asList(), inputType);
+            Comparator<Object[]> ordering = PlanExecutor.comparator(group.orderKeys.getFieldCollations(), inputType);
             Arrays.sort(order, (a, b) -> {
                 int result = partition.compare(rows[a], rows[b]);
                 return result != 0 ? result : ordering.compare(rows[a], rows[b]);
@@ -230,12 +232,12 @@ final class WindowOperator {
         }
     }
 
-    private static Comparator<Object[]> keysComparator(List<Integer> keys) {
+    private static Comparator<Object[]> keysComparator(List<Integer> keys, RelDataType inputType) {
         List<RelFieldCollation> collations = new ArrayList<>();
         for (int key : keys) {
             collations.add(new RelFieldCollation(key));
         }
-        return PlanExecutor.comparator(collations);
+        return PlanExecutor.comparator(collations, inputType);
     }
 
     private enum BoundKind {

@@ -91,6 +91,8 @@ class ItCollations {
         answers.assertShared("SELECT LOCATE('LI', name), INSTR(name, 'LI'), POSITION('LI' IN name), LOCATE('LI', name, 3)"
                 + " FROM people WHERE id = 1", "2|2|2|0");
         answers.assertShared("SELECT STRCMP(tag, 'X'), LOCATE('X', tag) FROM people WHERE id = 1", "1|0");
+        answers.assertShared("SELECT id, RANK() OVER (ORDER BY title), COUNT(*) OVER (PARTITION BY title) FROM people"
+                + " ORDER BY id", "1|3|2", "2|3|2", "3|1|2", "4|1|2", "5|5|1");
         answers.assertShared("SELECT name FROM people WHERE id < 4 INTERSECT SELECT 'ALICE'", "Alice");
         answers.assertShared("SELECT name FROM people EXCEPT SELECT 'BOB' EXCEPT SELECT 'emile' ORDER BY name", "Alice",
                 "carol ", "dave");
