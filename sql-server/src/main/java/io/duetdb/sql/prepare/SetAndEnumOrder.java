@@ -9,6 +9,7 @@ import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.types.SqlType;
@@ -25,6 +26,10 @@ final class SetAndEnumOrder {
 
     /** The sort key of {@code field} of {@code input}, or null when it is not an ENUM or SET column. */
     static RexNode sortKey(RelNode input, int field, RexBuilder rexBuilder) {
+        if (!SqlTypeUtil.inCharFamily(input.getRowType().getFieldList().get(field).getType())) {
+            // ENUM and SET read as text: numbers and dates need no look at where they come from.
+            return null;
+        }
         SqlType type = columnType(input, field);
         if (type == null || type.name() != SqlTypeName.ENUM && type.name() != SqlTypeName.SET) {
             return null;
