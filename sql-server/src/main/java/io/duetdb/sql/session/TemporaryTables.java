@@ -139,6 +139,7 @@ final class TemporaryTables {
         SqlCreateTable created = create.named(new SqlIdentifier(List.of(holder, name[1]), SqlParserPos.ZERO), like);
         tables.computeIfAbsent(name[0].toLowerCase(Locale.ROOT), key -> new HashMap<>())
                 .put(name[1].toLowerCase(Locale.ROOT), new Location(holder, name[1]));
+        changed();
         try {
             if (created.query() != null) {
                 return session.createTableAsSelect(created, sql);
@@ -190,6 +191,11 @@ final class TemporaryTables {
                 tables.remove(database.toLowerCase(Locale.ROOT));
             }
         }
+        changed();
+    }
+
+    /** The view of the schema is built again at the next look. */
+    private void changed() {
         seenSchema = null;
         seenOverlay = null;
     }
@@ -209,8 +215,7 @@ final class TemporaryTables {
         }
         databases.clear();
         tables.clear();
-        seenSchema = null;
-        seenOverlay = null;
+        changed();
     }
 
     private static SqlIdentifier identifier(String name) {
