@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,6 +34,7 @@ import io.duetdb.proto.meta.Region;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 
 /**
  * Sends a request to the replica of the region holding a key: finds the region through the region cache,
@@ -227,6 +230,57 @@ public final class RegionRequestSender implements AutoCloseable {
             }
             backoff = sleep(deadline, backoff, lastProblem);
         }
+    }
+
+    /** One asynchronous call to a store's KV service; the answer goes to {@code observer}. */
+    public interface AsyncCall<R> {
+        void call(Context context, KvGrpc.KvStub stub, StreamObserver<R> observer);
+    }
+
+    /**
+     * One attempt, without blocking the calling thread, at a call to the region holding {@code key}: sent only
+     * when the cache knows the region's leader and the leader's store (nothing here asks placement or sleeps).
+     * The answer completes with the response, or with nothing when the attempt did not get one that stands (a
+     * region error, a failed call): the caller then sends the request the blocking way, which retries, asks
+     * placement and backs off. Empty when nothing was sent.
+     */
+    public <R> Optional<CompletableFuture<Optional<R>>> tryWithoutBlocking(byte[] key, AsyncCall<R> rpc,
+            Function<R, Boolean> hasRegionError) {
+        if (readMode != ReplicaRead.LEADER) {
+            return Optional.empty();
+        }
+        Optional<RegionCache.CachedRegion> cached = regions.cachedLocation(key);
+        if (cached.isEmpty() || cached.get().leader() == null) {
+            return Optional.empty();
+        }
+        Peer leader = cached.get().leader();
+        Optional<HostAndPort> address = regions.cachedStore(leader.getStoreId())
+                .map(store -> HostAndPort.parse(store.getStore().getAddress()));
+        if (address.isEmpty()) {
+            return Optional.empty();
+        }
+        Region region = cached.get().region();
+        Context context = Context.newBuilder().setRegionId(region.getId()).setRegionEpoch(region.getEpoch())
+                .setPeer(leader).setReplicaRead(ReplicaRead.LEADER).build();
+        CompletableFuture<Optional<R>> answer = new CompletableFuture<>();
+        rpc.call(context, KvGrpc.newStub(channel(address.get())).withDeadlineAfter(Math.min(timeout.toMillis(),
+                10_000), TimeUnit.MILLISECONDS), new StreamObserver<>() {
+                    @Override
+                    public void onNext(R response) {
+                        answer.complete(hasRegionError.apply(response) ? Optional.empty() : Optional.of(response));
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        answer.complete(Optional.empty());
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        answer.complete(Optional.empty());
+                    }
+                });
+        return Optional.of(answer);
     }
 
     /**

@@ -54,6 +54,12 @@ public final class RegionCache {
         return insert(info.getRegion(), info.hasLeader() ? info.getLeader() : null);
     }
 
+    /** The cached region holding {@code key}, without asking placement. */
+    public Optional<CachedRegion> cachedLocation(byte[] key) {
+        Map.Entry<byte[], CachedRegion> entry = byStartKey.floorEntry(key);
+        return entry != null && entry.getValue().contains(key) ? Optional.of(entry.getValue()) : Optional.empty();
+    }
+
     /** The regions covering [start, end) in key order, fetching from placement what the cache lacks. */
     public List<CachedRegion> locateRange(byte[] start, byte[] end) {
         List<CachedRegion> result = new ArrayList<>();
@@ -106,6 +112,11 @@ public final class RegionCache {
                 "placement does not know store " + storeId));
         stores.put(storeId, info);
         return info;
+    }
+
+    /** Where a store listens, if the cache knows, without asking placement. */
+    public Optional<StoreInfo> cachedStore(long storeId) {
+        return Optional.ofNullable(stores.get(storeId));
     }
 
     public void invalidateStore(long storeId) {

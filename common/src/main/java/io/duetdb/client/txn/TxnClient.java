@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,6 +31,8 @@ import io.duetdb.proto.kv.ImportRequest;
 import io.duetdb.proto.kv.ImportResponse;
 import io.duetdb.proto.kv.KeyValue;
 import io.duetdb.proto.kv.ReplicaRead;
+import io.duetdb.proto.kv.TxnGetRequest;
+import io.duetdb.proto.kv.TxnGetResponse;
 import io.duetdb.proto.meta.StoreState;
 import io.duetdb.proto.placement.StoreInfo;
 import io.duetdb.proto.placement.StoreLiveness;
@@ -100,6 +104,24 @@ public final class TxnClient implements AutoCloseable {
      */
     public Transaction beginLatestRead() {
         return new Transaction(this, Transaction.LATEST, TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+    }
+
+    /**
+     * The newest committed version of one key, as {@link #beginLatestRead} reads it, without blocking the calling
+     * thread: one attempt at the region leader the cache knows, answered on the transport's thread. Empty when the
+     * cache cannot route it; an answer that does not stand (a lock on the key, a region error, a failed call) is
+     * {@link LatestRead#UNANSWERED}, and the caller reads again the blocking way, which resolves locks and retries.
+     */
+    public Optional<CompletableFuture<LatestRead>> readLatestWithoutBlocking(byte[] key) {
+        requireNonNull(key, "key is null");
+        ByteString wrapped = ByteString.copyFrom(key);
+        return sender.<TxnGetResponse>tryWithoutBlocking(key, (context, stub, observer) -> stub.kvGet(
+                        TxnGetRequest.newBuilder().setContext(context).setKey(wrapped).setVersion(Transaction.LATEST)
+                                .build(), observer), TxnGetResponse::hasRegionError)
+                .map(sent -> sent.thenApply(response -> response.isEmpty() || response.get().hasError()
+                        ? LatestRead.UNANSWERED
+                        : LatestRead.of(response.get().getNotFound() ? Optional.empty()
+                                : Optional.of(response.get().getValue().toByteArray()))));
     }
 
     public Transaction begin() {

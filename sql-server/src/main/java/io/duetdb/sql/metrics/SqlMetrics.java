@@ -22,6 +22,11 @@ public final class SqlMetrics {
     public final Counter droppedTablesDestroyed;
     /** COM_STMT_PREPARE answered from the session's plan cache (hit) or planned afresh (miss). */
     public final Counter planCache;
+    /**
+     * Prepared point gets read without a statement thread: answered so, or run on a statement thread after all
+     * (the read met a lock, a region error or a failed call).
+     */
+    public final Counter pointGetsWithoutBlocking;
     /** A DDL step's phases: commit (with this server's reload) and sync (the wait for every other server). */
     public final Histogram ddlStepSeconds;
     /** Index backfill transactions and the rows they indexed. */
@@ -46,6 +51,10 @@ public final class SqlMetrics {
                 .help("Dropped or truncated tables whose data was destroyed after the GC safe point").register(registry);
         planCache = Counter.builder().name("duet_sql_plan_cache_total")
                 .help("Prepared statements whose plan came from the session's plan cache (hit) or was made (miss)")
+                .labelNames("outcome").register(registry);
+        pointGetsWithoutBlocking = Counter.builder().name("duet_sql_point_gets_without_blocking_total")
+                .help("Prepared point gets read from the protocol's event loop without a statement thread: answered"
+                        + " so, or run on a statement thread after all (a lock, a region error, a failed call)")
                 .labelNames("outcome").register(registry);
         ddlStepSeconds = Histogram.builder().name("duet_sql_ddl_step_seconds")
                 .help("DDL step time by phase: commit (with this server's schema reload) and sync (until every live"

@@ -3,7 +3,10 @@ package io.duetdb.sql.protocol;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -394,12 +397,65 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         QueuedCommand next = queued.poll();
         commandRunning = true;
+        if (!answerWithoutBlocking(context, next)) {
+            runOnStatementThread(context, next);
+        }
+    }
+
+    private void runOnStatementThread(ChannelHandlerContext context, QueuedCommand command) {
         try {
-            statementExecutor.execute(() -> runCommand(context, next.packet(), next.sequenceId()));
+            statementExecutor.execute(() -> runCommand(context, command.packet(), command.sequenceId()));
         } catch (RejectedExecutionException e) {
-            next.packet().release();
+            command.packet().release();
             context.close();
         }
+    }
+
+    /**
+     * Answers a COM_STMT_EXECUTE that the session can serve without blocking (a point get of one row) from this
+     * event loop and the transport's thread, with no statement thread; false when the command must run on one.
+     * If the answer does not come (a lock, a region error), the command runs on a statement thread after all.
+     */
+    private boolean answerWithoutBlocking(ChannelHandlerContext context, QueuedCommand command) {
+        ByteBuf packet = command.packet();
+        int start = packet.readerIndex();
+        if (state != State.COMMANDS || !packet.isReadable() || packet.getUnsignedByte(start) != COM_STMT_EXECUTE) {
+            return false;
+        }
+        Optional<CompletableFuture<Optional<StatementResult>>> pending;
+        try {
+            packet.skipBytes(1);
+            int id = packet.readIntLE();
+            packet.skipBytes(5); // cursor flags and iteration count
+            pending = textStatements.containsKey(id) || longData.containsKey(id) ? Optional.empty()
+                    : session.executePreparedWithoutBlocking(id, readParameters(id, packet));
+        } catch (RuntimeException e) {
+            // The usual way reports what is wrong with the command.
+            pending = Optional.empty();
+        }
+        packet.readerIndex(start);
+        if (pending.isEmpty()) {
+            return false;
+        }
+        pending.get().whenComplete((result, failure) -> {
+            if (failure != null || result.isEmpty()) {
+                runOnStatementThread(context, command);
+                return;
+            }
+            sessions.metrics().commands.labelValues(commandName(COM_STMT_EXECUTE)).inc();
+            try {
+                writer.startReplyTo(command.sequenceId());
+                writeBinaryResult(result.get());
+            } catch (RuntimeException e) {
+                LOG.warn("Connection {}: writing a point get's answer failed", connectionId, e);
+                writeError(new DuetException(ErrorCode.UNKNOWN_ERROR, String.valueOf(e.getMessage())));
+            } finally {
+                packet.release();
+            }
+            writer.flush();
+            context.executor().execute(() -> commandDone(context));
+        });
+        return true;
     }
 
     /** A command finished (event loop only): the next queued one runs, or the channel reads again. */
@@ -583,8 +639,13 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             writeBinaryResult(session.execute(text));
             return;
         }
+        writeBinaryResult(session.executePrepared(id, readParameters(id, packet)));
+    }
+
+    /** The parameter values of an execution of prepared statement {@code id}, read from its packet. */
+    private List<Object> readParameters(int id, ByteBuf packet) {
         int count = session.preparedParameterCount(id);
-        java.util.List<Object> parameters = new java.util.ArrayList<>(count);
+        List<Object> parameters = new ArrayList<>(count);
         if (count > 0) {
             byte[] nullBitmap = new byte[(count + 7) / 8];
             packet.readBytes(nullBitmap);
@@ -610,7 +671,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 }
             }
         }
-        writeBinaryResult(session.executePrepared(id, parameters));
+        return parameters;
     }
 
     /** A prepared statement's result: an OK, or a result set with binary rows. */

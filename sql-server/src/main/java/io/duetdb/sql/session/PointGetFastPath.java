@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDynamicParam;
@@ -15,6 +17,8 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
+
+import com.google.protobuf.ByteString;
 
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.catalog.ColumnInfo;
@@ -40,6 +44,7 @@ final class PointGetFastPath {
     /** The placeholder that gives the key, or -1. */
     private final int parameterIndex;
     private final boolean unsignedKey;
+    private final List<ResultColumn> columns;
 
     private PointGetFastPath(TableInfo table, String databaseName, List<Integer> columnIndexes, List<String> labels,
             List<Long> handles, int parameterIndex, boolean unsignedKey) {
@@ -50,6 +55,7 @@ final class PointGetFastPath {
         this.handles = handles;
         this.parameterIndex = parameterIndex;
         this.unsignedKey = unsignedKey;
+        this.columns = resultColumns();
     }
 
     String databaseName() {
@@ -92,7 +98,7 @@ final class PointGetFastPath {
             return Optional.empty();
         }
         int parameterIndex = -1;
-        java.util.TreeSet<Long> handles = new java.util.TreeSet<>();
+        TreeSet<Long> handles = new TreeSet<>();
         for (SqlNode value : values) {
             if (value instanceof SqlDynamicParam parameter && where.getKind() == SqlKind.EQUALS) {
                 parameterIndex = parameter.getIndex();
@@ -169,30 +175,50 @@ final class PointGetFastPath {
         requireNonNull(transaction, "transaction is null");
         requireNonNull(handles, "handles is null");
         TableAccess access = new TableAccess(table);
+        List<byte[]> keys = handles.stream().map(handle -> access.rowKey(handle.longValue())).toList();
+        Map<ByteString, byte[]> found = keys.size() == 1
+                ? transaction.get(keys.get(0)).map(value -> Map.of(ByteString.copyFrom(keys.get(0)), value))
+                        .orElse(Map.of())
+                : transaction.batchGet(keys);
+        List<Object[]> rows = new ArrayList<>();
+        for (byte[] key : keys) {
+            byte[] stored = found.get(ByteString.copyFrom(key));
+            if (stored != null) {
+                rows.add(project(access, stored));
+            }
+        }
+        return new QueryResult(columns, rows);
+    }
+
+    /** The key of the row with this handle. */
+    byte[] rowKey(long handle) {
+        return new TableAccess(table).rowKey(handle);
+    }
+
+    /** The answer when the row read is {@code stored} (empty when there is no such row). */
+    QueryResult result(Optional<byte[]> stored) {
+        requireNonNull(stored, "stored is null");
+        List<Object[]> rows = stored.isEmpty() ? List.of()
+                : List.<Object[]>of(project(new TableAccess(table), stored.get()));
+        return new QueryResult(columns, rows);
+    }
+
+    private List<ResultColumn> resultColumns() {
         List<ResultColumn> columns = new ArrayList<>();
         for (int i = 0; i < columnIndexes.size(); i++) {
             ColumnInfo column = table.columns().get(columnIndexes.get(i));
             columns.add(new ResultColumn(labels.get(i), databaseName, table.name(), column.name(), column.type(),
                     column.notNull()));
         }
-        List<Object[]> rows = new ArrayList<>();
-        List<byte[]> keys = handles.stream().map(handle -> access.rowKey(handle.longValue())).toList();
-        java.util.Map<com.google.protobuf.ByteString, byte[]> found = keys.size() == 1
-                ? transaction.get(keys.get(0)).map(value -> java.util.Map.of(com.google.protobuf.ByteString.copyFrom(keys.get(0)),
-                        value)).orElse(java.util.Map.of())
-                : transaction.batchGet(keys);
-        for (byte[] key : keys) {
-            byte[] stored = found.get(com.google.protobuf.ByteString.copyFrom(key));
-            if (stored == null) {
-                continue;
-            }
-            Object[] row = access.decode(stored);
-            Object[] projected = new Object[columnIndexes.size()];
-            for (int i = 0; i < projected.length; i++) {
-                projected[i] = row[columnIndexes.get(i)];
-            }
-            rows.add(projected);
+        return List.copyOf(columns);
+    }
+
+    private Object[] project(TableAccess access, byte[] stored) {
+        Object[] row = access.decode(stored);
+        Object[] projected = new Object[columnIndexes.size()];
+        for (int i = 0; i < projected.length; i++) {
+            projected[i] = row[columnIndexes.get(i)];
         }
-        return new QueryResult(columns, rows);
+        return projected;
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -30,6 +31,7 @@ import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.client.txn.Isolation;
+import io.duetdb.client.txn.LatestRead;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnMode;
 import io.duetdb.common.catalog.ColumnInfo;
@@ -413,6 +415,70 @@ public final class Session implements SessionFunctions {
             throw killedOr(e);
         } finally {
             endStatement();
+            statementLock.unlock();
+        }
+    }
+
+    /**
+     * A prepared point get of one row, answered without blocking the calling thread (the protocol's event loop):
+     * outside a transaction, reading the row store's newest version, with nothing that asks for more (a past or
+     * stale read, a storage hint, the general log, a schema change since planning). The row is read with one
+     * asynchronous request and the answer completes on the transport's thread, sparing the two thread hand-offs of
+     * a statement thread. Empty when the statement must run the usual way, and so is an answer of empty: the read
+     * met a lock or a region error, which the usual way resolves.
+     */
+    public Optional<CompletableFuture<Optional<StatementResult>>> executePreparedWithoutBlocking(int id,
+            List<Object> parameters) {
+        if (!statementLock.tryLock()) {
+            return Optional.empty();
+        }
+        try {
+            Prepared statement = prepared.get(id);
+            if (statement == null || closed || !statement.query || statement.pointGet == null || transaction != null
+                    || parameters.size() != statement.parameterCount
+                    || statement.planSchemaVersion != manager.catalog().current().version()
+                    || statement.sql.contains("/*+") || manager.generalLogEnabled() || !autocommit()
+                    || !ReadEngines.of(this).rowStore() || !variable(TidbVariables.SNAPSHOT).isEmpty()
+                    || !"0".equals(variable("tidb_read_staleness"))
+                    || GoDurations.parseMillis(variable(TidbVariables.MAX_STALENESS)).orElse(0) > 0) {
+                return Optional.empty();
+            }
+            Optional<List<Long>> handles = statement.pointGet.handles(parameters);
+            if (handles.isEmpty() || handles.get().size() != 1) {
+                return Optional.empty();
+            }
+            PointGetFastPath pointGet = statement.pointGet;
+            try {
+                require(Privilege.SELECT, pointGet.databaseName(), pointGet.table().name());
+            } catch (DuetException e) {
+                return Optional.empty();
+            }
+            warnings.clear();
+            statementTime = LocalDateTime.now(ZoneOffset.UTC);
+            currentStatement = statement.sql;
+            statementState = "executing";
+            long start = System.nanoTime();
+            statementStart = start;
+            Optional<CompletableFuture<LatestRead>> read = manager.client()
+                    .readLatestWithoutBlocking(pointGet.rowKey(handles.get().get(0)));
+            if (read.isEmpty()) {
+                currentStatement = "";
+                return Optional.empty();
+            }
+            return Optional.of(read.get().thenApply(answer -> {
+                currentStatement = "";
+                if (!answer.answered()) {
+                    manager.metrics().pointGetsWithoutBlocking.labelValues("retried").inc();
+                    return Optional.empty();
+                }
+                manager.metrics().pointGetsWithoutBlocking.labelValues("answered").inc();
+                QueryResult result = pointGet.result(answer.value());
+                rowCount = -1;
+                foundRows = result.foundRows();
+                recordStatement("select", "ok", start);
+                return Optional.of(result);
+            }));
+        } finally {
             statementLock.unlock();
         }
     }
@@ -981,9 +1047,13 @@ public final class Session implements SessionFunctions {
             outcome = "ok";
             return result;
         } finally {
-            manager.metrics().statements.labelValues(kind, outcome).inc();
-            manager.metrics().statementSeconds.labelValues(kind).observe((System.nanoTime() - start) / 1e9);
+            recordStatement(kind, outcome, start);
         }
+    }
+
+    private void recordStatement(String kind, String outcome, long startNanos) {
+        manager.metrics().statements.labelValues(kind, outcome).inc();
+        manager.metrics().statementSeconds.labelValues(kind).observe((System.nanoTime() - startNanos) / 1e9);
     }
 
     private static String kindOf(SqlNode statement) {

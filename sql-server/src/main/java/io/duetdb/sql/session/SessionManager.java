@@ -158,8 +158,12 @@ public final class SessionManager {
     }
 
     /** With tidb_general_log ON (globally), one INFO line per statement, as TiDB's general log. */
+    boolean generalLogEnabled() {
+        return "ON".equals(globalVariables.current().get(TidbVariables.GENERAL_LOG));
+    }
+
     void generalLog(Session session, String sql) {
-        if ("ON".equals(globalVariables.current().get(TidbVariables.GENERAL_LOG))) {
+        if (generalLogEnabled()) {
             LOG.info("GENERAL_LOG conn={} user={}@{} schema={}: {}", session.connectionIdValue(), session.user(),
                     session.host(), session.currentDatabase(), sql);
         }

@@ -11,6 +11,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -218,6 +223,90 @@ class ItSqlBasics {
                     assertThat(result.next()).isTrue();
                     assertThat(result.getString(2)).isEqualTo("later");
                 }
+            }
+        }
+    }
+
+    @Test
+    void preparedPointGetsOutsideTransactionsAreReadWithoutAStatementThread() throws Exception {
+        String prepared = sqlCluster.url() + "&useServerPrepStmts=true&cachePrepStmts=true";
+        String answered = "outcome=\"answered\"";
+        try (Connection connection = DriverManager.getConnection(prepared); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE unblocked (id BIGINT PRIMARY KEY, v VARCHAR(10))");
+            for (int id = 1; id <= 50; id++) {
+                statement.execute("INSERT INTO unblocked VALUES (" + id + ", 'v" + id + "')");
+            }
+            double before = SqlTesting.metric(sqlCluster.server(), "duet_sql_point_gets_without_blocking_total", answered);
+            try (PreparedStatement byKey = connection.prepareStatement("SELECT id, v FROM unblocked WHERE id = ?")) {
+                List<String> seen = new ArrayList<>();
+                for (long id : new long[] {1, 2, 51, 3}) {
+                    byKey.setLong(1, id);
+                    try (ResultSet result = byKey.executeQuery()) {
+                        seen.add(result.next() ? result.getLong(1) + "|" + result.getString(2) : "none");
+                    }
+                }
+                assertThat(seen).containsExactly("1|v1", "2|v2", "none", "3|v3");
+                assertThat(SqlTesting.metric(sqlCluster.server(), "duet_sql_point_gets_without_blocking_total", answered))
+                        .isGreaterThanOrEqualTo(before + 4);
+                assertThat(rows(statement, "SELECT FOUND_ROWS()")).containsExactly("1");
+                // A schema change since planning sends the statement the usual way once, which plans it again.
+                statement.execute("ALTER TABLE unblocked ADD COLUMN w INT DEFAULT 7");
+                statement.execute("UPDATE unblocked SET v = 'two' WHERE id = 2");
+                for (int round = 0; round < 2; round++) {
+                    byKey.setLong(1, 2);
+                    try (ResultSet result = byKey.executeQuery()) {
+                        assertThat(result.next()).isTrue();
+                        assertThat(result.getLong(1) + "|" + result.getString(2)).isEqualTo("2|two");
+                    }
+                }
+            }
+            // Many connections at once: every answer reaches the connection that asked, in order.
+            ExecutorService clients = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<Integer>> mismatches = new ArrayList<>();
+                for (int client = 0; client < 8; client++) {
+                    int seed = client;
+                    mismatches.add(clients.submit(() -> {
+                        int wrong = 0;
+                        try (Connection own = DriverManager.getConnection(prepared);
+                                PreparedStatement get = own.prepareStatement("SELECT v FROM unblocked WHERE id = ?")) {
+                            for (int i = 0; i < 300; i++) {
+                                long id = (seed * 300L + i * 7L) % 60 + 1;
+                                get.setLong(1, id);
+                                try (ResultSet result = get.executeQuery()) {
+                                    String expected = id == 2 ? "two" : id <= 50 ? "v" + id : null;
+                                    String actual = result.next() ? result.getString(1) : null;
+                                    if (!Objects.equals(expected, actual)) {
+                                        wrong++;
+                                    }
+                                }
+                            }
+                        }
+                        return wrong;
+                    }));
+                }
+                for (Future<Integer> mismatch : mismatches) {
+                    assertThat(mismatch.get(120, TimeUnit.SECONDS)).isZero();
+                }
+            } finally {
+                clients.shutdownNow();
+            }
+            // The privilege check still applies.
+            statement.execute("CREATE USER 'pointer'@'%' IDENTIFIED BY 'secret'");
+            statement.execute("GRANT SELECT ON test.unblocked TO 'pointer'@'%'");
+            String account = "jdbc:mysql://" + sqlCluster.server().address()
+                    + "/test?useSSL=false&allowPublicKeyRetrieval=true&useServerPrepStmts=true";
+            try (Connection limited = DriverManager.getConnection(account, "pointer", "secret");
+                    PreparedStatement get = limited.prepareStatement("SELECT v FROM unblocked WHERE id = ?")) {
+                get.setLong(1, 4);
+                try (ResultSet result = get.executeQuery()) {
+                    assertThat(result.next()).isTrue();
+                    assertThat(result.getString(1)).isEqualTo("v4");
+                }
+                statement.execute("REVOKE SELECT ON test.unblocked FROM 'pointer'@'%'");
+                assertThat(errorOf(() -> get.executeQuery())).isEqualTo(1142);
+            } finally {
+                statement.execute("DROP USER 'pointer'@'%'");
             }
         }
     }
