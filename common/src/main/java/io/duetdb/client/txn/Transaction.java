@@ -14,6 +14,7 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -171,6 +172,25 @@ public final class Transaction implements AutoCloseable {
             }
             resolveOrFail(List.of(response.getError()), deadline, backoff);
         }
+    }
+
+    /**
+     * What {@link #get} answers, without blocking the calling thread: the transaction's own write of the key if it
+     * has one, else one asynchronous read at its snapshot (see {@link TxnClient#readLatestWithoutBlocking}). Empty
+     * when that cannot be: READ COMMITTED takes a timestamp from placement, or the cache cannot route the key.
+     */
+    public Optional<CompletableFuture<PointRead>> getWithoutBlocking(byte[] key) {
+        checkActive();
+        checkKey(key);
+        Mutation own = writes.get(ByteString.copyFrom(key));
+        if (own != null && own.getOp() != Op.LOCK) {
+            return Optional.of(CompletableFuture.completedFuture(PointRead.of(own.getOp() == Op.PUT
+                    ? Optional.of(own.getValue().toByteArray()) : Optional.empty())));
+        }
+        if (isolation == Isolation.READ_COMMITTED) {
+            return Optional.empty();
+        }
+        return client.readWithoutBlocking(key, startTs);
     }
 
     /** The values of those keys that exist. */

@@ -108,19 +108,27 @@ public final class TxnClient implements AutoCloseable {
 
     /**
      * The newest committed version of one key, as {@link #beginLatestRead} reads it, without blocking the calling
-     * thread: one attempt at the region leader the cache knows, answered on the transport's thread. Empty when the
-     * cache cannot route it; an answer that does not stand (a lock on the key, a region error, a failed call) is
-     * {@link LatestRead#UNANSWERED}, and the caller reads again the blocking way, which resolves locks and retries.
+     * thread: see {@link #readWithoutBlocking}.
      */
-    public Optional<CompletableFuture<LatestRead>> readLatestWithoutBlocking(byte[] key) {
+    public Optional<CompletableFuture<PointRead>> readLatestWithoutBlocking(byte[] key) {
+        return readWithoutBlocking(key, Transaction.LATEST);
+    }
+
+    /**
+     * The version of one key a snapshot at {@code version} sees, without blocking the calling thread: one attempt
+     * at the region leader the cache knows, answered on the transport's thread. Empty when the cache cannot route
+     * it; an answer that does not stand (a lock on the key, a region error, a failed call) is
+     * {@link PointRead#UNANSWERED}, and the caller reads again the blocking way, which resolves locks and retries.
+     */
+    Optional<CompletableFuture<PointRead>> readWithoutBlocking(byte[] key, long version) {
         requireNonNull(key, "key is null");
         ByteString wrapped = ByteString.copyFrom(key);
         return sender.<TxnGetResponse>tryWithoutBlocking(key, (context, stub, observer) -> stub.kvGet(
-                        TxnGetRequest.newBuilder().setContext(context).setKey(wrapped).setVersion(Transaction.LATEST)
-                                .build(), observer), TxnGetResponse::hasRegionError)
+                        TxnGetRequest.newBuilder().setContext(context).setKey(wrapped).setVersion(version).build(),
+                        observer), TxnGetResponse::hasRegionError)
                 .map(sent -> sent.thenApply(response -> response.isEmpty() || response.get().hasError()
-                        ? LatestRead.UNANSWERED
-                        : LatestRead.of(response.get().getNotFound() ? Optional.empty()
+                        ? PointRead.UNANSWERED
+                        : PointRead.of(response.get().getNotFound() ? Optional.empty()
                                 : Optional.of(response.get().getValue().toByteArray()))));
     }
 

@@ -122,6 +122,7 @@ public enum ErrorCode {
     /** "'db.t' is not VIEW" / "is not BASE TABLE". */
     WRONG_OBJECT(1347, "HY000"),
     VIEW_WRONG_LIST(1353, "HY000"),
+    VIEW_SELECTS_TEMPORARY_TABLE(1352, "HY000"),
     /** TiDB's "No access path for table ... is found with 'tidb_isolation_read_engines' = ...". */
     NO_ACCESS_PATH(1815, "HY000"),
     VIEW_INVALID(1356, "HY000"),

@@ -130,7 +130,7 @@ public final class DdlExecutor {
      * Runs a DDL statement; returns the warnings it raised (unsupported options accepted). {@code cancelled}
      * turns true on KILL QUERY: an index being added is removed again, a statement that moved nothing yet stops.
      */
-    public List<String> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled) {
+    public List<DdlWarning> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled) {
         return execute(statement, currentDatabase, cancelled, DdlSettings.DEFAULT);
     }
 
@@ -138,13 +138,13 @@ public final class DdlExecutor {
      * As {@link #execute(SqlNode, String, BooleanSupplier)}, with the session's tidb_enable_clustered_index deciding
      * whether a primary key that says neither CLUSTERED nor NONCLUSTERED keys the rows.
      */
-    public List<String> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled,
+    public List<DdlWarning> execute(SqlNode statement, String currentDatabase, BooleanSupplier cancelled,
             DdlSettings settings) {
-        List<String> warnings = new ArrayList<>();
+        List<DdlWarning> warnings = new ArrayList<>();
         if (statement instanceof SqlCreateDatabase create) {
-            runJob("create schema", job -> createDatabase(create, job));
+            runJob("create schema", job -> createDatabase(create, warnings, job));
         } else if (statement instanceof SqlDropDatabase drop) {
-            runJob("drop schema", job -> dropDatabase(drop, job));
+            runJob("drop schema", job -> dropDatabase(drop, warnings, job));
             replicas.sync();
         } else if (statement instanceof SqlCreateTable create) {
             runJob("create table", job -> createTable(create, currentDatabase, warnings, settings, job));
@@ -160,7 +160,8 @@ public final class DdlExecutor {
                         .map(table -> qualified((SqlIdentifier) table, currentDatabase)).toList());
             }
             for (SqlNode table : drop.tables()) {
-                runJob("drop table", job -> dropTable((SqlIdentifier) table, drop.ifExists(), currentDatabase, job));
+                runJob("drop table", job -> dropTable((SqlIdentifier) table, drop.ifExists(), currentDatabase, warnings,
+                        job));
             }
         } else if (statement instanceof SqlTruncateTable truncate) {
             if (settings.foreignKeyChecks()) {
@@ -253,13 +254,13 @@ public final class DdlExecutor {
                                 + "' doesn't exist in table '" + name[1] + "'");
                     }
                     if (!visibility.visible()) {
-                        warnings.add("Invisible indexes are accepted and not built: the optimizer still uses index '"
-                                + index + "'");
+                        warnings.add(DdlWarning.warning("Invisible indexes are accepted and not built: the optimizer"
+                                + " still uses index '" + index + "'"));
                     }
                 } else if (action instanceof SqlAlterTableKeys) {
                     // As MySQL answers it for InnoDB: indexes are always maintained.
-                    warnings.add("Table storage engine for '" + alter.table().names.get(alter.table().names.size() - 1)
-                            + "' doesn't have this option");
+                    warnings.add(DdlWarning.warning("Table storage engine for '"
+                            + alter.table().names.get(alter.table().names.size() - 1) + "' doesn't have this option"));
                 } else if (action instanceof SqlAlterTableForeignKey foreignKey) {
                     String[] name = qualified(alter.table(), currentDatabase);
                     if (foreignKey.added() != null) {
@@ -285,8 +286,8 @@ public final class DdlExecutor {
                         if (tableOption.name().equals("CHARACTER SET") || tableOption.name().equals("COLLATE")) {
                             collationNamed = true;
                         } else {
-                            warnings.add("The table option " + tableOption.name() + "=" + tableOption.value()
-                                    + " is accepted and ignored");
+                            warnings.add(DdlWarning.warning("The table option " + tableOption.name() + "="
+                                    + tableOption.value() + " is accepted and ignored"));
                         }
                     }
                     if (collationNamed) {
@@ -318,12 +319,14 @@ public final class DdlExecutor {
         job.finish(null);
     }
 
-    private void createDatabase(SqlCreateDatabase create, DdlJobRecord job) {
+    private void createDatabase(SqlCreateDatabase create, List<DdlWarning> warnings, DdlJobRecord job) {
         String name = create.name().getSimple();
         Collation collation = tableCollation(create.options(), Collation.DEFAULT);
         job.runDdl("create database " + name, (ddl, current) -> {
             if (current.database(name).isPresent()) {
                 if (create.ifNotExists()) {
+                    warnings.add(DdlWarning.note(ErrorCode.DATABASE_EXISTS, "Can't create database '" + name
+                            + "'; database exists"));
                     return null;
                 }
                 throw new DuetException(ErrorCode.DATABASE_EXISTS, "Can't create database '" + name
@@ -348,12 +351,14 @@ public final class DdlExecutor {
         });
     }
 
-    private void dropDatabase(SqlDropDatabase drop, DdlJobRecord job) {
+    private void dropDatabase(SqlDropDatabase drop, List<DdlWarning> warnings, DdlJobRecord job) {
         String name = drop.name().getSimple();
         job.runDdl("drop database " + name, (ddl, current) -> {
             DatabaseInfo database = current.database(name).orElse(null);
             if (database == null) {
                 if (drop.ifExists()) {
+                    warnings.add(DdlWarning.note(ErrorCode.DATABASE_DROP_UNKNOWN, "Can't drop database '" + name
+                            + "'; database doesn't exist"));
                     return null;
                 }
                 throw new DuetException(ErrorCode.DATABASE_DROP_UNKNOWN, "Can't drop database '" + name
@@ -368,7 +373,7 @@ public final class DdlExecutor {
         });
     }
 
-    private void createTable(SqlCreateTable create, String currentDatabase, List<String> warnings,
+    private void createTable(SqlCreateTable create, String currentDatabase, List<DdlWarning> warnings,
             DdlSettings settings, DdlJobRecord job) {
         String[] name = qualified(create.name(), currentDatabase);
         if (create.likeTable() != null) {
@@ -550,11 +555,12 @@ public final class DdlExecutor {
                 case "ENGINE", "ROW_FORMAT", "CHECKSUM", "STATS_PERSISTENT",
                         "KEY_BLOCK_SIZE" -> {
                     if (!tableOption.name().equals("ENGINE") || !tableOption.value().equalsIgnoreCase("InnoDB")) {
-                        warnings.add("The table option " + tableOption.name() + "=" + tableOption.value()
-                                + " is accepted and ignored");
+                        warnings.add(DdlWarning.warning("The table option " + tableOption.name() + "="
+                                + tableOption.value() + " is accepted and ignored"));
                     }
                 }
-                default -> warnings.add("The table option " + tableOption.name() + " is accepted and ignored");
+                default -> warnings.add(DdlWarning.warning("The table option " + tableOption.name()
+                        + " is accepted and ignored"));
             }
         }
         String finalHandle = handleColumn;
@@ -567,7 +573,7 @@ public final class DdlExecutor {
             DatabaseInfo database = database(current, name[0]);
             if (current.table(name[0], name[1]).isPresent()) {
                 if (create.ifNotExists()) {
-                    warnings.add("Table '" + name[1] + "' already exists");
+                    warnings.add(DdlWarning.note(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists"));
                     return null;
                 }
                 throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
@@ -714,13 +720,16 @@ public final class DdlExecutor {
         }
     }
 
-    private void dropTable(SqlIdentifier tableName, boolean ifExists, String currentDatabase, DdlJobRecord job) {
+    private void dropTable(SqlIdentifier tableName, boolean ifExists, String currentDatabase, List<DdlWarning> warnings,
+            DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
         Integer replicaCount = job.runDdl("drop table " + name[0] + "." + name[1], (ddl, current) -> {
             TableInfo table = current.table(name[0], name[1]).orElse(null);
             if (table == null || table.view() != null) {
                 // DROP TABLE of a view is MySQL's "unknown table" too (DROP VIEW drops it).
                 if (ifExists) {
+                    warnings.add(DdlWarning.note(ErrorCode.BAD_TABLE, "Unknown table '" + name[0] + "." + name[1]
+                            + "'"));
                     return 0;
                 }
                 throw new DuetException(ErrorCode.BAD_TABLE, "Unknown table '" + name[0] + "." + name[1] + "'");

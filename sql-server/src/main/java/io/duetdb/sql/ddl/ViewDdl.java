@@ -180,14 +180,14 @@ final class ViewDdl {
         }
     }
 
-    void drop(SqlIdentifier viewName, boolean ifExists, String currentDatabase, List<String> warnings,
+    void drop(SqlIdentifier viewName, boolean ifExists, String currentDatabase, List<DdlWarning> warnings,
             DdlJobRecord job) {
         String[] name = DdlExecutor.qualified(viewName, currentDatabase);
         job.runDdl("drop view " + name[0] + "." + name[1], (ddl, current) -> {
             TableInfo table = current.table(name[0], name[1]).orElse(null);
             if (table == null) {
                 if (ifExists) {
-                    warnings.add("Unknown table '" + name[0] + "." + name[1] + "'");
+                    warnings.add(DdlWarning.note(ErrorCode.BAD_TABLE, "Unknown table '" + name[0] + "." + name[1] + "'"));
                     return null;
                 }
                 throw new DuetException(ErrorCode.BAD_TABLE, "Unknown table '" + name[0] + "." + name[1] + "'");

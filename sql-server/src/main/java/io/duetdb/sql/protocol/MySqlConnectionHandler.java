@@ -412,23 +412,28 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Answers a COM_STMT_EXECUTE that the session can serve without blocking (a point get of one row) from this
-     * event loop and the transport's thread, with no statement thread; false when the command must run on one.
-     * If the answer does not come (a lock, a region error), the command runs on a statement thread after all.
+     * Answers a COM_QUERY or COM_STMT_EXECUTE that the session can serve without blocking (a point get of one row)
+     * from this event loop and the transport's thread, with no statement thread; false when the command must run on
+     * one. If the answer does not come (a lock, a region error), the command runs on a statement thread after all.
      */
     private boolean answerWithoutBlocking(ChannelHandlerContext context, QueuedCommand command) {
         ByteBuf packet = command.packet();
         int start = packet.readerIndex();
-        if (state != State.COMMANDS || !packet.isReadable() || packet.getUnsignedByte(start) != COM_STMT_EXECUTE) {
+        int kind = state == State.COMMANDS && packet.isReadable() ? packet.getUnsignedByte(start) : -1;
+        if (kind != COM_QUERY && kind != COM_STMT_EXECUTE) {
             return false;
         }
         Optional<CompletableFuture<Optional<StatementResult>>> pending;
         try {
             packet.skipBytes(1);
-            int id = packet.readIntLE();
-            packet.skipBytes(5); // cursor flags and iteration count
-            pending = textStatements.containsKey(id) || longData.containsKey(id) ? Optional.empty()
-                    : session.executePreparedWithoutBlocking(id, readParameters(id, packet));
+            if (kind == COM_QUERY) {
+                pending = session.executeWithoutBlocking(QueryText.read(packet));
+            } else {
+                int id = packet.readIntLE();
+                packet.skipBytes(5); // cursor flags and iteration count
+                pending = textStatements.containsKey(id) || longData.containsKey(id) ? Optional.empty()
+                        : session.executePreparedWithoutBlocking(id, readParameters(id, packet));
+            }
         } catch (RuntimeException e) {
             // The usual way reports what is wrong with the command.
             pending = Optional.empty();
@@ -442,10 +447,14 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 runOnStatementThread(context, command);
                 return;
             }
-            sessions.metrics().commands.labelValues(commandName(COM_STMT_EXECUTE)).inc();
+            sessions.metrics().commands.labelValues(commandName(kind)).inc();
             try {
                 writer.startReplyTo(command.sequenceId());
-                writeBinaryResult(result.get());
+                if (kind == COM_QUERY) {
+                    writeResult(result.get());
+                } else {
+                    writeBinaryResult(result.get());
+                }
             } catch (RuntimeException e) {
                 LOG.warn("Connection {}: writing a point get's answer failed", connectionId, e);
                 writeError(new DuetException(ErrorCode.UNKNOWN_ERROR, String.valueOf(e.getMessage())));

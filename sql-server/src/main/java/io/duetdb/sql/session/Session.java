@@ -31,7 +31,7 @@ import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.duetdb.client.txn.Isolation;
-import io.duetdb.client.txn.LatestRead;
+import io.duetdb.client.txn.PointRead;
 import io.duetdb.client.txn.Transaction;
 import io.duetdb.client.txn.TxnMode;
 import io.duetdb.common.catalog.ColumnInfo;
@@ -44,6 +44,7 @@ import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.ddl.ClusteredIndexDefault;
 import io.duetdb.sql.ddl.DdlSettings;
+import io.duetdb.sql.ddl.DdlWarning;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.ForeignKeyEnforcer;
 import io.duetdb.sql.exec.PlanExecutor;
@@ -173,6 +174,11 @@ public final class Session implements SessionFunctions {
                 rowCount = update.affectedRows();
             }
             return result;
+        } catch (DuetException e) {
+            rowCount = -1;
+            // SHOW WARNINGS and SHOW ERRORS list a failed statement's error, as MySQL's do.
+            warnings.add(new Warning(Warning.Level.ERROR, e.code().errorNumber(), String.valueOf(e.getMessage())));
+            throw e;
         } catch (RuntimeException e) {
             rowCount = -1;
             throw e;
@@ -421,11 +427,8 @@ public final class Session implements SessionFunctions {
 
     /**
      * A prepared point get of one row, answered without blocking the calling thread (the protocol's event loop):
-     * outside a transaction, reading the row store's newest version, with nothing that asks for more (a past or
-     * stale read, a storage hint, the general log, a schema change since planning). The row is read with one
-     * asynchronous request and the answer completes on the transport's thread, sparing the two thread hand-offs of
-     * a statement thread. Empty when the statement must run the usual way, and so is an answer of empty: the read
-     * met a lock or a region error, which the usual way resolves.
+     * see {@link #readPointWithoutBlocking}. Empty when the statement must run the usual way, and so is an answer
+     * of empty: the read met a lock or a region error, which the usual way resolves.
      */
     public Optional<CompletableFuture<Optional<StatementResult>>> executePreparedWithoutBlocking(int id,
             List<Object> parameters) {
@@ -434,53 +437,91 @@ public final class Session implements SessionFunctions {
         }
         try {
             Prepared statement = prepared.get(id);
-            if (statement == null || closed || !statement.query || statement.pointGet == null || transaction != null
+            if (statement == null || !statement.query || statement.pointGet == null
                     || parameters.size() != statement.parameterCount
-                    || statement.planSchemaVersion != manager.catalog().current().version()
-                    || statement.sql.contains("/*+") || manager.generalLogEnabled() || !autocommit()
-                    || !ReadEngines.of(this).rowStore() || !variable(TidbVariables.SNAPSHOT).isEmpty()
-                    || !"0".equals(variable("tidb_read_staleness"))
-                    || GoDurations.parseMillis(variable(TidbVariables.MAX_STALENESS)).orElse(0) > 0) {
+                    || statement.planSchemaVersion != manager.catalog().current().version()) {
                 return Optional.empty();
             }
-            Optional<List<Long>> handles = statement.pointGet.handles(parameters);
-            if (handles.isEmpty() || handles.get().size() != 1) {
-                return Optional.empty();
-            }
-            PointGetFastPath pointGet = statement.pointGet;
-            try {
-                require(Privilege.SELECT, pointGet.databaseName(), pointGet.table().name());
-            } catch (DuetException e) {
-                return Optional.empty();
-            }
-            warnings.clear();
-            statementTime = LocalDateTime.now(ZoneOffset.UTC);
-            currentStatement = statement.sql;
-            statementState = "executing";
-            long start = System.nanoTime();
-            statementStart = start;
-            Optional<CompletableFuture<LatestRead>> read = manager.client()
-                    .readLatestWithoutBlocking(pointGet.rowKey(handles.get().get(0)));
-            if (read.isEmpty()) {
-                currentStatement = "";
-                return Optional.empty();
-            }
-            return Optional.of(read.get().thenApply(answer -> {
-                currentStatement = "";
-                if (!answer.answered()) {
-                    manager.metrics().pointGetsWithoutBlocking.labelValues("retried").inc();
-                    return Optional.empty();
-                }
-                manager.metrics().pointGetsWithoutBlocking.labelValues("answered").inc();
-                QueryResult result = pointGet.result(answer.value());
-                rowCount = -1;
-                foundRows = result.foundRows();
-                recordStatement("select", "ok", start);
-                return Optional.of(result);
-            }));
+            return readPointWithoutBlocking(statement.pointGet, statement.pointGet.handles(parameters), statement.sql);
         } finally {
             statementLock.unlock();
         }
+    }
+
+    /**
+     * As {@link #executePreparedWithoutBlocking} for a statement sent as text (COM_QUERY): a SELECT that is a point
+     * get of one row by a literal key. The text is parsed here; anything else, and any text the parser refuses,
+     * runs the usual way (which gives the error).
+     */
+    public Optional<CompletableFuture<Optional<StatementResult>>> executeWithoutBlocking(String sql) {
+        String trimmed = SqlText.trim(sql);
+        if (trimmed.length() < 6 || !trimmed.regionMatches(true, 0, "SELECT", 0, 6) || trimmed.indexOf('@') >= 0
+                || trimmed.indexOf(';') >= 0 || !statementLock.tryLock()) {
+            return Optional.empty();
+        }
+        try {
+            Optional<PointGetFastPath> pointGet;
+            try {
+                pointGet = PointGetFastPath.match(StatementParser.parse(trimmed), schema(), database);
+            } catch (RuntimeException e) {
+                return Optional.empty();
+            }
+            if (pointGet.isEmpty()) {
+                return Optional.empty();
+            }
+            return readPointWithoutBlocking(pointGet.get(), pointGet.get().handles(List.of()), trimmed);
+        } finally {
+            statementLock.unlock();
+        }
+    }
+
+    /**
+     * Reads one row of a point get with one asynchronous request, when nothing asks for more (a past or stale read,
+     * a storage hint, the general log): in the open transaction at its snapshot (its own writes first), or outside
+     * one the row store's newest version. The answer completes on the transport's thread, sparing the two thread
+     * hand-offs of a statement thread. The caller holds the statement lock.
+     */
+    private Optional<CompletableFuture<Optional<StatementResult>>> readPointWithoutBlocking(PointGetFastPath pointGet,
+            Optional<List<Long>> handles, String sql) {
+        if (closed || handles.isEmpty() || handles.get().size() != 1 || sql.contains("/*+")
+                || transaction == null && !autocommit() || manager.generalLogEnabled()
+                || !ReadEngines.of(this).rowStore() || !variable(TidbVariables.SNAPSHOT).isEmpty()
+                || !"0".equals(variable("tidb_read_staleness"))
+                || GoDurations.parseMillis(variable(TidbVariables.MAX_STALENESS)).orElse(0) > 0) {
+            return Optional.empty();
+        }
+        Optional<CompletableFuture<PointRead>> read;
+        try {
+            require(Privilege.SELECT, pointGet.databaseName(), pointGet.table().name());
+            byte[] key = pointGet.rowKey(handles.get().get(0));
+            read = transaction != null ? transaction.getWithoutBlocking(key)
+                    : manager.client().readLatestWithoutBlocking(key);
+        } catch (RuntimeException e) {
+            // The usual way gives the error (no privilege, a transaction that ended).
+            return Optional.empty();
+        }
+        if (read.isEmpty()) {
+            return Optional.empty();
+        }
+        warnings.clear();
+        statementTime = LocalDateTime.now(ZoneOffset.UTC);
+        currentStatement = sql;
+        statementState = "executing";
+        long start = System.nanoTime();
+        statementStart = start;
+        return Optional.of(read.get().thenApply(answer -> {
+            currentStatement = "";
+            if (!answer.answered()) {
+                manager.metrics().pointGetsWithoutBlocking.labelValues("retried").inc();
+                return Optional.empty();
+            }
+            manager.metrics().pointGetsWithoutBlocking.labelValues("answered").inc();
+            QueryResult result = pointGet.result(answer.value());
+            rowCount = -1;
+            foundRows = result.foundRows();
+            recordStatement("select", "ok", start);
+            return Optional.of(result);
+        }));
     }
 
     // ---- KILL QUERY ----
@@ -925,6 +966,22 @@ public final class Session implements SessionFunctions {
 
     void addWarning(ErrorCode code, String message) {
         warnings.add(new Warning(code.errorNumber(), message));
+    }
+
+    /** A note (MySQL's lowest level: IF [NOT] EXISTS found its answer already there); none with sql_notes off. */
+    void addNote(ErrorCode code, String message) {
+        String notes = variable("sql_notes");
+        if (!notes.equals("0") && !notes.equalsIgnoreCase("OFF")) {
+            warnings.add(new Warning(Warning.Level.NOTE, code.errorNumber(), message));
+        }
+    }
+
+    void addWarning(DdlWarning warning) {
+        if (warning.note()) {
+            addNote(warning.code(), warning.message());
+        } else {
+            addWarning(warning.code(), warning.message());
+        }
     }
 
     /**

@@ -47,8 +47,10 @@ final class ShowStatements {
         switch (show.kind()) {
             case PROCESSLIST:
                 return session.manager().processList(session);
-            case WARNINGS, ERRORS:
-                return warnings(session);
+            case WARNINGS:
+                return warnings(session, false);
+            case ERRORS:
+                return warnings(session, true);
             default:
                 break;
         }
@@ -67,8 +69,10 @@ final class ShowStatements {
     private static ShowRows listing(Session session, InfoSchema schema, SqlShow show) {
         return switch (show.kind()) {
             case PROCESSLIST, WARNINGS, ERRORS -> throw new IllegalArgumentException(show.kind() + " is not a listing");
-            case WARNING_COUNT, ERROR_COUNT -> new ShowRows(List.of("@@session." + (show.kind() == SqlShow.Kind.WARNING_COUNT
-                    ? "warning_count" : "error_count")), List.<Object[]>of(new Object[] {(long) session.warnings().size()}));
+            case WARNING_COUNT -> new ShowRows(List.of("@@session.warning_count"),
+                    List.<Object[]>of(new Object[] {(long) session.warnings().size()}));
+            case ERROR_COUNT -> new ShowRows(List.of("@@session.error_count"), List.<Object[]>of(new Object[] {
+                session.warnings().stream().filter(warning -> warning.level() == Warning.Level.ERROR).count()}));
             case DATABASES -> databases(schema);
             case TABLES -> tables(session, schema, show);
             case TABLE_STATUS -> tableStatus(session, schema, show);
@@ -239,10 +243,13 @@ final class ShowStatements {
         return new ShowRows(Arrays.asList(labels), List.of());
     }
 
-    private static QueryResult warnings(Session session) {
+    private static QueryResult warnings(Session session, boolean errorsOnly) {
         List<Object[]> rows = new ArrayList<>();
         for (Warning warning : session.warnings()) {
-            rows.add(new Object[] {"Warning", (long) warning.code(), warning.message()});
+            if (errorsOnly && warning.level() != Warning.Level.ERROR) {
+                continue;
+            }
+            rows.add(new Object[] {warning.level().label(), (long) warning.code(), warning.message()});
         }
         return new QueryResult(List.of(ResultColumn.computed("Level", SqlType.varchar(7)),
                 ResultColumn.computed("Code", SqlType.INT), ResultColumn.computed("Message", SqlType.varchar(512))),

@@ -115,7 +115,7 @@ final class TemporaryTables {
         }
         if (find(name[0], name[1]).isPresent()) {
             if (create.ifNotExists()) {
-                session.addWarning(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
+                session.addNote(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
                 return UpdateResult.NONE;
             }
             throw new DuetException(ErrorCode.TABLE_EXISTS, "Table '" + name[1] + "' already exists");
@@ -177,7 +177,7 @@ final class TemporaryTables {
             if (!drop.ifExists()) {
                 throw new DuetException(ErrorCode.BAD_TABLE, "Unknown table '" + String.join(",", unknown) + "'");
             }
-            unknown.forEach(name -> session.addWarning(ErrorCode.BAD_TABLE, "Unknown table '" + name + "'"));
+            unknown.forEach(name -> session.addNote(ErrorCode.BAD_TABLE, "Unknown table '" + name + "'"));
         }
         return others.isEmpty() ? null : new SqlDropTable(drop.getParserPosition(), false, drop.ifExists(),
                 new SqlNodeList(others, drop.tables().getParserPosition()));

@@ -2,6 +2,7 @@ package io.duetdb.sql.session;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.catalog.InfoSchema;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.UserInfo;
 import io.duetdb.sql.parser.StatementParser;
@@ -11,7 +12,7 @@ import io.duetdb.sql.prepare.QueryPlanner;
 /**
  * What CREATE / ALTER VIEW asks of the account, as MySQL does: CREATE on the view (and DROP when it may replace
  * one), SELECT on every table and view the query reads, and SUPER to name a definer other than itself; the definer
- * of a view that names none (or CURRENT_USER) is the account.
+ * of a view that names none (or CURRENT_USER) is the account. A view may not read a temporary table (1352).
  */
 final class ViewPrivileges {
     private ViewPrivileges() {
@@ -25,6 +26,12 @@ final class ViewPrivileges {
         }
         QueryPlanner.PlannedQuery planned = session.planner().plan(StatementParser.parse(create.definition()));
         session.requireSelect(planned);
+        for (QueryPlanner.TableRead read : planned.reads()) {
+            if (InfoSchema.holdsTemporaryTables(read.database())) {
+                throw new DuetException(ErrorCode.VIEW_SELECTS_TEMPORARY_TABLE, "View's SELECT refers to a temporary"
+                        + " table '" + read.table() + "'");
+            }
+        }
         UserInfo account = session.account();
         String self = account.user() + "@" + account.host();
         String definer = create.options().definer();

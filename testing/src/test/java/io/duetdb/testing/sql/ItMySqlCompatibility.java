@@ -72,6 +72,58 @@ class ItMySqlCompatibility {
     }
 
     @Test
+    void showWarningsListsNotesAndTheLastError() throws SQLException {
+        List<String> expected = List.of(
+                "Note|1050|Table 'noted' already exists",
+                "Note|1051|Unknown table 'test.missing_one'",
+                "Note|1007|Can't create database 'test'; database exists",
+                "Note|1008|Can't drop database 'missing_db'; database doesn't exist",
+                "Error|1146|Table 'test.missing_two' doesn't exist",
+                "errors: Error|1146|Table 'test.missing_two' doesn't exist",
+                "error count: 1",
+                "with sql_notes off: ");
+        assertThat(diagnostics(connect())).isEqualTo(expected);
+        if (mariaDb != null) {
+            assertThat(diagnostics(DriverManager.getConnection(mariaDb.url()))).as("MariaDB").isEqualTo(expected);
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP VIEW IF EXISTS missing_view");
+            assertThat(SqlTesting.rows(statement, "SHOW WARNINGS"))
+                    .containsExactly("Note|1051|Unknown table 'test.missing_view'");
+            statement.execute("CREATE TEMPORARY TABLE noted_temporary (id INT)");
+            assertThatThrownBy(() -> statement.execute("CREATE VIEW over_temporary AS SELECT * FROM noted_temporary"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(1352);
+                        assertThat(e.getMessage()).isEqualTo("View's SELECT refers to a temporary table 'noted_temporary'");
+                    });
+        }
+    }
+
+    /** What SHOW WARNINGS, SHOW ERRORS and SHOW COUNT(*) ERRORS say after statements that leave notes or fail. */
+    private static List<String> diagnostics(Connection connection) throws SQLException {
+        List<String> seen = new ArrayList<>();
+        try (connection; Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS noted");
+            statement.execute("CREATE TABLE noted (id INT PRIMARY KEY)");
+            for (String sql : List.of("CREATE TABLE IF NOT EXISTS noted (id INT)", "DROP TABLE IF EXISTS missing_one",
+                    "CREATE DATABASE IF NOT EXISTS test", "DROP DATABASE IF EXISTS missing_db")) {
+                statement.execute(sql);
+                seen.addAll(SqlTesting.rows(statement, "SHOW WARNINGS"));
+            }
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM missing_two")).isInstanceOf(SQLException.class);
+            seen.addAll(SqlTesting.rows(statement, "SHOW WARNINGS"));
+            seen.add("errors: " + String.join(",", SqlTesting.rows(statement, "SHOW ERRORS")));
+            seen.add("error count: " + String.join(",", SqlTesting.rows(statement, "SHOW COUNT(*) ERRORS")));
+            statement.execute("SET sql_notes = 0");
+            statement.execute("DROP TABLE IF EXISTS missing_one");
+            seen.add("with sql_notes off: " + String.join(",", SqlTesting.rows(statement, "SHOW WARNINGS")));
+            statement.execute("SET sql_notes = 1");
+            statement.execute("DROP TABLE noted");
+        }
+        return seen;
+    }
+
+    @Test
     void modifiersAndOptionsThatChangeNothingAreAccepted() throws Exception {
         onBoth("CREATE TABLE tuned (a INT NOT NULL, c VARCHAR(9), d INT, UNIQUE KEY u USING BTREE (c(3)),"
                         + " KEY k (d) USING HASH KEY_BLOCK_SIZE = 4 COMMENT 'x') KEY_BLOCK_SIZE=8 STATS_PERSISTENT=0",

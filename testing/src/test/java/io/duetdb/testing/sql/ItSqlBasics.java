@@ -249,6 +249,48 @@ class ItSqlBasics {
                 assertThat(SqlTesting.metric(sqlCluster.server(), "duet_sql_point_gets_without_blocking_total", answered))
                         .isGreaterThanOrEqualTo(before + 4);
                 assertThat(rows(statement, "SELECT FOUND_ROWS()")).containsExactly("1");
+                // Text statements (COM_QUERY) of the same shape take the same path.
+                double beforeText = SqlTesting.metric(sqlCluster.server(), "duet_sql_point_gets_without_blocking_total",
+                        answered);
+                try (Connection text = DriverManager.getConnection(sqlCluster.url());
+                        Statement plain = text.createStatement()) {
+                    assertThat(rows(plain, "SELECT v FROM unblocked WHERE id = 7")).containsExactly("v7");
+                    assertThat(rows(plain, " select id, v from unblocked where 9 = id ")).containsExactly("9|v9");
+                    assertThat(rows(plain, "SELECT v FROM unblocked WHERE id = 99")).isEmpty();
+                    assertThat(rows(plain, "SELECT v FROM unblocked WHERE id = '7'")).containsExactly("v7");
+                    assertThat(errorOf(() -> plain.executeQuery("SELECT nope FROM unblocked WHERE id = 7")))
+                            .isEqualTo(1054);
+                }
+                assertThat(SqlTesting.metric(sqlCluster.server(), "duet_sql_point_gets_without_blocking_total", answered))
+                        .isGreaterThanOrEqualTo(beforeText + 3);
+                // Inside a transaction: its own writes first, then its snapshot.
+                double beforeTransaction = SqlTesting.metric(sqlCluster.server(),
+                        "duet_sql_point_gets_without_blocking_total", answered);
+                statement.execute("BEGIN");
+                statement.executeUpdate("UPDATE unblocked SET v = 'mine' WHERE id = 5");
+                statement.executeUpdate("DELETE FROM unblocked WHERE id = 6");
+                List<String> inTransaction = new ArrayList<>();
+                try (Connection other = DriverManager.getConnection(sqlCluster.url());
+                        Statement writer = other.createStatement()) {
+                    writer.executeUpdate("UPDATE unblocked SET v = 'theirs' WHERE id = 8");
+                    for (long id : new long[] {5, 6, 8}) {
+                        byKey.setLong(1, id);
+                        try (ResultSet result = byKey.executeQuery()) {
+                            inTransaction.add(result.next() ? result.getString(2) : "none");
+                        }
+                    }
+                    statement.execute("ROLLBACK");
+                    for (long id : new long[] {5, 6, 8}) {
+                        byKey.setLong(1, id);
+                        try (ResultSet result = byKey.executeQuery()) {
+                            inTransaction.add(result.next() ? result.getString(2) : "none");
+                        }
+                    }
+                    writer.executeUpdate("UPDATE unblocked SET v = 'v8' WHERE id = 8");
+                }
+                assertThat(inTransaction).containsExactly("mine", "none", "v8", "v5", "v6", "theirs");
+                assertThat(SqlTesting.metric(sqlCluster.server(), "duet_sql_point_gets_without_blocking_total", answered))
+                        .isGreaterThanOrEqualTo(beforeTransaction + 6);
                 // A schema change since planning sends the statement the usual way once, which plans it again.
                 statement.execute("ALTER TABLE unblocked ADD COLUMN w INT DEFAULT 7");
                 statement.execute("UPDATE unblocked SET v = 'two' WHERE id = 2");

@@ -117,7 +117,7 @@ class ItTemporaryTables {
             assertThat(rows(statement, "SELECT COUNT(*) FROM staged")).containsExactly("0");
             assertThat(rows(statement, "SELECT COUNT(*) FROM prices")).containsExactly("3");
             statement.execute("CREATE TEMPORARY TABLE IF NOT EXISTS staged (id INT)");
-            assertThat(rows(statement, "SHOW WARNINGS")).containsExactly("Warning|1050|Table 'staged' already exists");
+            assertThat(rows(statement, "SHOW WARNINGS")).containsExactly("Note|1050|Table 'staged' already exists");
             assertError(statement, "CREATE TEMPORARY TABLE staged (id INT)", 1050, "Table 'staged' already exists");
             assertError(statement, "CREATE TEMPORARY TABLE child (id INT, p INT, FOREIGN KEY (p) REFERENCES prices (id))",
                     1215, "Cannot add foreign key constraint");
