@@ -143,6 +143,7 @@ public final class QueryPlanner {
             plan = RelDecorrelator.decorrelateQuery(plan, RelFactories.LOGICAL_BUILDER.create(cluster, reader));
         }
         plan = CollationRewrite.rewrite(plan);
+        plan = EnumNumbers.rewrite(plan);
         HepPlanner rewriter = new HepPlanner(REWRITE_PROGRAM);
         rewriter.setRoot(plan);
         plan = rewriter.findBestExp();

@@ -51,6 +51,26 @@ class QueryPlannerTest {
     }
 
     @Test
+    void anEnumOrSetColumnInANumericContextIsItsPlaceOrBits() {
+        ColumnInfo id = new ColumnInfo(1, "id", 0, SqlType.INT, true, false, null, false, false, false, "",
+                SchemaState.PUBLIC);
+        ColumnInfo size = new ColumnInfo(2, "size", 1, SqlType.withElements(io.duetdb.common.types.SqlTypeName.ENUM,
+                List.of("s", "m", "l")), false, false, null, false, false, false, "", SchemaState.PUBLIC);
+        ColumnInfo label = new ColumnInfo(3, "label", 2, SqlType.varchar(9), false, false, null, false, false, false,
+                "", SchemaState.PUBLIC);
+        InfoSchema schema = new InfoSchema(1, List.of(new DatabaseInfo(1, "db")), List.of(new TableInfo(10, 1, "t",
+                List.of(id, size, label), List.of(), null, 4, 1, "", 0)));
+        QueryPlanner planner = new QueryPlanner(new CalciteCatalog(schema), "db");
+        String numeric = RelOptUtil.toString(planner.plan(StatementParser.parse(
+                "SELECT size + 0, label + 0 FROM t WHERE size = 2")).plan());
+        assertThat(numeric).contains("CAST(CASE(IS NULL($1), null:BIGINT, FIELD($1, ", "EXPR$1=[CAST($2):DOUBLE]");
+        // Text stays text, and other text columns convert their text.
+        String text = RelOptUtil.toString(planner.plan(StatementParser.parse(
+                "SELECT label + 0 FROM t WHERE size = 'm'")).plan());
+        assertThat(text).doesNotContain("FIELD");
+    }
+
+    @Test
     void aColumnNamedUserIsTheColumnAndUserWithParenthesesTheFunction() {
         ColumnInfo user = new ColumnInfo(1, "user", 0, SqlType.varchar(20), false, false, null, false, false, false,
                 "", SchemaState.PUBLIC);

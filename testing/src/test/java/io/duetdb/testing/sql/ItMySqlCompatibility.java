@@ -472,6 +472,16 @@ class ItMySqlCompatibility {
                 "6", "2");
         assertShared("SELECT id FROM shirts ORDER BY tags, id", "4", "5", "3", "6", "1", "2");
         assertShared("SELECT MAX(size) FROM shirts", "small");
+        // In a numeric context an ENUM is its value's place and a SET its members' bits.
+        // (DuetDB types size + 0 as DOUBLE, MySQL as BIGINT: the values agree.)
+        assertShared("SELECT id, CAST(size AS UNSIGNED), CAST(tags AS SIGNED), CAST(size + 0 AS SIGNED),"
+                + " CAST(size * 2 AS SIGNED) FROM shirts ORDER BY id",
+                "1|2|5|2|4", "2|3|5|3|6", "3|1|0|1|2", "4|3|null|3|6", "5|1|null|1|2", "6|4|2|4|8");
+        assertShared("SELECT id FROM shirts WHERE size = 3 OR tags = 2 ORDER BY id", "2", "4", "6");
+        assertShared("SELECT id FROM shirts WHERE size * 10 = 20 OR tags + 0 = 5 ORDER BY id", "1", "2");
+        assertShared("SELECT id FROM shirts WHERE size > 2 AND size < 4 ORDER BY id", "2", "4");
+        assertShared("SELECT a.id, b.id FROM shirts a JOIN shirts b ON a.size + 0 = b.id WHERE a.id < 4 ORDER BY a.id",
+                "1|2", "2|3", "3|1");
         assertError("ALTER TABLE shirts MODIFY size ENUM('small', 'large', 'huge') NOT NULL", 1265, "01000",
                 "Data truncated for column 'size' at row 1");
         try (Connection connection = connect(); Statement statement = connection.createStatement();
