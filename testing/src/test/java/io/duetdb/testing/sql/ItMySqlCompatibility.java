@@ -13,8 +13,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,18 +25,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ItMySqlCompatibility {
     @RegisterExtension
     static final SqlCluster sqlCluster = new SqlCluster(3);
-    static PrivateMariaDbServer mariaDb;
+    @RegisterExtension
+    static final MariaDbAnswers mariaDbAnswers = new MariaDbAnswers(sqlCluster);
 
-    @BeforeAll
-    static void start() throws Exception {
-        mariaDb = PrivateMariaDbServer.startIfInstalled().orElse(null);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (mariaDb != null) {
-            mariaDb.close();
-        }
+    /** The private MariaDB, or null when it is not installed here. */
+    private static PrivateMariaDbServer mariaDb() {
+        return mariaDbAnswers.server();
     }
 
     private static Connection connect() throws SQLException {
@@ -46,7 +38,7 @@ class ItMySqlCompatibility {
     }
 
     private static SharedAnswers answers() {
-        return new SharedAnswers(sqlCluster::url, mariaDb);
+        return mariaDbAnswers.answers();
     }
 
     private static void onBoth(String... statements) throws SQLException {
@@ -83,8 +75,8 @@ class ItMySqlCompatibility {
                 "error count: 1",
                 "with sql_notes off: ");
         assertThat(diagnostics(connect())).isEqualTo(expected);
-        if (mariaDb != null) {
-            assertThat(diagnostics(DriverManager.getConnection(mariaDb.url()))).as("MariaDB").isEqualTo(expected);
+        if (mariaDb() != null) {
+            assertThat(diagnostics(DriverManager.getConnection(mariaDb().url()))).as("MariaDB").isEqualTo(expected);
         }
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("DROP VIEW IF EXISTS missing_view");
@@ -225,8 +217,8 @@ class ItMySqlCompatibility {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             assertThat(statement.executeUpdate(joinedUpdate)).isEqualTo(4);
         }
-        if (mariaDb != null) {
-            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+        if (mariaDb() != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb().url());
                     Statement statement = connection.createStatement()) {
                 assertThat(statement.executeUpdate(joinedUpdate)).as("MariaDB").isEqualTo(4);
             }
@@ -335,8 +327,8 @@ class ItMySqlCompatibility {
             duet = SqlTesting.rows(statement, weeks);
         }
         assertThat(duet).hasSize(72).contains("2021-01-01|0|0|52|53|0|0|53|52|202052|202053|202053|202053");
-        if (mariaDb != null) {
-            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+        if (mariaDb() != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb().url());
                     Statement statement = connection.createStatement()) {
                 assertThat(duet).as("MariaDB").isEqualTo(SqlTesting.rows(statement, weeks));
             }
@@ -407,8 +399,8 @@ class ItMySqlCompatibility {
             statement.execute("SET @total := 0");
             assertThat(SqlTesting.rows(statement, runningTotal)).containsExactly("1|30", "2|40", "3|60");
         }
-        if (mariaDb != null) {
-            try (Connection connection = DriverManager.getConnection(mariaDb.url());
+        if (mariaDb() != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb().url());
                     Statement statement = connection.createStatement()) {
                 statement.execute("SET @total := 0");
                 assertThat(SqlTesting.rows(statement, runningTotal)).as("MariaDB").containsExactly("1|30", "2|40", "3|60");
@@ -428,7 +420,7 @@ class ItMySqlCompatibility {
         assertError("INSERT INTO bits VALUES (4, 2, 0)", 1406, "22001",
                 "Data truncation: Data too long for column 'f' at row 1");
         assertError("CREATE TABLE wide (b BIT(65))", 1439, "42000", "Display width out of range for column 'b' (max = 64)");
-        for (String url : mariaDb == null ? List.of(sqlCluster.url()) : List.of(sqlCluster.url(), mariaDb.url())) {
+        for (String url : mariaDb() == null ? List.of(sqlCluster.url()) : List.of(sqlCluster.url(), mariaDb().url())) {
             try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement();
                     ResultSet result = statement.executeQuery("SELECT f, m FROM bits WHERE id = 2")) {
                 assertThat(result.next()).isTrue();
@@ -578,8 +570,8 @@ class ItMySqlCompatibility {
             duet = countsAfterStatements(connection);
         }
         assertThat(duet).containsExactly("3", "-1|3", "2", "0", "11", "3", "3", "1");
-        if (mariaDb != null) {
-            try (Connection connection = DriverManager.getConnection(mariaDb.url())) {
+        if (mariaDb() != null) {
+            try (Connection connection = DriverManager.getConnection(mariaDb().url())) {
                 assertThat(countsAfterStatements(connection)).as("MariaDB").isEqualTo(duet);
             }
         }

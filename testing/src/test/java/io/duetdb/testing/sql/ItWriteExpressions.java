@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,20 +22,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ItWriteExpressions {
     @RegisterExtension
     static final SqlCluster sqlCluster = new SqlCluster(3);
-    static PrivateMariaDbServer mariaDb;
+    @RegisterExtension
+    static final MariaDbAnswers mariaDb = new MariaDbAnswers(sqlCluster);
     static SharedAnswers answers;
 
     @BeforeAll
-    static void start() throws Exception {
-        mariaDb = PrivateMariaDbServer.startIfInstalled().orElse(null);
-        answers = new SharedAnswers(sqlCluster::url, mariaDb);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (mariaDb != null) {
-            mariaDb.close();
-        }
+    static void start() {
+        answers = mariaDb.answers();
     }
 
     @Test

@@ -32,6 +32,11 @@ final class MariaDbAnswers implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
+    /** The private MariaDB while the class runs, or null when MariaDB is not installed here. */
+    PrivateMariaDbServer server() {
+        return mariaDb;
+    }
+
     SharedAnswers answers() {
         return new SharedAnswers(sqlCluster::url, mariaDb);
     }
