@@ -152,6 +152,9 @@ public final class Session implements SessionFunctions {
     // ---- what the protocol layer uses ----
 
     /** Statements that read the previous statement's warnings rather than clear them (as in MySQL). */
+    /** Longer texts are no point get the event loop should parse: the usual way parses them. */
+    private static final int POINT_GET_TEXT_LIMIT = 1024;
+
     private static final Pattern READS_DIAGNOSTICS = Pattern.compile(
             "(?is)\\s*(SHOW\\s+(WARNINGS|ERRORS|COUNT\\s*\\(\\s*\\*\\s*\\)\\s+(WARNINGS|ERRORS))\\b.*"
                     + "|SELECT\\s+@@(SESSION\\.)?(WARNING_COUNT|ERROR_COUNT)\\b.*)");
@@ -247,6 +250,9 @@ public final class Session implements SessionFunctions {
     }
 
     private final Map<Integer, Prepared> prepared = new HashMap<>();
+    /** The text {@link #executeWithoutBlocking} last parsed and its parse (untouched: only matched), taken once. */
+    private String parsedText;
+    private SqlNode parsedStatement;
     private final TemporaryTables temporaryTables = new TemporaryTables(this);
     /** The catalog of the schema with this session's temporary tables, while it has some. */
     private CalciteCatalog temporaryCatalog;
@@ -455,14 +461,19 @@ public final class Session implements SessionFunctions {
      */
     public Optional<CompletableFuture<Optional<StatementResult>>> executeWithoutBlocking(String sql) {
         String trimmed = SqlText.trim(sql);
-        if (trimmed.length() < 6 || !trimmed.regionMatches(true, 0, "SELECT", 0, 6) || trimmed.indexOf('@') >= 0
+        if (trimmed.length() < 6 || trimmed.length() > POINT_GET_TEXT_LIMIT
+                || !trimmed.regionMatches(true, 0, "SELECT", 0, 6) || trimmed.indexOf('@') >= 0
                 || trimmed.indexOf(';') >= 0 || !statementLock.tryLock()) {
             return Optional.empty();
         }
         try {
             Optional<PointGetFastPath> pointGet;
             try {
-                pointGet = PointGetFastPath.match(StatementParser.parse(trimmed), schema(), database);
+                SqlNode parsed = StatementParser.parse(trimmed);
+                // The usual way takes this parse instead of parsing the text again.
+                parsedText = trimmed;
+                parsedStatement = parsed;
+                pointGet = PointGetFastPath.match(parsed, schema(), database);
             } catch (RuntimeException e) {
                 return Optional.empty();
             }
@@ -1067,7 +1078,9 @@ public final class Session implements SessionFunctions {
             return dispatch(transactionControl, sql);
         }
         String rewritten = SqlText.rewriteVariables(sql, this::userVariableType);
-        SqlNode statement = StatementParser.parse(rewritten);
+        SqlNode statement = rewritten.equals(parsedText) ? parsedStatement : StatementParser.parse(rewritten);
+        parsedText = null;
+        parsedStatement = null;
         if (isPlainTransactionControl(statement) && parsedTransactionControl.size() < PARSED_TRANSACTION_CONTROL_TEXTS) {
             parsedTransactionControl.put(sql, statement);
         }
