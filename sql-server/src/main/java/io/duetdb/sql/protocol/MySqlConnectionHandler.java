@@ -427,7 +427,9 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         try {
             packet.skipBytes(1);
             if (kind == COM_QUERY) {
-                pending = session.executeWithoutBlocking(QueryText.read(packet));
+                // A text too long to be a point get is not decoded here (large INSERTs would be decoded twice).
+                pending = packet.readableBytes() > 4 * Session.POINT_GET_TEXT_LIMIT ? Optional.empty()
+                        : session.executeWithoutBlocking(QueryText.read(packet));
             } else {
                 int id = packet.readIntLE();
                 packet.skipBytes(5); // cursor flags and iteration count

@@ -153,7 +153,7 @@ public final class Session implements SessionFunctions {
 
     /** Statements that read the previous statement's warnings rather than clear them (as in MySQL). */
     /** Longer texts are no point get the event loop should parse: the usual way parses them. */
-    private static final int POINT_GET_TEXT_LIMIT = 1024;
+    public static final int POINT_GET_TEXT_LIMIT = 1024;
 
     private static final Pattern READS_DIAGNOSTICS = Pattern.compile(
             "(?is)\\s*(SHOW\\s+(WARNINGS|ERRORS|COUNT\\s*\\(\\s*\\*\\s*\\)\\s+(WARNINGS|ERRORS))\\b.*"
