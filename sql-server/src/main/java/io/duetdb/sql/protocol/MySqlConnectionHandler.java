@@ -25,6 +25,8 @@ import io.duetdb.sql.session.SessionManager;
 import io.duetdb.sql.session.StatementResult;
 import io.duetdb.sql.session.UpdateResult;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -88,9 +90,17 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
     private record QueuedCommand(ByteBuf packet, int sequenceId) {
     }
 
+    /**
+     * Commands a client may send ahead before the channel stops reading. Reading goes on while a command runs (a
+     * client that waits for each answer never reaches this), so a command costs no two epoll changes.
+     */
+    private static final int MAX_QUEUED_COMMANDS = 16;
+
     /** Commands received and not yet started, oldest first; used on the event loop only. */
     private final java.util.ArrayDeque<QueuedCommand> queued = new java.util.ArrayDeque<>();
     private boolean commandRunning;
+    /** The header of the last result set written; commands run one at a time, each handing over to the next. */
+    private volatile ResultSetHeader lastHeader;
     /** The file a LOAD DATA LOCAL statement is receiving; null otherwise. */
     private volatile LocalInfileReceiver infile;
     /** Statements prepared as their text (TextStatements), by id. */
@@ -149,8 +159,10 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
                 case AWAITING_AUTH_SWITCH_RESPONSE -> readAuthSwitchResponse(context, packet, sequenceId);
                 case AWAITING_PASSWORD -> readPassword(context, packet, sequenceId);
                 case COMMANDS -> {
-                    context.channel().config().setAutoRead(false);
                     queued.add(new QueuedCommand(packet.retain(), sequenceId));
+                    if (queued.size() > MAX_QUEUED_COMMANDS) {
+                        context.channel().config().setAutoRead(false);
+                    }
                     runNextCommand(context);
                 }
                 case CLOSED -> {
@@ -463,18 +475,28 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             } finally {
                 packet.release();
             }
-            writer.flush();
-            context.executor().execute(() -> commandDone(context));
+            finishCommand(context);
         });
         return true;
+    }
+
+    /**
+     * Sends a finished command's reply and goes on with the next one, in one task on the event loop: the reply's
+     * write and flush from another thread would be tasks of their own.
+     */
+    private void finishCommand(ChannelHandlerContext context) {
+        context.executor().execute(() -> {
+            writer.flush();
+            commandDone(context);
+        });
     }
 
     /** A command finished (event loop only): the next queued one runs, or the channel reads again. */
     private void commandDone(ChannelHandlerContext context) {
         commandRunning = false;
-        if (!queued.isEmpty()) {
-            runNextCommand(context);
-        } else if (state == State.COMMANDS) {
+        runNextCommand(context);
+        if (state == State.COMMANDS && queued.size() <= MAX_QUEUED_COMMANDS && infile == null
+                && !context.channel().config().isAutoRead()) {
             context.channel().config().setAutoRead(true);
         }
     }
@@ -514,8 +536,7 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
             packet.release();
         }
         if (keepOpen) {
-            writer.flush();
-            context.executor().execute(() -> commandDone(context));
+            finishCommand(context);
         } else {
             writer.send();
             context.writeAndFlush(context.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
@@ -753,19 +774,45 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /** The column count, the column definitions, and the EOF after them unless the client deprecated it. */
     private void writeResultSetHeader(List<ResultColumn> columns) {
-        ByteBuf count = writer.newPayload();
-        Packets.writeLengthEncodedInteger(count, columns.size());
-        writer.write(count);
-        for (ResultColumn column : columns) {
-            writeColumnDefinition(column, false);
-        }
+        writer.write(resultSetHeader(columns).payloads());
         if (!deprecateEof()) {
             writeEof();
         }
     }
 
+    /**
+     * The header's packets, encoded again only when the columns are not those of the last result: a prepared
+     * statement's executions return the same column list, and encoding it was half the cost of a point get's answer.
+     */
+    private ResultSetHeader resultSetHeader(List<ResultColumn> columns) {
+        ResultSetHeader header = lastHeader;
+        if (header == null || header.columns() != columns) {
+            byte[][] payloads = new byte[columns.size() + 1][];
+            ByteBuf count = Unpooled.buffer(9);
+            Packets.writeLengthEncodedInteger(count, columns.size());
+            payloads[0] = ByteBufUtil.getBytes(count);
+            for (int i = 0; i < columns.size(); i++) {
+                ByteBuf definition = Unpooled.buffer(64);
+                encodeColumnDefinition(definition, columns.get(i), false);
+                payloads[i + 1] = ByteBufUtil.getBytes(definition);
+            }
+            header = new ResultSetHeader(columns, payloads);
+            lastHeader = header;
+        }
+        return header;
+    }
+
+    /** A result's columns with their packets' payloads. */
+    private record ResultSetHeader(List<ResultColumn> columns, byte[][] payloads) {
+    }
+
     private void writeColumnDefinition(ResultColumn column, boolean withDefault) {
         ByteBuf payload = writer.newPayload();
+        encodeColumnDefinition(payload, column, withDefault);
+        writer.write(payload);
+    }
+
+    private static void encodeColumnDefinition(ByteBuf payload, ResultColumn column, boolean withDefault) {
         Packets.writeLengthEncodedString(payload, "def");
         Packets.writeLengthEncodedString(payload, column.database());
         Packets.writeLengthEncodedString(payload, column.table());
@@ -782,7 +829,6 @@ final class MySqlConnectionHandler extends ChannelInboundHandlerAdapter {
         if (withDefault) {
             payload.writeByte(0xFB);
         }
-        writer.write(payload);
     }
 
     private boolean deprecateEof() {

@@ -2,6 +2,7 @@ package io.duetdb.sql.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 
 /**
@@ -27,8 +28,12 @@ final class PacketWriter {
         return channel.alloc();
     }
 
+    /**
+     * A payload to fill and {@link #write}: a heap buffer, since its bytes are copied into the reply's one pooled
+     * buffer (a pooled one per packet cost an allocation and leak tracking each).
+     */
     ByteBuf newPayload() {
-        return channel.alloc().buffer(64);
+        return Unpooled.buffer(64);
     }
 
     /** Replies to a packet continue its sequence. */
@@ -57,6 +62,13 @@ final class PacketWriter {
             } while (remaining > 0);
         } finally {
             payload.release();
+        }
+    }
+
+    /** Writes each payload as a packet of its own. */
+    synchronized void write(byte[][] payloads) {
+        for (byte[] payload : payloads) {
+            write(Unpooled.wrappedBuffer(payload));
         }
     }
 
