@@ -203,7 +203,8 @@ public final class DdlExecutor {
                     runJob("drop index", job -> dropIndex(alter.table(), currentDatabase, drop.name().getSimple(),
                             drop.ifExists(), job));
                 } else if (action instanceof SqlAlterTableAddColumn add) {
-                    runJob("add column", job -> addColumn(alter.table(), currentDatabase, add, job));
+                    runJob("add column", job -> addColumn(alter.table(), currentDatabase, add, settings, cancelled,
+                            job));
                     for (SqlCheckConstraint check : add.column().checks()) {
                         runJob("add check", job -> checks.add(qualified(alter.table(), currentDatabase), check,
                                 add.column().name().getSimple(), cancelled, job));
@@ -814,16 +815,16 @@ public final class DdlExecutor {
         moveIndex(name, indexId, SchemaState.PUBLIC, job);
     }
 
-    /** ADD COLUMN: delete-only, write-only, public (rows written before read the column's original default). */
-    private void addColumn(SqlIdentifier tableName, String currentDatabase,
-            SqlAlterTableAddColumn add, DdlJobRecord job) {
+    /**
+     * ADD COLUMN: delete-only, write-only, public (rows written before read the column's original default). A
+     * generated column, or one with an expression default, is computed by every writer once write-only, and in the
+     * rows written before by a backfill (write reorganization) before it becomes public.
+     */
+    private void addColumn(SqlIdentifier tableName, String currentDatabase, SqlAlterTableAddColumn add,
+            DdlSettings settings, BooleanSupplier cancelled, DdlJobRecord job) {
         String[] name = qualified(tableName, currentDatabase);
         String columnName = add.column().name().getSimple();
-        if (ColumnDefinitions.column(add.column(), 1, 0, false, Collation.DEFAULT).expression() != null
-                && new ColumnValueCheck(client).hasRows(table(catalog.current(), name))) {
-            throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "adding a generated column or a column with an"
-                    + " expression default to a table with rows is not supported yet: it would compute every row");
-        }
+        boolean computed = ColumnDefinitions.column(add.column(), 1, 0, false, Collation.DEFAULT).expression() != null;
         Integer columnId = job.runDdl("add column " + columnName + " to " + name[1], (ddl, current) -> {
             TableInfo table = table(current, name);
             if (table.column(columnName).isPresent()) {
@@ -876,7 +877,31 @@ public final class DdlExecutor {
             return;
         }
         moveColumn(name, columnId, SchemaState.WRITE_ONLY, job);
+        if (computed) {
+            moveColumn(name, columnId, SchemaState.WRITE_REORGANIZATION, job);
+            try {
+                TableInfo reorganizing = table(catalog.current(), name);
+                new ColumnBackfill(client, observer).run(reorganizing, settings.rowCompletion().forTable(reorganizing),
+                        backfillBatchSize(), cancelled, job);
+            } catch (RuntimeException e) {
+                dropAddedColumn(name, columnId, columnName, job);
+                throw e;
+            }
+        }
         moveColumn(name, columnId, SchemaState.PUBLIC, job);
+    }
+
+    /** Takes back a column whose backfill failed; rows that hold a value for it keep it unread. */
+    private void dropAddedColumn(String[] name, int columnId, String columnName, DdlJobRecord job) {
+        job.runDdl("add column " + columnName + " to " + name[1] + " (rolled back)", (ddl, current) -> {
+            TableInfo table = table(current, name);
+            List<ColumnInfo> columns = new ArrayList<>(table.columns());
+            columns.removeIf(column -> column.id() == columnId);
+            ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
+                    table.nextIndexId()));
+            job.schemaState(DdlJob.NO_SCHEMA_STATE);
+            return null;
+        });
     }
 
     /** DROP COLUMN: write-only, delete-only, gone (rows keep the value until rewritten; readers skip it). */

@@ -1006,7 +1006,7 @@ public final class Session implements SessionFunctions {
 
     DdlSettings ddlSettings() {
         return new DdlSettings(ClusteredIndexDefault.of(systemVariable("", ClusteredIndexDefault.VARIABLE)),
-                foreignKeyChecks());
+                foreignKeyChecks(), WriteExpressions.completion(this));
     }
 
     @Override

@@ -16,6 +16,8 @@ import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.ddl.RowCompletion;
+import io.duetdb.sql.exec.Coercion;
 import io.duetdb.sql.exec.ExpressionCompiler;
 import io.duetdb.sql.exec.RowExpression;
 import io.duetdb.sql.parser.StatementParser;
@@ -71,14 +73,31 @@ final class WriteExpressions {
                 texts.add("(" + column.expression().text() + ")");
             }
         }
+        for (ColumnInfo column : table.columns()) {
+            if (column.defaultExpression() != null && isBeingAdded(column)) {
+                expressionColumns.add(column);
+                texts.add("(" + column.expression().text() + ")");
+            }
+        }
         for (ColumnInfo column : publicColumns) {
             if (column.generated()) {
                 expressionColumns.add(column);
                 texts.add("(" + column.expression().text() + ")");
             }
         }
+        // A column being added: writers compute it from the public columns before readers see it.
+        for (ColumnInfo column : table.columns()) {
+            if (column.generated() && isBeingAdded(column)) {
+                expressionColumns.add(column);
+                texts.add("(" + column.expression().text() + ")");
+            }
+        }
         List<CheckConstraint> checks = table.checks().stream().filter(CheckConstraint::enforced).toList();
         checks.forEach(check -> texts.add("(" + check.text() + ")"));
+        if (texts.isEmpty()) {
+            // Only a column still delete-only has an expression: writers store its original default.
+            return NONE;
+        }
         String database = session.manager().catalog().current().database(table.databaseId()).orElseThrow().name();
         SqlSelect select = (SqlSelect) StatementParser.parse("SELECT " + String.join(", ", texts) + " FROM `"
                 + database.replace("`", "``") + "`.`" + table.name().replace("`", "``") + "`");
@@ -111,6 +130,36 @@ final class WriteExpressions {
             publicPositions[i] = table.columns().indexOf(publicColumns.get(i));
         }
         return new WriteExpressions(defaults, generated, checks, conditions, table.columns(), publicPositions);
+    }
+
+    /**
+     * The session's completion of full rows, for DDL that computes a new generated column in the rows a table holds:
+     * strictly, as an ALTER TABLE in strict mode (a value that does not fit fails it).
+     */
+    static RowCompletion completion(Session session) {
+        return table -> {
+            WriteExpressions expressions = of(session, table);
+            return row -> expressions.completeBackfilled(row, (value, column, rowNumber) ->
+                    Coercion.toColumn(value, column, null));
+        };
+    }
+
+    /**
+     * Completes a row the backfill of a column being added reads: its expression default when it holds none (the
+     * row predates the column, or an UPDATE carried the missing value along), then what an update computes.
+     */
+    private void completeBackfilled(Object[] row, Coercer coercer) {
+        if (isEmpty()) {
+            return;
+        }
+        Object[] publicRow = publicRow(row);
+        for (Computed computed : defaults) {
+            if (computed.publicPosition() < 0 && row[computed.position()] == null) {
+                set(computed, computed.expression().evaluate(publicRow), row, publicRow, 0, coercer);
+            }
+        }
+        generate(row, publicRow, 0, coercer);
+        check(publicRow);
     }
 
     boolean isEmpty() {
@@ -159,7 +208,9 @@ final class WriteExpressions {
         }
         Object stored = value == null ? null : coercer.coerce(value, column, rowNumber);
         row[computed.position()] = stored;
-        publicRow[computed.publicPosition()] = stored;
+        if (computed.publicPosition() >= 0) {
+            publicRow[computed.publicPosition()] = stored;
+        }
     }
 
     /** MySQL: a row violates a constraint whose condition is FALSE; UNKNOWN (NULL) passes. */
@@ -183,6 +234,12 @@ final class WriteExpressions {
     /** Whether the column at {@code position} is computed by this statement when a row leaves it out. */
     boolean computes(int position) {
         ColumnInfo column = columns.isEmpty() ? null : columns.get(position);
-        return column != null && column.expression() != null && column.state() == SchemaState.PUBLIC;
+        return column != null && column.expression() != null
+                && (column.state() == SchemaState.PUBLIC || isBeingAdded(column));
+    }
+
+    /** Write-only and reorganizing columns: every writer writes them, and the backfill computes the older rows. */
+    private static boolean isBeingAdded(ColumnInfo column) {
+        return column.state() == SchemaState.WRITE_ONLY || column.state() == SchemaState.WRITE_REORGANIZATION;
     }
 }

@@ -9,6 +9,14 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,6 +119,86 @@ class ItWriteExpressions {
                     + " WHERE TABLE_NAME = 'tokens' AND COLUMN_NAME = 'n'")).containsExactly("DEFAULT_GENERATED");
             assertThat(SqlTesting.rows(statement, "SHOW CREATE TABLE tokens").get(0))
                     .contains("`n` int DEFAULT (10 * 2)").contains("`token` varchar(36) DEFAULT (UUID())");
+        }
+    }
+
+    @Test
+    void columnsAddedToATableWithRowsAreComputedInEveryRow() throws SQLException {
+        answers.onBoth("CREATE TABLE stock_items (id INT PRIMARY KEY, price DECIMAL(10,2), qty INT)",
+                "INSERT INTO stock_items VALUES (1, 2.50, 4), (2, 10.00, 3), (3, NULL, 1)",
+                "ALTER TABLE stock_items ADD COLUMN total DECIMAL(12,2) AS (price * qty) STORED",
+                "ALTER TABLE stock_items ADD COLUMN label VARCHAR(20) AS (CONCAT('item-', id)) VIRTUAL,"
+                        + " ADD COLUMN doubled INT DEFAULT (qty * 2)",
+                "ALTER TABLE stock_items ADD INDEX by_total (total)",
+                "INSERT INTO stock_items (id, price, qty) VALUES (4, 1.00, 5)");
+        answers.assertShared("SELECT id, price, qty, total, label, doubled FROM stock_items ORDER BY id",
+                "1|2.50|4|10.00|item-1|8", "2|10.00|3|30.00|item-2|6", "3|null|1|null|item-3|2",
+                "4|1.00|5|5.00|item-4|10");
+        answers.assertShared("SELECT id FROM stock_items WHERE total > 9 ORDER BY total", "1", "2");
+        // A value a row cannot hold fails the ALTER, which leaves no column behind.
+        // Connector/J reports 1264 as a DataTruncation, with its own SQLState and prefix (the server sends 22003).
+        answers.assertDuetError("ALTER TABLE stock_items ADD COLUMN small TINYINT AS (qty * 100) STORED", 1264,
+                "22001", "Data truncation: Out of range value for column 'small' at row 1");
+        answers.assertDuetError("ALTER TABLE stock_items ADD COLUMN required INT AS (price) STORED NOT NULL", 1048,
+                "23000", "Column 'required' cannot be null");
+        answers.assertShared("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_NAME = 'stock_items'", "6");
+        try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("ALTER TABLE stock_items ADD COLUMN token VARCHAR(36) DEFAULT (UUID())");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(DISTINCT token), MIN(LENGTH(token)) FROM stock_items"))
+                    .containsExactly("4|36");
+        }
+    }
+
+    @Test
+    void aColumnAddedWhileRowsChangeIsRightInEveryRow() throws Exception {
+        try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE busy (id INT PRIMARY KEY, a INT)");
+            StringBuilder values = new StringBuilder();
+            for (int id = 1; id <= 3000; id++) {
+                values.append(id == 1 ? "" : ",").append('(').append(id).append(',').append(id).append(')');
+            }
+            statement.execute("INSERT INTO busy VALUES " + values);
+        }
+        AtomicBoolean altered = new AtomicBoolean();
+        AtomicInteger updates = new AtomicInteger();
+        ExecutorService writers = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int writer = 0; writer < 2; writer++) {
+                int first = writer;
+                running.add(writers.submit(() -> {
+                    try (Connection connection = answers.connect();
+                            PreparedStatement update = connection.prepareStatement(
+                                    "UPDATE busy SET a = a + 1 WHERE id = ?");
+                            PreparedStatement insert = connection.prepareStatement(
+                                    "INSERT INTO busy (id, a) VALUES (?, ?)")) {
+                        for (int i = 0; !altered.get(); i++) {
+                            update.setInt(1, 1 + (first * 1499 + i * 7) % 3000);
+                            update.executeUpdate();
+                            insert.setInt(1, 10_000 + first * 100_000 + i);
+                            insert.setInt(2, i);
+                            insert.executeUpdate();
+                            updates.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
+                statement.execute("ALTER TABLE busy ADD COLUMN b BIGINT AS (a * 10) STORED, ADD COLUMN c INT DEFAULT (a + 1)");
+                altered.set(true);
+                for (Future<?> writer : running) {
+                    writer.get(60, TimeUnit.SECONDS);
+                }
+                assertThat(updates.get()).as("writes while the column was added").isPositive();
+                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM busy WHERE b IS NULL OR b <> a * 10"))
+                        .containsExactly("0");
+                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM busy WHERE c IS NULL")).containsExactly("0");
+                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) >= 3000 FROM busy")).containsExactly("1");
+            }
+        } finally {
+            altered.set(true);
+            writers.shutdownNow();
         }
     }
 
