@@ -710,6 +710,8 @@ SqlNode DuetAlterAction() :
     SqlColumnDefinition column;
     SqlIdentifier to;
     SqlNode defaultValue;
+    String defaultText = null;
+    Token start;
     SqlNodeList columns;
 }
 {
@@ -744,12 +746,24 @@ SqlNode DuetAlterAction() :
         |
             [ <COLUMN> ] name = SimpleIdentifier()
             (
-                <SET> <DEFAULT_> defaultValue = DuetDefaultValue() {
-                    return new SqlAlterTableColumnDefault(s.end(this), name, defaultValue);
+                <SET> <DEFAULT_>
+                (
+                    // DEFAULT (expression), its text kept as a column definition keeps it.
+                    LOOKAHEAD(1) <LPAREN> { start = getToken(1); } defaultValue = Expression(ExprContext.ACCEPT_SUB_QUERY)
+                    {
+                        defaultText = SqlCreateView.text(originalSql, start.beginLine, start.beginColumn,
+                            getToken(0).endLine, getToken(0).endColumn);
+                    }
+                    <RPAREN>
+                |
+                    defaultValue = DuetDefaultValue()
+                )
+                {
+                    return new SqlAlterTableColumnDefault(s.end(this), name, defaultValue, defaultText);
                 }
             |
                 <DROP> <DEFAULT_> {
-                    return new SqlAlterTableColumnDefault(s.end(this), name, null);
+                    return new SqlAlterTableColumnDefault(s.end(this), name, null, null);
                 }
             )
         )

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 import io.duetdb.client.txn.TxnClient;
+import io.duetdb.common.catalog.ColumnExpression;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.SchemaState;
@@ -137,11 +138,25 @@ final class ColumnChanges {
         job.runDdl("set default of column " + columnName + " of " + name[1], (ddl, current) -> {
             TableInfo table = DdlExecutor.table(current, name);
             ColumnInfo column = publicColumn(table, columnName);
-            ColumnDefinitions.ColumnDefault columnDefault = alter.defaultValue() == null
-                    ? ColumnDefinitions.ColumnDefault.NONE
-                    : ColumnDefinitions.defaultOf(alter.defaultValue(), column.type(), column.notNull(), columnName);
-            ColumnInfo replacement = columnDefault.applyTo(column).withOriginOf(column);
-            ddl.putTable(replaced(table, column, replacement, table.publicColumns().indexOf(column)));
+            ColumnExpression expression = alter.defaultValue() == null || column.generated() ? null
+                    : ColumnDefinitions.defaultExpression(alter.defaultValue(), alter.defaultText(), column.type(),
+                            column.autoIncrement(), columnName);
+            ColumnInfo replacement;
+            if (expression != null) {
+                // Rows written before keep their values: only writes from now on compute the expression.
+                replacement = column.withDefault(true, null, false).withExpression(expression).withOriginOf(column);
+            } else {
+                ColumnDefinitions.ColumnDefault columnDefault = alter.defaultValue() == null
+                        ? ColumnDefinitions.ColumnDefault.NONE
+                        : ColumnDefinitions.defaultOf(alter.defaultValue(), column.type(), column.notNull(), columnName);
+                replacement = columnDefault.applyTo(column).withOriginOf(column);
+            }
+            TableInfo changed = replaced(table, column, replacement, table.publicColumns().indexOf(column));
+            if (expression != null) {
+                TableExpressions.checkColumns(changed.publicColumns());
+                TableExpressions.plan(current.database(table.databaseId()).orElseThrow(), changed);
+            }
+            ddl.putTable(changed);
             job.describe(name[0], table.name(), table.databaseId(), table.id(),
                     DdlJob.schemaStateText(SchemaState.PUBLIC));
             return null;

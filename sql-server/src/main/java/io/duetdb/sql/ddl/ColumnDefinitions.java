@@ -183,16 +183,8 @@ final class ColumnDefinitions {
         String name = definition.name().getSimple();
         SqlColumnDefinition.Generation generation = definition.generation();
         if (generation == null) {
-            // BLOB, TEXT and JSON columns take no literal default, but an expression that is a literal.
-            boolean literalDefault = isLiteral(definition.defaultValue()) && type.name() != SqlTypeName.JSON
-                    && type.name() != SqlTypeName.TEXT && type.name() != SqlTypeName.BLOB;
-            if (definition.defaultText() == null || literalDefault) {
-                return null;
-            }
-            if (definition.autoIncrement()) {
-                throw new DuetException(ErrorCode.INVALID_DEFAULT, "Invalid default value for '" + name + "'");
-            }
-            return new ColumnExpression(definition.defaultText(), ColumnExpression.Kind.DEFAULT);
+            return defaultExpression(definition.defaultValue(), definition.defaultText(), type,
+                    definition.autoIncrement(), name);
         }
         String refused = definition.defaultValue() != null ? "DEFAULT"
                 : definition.autoIncrement() ? "AUTO_INCREMENT"
@@ -220,6 +212,24 @@ final class ColumnDefinitions {
         ColumnInfo applyTo(ColumnInfo column) {
             return column.withDefault(present, value, currentTimestamp);
         }
+    }
+
+    /**
+     * The expression default of a column for a DEFAULT (expression) written as {@code text}; null when there is none
+     * or the expression is a plain literal (kept as a literal default).
+     */
+    static ColumnExpression defaultExpression(SqlNode value, String text, SqlType type, boolean autoIncrement,
+            String name) {
+        // BLOB, TEXT and JSON columns take no literal default, but an expression that is a literal.
+        boolean literalDefault = isLiteral(value) && type.name() != SqlTypeName.JSON
+                && type.name() != SqlTypeName.TEXT && type.name() != SqlTypeName.BLOB;
+        if (text == null || literalDefault) {
+            return null;
+        }
+        if (autoIncrement) {
+            throw new DuetException(ErrorCode.INVALID_DEFAULT, "Invalid default value for '" + name + "'");
+        }
+        return new ColumnExpression(text, ColumnExpression.Kind.DEFAULT);
     }
 
     /** The default {@code written} (null when none is) for a column of {@code type}, checked as MySQL does. */

@@ -155,7 +155,12 @@ class StatementParserTest {
                 .isEqualTo("INDEX k>k2");
         assertThat(actions.get(4)).isInstanceOf(SqlAlterTableRename.class);
         assertThat(((SqlAlterTableColumnDefault) actions.get(5)).defaultValue()).isInstanceOf(SqlLiteral.class);
+        assertThat(((SqlAlterTableColumnDefault) actions.get(5)).defaultText()).isNull();
         assertThat(((SqlAlterTableColumnDefault) actions.get(6)).defaultValue()).isNull();
+        SqlAlterTable expressionDefault = (SqlAlterTable) StatementParser.parse(
+                "ALTER TABLE t ALTER COLUMN a SET DEFAULT (CONCAT('x', b) )");
+        assertThat(((SqlAlterTableColumnDefault) expressionDefault.actions().get(0)).defaultText())
+                .isEqualTo("CONCAT('x', b)");
         SqlAlterTable added = (SqlAlterTable) StatementParser.parse("ALTER TABLE t ADD COLUMN (a INT, b INT UNIQUE),"
                 + " ADD c INT");
         assertThat(added.actions().getList()).hasSize(3).allMatch(action -> action instanceof SqlAlterTableAddColumn);

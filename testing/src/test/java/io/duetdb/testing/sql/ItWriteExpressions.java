@@ -150,6 +150,26 @@ class ItWriteExpressions {
     }
 
     @Test
+    void anExpressionDefaultSetLaterAppliesToRowsWrittenAfter() throws SQLException {
+        answers.onBoth("CREATE TABLE defaults_later (id INT PRIMARY KEY, n INT DEFAULT 3, t VARCHAR(36), j JSON)",
+                "INSERT INTO defaults_later (id) VALUES (1)",
+                "ALTER TABLE defaults_later ALTER COLUMN n SET DEFAULT (id * 10)",
+                "ALTER TABLE defaults_later ALTER COLUMN t SET DEFAULT (CONCAT('t-', id)), ALTER COLUMN j SET DEFAULT"
+                        + " (JSON_ARRAY(id))",
+                "INSERT INTO defaults_later (id) VALUES (2)",
+                "ALTER TABLE defaults_later ALTER COLUMN n SET DEFAULT 7",
+                "INSERT INTO defaults_later (id) VALUES (3)");
+        answers.assertShared("SELECT id, n, t, j FROM defaults_later ORDER BY id", "1|3|null|null", "2|20|t-2|[2]",
+                "3|7|t-3|[3]");
+        try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SHOW CREATE TABLE defaults_later").get(0))
+                    .contains("`n` int DEFAULT '7'").contains("`t` varchar(36) DEFAULT (CONCAT('t-', id))");
+        }
+        answers.assertDuetError("ALTER TABLE defaults_later ALTER COLUMN n SET DEFAULT (nosuch + 1)", 1054, "42S22",
+                "Unknown column 'nosuch' in 'default value expression'");
+    }
+
+    @Test
     void aColumnAddedWhileRowsChangeIsRightInEveryRow() throws Exception {
         try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE busy (id INT PRIMARY KEY, a INT)");
