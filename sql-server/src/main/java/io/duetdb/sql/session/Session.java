@@ -278,34 +278,45 @@ public final class Session implements SessionFunctions {
     public PreparedStatementInfo prepare(String sql) {
         statementLock.lock();
         try {
-            String text = SqlText.rewriteVariables(SqlText.trim(sql), this::userVariableType);
-            // TiDB's prepared plan cache: the same parameterized text, in the same database and sql_mode, reuses
-            // what an earlier PREPARE in this session planned while the schema version stays (checked at execute).
-            PlanCacheKey key = new PlanCacheKey(text, database, variable("sql_mode"));
-            Prepared entry = planCache.get(key);
-            List<ResultColumn> columns = List.of();
-            if (entry != null && (!entry.query || entry.plan != null
-                    && entry.planSchemaVersion == manager.catalog().current().version())) {
-                manager.metrics().planCache.labelValues("hit").inc();
-                columns = entry.query ? entry.planColumns : List.of();
-            } else {
-                manager.metrics().planCache.labelValues("miss").inc();
-                SqlNode statement = StatementParser.parse(text);
-                int parameterCount = ParameterBinder.count(statement);
-                boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
-                entry = new Prepared(text, statement, parameterCount, isQuery,
-                        statement instanceof SqlQueryWithLocking locking ? locking.waitPolicy() : null);
-                if (isQuery) {
-                    columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
-                }
-                planCache.put(key, entry);
+            if (!READS_DIAGNOSTICS.matcher(sql).matches()) {
+                warnings.clear();
             }
-            int id = nextPreparedId++;
-            prepared.put(id, entry);
-            return new PreparedStatementInfo(id, entry.parameterCount, columns);
+            return prepareText(sql);
+        } catch (DuetException e) {
+            // A failed prepare leaves its error for SHOW WARNINGS and SHOW ERRORS, as a failed statement does.
+            warnings.add(new Warning(Warning.Level.ERROR, e.code().errorNumber(), String.valueOf(e.getMessage())));
+            throw e;
         } finally {
             statementLock.unlock();
         }
+    }
+
+    private PreparedStatementInfo prepareText(String sql) {
+        String text = SqlText.rewriteVariables(SqlText.trim(sql), this::userVariableType);
+        // TiDB's prepared plan cache: the same parameterized text, in the same database and sql_mode, reuses
+        // what an earlier PREPARE in this session planned while the schema version stays (checked at execute).
+        PlanCacheKey key = new PlanCacheKey(text, database, variable("sql_mode"));
+        Prepared entry = planCache.get(key);
+        List<ResultColumn> columns = List.of();
+        if (entry != null && (!entry.query || entry.plan != null
+                && entry.planSchemaVersion == manager.catalog().current().version())) {
+            manager.metrics().planCache.labelValues("hit").inc();
+            columns = entry.query ? entry.planColumns : List.of();
+        } else {
+            manager.metrics().planCache.labelValues("miss").inc();
+            SqlNode statement = StatementParser.parse(text);
+            int parameterCount = ParameterBinder.count(statement);
+            boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
+            entry = new Prepared(text, statement, parameterCount, isQuery,
+                    statement instanceof SqlQueryWithLocking locking ? locking.waitPolicy() : null);
+            if (isQuery) {
+                columns = planPrepared(entry) ? entry.planColumns : describeQuery(text, parameterCount);
+            }
+            planCache.put(key, entry);
+        }
+        int id = nextPreparedId++;
+        prepared.put(id, entry);
+        return new PreparedStatementInfo(id, entry.parameterCount, columns);
     }
 
     /**

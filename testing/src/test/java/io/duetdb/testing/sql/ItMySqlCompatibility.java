@@ -89,6 +89,15 @@ class ItMySqlCompatibility {
                         assertThat(e.getMessage()).isEqualTo("View's SELECT refers to a temporary table 'noted_temporary'");
                     });
         }
+        // A failed COM_STMT_PREPARE leaves its error too (Connector/J told not to fall back to client-side prepares).
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()
+                + "&useServerPrepStmts=true&emulateUnsupportedPstmts=false");
+                Statement statement = connection.createStatement()) {
+            assertThatThrownBy(() -> connection.prepareStatement("SELECT nosuch FROM missing_three WHERE id = ?"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1146));
+            assertThat(SqlTesting.rows(statement, "SHOW WARNINGS"))
+                    .containsExactly("Error|1146|Table 'test.missing_three' doesn't exist");
+        }
     }
 
     /** What SHOW WARNINGS, SHOW ERRORS and SHOW COUNT(*) ERRORS say after statements that leave notes or fail. */
