@@ -6,8 +6,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 
+import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.NonEmptyNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
+import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
@@ -15,11 +19,13 @@ import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableCatalogCapability;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 import io.duetdb.common.catalog.DatabaseInfo;
 import io.duetdb.common.catalog.TableInfo;
 import io.duetdb.common.time.Timestamp;
+import io.duetdb.spark.internal.CatalogDdl;
 import io.duetdb.spark.internal.CatalogReader;
 import io.duetdb.spark.internal.ClusterConnections;
 import io.duetdb.spark.internal.ConnectorOptions;
@@ -30,7 +36,8 @@ import io.duetdb.spark.internal.SessionSettings;
  * DuetDB as a Spark catalog: {@code spark.sql.catalog.duet=io.duetdb.spark.DuetCatalog} with
  * {@code spark.sql.catalog.duet.pd=host:port[,host:port...]}. Databases are namespaces, tables are read at a snapshot
  * each query takes (or the one {@code TIMESTAMP AS OF} / {@code VERSION AS OF} names: a time, or a DuetDB
- * timestamp).
+ * timestamp). CREATE and DROP of databases and tables run on the SQL server {@code spark.sql.catalog.duet.sql} names
+ * (see {@link CatalogDdl}).
  */
 public final class DuetCatalog implements TableCatalog, SupportsNamespaces {
     private String name;
@@ -75,10 +82,16 @@ public final class DuetCatalog implements TableCatalog, SupportsNamespaces {
         return Map.of("duet.database_id", Long.toString(database.id()));
     }
 
+    /** CREATE DATABASE on the SQL server the {@code sql} option names. */
     @Override
-    public void createNamespace(String[] namespace, Map<String, String> metadata) {
-        throw new UnsupportedOperationException("CREATE DATABASE through the Spark catalog is not supported yet: run"
-                + " CREATE DATABASE " + String.join(".", namespace) + " on a DuetDB SQL server");
+    public void createNamespace(String[] namespace, Map<String, String> metadata)
+            throws NamespaceAlreadyExistsException {
+        if (namespace.length != 1) {
+            throw new IllegalArgumentException("DuetDB databases are one name: " + String.join(".", namespace));
+        }
+        if (ddl("CREATE DATABASE").createDatabase(namespace[0]) == CatalogDdl.Outcome.ALREADY_EXISTS) {
+            throw new NamespaceAlreadyExistsException(namespace);
+        }
     }
 
     @Override
@@ -86,10 +99,14 @@ public final class DuetCatalog implements TableCatalog, SupportsNamespaces {
         throw new UnsupportedOperationException("DuetDB databases have no properties to alter");
     }
 
+    /** DROP DATABASE on the SQL server; without CASCADE only an empty one. */
     @Override
-    public boolean dropNamespace(String[] namespace, boolean cascade) {
-        throw new UnsupportedOperationException("DROP DATABASE through the Spark catalog is not supported yet: run"
-                + " DROP DATABASE " + String.join(".", namespace) + " on a DuetDB SQL server");
+    public boolean dropNamespace(String[] namespace, boolean cascade) throws NoSuchNamespaceException,
+            NonEmptyNamespaceException {
+        if (!cascade && listTables(namespace).length > 0) {
+            throw new NonEmptyNamespaceException(namespace);
+        }
+        return ddl("DROP DATABASE").dropDatabase(namespace[0]) == CatalogDdl.Outcome.DONE;
     }
 
     @Override
@@ -139,10 +156,36 @@ public final class DuetCatalog implements TableCatalog, SupportsNamespaces {
                 + " DuetDB SQL server");
     }
 
+    /**
+     * CREATE TABLE on the SQL server the {@code sql} option names: Spark's types as MySQL types, the table property
+     * {@code primary_key} (comma-separated columns) as its primary key.
+     */
+    @Override
+    public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
+            throws TableAlreadyExistsException, NoSuchNamespaceException {
+        if (ident.namespace().length != 1) {
+            throw new NoSuchNamespaceException(ident.namespace());
+        }
+        CatalogDdl.Outcome outcome = ddl("CREATE TABLE").createTable(ident.namespace()[0], ident.name(), columns,
+                partitions, properties);
+        if (outcome == CatalogDdl.Outcome.ALREADY_EXISTS) {
+            throw new TableAlreadyExistsException(ident);
+        }
+        if (outcome == CatalogDdl.Outcome.NOT_FOUND) {
+            throw new NoSuchNamespaceException(ident.namespace());
+        }
+        try {
+            return loadTable(ident);
+        } catch (NoSuchTableException e) {
+            throw new IllegalStateException("table " + ident + " was created but cannot be read", e);
+        }
+    }
+
+    /** DROP TABLE on the SQL server; false when there is no such table. */
     @Override
     public boolean dropTable(Identifier ident) {
-        throw new UnsupportedOperationException("DROP TABLE through the Spark catalog is not supported yet: run DROP TABLE "
-                + ident + " on a DuetDB SQL server");
+        return ident.namespace().length == 1
+                && ddl("DROP TABLE").dropTable(ident.namespace()[0], ident.name()) == CatalogDdl.Outcome.DONE;
     }
 
     @Override
@@ -156,6 +199,10 @@ public final class DuetCatalog implements TableCatalog, SupportsNamespaces {
             throw new NoSuchNamespaceException(namespace);
         }
         return reader().database(namespace[0]).orElseThrow(() -> new NoSuchNamespaceException(namespace));
+    }
+
+    private CatalogDdl ddl(String statement) {
+        return CatalogDdl.of(catalogOptions, statement);
     }
 
     private CatalogReader reader() {

@@ -105,6 +105,37 @@ class ItSparkWrite {
     }
 
     @Test
+    void databasesAndTablesAreCreatedAndDroppedThroughTheCatalog() throws Exception {
+        // A second catalog that also names a SQL server, for DDL (the first names only placement).
+        spark.conf().set("spark.sql.catalog.duetddl", DuetCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.duetddl.pd", SparkTesting.placement(cluster));
+        spark.conf().set("spark.sql.catalog.duetddl.sql", server.address().toString());
+        spark.sql("CREATE NAMESPACE duetddl.sparkmade");
+        spark.sql("CREATE TABLE duetddl.sparkmade.items (id BIGINT NOT NULL, name VARCHAR(20), price DECIMAL(10,2),"
+                + " added DATE, seen TIMESTAMP_NTZ, note STRING COMMENT 'free text') TBLPROPERTIES ('primary_key' = 'id')");
+        spark.sql("INSERT INTO duetddl.sparkmade.items VALUES (1, 'pen', 1.50, DATE'2026-01-02',"
+                + " TIMESTAMP_NTZ'2026-01-02 03:04:05', 'blue'), (2, 'ink', 7.25, NULL, NULL, NULL)");
+        assertThat(SparkTesting.rows(spark.sql("SELECT id, name, price, added FROM duetddl.sparkmade.items ORDER BY id")
+                .collectAsList())).containsExactly("1|pen|1.50|2026-01-02", "2|ink|7.25|null");
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(SparkTesting.rows(statement, "SHOW CREATE TABLE sparkmade.items").get(0))
+                    .contains("`id` bigint NOT NULL", "`name` varchar(20)", "`price` decimal(10,2)", "`added` date",
+                            "`seen` datetime(6)", "`note` longtext", "COMMENT 'free text'", "PRIMARY KEY (`id`)");
+            assertThat(SparkTesting.rows(statement, "SELECT name FROM sparkmade.items WHERE id = 2")).containsExactly("ink");
+        }
+        assertThatThrownBy(() -> spark.sql("CREATE TABLE duetddl.sparkmade.items (id INT)"))
+                .hasMessageContaining("already exists");
+        assertThatThrownBy(() -> spark.sql("DROP NAMESPACE duetddl.sparkmade")).hasMessageContaining("sparkmade");
+        spark.sql("DROP TABLE duetddl.sparkmade.items");
+        spark.sql("DROP NAMESPACE duetddl.sparkmade");
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            assertThat(SparkTesting.rows(statement, "SHOW DATABASES LIKE 'sparkmade'")).isEmpty();
+        }
+        assertThatThrownBy(() -> spark.sql("CREATE TABLE duet.test.nowhere (id INT)"))
+                .hasMessageContaining("needs a DuetDB SQL server");
+    }
+
+    @Test
     void generatedIdsAndDefaultsComeFromTheTable() throws Exception {
         spark.range(0, 1000, 1, 4).selectExpr("concat('k', id % 3) AS kind", "CAST(id AS INT) AS amount")
                 .write().format("duet").option("pd", SparkTesting.placement(cluster)).option("table", "test.events")
