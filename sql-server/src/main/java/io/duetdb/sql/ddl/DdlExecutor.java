@@ -884,16 +884,19 @@ public final class DdlExecutor {
                 new ColumnBackfill(client, observer).run(reorganizing, settings.rowCompletion().forTable(reorganizing),
                         backfillBatchSize(), cancelled, job);
             } catch (RuntimeException e) {
-                dropAddedColumn(name, columnId, columnName, job);
+                removeColumn(name, columnId, "add column " + columnName + " to " + name[1] + " (rolled back)", job);
                 throw e;
             }
         }
         moveColumn(name, columnId, SchemaState.PUBLIC, job);
     }
 
-    /** Takes back a column whose backfill failed; rows that hold a value for it keep it unread. */
-    private void dropAddedColumn(String[] name, int columnId, String columnName, DdlJobRecord job) {
-        job.runDdl("add column " + columnName + " to " + name[1] + " (rolled back)", (ddl, current) -> {
+    /**
+     * Removes a column from the table's definition: a dropped column's last step, or an added one whose backfill
+     * failed. Rows that hold a value for it keep it unread.
+     */
+    private void removeColumn(String[] name, int columnId, String description, DdlJobRecord job) {
+        job.runDdl(description, (ddl, current) -> {
             TableInfo table = table(current, name);
             List<ColumnInfo> columns = new ArrayList<>(table.columns());
             columns.removeIf(column -> column.id() == columnId);
@@ -946,15 +949,7 @@ public final class DdlExecutor {
             return;
         }
         moveColumn(name, columnId, SchemaState.DELETE_ONLY, job);
-        job.runDdl("drop column " + columnName + " of " + name[1] + " (removed)", (ddl, current) -> {
-            TableInfo table = table(current, name);
-            List<ColumnInfo> columns = new ArrayList<>(table.columns());
-            columns.removeIf(column -> column.id() == columnId);
-            ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
-                    table.nextIndexId()));
-            job.schemaState(DdlJob.NO_SCHEMA_STATE);
-            return null;
-        });
+        removeColumn(name, columnId, "drop column " + columnName + " of " + name[1] + " (removed)", job);
     }
 
     private void moveColumn(String[] name, int columnId, SchemaState state, DdlJobRecord job) {
