@@ -47,6 +47,13 @@ public final class Keys {
     public static final byte DATA_PREFIX = 'z';
     /** Engine keys of the store's own records. */
     public static final byte LOCAL_PREFIX = 0x01;
+    /**
+     * The key prefix the write column family filters versions by: 28 bytes, a row's data key with an integer handle
+     * ({@code z} and three groups holding {@code t{tableId}_r{handle}}). A version key is 1 + 9k + 8 bytes long, so
+     * one of at least 28 bytes is at least 36, and its first 28 bytes lie in its data key: every version of a key has
+     * the same prefix. Shorter version keys have none and are never filtered.
+     */
+    public static final int VERSION_FILTER_PREFIX_BYTES = 28;
     private static final byte STORE_IDENT = 0x01;
     private static final byte REGION_STATE = 0x02;
     private static final byte APPLY_STATE = 0x03;

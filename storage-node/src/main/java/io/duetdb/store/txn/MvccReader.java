@@ -32,6 +32,7 @@ public final class MvccReader implements AutoCloseable {
     private final EngineReader engine;
     private final MemoryLocks memoryLocks;
     private EngineIterator versions;
+    private EngineIterator filteredVersions;
     private boolean closed;
 
     public MvccReader(EngineReader engine) {
@@ -121,16 +122,27 @@ public final class MvccReader implements AutoCloseable {
 
     /** The versions of {@code dataKey} from the engine key {@code from} on, newest first. */
     private Versions versionsFrom(byte[] dataKey, byte[] from) {
+        boolean filtered = from.length >= Keys.VERSION_FILTER_PREFIX_BYTES;
         if (closed) {
-            EngineIterator own = engine.iterator(ColumnFamily.WRITE, from, keyEnd(dataKey));
+            EngineIterator own = filtered ? engine.versionIterator(ColumnFamily.WRITE)
+                    : engine.iterator(ColumnFamily.WRITE, from, keyEnd(dataKey));
             own.seek(from);
             return new Versions(own, dataKey, true);
         }
-        if (versions == null) {
-            versions = engine.iterator(ColumnFamily.WRITE, null, null);
+        EngineIterator shared;
+        if (filtered) {
+            if (filteredVersions == null) {
+                filteredVersions = engine.versionIterator(ColumnFamily.WRITE);
+            }
+            shared = filteredVersions;
+        } else {
+            if (versions == null) {
+                versions = engine.iterator(ColumnFamily.WRITE, null, null);
+            }
+            shared = versions;
         }
-        versions.seek(from);
-        return new Versions(versions, dataKey, false);
+        shared.seek(from);
+        return new Versions(shared, dataKey, false);
     }
 
     /** A walk over one key's versions on a shared or an own iterator. */
@@ -196,6 +208,10 @@ public final class MvccReader implements AutoCloseable {
         if (versions != null) {
             versions.close();
             versions = null;
+        }
+        if (filteredVersions != null) {
+            filteredVersions.close();
+            filteredVersions = null;
         }
     }
 

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.duetdb.common.keys.Keys;
 
 /** What every {@link Engine} must do; subclassed per implementation. */
 public abstract class EngineContractTest {
@@ -153,6 +156,73 @@ public abstract class EngineContractTest {
             assertThat(empty.finish()).isFalse();
         }
         assertThat(directory.resolve("empty.sst")).doesNotExist();
+    }
+
+    @Test
+    void versionIteratorsFindEachKeysVersionsWhereverTheyLie() {
+        // User keys whose version keys reach the filter prefix (data keys at it and beyond); each version in
+        // another place: two ingested files that overlap and the memtable.
+        List<byte[]> dataKeys = new ArrayList<>();
+        for (int length = 16; length < 40; length++) {
+            byte[] userKey = new byte[length];
+            Arrays.fill(userKey, (byte) 't');
+            dataKeys.add(Keys.dataKey(userKey));
+            userKey[length - 1] = 'u';
+            dataKeys.add(Keys.dataKey(userKey));
+        }
+        assertThat(dataKeys).allMatch(key -> key.length >= Keys.VERSION_FILTER_PREFIX_BYTES);
+        dataKeys.sort(Arrays::compareUnsigned);
+        for (long ts : new long[] {10, 20}) {
+            Path file = directory.resolve("versions-" + ts + ".sst");
+            try (SstFileBuilder builder = engine.newSstFile(ColumnFamily.WRITE, file)) {
+                for (int i = 0; i < dataKeys.size(); i += ts == 10 ? 1 : 2) {
+                    builder.add(Keys.versionKeyOf(dataKeys.get(i), ts), bytes("v" + ts));
+                }
+                assertThat(builder.finish()).isTrue();
+            }
+            engine.ingest(ColumnFamily.WRITE, List.of(file));
+        }
+        try (EngineWriteBatch batch = engine.newWriteBatch()) {
+            for (int i = 0; i < dataKeys.size(); i += 3) {
+                batch.put(ColumnFamily.WRITE, Keys.versionKeyOf(dataKeys.get(i), 30), bytes("v30"));
+            }
+            engine.write(batch, false);
+        }
+        try (EngineIterator versions = engine.versionIterator(ColumnFamily.WRITE)) {
+            for (byte[] dataKey : dataKeys) {
+                for (long readTs : new long[] {5, 15, 25, 35}) {
+                    byte[] from = Keys.versionKeyOf(dataKey, readTs);
+                    List<String> expected;
+                    try (EngineIterator bounded = engine.iterator(ColumnFamily.WRITE, from, endOfVersions(dataKey))) {
+                        expected = versionsFrom(bounded, from, dataKey);
+                    }
+                    assertThat(versionsFrom(versions, from, dataKey)).as("versions of %s at %d",
+                            Arrays.toString(dataKey), readTs).isEqualTo(expected);
+                }
+            }
+        }
+        try (EngineIterator versions = engine.versionIterator(ColumnFamily.WRITE)) {
+            assertThat(versionsFrom(versions, Keys.versionKeyOf(dataKeys.get(0), 35), dataKeys.get(0)))
+                    .containsExactly("v30", "v20", "v10");
+        }
+    }
+
+    private static byte[] endOfVersions(byte[] dataKey) {
+        byte[] end = dataKey.clone();
+        end[end.length - 1]++;
+        return end;
+    }
+
+    private static List<String> versionsFrom(EngineIterator iterator, byte[] from, byte[] dataKey) {
+        List<String> values = new ArrayList<>();
+        for (iterator.seek(from); iterator.valid(); iterator.next()) {
+            byte[] key = iterator.key();
+            if (key.length != dataKey.length + 8 || !Arrays.equals(key, 0, dataKey.length, dataKey, 0, dataKey.length)) {
+                break;
+            }
+            values.add(new String(iterator.value(), StandardCharsets.UTF_8));
+        }
+        return values;
     }
 
     @Test

@@ -33,6 +33,7 @@ import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.duetdb.common.keys.Keys;
 import io.duetdb.store.engine.ColumnFamily;
 import io.duetdb.store.engine.Engine;
 import io.duetdb.store.engine.EngineException;
@@ -131,9 +132,14 @@ public final class RocksEngine implements Engine {
     private static ColumnFamilyOptions cfOptions(LRUCache cache, ColumnFamily cf, List<ColumnFamilyOptions> created) {
         BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache).setBlockSize(16 * 1024);
         if (cf != ColumnFamily.RAFT) {
-            table.setFilterPolicy(new BloomFilter(10, false)).setWholeKeyFiltering(true);
+            table.setFilterPolicy(new BloomFilter(10, false)).setWholeKeyFiltering(cf != ColumnFamily.WRITE);
         }
         ColumnFamilyOptions options = new ColumnFamilyOptions();
+        if (cf == ColumnFamily.WRITE) {
+            // Versions are read by seeking, never by whole key: filters of their data key let a point read skip the
+            // files (and memtables) that hold no version of it instead of searching each.
+            options.useFixedLengthPrefixExtractor(Keys.VERSION_FILTER_PREFIX_BYTES).setMemtablePrefixBloomSizeRatio(0.1);
+        }
         if (cf == ColumnFamily.LOCK) {
             // Nearly every lock read is of a key without a lock, whose puts and deletes fill the memtables: a
             // memtable filter answers those without searching the skip lists (two thirds of a lock read's time).
@@ -169,7 +175,12 @@ public final class RocksEngine implements Engine {
 
     @Override
     public EngineIterator iterator(ColumnFamily cf, byte[] lower, byte[] upper) {
-        return new RocksEngineIterator(cf, lower, upper, null);
+        return new RocksEngineIterator(cf, lower, upper, null, false);
+    }
+
+    @Override
+    public EngineIterator versionIterator(ColumnFamily cf) {
+        return new RocksEngineIterator(cf, null, null, null, true);
     }
 
     @Override
@@ -321,7 +332,12 @@ public final class RocksEngine implements Engine {
 
         @Override
         public EngineIterator iterator(ColumnFamily cf, byte[] lower, byte[] upper) {
-            return new RocksEngineIterator(cf, lower, upper, snapshot);
+            return new RocksEngineIterator(cf, lower, upper, snapshot, false);
+        }
+
+        @Override
+        public EngineIterator versionIterator(ColumnFamily cf) {
+            return new RocksEngineIterator(cf, null, null, snapshot, true);
         }
 
         @Override
@@ -337,8 +353,11 @@ public final class RocksEngine implements Engine {
         private final Slice upperSlice;
         private final RocksIterator iterator;
 
-        RocksEngineIterator(ColumnFamily cf, byte[] lower, byte[] upper, Snapshot snapshot) {
-            readOptions = new ReadOptions().setFillCache(true);
+        RocksEngineIterator(ColumnFamily cf, byte[] lower, byte[] upper, Snapshot snapshot, boolean versionsOfOneKey) {
+            // Where a prefix extractor is set, RocksDB seeks by prefix unless told to keep the total order.
+            readOptions = versionsOfOneKey
+                    ? new ReadOptions().setFillCache(true).setTotalOrderSeek(false).setPrefixSameAsStart(true)
+                    : new ReadOptions().setFillCache(true).setTotalOrderSeek(true);
             if (snapshot != null) {
                 readOptions.setSnapshot(snapshot);
             }
@@ -510,7 +529,10 @@ public final class RocksEngine implements Engine {
             // Filters as the column family builds them, so ingested files are filtered like flushed ones.
             if (cf != ColumnFamily.RAFT) {
                 options.setTableFormatConfig(new BlockBasedTableConfig().setBlockSize(16 * 1024)
-                        .setFilterPolicy(filter).setWholeKeyFiltering(true));
+                        .setFilterPolicy(filter).setWholeKeyFiltering(cf != ColumnFamily.WRITE));
+            }
+            if (cf == ColumnFamily.WRITE) {
+                options.useFixedLengthPrefixExtractor(Keys.VERSION_FILTER_PREFIX_BYTES);
             }
             writer = new SstFileWriter(envOptions, options);
             try {
