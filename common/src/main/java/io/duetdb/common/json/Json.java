@@ -270,7 +270,7 @@ public final class Json {
         return 0;
     }
 
-    private static int rank(Object value) {
+    static int rank(Object value) {
         if (value == JsonNull.NULL) {
             return 0;
         } else if (isNumber(value)) {
@@ -290,7 +290,7 @@ public final class Json {
                 || value instanceof BigDecimal;
     }
 
-    private static BigDecimal toDecimal(Object number) {
+    static BigDecimal toDecimal(Object number) {
         if (number instanceof Long x) {
             return BigDecimal.valueOf(x);
         } else if (number instanceof BigInteger x) {

@@ -23,6 +23,7 @@ import io.duetdb.common.json.JsonParser;
 import io.duetdb.common.json.JsonPath;
 import io.duetdb.common.json.JsonPathException;
 import io.duetdb.common.json.JsonPathUsageException;
+import io.duetdb.common.json.JsonSortKey;
 import io.duetdb.common.json.JsonSyntaxException;
 import io.duetdb.compute.LikePatterns;
 import io.duetdb.sql.prepare.JsonTypes;
@@ -109,6 +110,7 @@ final class JsonExpressions {
                 return keys == null ? null : Json.write(keys);
             });
             case "JSON_TYPE" -> json.strict(args -> Json.typeName(json.document(args[0], 0)));
+            case "JSON_SORT_KEY" -> json.strict(args -> JsonSortKey.of(json.document(args[0], 0)));
             case "JSON_VALID" -> json.strict(args -> json.jsonOperand[0]
                     || args[0] instanceof String text && JsonParser.isValid(text) ? 1L : 0L);
             case "JSON_PRETTY" -> json.strict(args -> Json.pretty(json.document(args[0], 0)));

@@ -41,7 +41,8 @@ import io.duetdb.common.types.Collation;
  * sort keys (DUET_COLLATION_KEY), which compare as bytes: {@code a = 'x'} under utf8mb4_general_ci becomes
  * {@code key(a) = key('x')}, ORDER BY a sorts by key(a), GROUP BY a groups by key(a) and gives one of the group's
  * texts, COUNT(DISTINCT a) counts distinct keys, UNION (DISTINCT) groups the rows of UNION ALL by their keys, LIKE
- * matches texts folded to their weights; ENUM and SET columns sort as MySQL sorts them (SetAndEnumOrder). Run before
+ * matches texts folded to their weights; ENUM and SET columns sort as MySQL sorts them (SetAndEnumOrder), and JSON
+ * values in MySQL's JSON order (by JSON_SORT_KEY). Run before
  * the rewrites that simplify conditions, which compare texts as Calcite does (binary). Nothing changes in a plan
  * without such text.
  */
@@ -106,6 +107,10 @@ public final class CollationRewrite extends RelHomogeneousShuttle {
             } else if (MySqlCollations.collated(type)) {
                 projects.add(sortKey(rexBuilder.makeInputRef(input, field.getFieldIndex()), MySqlCollations.of(type)));
                 names.add("collation_key$" + projects.size());
+                keys.add(field.withFieldIndex(projects.size() - 1));
+            } else if (JsonTypes.isJson(type)) {
+                projects.add(rexBuilder.makeCall(JsonFunctions.JSON_SORT_KEY, rexBuilder.makeInputRef(input, field.getFieldIndex())));
+                names.add("json_key$" + projects.size());
                 keys.add(field.withFieldIndex(projects.size() - 1));
             } else {
                 keys.add(field);

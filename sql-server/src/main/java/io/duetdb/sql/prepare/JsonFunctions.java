@@ -58,6 +58,13 @@ public final class JsonFunctions {
     public static final SqlFunction JSON_PRETTY = function("JSON_PRETTY", NULLABLE_TEXT, OperandTypes.ANY);
     public static final SqlFunction JSON_SEARCH = function("JSON_SEARCH", JsonTypes.NULLABLE_JSON, atLeast(3));
 
+    /**
+     * The bytes a sort by a JSON value compares ({@code JsonSortKey}), in MySQL's JSON order; the planner sorts by it
+     * for ORDER BY a JSON expression, and no statement can name it.
+     */
+    public static final SqlFunction JSON_SORT_KEY = function("JSON_SORT_KEY", ReturnTypes.explicit(SqlTypeName.VARBINARY)
+            .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.ANY);
+
     /** JSON_ARRAYAGG(x): the group's values as an array, NULLs as JSON null; NULL for no rows. */
     public static final SqlAggFunction JSON_ARRAYAGG = SqlBasicAggFunction.create("JSON_ARRAYAGG",
             SqlKind.OTHER_FUNCTION, JsonTypes.NULLABLE_JSON, OperandTypes.ANY);

@@ -18,6 +18,7 @@ class CollationRewriteTest {
             .column("name", SqlType.varchar(20).withCollation(Collation.UTF8MB4_GENERAL_CI), false)
             .column("code", SqlType.varchar(20), false)
             .column("title", SqlType.varchar(20).withCollation(Collation.UTF8MB4_UNICODE_CI), false)
+            .column("profile", SqlType.JSON, false)
             .primaryKey("id")
             .done()
             .table("codes")
@@ -62,6 +63,14 @@ class CollationRewriteTest {
                 .contains("MIN($0)");
         assertThat(plan("SELECT COUNT(DISTINCT name) FROM people")).contains("COUNT(DISTINCT $1)")
                 .contains("DUET_COLLATION_KEY($1");
+    }
+
+    @Test
+    void sortsJsonByItsSortKey() {
+        assertThat(plan("SELECT id FROM people ORDER BY profile")).contains("JSON_SORT_KEY($4)");
+        assertThat(plan("SELECT id FROM people ORDER BY JSON_EXTRACT(profile, '$.a') DESC")).contains("JSON_SORT_KEY(");
+        assertThat(plan("SELECT id FROM people ORDER BY JSON_UNQUOTE(JSON_EXTRACT(profile, '$.a'))"))
+                .doesNotContain("JSON_SORT_KEY");
     }
 
     @Test

@@ -551,6 +551,18 @@ class ItMySqlCompatibility {
                     + " OR 2 MEMBER OF (doc) ORDER BY id")).containsExactly("1", "2");
             assertThat(SqlTesting.rows(statement, "SELECT 5 MEMBER OF ('[1, 2]'), '1' MEMBER OF ('[1]'),"
                     + " CAST('[3]' AS JSON) MEMBER OF ('[1, [3]]')")).containsExactly("0|0|1");
+            // MySQL 8.0 sorts JSON values by type (JSON null, numbers, strings, objects, arrays, booleans), then by
+            // value within a type: numbers as numbers, not as their text; MariaDB sorts the text.
+            statement.execute("CREATE TABLE json_order (id INT PRIMARY KEY, v JSON)");
+            statement.execute("INSERT INTO json_order VALUES (1, '10'), (2, '9.5'), (3, '\"10\"'), (4, '\"9\"'),"
+                    + " (5, 'true'), (6, 'null'), (7, '[1]'), (8, '{\"a\": 1}'), (9, NULL), (10, '-3'), (11, '2e1'),"
+                    + " (12, '[0, 5]'), (13, 'false')");
+            assertThat(SqlTesting.rows(statement, "SELECT id FROM json_order ORDER BY v, id")).containsExactly(
+                    "9", "6", "10", "2", "1", "11", "3", "4", "8", "12", "7", "13", "5");
+            assertThat(SqlTesting.rows(statement, "SELECT id FROM json_order ORDER BY v DESC LIMIT 3"))
+                    .containsExactly("5", "13", "7");
+            assertThat(SqlTesting.rows(statement, "SELECT id FROM json_order WHERE JSON_TYPE(v) IN ('INTEGER',"
+                    + " 'DOUBLE') ORDER BY JSON_ARRAY(v) DESC")).containsExactly("11", "1", "2", "10");
         }
     }
 
