@@ -301,17 +301,14 @@ public final class Catalog implements AutoCloseable {
             long version;
             InfoSchema next;
             try {
-                transaction = client.begin(TxnMode.PESSIMISTIC, Isolation.REPEATABLE_READ);
-                OptionalLong locked = store.lockSchemaVersion(transaction);
-                if (locked.isEmpty()) {
-                    // Another DDL statement committed after this transaction began: read the catalog again.
-                    transaction.close();
-                    last = new DuetException(ErrorCode.WRITE_CONFLICT, "DDL " + description
-                            + " kept losing the schema version to concurrent DDL statements");
-                    continue;
-                }
+                // Optimistic: every step writes the schema version, so a step of another server that commits in
+                // between fails this one's prewrite on that key (a write conflict), and it runs again on the newer
+                // catalog; steps of this server take turns on the lock above. A pessimistic lock would cost one
+                // more replicated write per step.
+                transaction = client.begin(TxnMode.OPTIMISTIC, Isolation.REPEATABLE_READ);
+                long seen = store.schemaVersion(transaction);
                 InfoSchema current = cached;
-                if (current.version() != locked.getAsLong()) {
+                if (current.version() != seen) {
                     current = store.load(transaction);
                 }
                 DdlTransaction ddl = new DdlTransaction(transaction);
