@@ -45,6 +45,8 @@ final class PointGetFastPath {
     private final int parameterIndex;
     private final boolean unsignedKey;
     private final List<ResultColumn> columns;
+    /** The table's row layout, built once: a cached statement reads many rows through it. */
+    private final TableAccess access;
 
     private PointGetFastPath(TableInfo table, String databaseName, List<Integer> columnIndexes, List<String> labels,
             List<Long> handles, int parameterIndex, boolean unsignedKey) {
@@ -56,6 +58,7 @@ final class PointGetFastPath {
         this.parameterIndex = parameterIndex;
         this.unsignedKey = unsignedKey;
         this.columns = resultColumns();
+        this.access = new TableAccess(table);
     }
 
     String databaseName() {
@@ -174,7 +177,6 @@ final class PointGetFastPath {
     QueryResult run(Transaction transaction, List<Long> handles) {
         requireNonNull(transaction, "transaction is null");
         requireNonNull(handles, "handles is null");
-        TableAccess access = new TableAccess(table);
         List<byte[]> keys = handles.stream().map(handle -> access.rowKey(handle.longValue())).toList();
         Map<ByteString, byte[]> found = keys.size() == 1
                 ? transaction.get(keys.get(0)).map(value -> Map.of(ByteString.copyFrom(keys.get(0)), value))
@@ -192,14 +194,14 @@ final class PointGetFastPath {
 
     /** The key of the row with this handle. */
     byte[] rowKey(long handle) {
-        return new TableAccess(table).rowKey(handle);
+        return access.rowKey(handle);
     }
 
     /** The answer when the row read is {@code stored} (empty when there is no such row). */
     QueryResult result(Optional<byte[]> stored) {
         requireNonNull(stored, "stored is null");
         List<Object[]> rows = stored.isEmpty() ? List.of()
-                : List.<Object[]>of(project(new TableAccess(table), stored.get()));
+                : List.<Object[]>of(project(access, stored.get()));
         return new QueryResult(columns, rows);
     }
 

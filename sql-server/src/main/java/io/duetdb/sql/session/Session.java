@@ -108,6 +108,11 @@ public final class Session implements SessionFunctions {
     private final NamedPreparedStatements namedPrepared = new NamedPreparedStatements(this);
     /** The cluster's global variable values when the session started, which it starts from (MySQL's rule). */
     private final Map<String, String> globalsAtStart;
+    /** Moves on with every change of a session variable; what was derived from them holds until it does. */
+    private long variablesVersion;
+    private long derivedAtVersion = -1;
+    private boolean autocommit;
+    private boolean pointReadsAllowed;
     private final ReentrantLock statementLock = new ReentrantLock();
     private final Runnable disconnect;
     /** Guards statementThread and interruptible: KILL QUERY interrupts only a thread in an interruptible phase. */
@@ -506,10 +511,7 @@ public final class Session implements SessionFunctions {
     private Optional<CompletableFuture<Optional<StatementResult>>> readPointWithoutBlocking(PointGetFastPath pointGet,
             Optional<List<Long>> handles, String sql) {
         if (closed || handles.isEmpty() || handles.get().size() != 1 || sql.contains("/*+")
-                || transaction == null && !autocommit() || manager.generalLogEnabled()
-                || !ReadEngines.of(this).rowStore() || !variable(TidbVariables.SNAPSHOT).isEmpty()
-                || !"0".equals(variable("tidb_read_staleness"))
-                || GoDurations.parseMillis(variable(TidbVariables.MAX_STALENESS)).orElse(0) > 0) {
+                || transaction == null && !autocommit() || manager.generalLogEnabled() || !variablesAllowPointReads()) {
             return Optional.empty();
         }
         Optional<CompletableFuture<PointRead>> read;
@@ -1575,12 +1577,35 @@ public final class Session implements SessionFunctions {
     }
 
     boolean autocommit() {
+        deriveFromVariables();
+        return autocommit;
+    }
+
+    /**
+     * Whether the session's variables let a point read skip the usual way: the row store is an engine it may read,
+     * and it reads neither history nor stale data.
+     */
+    private boolean variablesAllowPointReads() {
+        deriveFromVariables();
+        return pointReadsAllowed;
+    }
+
+    /** What hot paths read from the session's variables, derived again after a variable changed. */
+    private void deriveFromVariables() {
+        if (derivedAtVersion == variablesVersion) {
+            return;
+        }
         String value = variable("autocommit");
-        return value.equals("1") || value.equalsIgnoreCase("ON");
+        autocommit = value.equals("1") || value.equalsIgnoreCase("ON");
+        pointReadsAllowed = ReadEngines.of(this).rowStore() && variable(TidbVariables.SNAPSHOT).isEmpty()
+                && "0".equals(variable("tidb_read_staleness"))
+                && GoDurations.parseMillis(variable(TidbVariables.MAX_STALENESS)).orElse(0) <= 0;
+        derivedAtVersion = variablesVersion;
     }
 
     void setVariable(String name, String value) {
         variables.put(name.toLowerCase(Locale.ROOT), value);
+        variablesVersion++;
         if (name.equalsIgnoreCase("autocommit") && (value.equals("1") || value.equalsIgnoreCase("ON"))
                 && transaction != null) {
             endTransaction(true);
