@@ -12,7 +12,12 @@ public record ColumnExpression(String text, Kind kind) {
     public enum Kind {
         VIRTUAL,
         STORED,
-        DEFAULT
+        DEFAULT,
+        /**
+         * A column whose type a MODIFY or CHANGE replaced, kept write-only (under a hidden name) until no server
+         * reads it: computed from its replacement (the text names it), which must convert back to the same value.
+         */
+        PREVIOUS_TYPE
     }
 
     public ColumnExpression {

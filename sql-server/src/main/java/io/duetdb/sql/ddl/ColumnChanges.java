@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 import io.duetdb.client.txn.TxnClient;
 import io.duetdb.common.catalog.ColumnExpression;
@@ -26,20 +27,23 @@ import io.duetdb.sql.parser.ddl.SqlColumnDefinition;
  * SET | DROP DEFAULT, RENAME INDEX. Each is one catalog step; a change that may not fit the rows (a narrower type,
  * NOT NULL) is published first and then checked against every row, and put back if a row does not fit.
  * <p>
- * A type change that would need the rows rewritten (another storage type, decimal scale, padding) is done only on
- * an empty table, where the column takes a new id so that no value stored under the old type is ever read as the
- * new one.
+ * A type change that needs the rows rewritten (another storage type, decimal scale, padding) gives the column a new
+ * id, so that no value stored under the old type is ever read as the new one: at once on an empty table, and on a
+ * table with rows through a changing column that every row is rewritten into ({@link ColumnTypeRewrite}).
  */
 final class ColumnChanges {
     private final Catalog catalog;
     private final ColumnValueCheck values;
+    private final ColumnTypeRewrite rewrite;
 
-    ColumnChanges(Catalog catalog, TxnClient client) {
+    ColumnChanges(Catalog catalog, TxnClient client, DdlExecutor.BackfillObserver observer, IntSupplier batchSize) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.values = new ColumnValueCheck(client);
+        this.rewrite = new ColumnTypeRewrite(catalog, client, observer, batchSize);
     }
 
-    void change(String[] name, SqlAlterTableChangeColumn change, BooleanSupplier cancelled, DdlJobRecord job) {
+    void change(String[] name, SqlAlterTableChangeColumn change, RowCompletion completion, BooleanSupplier cancelled,
+            DdlJobRecord job) {
         String oldName = change.oldName().getSimple();
         TableInfo before = DdlExecutor.table(catalog.current(), name);
         ColumnInfo old = publicColumn(before, oldName);
@@ -67,8 +71,17 @@ final class ColumnChanges {
                         + " is not supported on a primary key column");
             }
             if (values.hasRows(before)) {
-                throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "Unsupported modify column: " + what
-                        + " rewrites every row, which is supported only on an empty table yet");
+                if (indexed(before, old)) {
+                    throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "Unsupported modify column: " + what
+                            + " rewrites the entries of its indexes, which is supported only on an empty table yet");
+                }
+                if (old.expression() != null || planned.expression() != null || hasDependents(before, old)) {
+                    throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "Unsupported modify column: " + what
+                            + " on a table with rows, where the column is computed or other columns or constraints"
+                            + " read it");
+                }
+                rewrite.run(name, old, planned, position(before, old, change), completion, cancelled, job);
+                return;
             }
         }
         if (old.type().effectiveCollation() != planned.type().effectiveCollation() && indexed(before, old)
@@ -219,6 +232,16 @@ final class ColumnChanges {
     private static boolean inPrimaryKey(TableInfo table, ColumnInfo column) {
         return table.primaryKey().map(key -> key.columns().stream().anyMatch(c -> c.equalsIgnoreCase(column.name())))
                 .orElse(false) || column.name().equalsIgnoreCase(String.valueOf(table.handleColumn()));
+    }
+
+    /** Whether generated columns or CHECK constraints read the column (a key on it needs an index). */
+    private static boolean hasDependents(TableInfo table, ColumnInfo column) {
+        try {
+            TableExpressions.checkNoDependents(table, column);
+            return false;
+        } catch (DuetException e) {
+            return true;
+        }
     }
 
     private static boolean indexed(TableInfo table, ColumnInfo column) {

@@ -113,7 +113,7 @@ public final class DdlExecutor {
         this.backfillBatchSize = backfillBatchSize;
         this.views = new ViewDdl(catalog);
         this.replicas = new ColumnarReplicas(catalog, client.placement());
-        this.columnChanges = new ColumnChanges(catalog, client);
+        this.columnChanges = new ColumnChanges(catalog, client, observer, this::backfillBatchSize);
         this.checks = new CheckConstraintChanges(catalog, client);
     }
 
@@ -236,7 +236,7 @@ public final class DdlExecutor {
                     runJob("rename table", job -> rename(alter.table(), rename.name(), currentDatabase, job));
                 } else if (action instanceof SqlAlterTableChangeColumn change) {
                     runJob("modify column", job -> columnChanges.change(qualified(alter.table(), currentDatabase), change,
-                            cancelled, job));
+                            settings.rowCompletion(), cancelled, job));
                 } else if (action instanceof SqlAlterTableRenameItem rename
                         && rename.item() == SqlAlterTableRenameItem.Item.COLUMN) {
                     runJob("rename column", job -> columnChanges.renameColumn(qualified(alter.table(), currentDatabase),
@@ -876,35 +876,19 @@ public final class DdlExecutor {
         if (columnId == null) {
             return;
         }
-        moveColumn(name, columnId, SchemaState.WRITE_ONLY, job);
+        ColumnStates.move(name, columnId, SchemaState.WRITE_ONLY, job);
         if (computed) {
-            moveColumn(name, columnId, SchemaState.WRITE_REORGANIZATION, job);
+            ColumnStates.move(name, columnId, SchemaState.WRITE_REORGANIZATION, job);
             try {
                 TableInfo reorganizing = table(catalog.current(), name);
                 new ColumnBackfill(client, observer).run(reorganizing, settings.rowCompletion().forTable(reorganizing),
                         backfillBatchSize(), cancelled, job);
             } catch (RuntimeException e) {
-                removeColumn(name, columnId, "add column " + columnName + " to " + name[1] + " (rolled back)", job);
+                ColumnStates.remove(name, columnId, "add column " + columnName + " to " + name[1] + " (rolled back)", job);
                 throw e;
             }
         }
-        moveColumn(name, columnId, SchemaState.PUBLIC, job);
-    }
-
-    /**
-     * Removes a column from the table's definition: a dropped column's last step, or an added one whose backfill
-     * failed. Rows that hold a value for it keep it unread.
-     */
-    private void removeColumn(String[] name, int columnId, String description, DdlJobRecord job) {
-        job.runDdl(description, (ddl, current) -> {
-            TableInfo table = table(current, name);
-            List<ColumnInfo> columns = new ArrayList<>(table.columns());
-            columns.removeIf(column -> column.id() == columnId);
-            ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
-                    table.nextIndexId()));
-            job.schemaState(DdlJob.NO_SCHEMA_STATE);
-            return null;
-        });
+        ColumnStates.move(name, columnId, SchemaState.PUBLIC, job);
     }
 
     /** DROP COLUMN: write-only, delete-only, gone (rows keep the value until rewritten; readers skip it). */
@@ -948,22 +932,8 @@ public final class DdlExecutor {
         if (columnId == null) {
             return;
         }
-        moveColumn(name, columnId, SchemaState.DELETE_ONLY, job);
-        removeColumn(name, columnId, "drop column " + columnName + " of " + name[1] + " (removed)", job);
-    }
-
-    private void moveColumn(String[] name, int columnId, SchemaState state, DdlJobRecord job) {
-        job.runDdl("column " + columnId + " of " + name[1] + " to " + state, (ddl, current) -> {
-            TableInfo table = table(current, name);
-            List<ColumnInfo> columns = new ArrayList<>();
-            for (ColumnInfo column : table.columns()) {
-                columns.add(column.id() == columnId ? column.withState(state) : column);
-            }
-            ddl.putTable(table.withColumnsAndIndexes(columns, table.indexes(), table.nextColumnId(),
-                    table.nextIndexId()));
-            job.schemaState(DdlJob.schemaStateText(state));
-            return null;
-        });
+        ColumnStates.move(name, columnId, SchemaState.DELETE_ONLY, job);
+        ColumnStates.remove(name, columnId, "drop column " + columnName + " of " + name[1] + " (removed)", job);
     }
 
     private void rename(SqlIdentifier from, SqlIdentifier to, String currentDatabase, DdlJobRecord job) {

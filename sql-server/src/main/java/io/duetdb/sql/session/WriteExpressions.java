@@ -1,6 +1,7 @@
 package io.duetdb.sql.session;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.apache.calcite.rel.RelNode;
@@ -11,6 +12,7 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
 
 import io.duetdb.common.catalog.CheckConstraint;
+import io.duetdb.common.catalog.ColumnExpression;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.SchemaState;
 import io.duetdb.common.catalog.TableInfo;
@@ -38,7 +40,9 @@ final class WriteExpressions {
         Object coerce(Object value, ColumnInfo column, int rowNumber);
     }
 
-    private record Computed(ColumnInfo column, int position, int publicPosition, RowExpression expression) {
+    /** A computed column; {@code replacement} is the public column a column of a previous type is computed from. */
+    private record Computed(ColumnInfo column, int position, int publicPosition, RowExpression expression,
+            ColumnInfo replacement) {
     }
 
     private final List<Computed> defaults;
@@ -119,7 +123,7 @@ final class WriteExpressions {
             if (i < expressionColumns.size()) {
                 ColumnInfo column = expressionColumns.get(i);
                 Computed computed = new Computed(column, table.columns().indexOf(column), publicColumns.indexOf(column),
-                        expression);
+                        expression, replacement(column, publicColumns));
                 (column.generated() ? generated : defaults).add(computed);
             } else {
                 conditions.add(expression);
@@ -200,9 +204,24 @@ final class WriteExpressions {
         }
     }
 
+    /** The public column a column of a previous type is computed from (its expression names it); else null. */
+    private static ColumnInfo replacement(ColumnInfo column, List<ColumnInfo> publicColumns) {
+        if (column.expression().kind() != ColumnExpression.Kind.PREVIOUS_TYPE) {
+            return null;
+        }
+        String text = column.expression().text();
+        String name = text.substring(1, text.length() - 1).replace("``", "`");
+        return publicColumns.stream().filter(candidate -> candidate.name().equalsIgnoreCase(name)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("column " + name + " of a type change is not public"));
+    }
+
     private static void set(Computed computed, Object value, Object[] row, Object[] publicRow, int rowNumber,
             Coercer coercer) {
         ColumnInfo column = computed.column();
+        if (computed.replacement() != null) {
+            row[computed.position()] = previousType(computed, value, rowNumber, coercer);
+            return;
+        }
         if (value == null && column.notNull()) {
             throw new DuetException(ErrorCode.COLUMN_CANNOT_BE_NULL, "Column '" + column.name() + "' cannot be null");
         }
@@ -211,6 +230,29 @@ final class WriteExpressions {
         if (computed.publicPosition() >= 0) {
             publicRow[computed.publicPosition()] = stored;
         }
+    }
+
+    /**
+     * The value a column whose type is being changed keeps in its previous type, for servers that still read it:
+     * exactly the new value, or the statement fails (a server carrying a converted value back would lose it).
+     */
+    private static Object previousType(Computed computed, Object value, int rowNumber, Coercer coercer) {
+        if (value == null) {
+            return null;
+        }
+        ColumnInfo replacement = computed.replacement();
+        try {
+            Object previous = coercer.coerce(value, computed.column(), rowNumber);
+            Object back = coercer.coerce(previous, replacement, rowNumber);
+            if (Arrays.deepEquals(new Object[] {back}, new Object[] {value})) {
+                return previous;
+            }
+        } catch (DuetException e) {
+            // As a value that converts back to another one.
+        }
+        throw new DuetException(ErrorCode.SCHEMA_CHANGED, "Column '" + replacement.name() + "' is changing its type"
+                + " (ALTER TABLE ... MODIFY); until the change completes, its values must also fit its previous type:"
+                + " retry the statement");
     }
 
     /** MySQL: a row violates a constraint whose condition is FALSE; UNKNOWN (NULL) passes. */

@@ -223,6 +223,63 @@ class ItWriteExpressions {
     }
 
     @Test
+    void aColumnRetypedWhileRowsChangeIsRightInEveryRow() throws Exception {
+        try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE retyping (id INT PRIMARY KEY, a INT, mirror INT)");
+            StringBuilder values = new StringBuilder();
+            for (int id = 1; id <= 3000; id++) {
+                values.append(id == 1 ? "" : ",").append('(').append(id).append(',').append(id).append(',').append(id)
+                        .append(')');
+            }
+            statement.execute("INSERT INTO retyping VALUES " + values);
+        }
+        AtomicBoolean altered = new AtomicBoolean();
+        AtomicInteger writes = new AtomicInteger();
+        ExecutorService writers = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int writer = 0; writer < 2; writer++) {
+                int first = writer;
+                running.add(writers.submit(() -> {
+                    try (Connection connection = answers.connect();
+                            PreparedStatement update = connection.prepareStatement(
+                                    "UPDATE retyping SET a = a + 1, mirror = mirror + 1 WHERE id = ?");
+                            PreparedStatement insert = connection.prepareStatement(
+                                    "INSERT INTO retyping (id, a, mirror) VALUES (?, ?, ?)")) {
+                        for (int i = 0; !altered.get(); i++) {
+                            update.setInt(1, 1 + (first * 1499 + i * 7) % 3000);
+                            update.executeUpdate();
+                            insert.setInt(1, 10_000 + first * 100_000 + i);
+                            insert.setInt(2, i);
+                            insert.setInt(3, i);
+                            insert.executeUpdate();
+                            writes.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
+                // Every row is rewritten from INT to text while the writers change and add rows through both types.
+                statement.execute("ALTER TABLE retyping MODIFY a VARCHAR(20) NOT NULL");
+                altered.set(true);
+                for (Future<?> writer : running) {
+                    writer.get(60, TimeUnit.SECONDS);
+                }
+                assertThat(writes.get()).as("writes while the column changed type").isPositive();
+                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM retyping WHERE a <> CAST(mirror AS CHAR)"))
+                        .containsExactly("0");
+                assertThat(SqlTesting.rows(statement, "SELECT DATA_TYPE FROM information_schema.COLUMNS"
+                        + " WHERE TABLE_NAME = 'retyping' AND COLUMN_NAME = 'a'")).containsExactly("varchar");
+                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) >= 3000 FROM retyping")).containsExactly("1");
+            }
+        } finally {
+            altered.set(true);
+            writers.shutdownNow();
+        }
+    }
+
+    @Test
     void checkConstraintsRefuseRowsTheyFind() throws SQLException {
         answers.onBoth("CREATE TABLE checked (a INT CHECK (a > 0), b INT, CONSTRAINT b_small CHECK (b < 10),"
                 + " CHECK (a + b < 15))", "INSERT INTO checked VALUES (1, 2), (9, 5), (NULL, NULL)");
