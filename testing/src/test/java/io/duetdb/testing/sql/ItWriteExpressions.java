@@ -171,67 +171,45 @@ class ItWriteExpressions {
 
     @Test
     void aColumnAddedWhileRowsChangeIsRightInEveryRow() throws Exception {
+        int writes = writeWhileAltering("busy", "ALTER TABLE busy ADD COLUMN b BIGINT AS (a * 10) STORED,"
+                + " ADD COLUMN c INT DEFAULT (a + 1)");
+        assertThat(writes).as("writes while the column was added").isPositive();
         try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE busy (id INT PRIMARY KEY, a INT)");
-            StringBuilder values = new StringBuilder();
-            for (int id = 1; id <= 3000; id++) {
-                values.append(id == 1 ? "" : ",").append('(').append(id).append(',').append(id).append(')');
-            }
-            statement.execute("INSERT INTO busy VALUES " + values);
-        }
-        AtomicBoolean altered = new AtomicBoolean();
-        AtomicInteger updates = new AtomicInteger();
-        ExecutorService writers = Executors.newFixedThreadPool(2);
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (int writer = 0; writer < 2; writer++) {
-                int first = writer;
-                running.add(writers.submit(() -> {
-                    try (Connection connection = answers.connect();
-                            PreparedStatement update = connection.prepareStatement(
-                                    "UPDATE busy SET a = a + 1 WHERE id = ?");
-                            PreparedStatement insert = connection.prepareStatement(
-                                    "INSERT INTO busy (id, a) VALUES (?, ?)")) {
-                        for (int i = 0; !altered.get(); i++) {
-                            update.setInt(1, 1 + (first * 1499 + i * 7) % 3000);
-                            update.executeUpdate();
-                            insert.setInt(1, 10_000 + first * 100_000 + i);
-                            insert.setInt(2, i);
-                            insert.executeUpdate();
-                            updates.incrementAndGet();
-                        }
-                    }
-                    return null;
-                }));
-            }
-            try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
-                statement.execute("ALTER TABLE busy ADD COLUMN b BIGINT AS (a * 10) STORED, ADD COLUMN c INT DEFAULT (a + 1)");
-                altered.set(true);
-                for (Future<?> writer : running) {
-                    writer.get(60, TimeUnit.SECONDS);
-                }
-                assertThat(updates.get()).as("writes while the column was added").isPositive();
-                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM busy WHERE b IS NULL OR b <> a * 10"))
-                        .containsExactly("0");
-                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM busy WHERE c IS NULL")).containsExactly("0");
-                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) >= 3000 FROM busy")).containsExactly("1");
-            }
-        } finally {
-            altered.set(true);
-            writers.shutdownNow();
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM busy WHERE b IS NULL OR b <> a * 10"))
+                    .containsExactly("0");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM busy WHERE c IS NULL")).containsExactly("0");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) >= 3000 FROM busy")).containsExactly("1");
         }
     }
 
     @Test
     void aColumnRetypedWhileRowsChangeIsRightInEveryRow() throws Exception {
+        // Every row is rewritten from INT to text while the writers change and add rows through both types.
+        int writes = writeWhileAltering("retyping", "ALTER TABLE retyping MODIFY a VARCHAR(20) NOT NULL");
+        assertThat(writes).as("writes while the column changed type").isPositive();
         try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE retyping (id INT PRIMARY KEY, a INT, mirror INT)");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM retyping WHERE a <> CAST(mirror AS CHAR)"))
+                    .containsExactly("0");
+            assertThat(SqlTesting.rows(statement, "SELECT DATA_TYPE FROM information_schema.COLUMNS"
+                    + " WHERE TABLE_NAME = 'retyping' AND COLUMN_NAME = 'a'")).containsExactly("varchar");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) >= 3000 FROM retyping")).containsExactly("1");
+        }
+    }
+
+    /**
+     * Creates {@code table} (id, a, mirror: 3,000 rows with a = mirror = id), runs {@code alter} while two
+     * connections keep updating rows (a and mirror up by one) and inserting new ones (a = mirror), and answers how
+     * many writes they made meanwhile.
+     */
+    private int writeWhileAltering(String table, String alter) throws Exception {
+        try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY, a INT, mirror INT)");
             StringBuilder values = new StringBuilder();
             for (int id = 1; id <= 3000; id++) {
                 values.append(id == 1 ? "" : ",").append('(').append(id).append(',').append(id).append(',').append(id)
                         .append(')');
             }
-            statement.execute("INSERT INTO retyping VALUES " + values);
+            statement.execute("INSERT INTO " + table + " VALUES " + values);
         }
         AtomicBoolean altered = new AtomicBoolean();
         AtomicInteger writes = new AtomicInteger();
@@ -243,9 +221,9 @@ class ItWriteExpressions {
                 running.add(writers.submit(() -> {
                     try (Connection connection = answers.connect();
                             PreparedStatement update = connection.prepareStatement(
-                                    "UPDATE retyping SET a = a + 1, mirror = mirror + 1 WHERE id = ?");
+                                    "UPDATE " + table + " SET a = a + 1, mirror = mirror + 1 WHERE id = ?");
                             PreparedStatement insert = connection.prepareStatement(
-                                    "INSERT INTO retyping (id, a, mirror) VALUES (?, ?, ?)")) {
+                                    "INSERT INTO " + table + " (id, a, mirror) VALUES (?, ?, ?)")) {
                         for (int i = 0; !altered.get(); i++) {
                             update.setInt(1, 1 + (first * 1499 + i * 7) % 3000);
                             update.executeUpdate();
@@ -260,19 +238,13 @@ class ItWriteExpressions {
                 }));
             }
             try (Connection connection = answers.connect(); Statement statement = connection.createStatement()) {
-                // Every row is rewritten from INT to text while the writers change and add rows through both types.
-                statement.execute("ALTER TABLE retyping MODIFY a VARCHAR(20) NOT NULL");
-                altered.set(true);
-                for (Future<?> writer : running) {
-                    writer.get(60, TimeUnit.SECONDS);
-                }
-                assertThat(writes.get()).as("writes while the column changed type").isPositive();
-                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) FROM retyping WHERE a <> CAST(mirror AS CHAR)"))
-                        .containsExactly("0");
-                assertThat(SqlTesting.rows(statement, "SELECT DATA_TYPE FROM information_schema.COLUMNS"
-                        + " WHERE TABLE_NAME = 'retyping' AND COLUMN_NAME = 'a'")).containsExactly("varchar");
-                assertThat(SqlTesting.rows(statement, "SELECT COUNT(*) >= 3000 FROM retyping")).containsExactly("1");
+                statement.execute(alter);
             }
+            altered.set(true);
+            for (Future<?> writer : running) {
+                writer.get(60, TimeUnit.SECONDS);
+            }
+            return writes.get();
         } finally {
             altered.set(true);
             writers.shutdownNow();
