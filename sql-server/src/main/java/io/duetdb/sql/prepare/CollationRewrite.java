@@ -42,7 +42,7 @@ import io.duetdb.common.types.Collation;
  * {@code key(a) = key('x')}, ORDER BY a sorts by key(a), GROUP BY a groups by key(a) and gives one of the group's
  * texts, COUNT(DISTINCT a) counts distinct keys, UNION (DISTINCT) groups the rows of UNION ALL by their keys, LIKE
  * matches texts folded to their weights; ENUM and SET columns sort as MySQL sorts them (SetAndEnumOrder), and JSON
- * values in MySQL's JSON order (by JSON_SORT_KEY). Run before
+ * values sort and group in MySQL's JSON order and equality (by JSON_SORT_KEY). Run before
  * the rewrites that simplify conditions, which compare texts as Calcite does (binary). Nothing changes in a plan
  * without such text.
  */
@@ -182,13 +182,21 @@ public final class CollationRewrite extends RelHomogeneousShuttle {
 
     private int addKey(RelNode input, int field, List<RexNode> projects, List<String> names) {
         RelDataType type = input.getRowType().getFieldList().get(field).getType();
-        projects.add(sortKey(rexBuilder.makeInputRef(input, field), MySqlCollations.of(type)));
-        names.add("collation_key$" + projects.size());
+        RexNode value = rexBuilder.makeInputRef(input, field);
+        if (JsonTypes.isJson(type)) {
+            projects.add(rexBuilder.makeCall(JsonFunctions.JSON_SORT_KEY, value));
+            names.add("json_key$" + projects.size());
+        } else {
+            projects.add(sortKey(value, MySqlCollations.of(type)));
+            names.add("collation_key$" + projects.size());
+        }
         return projects.size() - 1;
     }
 
+    /** Whether a group key is compared by a sort key: text under a collation other than the binary one, or JSON. */
     private static boolean collated(RelNode input, int field) {
-        return MySqlCollations.collated(input.getRowType().getFieldList().get(field).getType());
+        RelDataType type = input.getRowType().getFieldList().get(field).getType();
+        return MySqlCollations.collated(type) || JsonTypes.isJson(type);
     }
 
     private List<RexNode> identity(RelNode input) {

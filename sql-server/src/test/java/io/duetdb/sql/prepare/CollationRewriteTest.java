@@ -71,6 +71,9 @@ class CollationRewriteTest {
         assertThat(plan("SELECT id FROM people ORDER BY JSON_EXTRACT(profile, '$.a') DESC")).contains("JSON_SORT_KEY(");
         assertThat(plan("SELECT id FROM people ORDER BY JSON_UNQUOTE(JSON_EXTRACT(profile, '$.a'))"))
                 .doesNotContain("JSON_SORT_KEY");
+        assertThat(plan("SELECT profile, COUNT(*) FROM people GROUP BY profile")).contains("JSON_SORT_KEY($4)")
+                .contains("MIN($0)");
+        assertThat(plan("SELECT COUNT(DISTINCT profile) FROM people")).contains("JSON_SORT_KEY($4)");
     }
 
     @Test

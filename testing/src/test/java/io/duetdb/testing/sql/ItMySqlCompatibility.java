@@ -587,6 +587,13 @@ class ItMySqlCompatibility {
                     .containsExactly("5", "13", "7");
             assertThat(SqlTesting.rows(statement, "SELECT id FROM json_order WHERE JSON_TYPE(v) IN ('INTEGER',"
                     + " 'DOUBLE') ORDER BY JSON_ARRAY(v) DESC")).containsExactly("11", "1", "2", "10");
+            // Grouping compares as JSON too: 10 and 10.00 are one value, and so are objects with equal members.
+            statement.execute("INSERT INTO json_order VALUES (14, '1.0'), (15, '10.00'), (16, '{\"a\": 1.0}')");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(*), MIN(id) FROM json_order GROUP BY v ORDER BY v"))
+                    .containsExactly("1|9", "1|6", "1|10", "1|14", "1|2", "2|1", "1|11", "1|3", "1|4", "2|8", "1|12",
+                            "1|7", "1|13", "1|5");
+            assertThat(SqlTesting.rows(statement, "SELECT COUNT(DISTINCT v), COUNT(*) FROM json_order"))
+                    .containsExactly("13|16");
         }
     }
 
