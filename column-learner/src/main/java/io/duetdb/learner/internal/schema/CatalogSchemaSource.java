@@ -55,6 +55,8 @@ public final class CatalogSchemaSource implements SchemaSource {
     static TableSchema schemaOf(TableInfo table, long version) {
         List<TableSchema.Column> columns = new ArrayList<>();
         Set<Integer> ids = new HashSet<>();
+        // Columns of every state: a hidden column that ALTER TABLE MODIFY is filling becomes the public one in a
+        // single step, and the packs merged meanwhile must already hold its values.
         for (ColumnInfo column : table.columns()) {
             ids.add(column.id());
             FieldType type = StoredValues.columnType(column.type());
