@@ -1447,10 +1447,219 @@ SqlNode DuetReservedWordFunctionCall() :
     }
 }
 
-/* The @ of 'user'@'host' in DEFINER = ... (the session's front end rewrites @@variables before parsing). */
+/*
+ * MySQL's variable references, one token each as MySQL reads them: @name and @@[scope.]name. An @ alone is the one
+ * of 'user'@'host'; 'user'@host reads as a string and a user variable's token.
+ */
 <DEFAULT, DQID, BTID, BQID, BQHID> TOKEN :
 {
     < AT_SIGN: "@" >
+|
+    < SYSTEM_VARIABLE_REFERENCE: "@@" (["a"-"z", "A"-"Z", "0"-"9", "_"])+ ( "." (["a"-"z", "A"-"Z", "0"-"9", "_"])+ )? >
+|
+    < USER_VARIABLE_REFERENCE: "@" (["a"-"z", "A"-"Z", "0"-"9", "_", "$", "."])+ >
+}
+
+/** MySQL's variables in expressions: @name and @@[GLOBAL. | SESSION. | LOCAL.]name (see VariableReferences). */
+SqlNode DuetVariableReference() :
+{
+}
+{
+    <USER_VARIABLE_REFERENCE> {
+        return VariableReferences.user(token.image, getPos(), MySqlTokenManager.variableTypesOf(token_source));
+    }
+|
+    <SYSTEM_VARIABLE_REFERENCE> {
+        return VariableReferences.system(token.image, getPos(), MySqlTokenManager.variableTypesOf(token_source));
+    }
+}
+
+/**
+ * SET [GLOBAL | SESSION] TRANSACTION characteristic [, ...], or SET of variables, NAMES and CHARACTER SET (see
+ * SqlSetVariables). SET PASSWORD is an account statement, which the session reads before the parser.
+ */
+SqlNode DuetSet() :
+{
+    final Span s;
+    boolean global = false;
+    SqlSetTransaction.Isolation isolation = null;
+    Boolean readOnly = null;
+    Object characteristic;
+    final List<SqlSetVariables.Assignment> assignments = new ArrayList<SqlSetVariables.Assignment>();
+    SqlSetVariables.Scope scope = SqlSetVariables.Scope.SESSION;
+    SqlSetVariables.Assignment assignment;
+}
+{
+    <SET> { s = span(); }
+    (
+        LOOKAHEAD({ getToken(1).kind == TRANSACTION
+            || (getToken(1).kind == GLOBAL || getToken(1).kind == SESSION) && getToken(2).kind == TRANSACTION })
+        [ <GLOBAL> { global = true; } | <SESSION> ] <TRANSACTION>
+        characteristic = DuetSetTransactionCharacteristic()
+        {
+            if (characteristic instanceof Boolean) {
+                readOnly = (Boolean) characteristic;
+            } else {
+                isolation = (SqlSetTransaction.Isolation) characteristic;
+            }
+        }
+        (
+            <COMMA> characteristic = DuetSetTransactionCharacteristic()
+            {
+                if (characteristic instanceof Boolean) {
+                    readOnly = (Boolean) characteristic;
+                } else {
+                    isolation = (SqlSetTransaction.Isolation) characteristic;
+                }
+            }
+        )*
+        {
+            return new SqlSetTransaction(s.end(this), global, isolation, readOnly);
+        }
+    |
+        [ LOOKAHEAD({ isSetScope(getToken(1), getToken(2)) }) scope = DuetSetScope() ]
+        assignment = DuetSetAssignment(scope) { assignments.add(assignment); }
+        (
+            <COMMA>
+            [ LOOKAHEAD({ isSetScope(getToken(1), getToken(2)) }) scope = DuetSetScope() ]
+            assignment = DuetSetAssignment(scope) { assignments.add(assignment); }
+        )*
+        {
+            return new SqlSetVariables(s.end(this), assignments);
+        }
+    )
+}
+
+/** Whether {@code first} is a scope keyword of SET: one followed by the name it scopes, not by = (a name itself). */
+JAVACODE boolean isSetScope(Token first, Token second) {
+    boolean keyword = first.kind == GLOBAL || first.kind == SESSION || first.kind == LOCAL
+        || first.image.equalsIgnoreCase("PERSIST") || first.image.equalsIgnoreCase("PERSIST_ONLY");
+    return keyword && second.kind != EQ && second.kind != ASSIGN_VARIABLE && second.kind != TRANSACTION;
+}
+
+SqlSetVariables.Scope DuetSetScope() :
+{
+    final SqlIdentifier name;
+}
+{
+    // The keywords are names too; as scopes they come first.
+    LOOKAHEAD(1) <GLOBAL> { return SqlSetVariables.Scope.GLOBAL; }
+|
+    LOOKAHEAD(1) <SESSION> { return SqlSetVariables.Scope.SESSION; }
+|
+    LOOKAHEAD(1) <LOCAL> { return SqlSetVariables.Scope.SESSION; }
+|
+    name = SimpleIdentifier()
+    {
+        return name.getSimple().equalsIgnoreCase("PERSIST") ? SqlSetVariables.Scope.PERSIST
+            : SqlSetVariables.Scope.PERSIST_ONLY;
+    }
+}
+
+/** One assignment of SET; {@code scope} is where a system variable named without a scope of its own is set. */
+SqlSetVariables.Assignment DuetSetAssignment(SqlSetVariables.Scope scope) :
+{
+    final SqlNode value;
+    final SqlIdentifier name;
+    String charset = null;
+    String collation = null;
+    VariableReferences.SystemVariableName variable;
+    String user;
+}
+{
+    <USER_VARIABLE_REFERENCE> { user = VariableReferences.userVariableName(token.image); }
+    ( <EQ> | <ASSIGN_VARIABLE> ) value = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    {
+        return new SqlSetVariables.UserVariable(user, value);
+    }
+|
+    <SYSTEM_VARIABLE_REFERENCE> { variable = VariableReferences.systemVariableName(token.image); }
+    ( <EQ> | <ASSIGN_VARIABLE> ) value = DuetSetValue()
+    {
+        return new SqlSetVariables.SystemVariable(variable.scope().equals("global") ? SqlSetVariables.Scope.GLOBAL
+            : SqlSetVariables.Scope.SESSION, variable.name(), value);
+    }
+|
+    LOOKAHEAD({ getToken(1).kind == NAMES && getToken(2).kind != EQ })
+    <NAMES> ( <DEFAULT_> | charset = DuetCharacterSetName() )
+    [ <COLLATE> ( <DEFAULT_> | collation = DuetCharacterSetName() ) ]
+    {
+        return new SqlSetVariables.CharacterSet(true, charset, collation);
+    }
+|
+    LOOKAHEAD({ getToken(1).kind == CHARACTER && getToken(2).kind == SET
+        || getToken(1).kind == CHARSET && getToken(2).kind != EQ })
+    ( <CHARACTER> <SET> | <CHARSET> ) ( <DEFAULT_> | charset = DuetCharacterSetName() )
+    {
+        return new SqlSetVariables.CharacterSet(false, charset, null);
+    }
+|
+    name = CompoundIdentifier() ( <EQ> | <ASSIGN_VARIABLE> ) value = DuetSetValue()
+    {
+        return new SqlSetVariables.SystemVariable(scope, String.join(".", name.names), value);
+    }
+}
+
+/**
+ * A system variable's value in SET: DEFAULT (null), ON, or an expression; a name is its own text, and so is a number
+ * alone, as written (1e9 stays 1e9).
+ */
+SqlNode DuetSetValue() :
+{
+    final SqlNode value;
+}
+{
+    <DEFAULT_> { return null; }
+|
+    <ON> { return new SqlIdentifier("ON", getPos()); }
+|
+    LOOKAHEAD({ (getToken(1).kind == UNSIGNED_INTEGER_LITERAL || getToken(1).kind == DECIMAL_NUMERIC_LITERAL
+        || getToken(1).kind == APPROX_NUMERIC_LITERAL) && (getToken(2).kind == COMMA || getToken(2).kind == EOF) })
+    ( <UNSIGNED_INTEGER_LITERAL> | <DECIMAL_NUMERIC_LITERAL> | <APPROX_NUMERIC_LITERAL> )
+    {
+        return SqlLiteral.createCharString(token.image, getPos());
+    }
+|
+    LOOKAHEAD({ getToken(1).kind == BINARY && (getToken(2).kind == COMMA || getToken(2).kind == EOF) })
+    <BINARY> { return new SqlIdentifier("binary", getPos()); }
+|
+    value = Expression(ExprContext.ACCEPT_SUB_QUERY) { return value; }
+}
+
+/** A character set or collation name: a name, a string, or BINARY. */
+String DuetCharacterSetName() :
+{
+    final SqlIdentifier name;
+    final SqlNode literal;
+}
+{
+    <BINARY> { return "binary"; }
+|
+    literal = StringLiteral() { return SqlLiteral.unchain(literal).getValueAs(String.class); }
+|
+    name = SimpleIdentifier() { return name.getSimple(); }
+}
+
+/** ISOLATION LEVEL level (a SqlSetTransaction.Isolation) or READ ONLY / READ WRITE (a Boolean: read-only). */
+Object DuetSetTransactionCharacteristic() :
+{
+}
+{
+    <ISOLATION> <LEVEL>
+    (
+        <READ>
+        (
+            <UNCOMMITTED> { return SqlSetTransaction.Isolation.READ_UNCOMMITTED; }
+        |
+            <COMMITTED> { return SqlSetTransaction.Isolation.READ_COMMITTED; }
+        )
+    |
+        <REPEATABLE> <READ> { return SqlSetTransaction.Isolation.REPEATABLE_READ; }
+    |
+        <SERIALIZABLE> { return SqlSetTransaction.Isolation.SERIALIZABLE; }
+    )
+|
+    <READ> ( <ONLY> { return Boolean.TRUE; } | <WRITE> { return Boolean.FALSE; } )
 }
 
 /** CREATE [OR REPLACE] [view options] VIEW ...; see DuetViewDefinition. */
@@ -1544,7 +1753,8 @@ String DuetAccountName() :
     (
         <CURRENT_USER> [ LOOKAHEAD(2) <LPAREN> <RPAREN> ] { return "CURRENT_USER"; }
     |
-        user = DuetAccountPart() [ <AT_SIGN> host = DuetAccountPart() ]
+        user = DuetAccountPart()
+        [ <AT_SIGN> host = DuetAccountPart() | <USER_VARIABLE_REFERENCE> { host = token.image.substring(1); } ]
         {
             return host == null ? user + "@%" : user + "@" + host;
         }

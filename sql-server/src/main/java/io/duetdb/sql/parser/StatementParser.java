@@ -33,9 +33,17 @@ public final class StatementParser {
     private StatementParser() {
     }
 
+    /** Parses a statement that names no variables or whose user variables are read as text. */
     public static SqlNode parse(String sql) {
+        return parse(sql, VariableTypes.NONE);
+    }
+
+    /** Parses a statement, typing its variable references as the session's variables are typed. */
+    public static SqlNode parse(String sql, VariableTypes variableTypes) {
+        SqlParser.Config config = variableTypes == VariableTypes.NONE ? CONFIG
+                : CONFIG.withParserFactory(MySqlTokenManager.factory(variableTypes));
         try {
-            return SqlParser.create(sql, CONFIG).parseStmt();
+            return SqlParser.create(sql, config).parseStmt();
         } catch (SqlParseException e) {
             String near = nearText(sql, e);
             throw new DuetException(ErrorCode.PARSE_ERROR, "You have an error in your SQL syntax; check the manual"

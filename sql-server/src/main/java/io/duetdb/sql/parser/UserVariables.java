@@ -8,7 +8,7 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 
 /**
- * User variables in parsed statements: the front end rewrites {@code @name} into {@code DUET_USER_VARIABLE('name')},
+ * User variables in parsed statements: the parser reads {@code @name} as {@code DUET_USER_VARIABLE('name')},
  * cast to the type of the value it holds when it holds a number.
  */
 public final class UserVariables {

@@ -26,13 +26,13 @@ public final class DuetFunctions {
     private static final SqlReturnTypeInference NULLABLE_VARCHAR = ReturnTypes.explicit(SqlTypeName.VARCHAR)
             .andThen(SqlTypeTransforms.FORCE_NULLABLE);
 
-    /** {@code @@[scope.]name}: the front end rewrites system variable references into calls of this. */
+    /** {@code @@[scope.]name}: the parser reads system variable references as calls of this (VariableReferences). */
     public static final SqlFunction SYSTEM_VARIABLE = function("DUET_SYSTEM_VARIABLE", NULLABLE_VARCHAR,
             OperandTypes.STRING_STRING);
     /** {@code @@[scope.]name} of a variable MySQL types as BIGINT (SystemVariables.isInteger). */
     public static final SqlFunction INTEGER_SYSTEM_VARIABLE = function("DUET_INTEGER_SYSTEM_VARIABLE",
             ReturnTypes.BIGINT.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.STRING_STRING);
-    /** {@code @name}: the front end rewrites user variable references into calls of this (values as text). */
+    /** {@code @name}: the parser reads user variable references as calls of this (values as text). */
     public static final SqlFunction USER_VARIABLE = function("DUET_USER_VARIABLE", NULLABLE_VARCHAR, OperandTypes.STRING);
     /** DUET_SET_USER_VARIABLE(name, value): {@code @name := value}, the value, which the variable takes. */
     public static final SqlFunction SET_USER_VARIABLE = function("DUET_SET_USER_VARIABLE",

@@ -650,7 +650,7 @@ final class DmlStatements {
         DmlStatements planner = new DmlStatements(session, null);
         try {
             // Parsed afresh for each planning: validation may rewrite the tree it is given.
-            SqlNode statement = io.duetdb.sql.parser.StatementParser.parse(sql);
+            SqlNode statement = StatementParser.parse(sql, session.variableTypes());
             if (statement instanceof io.duetdb.sql.parser.dml.SqlMySqlUpdate update) {
                 UpdatePlan plan = planner.updatePlan(update, prepared.parameters);
                 prepared.plan = plan;

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -52,6 +53,7 @@ import io.duetdb.sql.exec.ReadEngines;
 import io.duetdb.sql.exec.StorageHints;
 import io.duetdb.sql.exec.SessionFunctions;
 import io.duetdb.sql.parser.StatementParser;
+import io.duetdb.sql.parser.VariableTypes;
 import io.duetdb.sql.parser.ddl.SqlAlterDatabaseOptions;
 import io.duetdb.sql.parser.ddl.SqlAlterDatabaseSetReplica;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
@@ -76,6 +78,8 @@ import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
 import io.duetdb.sql.parser.ddl.SqlCreateUnsupported;
 import io.duetdb.sql.parser.session.SqlKill;
+import io.duetdb.sql.parser.session.SqlSetTransaction;
+import io.duetdb.sql.parser.session.SqlSetVariables;
 import io.duetdb.sql.parser.session.SqlUseDatabase;
 import io.duetdb.sql.parser.show.SqlShow;
 import io.duetdb.sql.parser.statistics.SqlAnalyzeTable;
@@ -255,6 +259,18 @@ public final class Session implements SessionFunctions {
     }
 
     private final Map<Integer, Prepared> prepared = new HashMap<>();
+    /** How the parser types this session's variable references. */
+    private final VariableTypes variableTypes = new VariableTypes() {
+        @Override
+        public NumberType userVariable(String name) {
+            return userVariableType(name);
+        }
+
+        @Override
+        public boolean integerSystemVariable(String name) {
+            return SystemVariables.isInteger(name);
+        }
+    };
     /** The text {@link #executeWithoutBlocking} last parsed and its parse (untouched: only matched), taken once. */
     private String parsedText;
     private SqlNode parsedStatement;
@@ -264,7 +280,7 @@ public final class Session implements SessionFunctions {
     /** The running statement's READ_FROM_STORAGE hints. */
     private StorageHints storageHints = StorageHints.NONE;
 
-    private record PlanCacheKey(String sql, String database, String sqlMode) {
+    private record PlanCacheKey(String sql, String database, String sqlMode, String userVariableTypes) {
     }
 
     private static final int PLAN_CACHE_ENTRIES = 100;
@@ -297,10 +313,12 @@ public final class Session implements SessionFunctions {
     }
 
     private PreparedStatementInfo prepareText(String sql) {
-        String text = SqlText.rewriteVariables(SqlText.trim(sql), this::userVariableType);
-        // TiDB's prepared plan cache: the same parameterized text, in the same database and sql_mode, reuses
-        // what an earlier PREPARE in this session planned while the schema version stays (checked at execute).
-        PlanCacheKey key = new PlanCacheKey(text, database, variable("sql_mode"));
+        String text = SqlText.trim(sql);
+        // TiDB's prepared plan cache: the same parameterized text, in the same database and sql_mode (and with its
+        // user variables holding the same types), reuses what an earlier PREPARE in this session planned while the
+        // schema version stays (checked at execute).
+        PlanCacheKey key = new PlanCacheKey(text, database, variable("sql_mode"),
+                text.indexOf('@') < 0 ? "" : userVariableTypes());
         Prepared entry = planCache.get(key);
         List<ResultColumn> columns = List.of();
         if (entry != null && (!entry.query || entry.plan != null
@@ -309,7 +327,7 @@ public final class Session implements SessionFunctions {
             columns = entry.query ? entry.planColumns : List.of();
         } else {
             manager.metrics().planCache.labelValues("miss").inc();
-            SqlNode statement = StatementParser.parse(text);
+            SqlNode statement = StatementParser.parse(text, variableTypes);
             int parameterCount = ParameterBinder.count(statement);
             boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
             entry = new Prepared(text, statement, parameterCount, isQuery,
@@ -331,7 +349,7 @@ public final class Session implements SessionFunctions {
     private boolean planPrepared(Prepared entry) {
         InfoSchema schema = schema();
         try {
-            SqlNode statement = StatementParser.parse(entry.sql);
+            SqlNode statement = StatementParser.parse(entry.sql, variableTypes);
             SqlNode query = statement instanceof SqlQueryWithLocking locking ? locking.query() : statement;
             List<String> labels = labels(query, entry.sql);
             QueryPlanner.PlannedQuery planned = new QueryPlanner(calciteCatalog(schema), database, sqlMode())
@@ -359,7 +377,7 @@ public final class Session implements SessionFunctions {
             nulls.add(null);
         }
         try {
-            SqlNode bound = StatementParser.parse(ParameterBinder.bindText(text, nulls));
+            SqlNode bound = StatementParser.parse(ParameterBinder.bindText(text, nulls), variableTypes);
             SqlNode query = bound instanceof SqlQueryWithLocking locking ? locking.query() : bound;
             QueryPlanner.PlannedQuery planned = new QueryPlanner(calciteCatalog(schema()),
                     database, sqlMode()).plan(query);
@@ -438,7 +456,7 @@ public final class Session implements SessionFunctions {
                         .insert(insert)));
             }
             String bound = ParameterBinder.bindText(statement.sql, parameters);
-            return dispatch(StatementParser.parse(bound), bound);
+            return dispatch(StatementParser.parse(bound, variableTypes), bound);
         } catch (RuntimeException e) {
             throw killedOr(e);
         } finally {
@@ -927,20 +945,37 @@ public final class Session implements SessionFunctions {
         return userVariables.get(name.toLowerCase(Locale.ROOT));
     }
 
-    /** The SQL type of a user variable's value for expressions: numbers keep theirs, the rest are text. */
-    private String userVariableType(String name) {
+    /** How the parser types this session's variable references, by the values its user variables hold now. */
+    VariableTypes variableTypes() {
+        return variableTypes;
+    }
+
+    /** The SQL type of a user variable's value for expressions: numbers keep theirs, the rest are text (null). */
+    private VariableTypes.NumberType userVariableType(String name) {
         Object value = userVariables.get(name);
         if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return "BIGINT";
+            return VariableTypes.NumberType.BIGINT;
         }
         if (value instanceof BigDecimal decimal) {
             int scale = Math.max(0, Math.min(30, decimal.scale()));
-            return "DECIMAL(" + Math.min(65, Math.max(decimal.precision(), scale + 1)) + ", " + scale + ")";
+            return VariableTypes.NumberType.decimal(Math.min(65, Math.max(decimal.precision(), scale + 1)), scale);
         }
         if (value instanceof Double || value instanceof Float) {
-            return "DOUBLE";
+            return VariableTypes.NumberType.DOUBLE;
         }
         return null;
+    }
+
+    /** The types of the numbers this session's user variables hold, in name order: what typed a statement's plan. */
+    private String userVariableTypes() {
+        StringBuilder types = new StringBuilder();
+        new TreeMap<>(userVariables).forEach((name, value) -> {
+            VariableTypes.NumberType type = userVariableType(name);
+            if (type != null) {
+                types.append(name).append(' ').append(type).append(';');
+            }
+        });
+        return types.toString();
     }
 
     /** Sets a user variable ({@code SET @name = value}); null unsets it, as MySQL shows an unset one. */
@@ -954,8 +989,10 @@ public final class Session implements SessionFunctions {
     }
 
     /** The value of one expression, as {@code SELECT expression} answers it within the running statement. */
-    Object evaluate(String expression) {
-        StatementResult result = executeTrimmed(SqlText.trim("SELECT " + expression));
+    Object evaluate(SqlNode expression) {
+        SqlSelect select = new SqlSelect(expression.getParserPosition(), null, SqlNodeList.of(expression), null, null,
+                null, null, null, null, null, null, null, null);
+        StatementResult result = dispatch(select, "");
         if (!(result instanceof QueryResult query) || query.rows().size() != 1 || query.columns().size() != 1) {
             throw new DuetException(ErrorCode.OPERAND_COLUMNS, "Operand should contain 1 column(s)");
         }
@@ -1082,22 +1119,17 @@ public final class Session implements SessionFunctions {
                 return result;
             }
         }
-        if (lower.startsWith("set ")) {
-            SetStatements.execute(this, sql.substring(4).strip());
-            return UpdateResult.NONE;
-        }
         SqlNode transactionControl = parsedTransactionControl.get(sql);
         if (transactionControl != null) {
             return dispatch(transactionControl, sql);
         }
-        String rewritten = SqlText.rewriteVariables(sql, this::userVariableType);
-        SqlNode statement = rewritten.equals(parsedText) ? parsedStatement : StatementParser.parse(rewritten);
+        SqlNode statement = sql.equals(parsedText) ? parsedStatement : StatementParser.parse(sql, variableTypes);
         parsedText = null;
         parsedStatement = null;
         if (isPlainTransactionControl(statement) && parsedTransactionControl.size() < PARSED_TRANSACTION_CONTROL_TEXTS) {
             parsedTransactionControl.put(sql, statement);
         }
-        return dispatch(statement, rewritten);
+        return dispatch(statement, sql);
     }
 
     /** BEGIN, START TRANSACTION without AS OF, COMMIT and ROLLBACK: nodes no statement changes, the same for a text. */
@@ -1217,6 +1249,14 @@ public final class Session implements SessionFunctions {
         }
         if (statement instanceof SqlEndTransaction end) {
             endTransaction(end.commit());
+            return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlSetVariables set) {
+            SetStatements.execute(this, set);
+            return UpdateResult.NONE;
+        }
+        if (statement instanceof SqlSetTransaction set) {
+            SetStatements.execute(this, set);
             return UpdateResult.NONE;
         }
         if (statement instanceof SqlUseDatabase use) {
@@ -1794,7 +1834,7 @@ public final class Session implements SessionFunctions {
                 var position = item.getParserPosition();
                 String text = SqlText.slice(sql, position.getLineNum(), position.getColumnNum(),
                         position.getEndLineNum(), position.getEndColumnNum());
-                labels.add(text == null ? item.toString() : SqlText.label(text));
+                labels.add(text == null ? item.toString() : text);
             }
         }
         return labels;

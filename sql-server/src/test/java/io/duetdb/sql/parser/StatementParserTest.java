@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
 import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
+import io.duetdb.sql.parser.session.SqlSetTransaction;
+import io.duetdb.sql.parser.session.SqlSetVariables;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
@@ -615,5 +617,127 @@ class StatementParserTest {
         assertThat(((SqlAlterTableCheck) actions.get(2)).action()).isEqualTo(SqlAlterTableCheck.Action.DROP);
         assertThat(((SqlAlterTableCheck) actions.get(4)).enforced()).isFalse();
         assertThat(((SqlAlterTableCheck) actions.get(5)).enforced()).isTrue();
+    }
+
+    @Test
+    void variablesAreCallsTypedByTheNumbersTheyHold() {
+        VariableTypes types = new VariableTypes() {
+            @Override
+            public NumberType userVariable(String name) {
+                return Map.of("n", NumberType.BIGINT, "d", NumberType.decimal(4, 2)).get(name);
+            }
+
+            @Override
+            public boolean integerSystemVariable(String name) {
+                return name.equals("autocommit");
+            }
+        };
+        SqlSelect select = (SqlSelect) StatementParser.parse("SELECT @N + 1, @d, @s, @@time_zone, @@SESSION.autocommit,"
+                + " '@n', `@n` FROM t WHERE @a.b$c := 2", types);
+        assertThat(select.getSelectList().get(0).toString()).isEqualTo("CAST(`DUET_USER_VARIABLE`('n') AS BIGINT) + 1");
+        assertThat(select.getSelectList().get(1).toString()).isEqualTo("CAST(`DUET_USER_VARIABLE`('d') AS DECIMAL(4, 2))");
+        assertThat(select.getSelectList().get(2).toString()).isEqualTo("`DUET_USER_VARIABLE`('s')");
+        assertThat(select.getSelectList().get(3).toString()).isEqualTo("`DUET_SYSTEM_VARIABLE`('', 'time_zone')");
+        assertThat(select.getSelectList().get(4).toString())
+                .isEqualTo("`DUET_INTEGER_SYSTEM_VARIABLE`('session', 'autocommit')");
+        assertThat(select.getSelectList().get(5)).isInstanceOf(SqlLiteral.class);
+        assertThat(select.getSelectList().get(6)).isInstanceOf(SqlIdentifier.class);
+        assertThat(UserVariables.name(((SqlCall) select.getWhere()).operand(0))).isEqualTo("a.b$c");
+        // Typed afresh, as SET does before each assignment.
+        SqlNode retyped = VariableReferences.retyped(select.getSelectList().get(2), new VariableTypes() {
+            @Override
+            public NumberType userVariable(String name) {
+                return NumberType.DOUBLE;
+            }
+
+            @Override
+            public boolean integerSystemVariable(String name) {
+                return false;
+            }
+        });
+        assertThat(retyped.toString()).isEqualTo("CAST(`DUET_USER_VARIABLE`('s') AS DOUBLE)");
+        assertThat(VariableReferences.retyped(select.getSelectList().get(0), VariableTypes.NONE).toString())
+                .isEqualTo("`DUET_USER_VARIABLE`('n') + 1");
+        // Without a session's types, user variables are text and system variables too.
+        SqlSelect untyped = (SqlSelect) StatementParser.parse("SELECT @n, @@autocommit");
+        assertThat(untyped.getSelectList().get(0).toString()).isEqualTo("`DUET_USER_VARIABLE`('n')");
+        assertThat(untyped.getSelectList().get(1).toString()).isEqualTo("`DUET_SYSTEM_VARIABLE`('', 'autocommit')");
+        // The position of a reference is its token's, so that a select item's label is its text.
+        assertThat(select.getSelectList().get(3).getParserPosition().getColumnNum()).isEqualTo(24);
+        assertThat(select.getSelectList().get(3).getParserPosition().getEndColumnNum()).isEqualTo(34);
+    }
+
+    @Test
+    void accountsAreNotVariables() {
+        SqlCreateView view = (SqlCreateView) StatementParser.parse("CREATE DEFINER = 'app'@localhost VIEW v AS SELECT 1");
+        assertThat(view.options().definer()).isEqualTo("app@localhost");
+        SqlCreateView quoted = (SqlCreateView) StatementParser.parse("CREATE DEFINER = 'app'@'10.0.0.1' VIEW v AS SELECT 1");
+        assertThat(quoted.options().definer()).isEqualTo("app@10.0.0.1");
+    }
+
+    @Test
+    void setAssignsVariablesLeftToRightWithTheScopeLastNamed() {
+        SqlSetVariables set = (SqlSetVariables) StatementParser.parse("SET @OLD_SQL_MODE = @@SQL_MODE,"
+                + " sql_mode = 'NO_AUTO_VALUE_ON_ZERO', GLOBAL max_connections = 10, time_zone = DEFAULT,"
+                + " @@session.autocommit := ON, @x := (SELECT 1), LOCAL `wait_timeout` = 5, PERSIST a.b = x");
+        List<SqlSetVariables.Assignment> assignments = set.assignments();
+        assertThat(assignments).hasSize(8);
+        SqlSetVariables.UserVariable old = (SqlSetVariables.UserVariable) assignments.get(0);
+        assertThat(old.name()).isEqualTo("old_sql_mode");
+        assertThat(old.value().toString()).isEqualTo("`DUET_SYSTEM_VARIABLE`('', 'sql_mode')");
+        assertThat(assignments.get(1)).isEqualTo(new SqlSetVariables.SystemVariable(SqlSetVariables.Scope.SESSION,
+                "sql_mode", ((SqlSetVariables.SystemVariable) assignments.get(1)).value()));
+        assertThat(((SqlSetVariables.SystemVariable) assignments.get(1)).value()).isInstanceOf(SqlLiteral.class);
+        SqlSetVariables.SystemVariable global = (SqlSetVariables.SystemVariable) assignments.get(2);
+        assertThat(global.scope()).isEqualTo(SqlSetVariables.Scope.GLOBAL);
+        SqlSetVariables.SystemVariable carried = (SqlSetVariables.SystemVariable) assignments.get(3);
+        assertThat(carried.scope()).isEqualTo(SqlSetVariables.Scope.GLOBAL);
+        assertThat(carried.isDefault()).isTrue();
+        SqlSetVariables.SystemVariable autocommit = (SqlSetVariables.SystemVariable) assignments.get(4);
+        assertThat(autocommit.scope()).isEqualTo(SqlSetVariables.Scope.SESSION);
+        assertThat(autocommit.value().toString()).isEqualTo("ON");
+        assertThat(((SqlSetVariables.UserVariable) assignments.get(5)).value().getKind()).isEqualTo(SqlKind.SELECT);
+        SqlSetVariables.SystemVariable local = (SqlSetVariables.SystemVariable) assignments.get(6);
+        assertThat(local.scope()).isEqualTo(SqlSetVariables.Scope.SESSION);
+        assertThat(local.name()).isEqualTo("wait_timeout");
+        SqlSetVariables.SystemVariable persisted = (SqlSetVariables.SystemVariable) assignments.get(7);
+        assertThat(persisted.scope()).isEqualTo(SqlSetVariables.Scope.PERSIST);
+        assertThat(persisted.name()).isEqualTo("a.b");
+        // A number alone is its text as written; in an expression it is a number.
+        SqlSetVariables numbers = (SqlSetVariables) StatementParser.parse("SET a = 1e9, b = 1e9 + 1");
+        assertThat(((SqlSetVariables.SystemVariable) numbers.assignments().get(0)).value().toString()).isEqualTo("'1e9'");
+        assertThat(((SqlSetVariables.SystemVariable) numbers.assignments().get(1)).value().getKind())
+                .isEqualTo(SqlKind.PLUS);
+        // A scope keyword is a name where = follows it.
+        SqlSetVariables.SystemVariable named = (SqlSetVariables.SystemVariable)
+                ((SqlSetVariables) StatementParser.parse("SET global = 1")).assignments().get(0);
+        assertThat(named.name()).isEqualTo("global");
+    }
+
+    @Test
+    void setNamesCharacterSetAndTransactionAreInTheGrammar() {
+        assertThat(((SqlSetVariables) StatementParser.parse("SET NAMES utf8mb4 COLLATE 'utf8mb4_bin'")).assignments())
+                .containsExactly(new SqlSetVariables.CharacterSet(true, "utf8mb4", "utf8mb4_bin"));
+        assertThat(((SqlSetVariables) StatementParser.parse("SET NAMES binary, CHARACTER SET DEFAULT")).assignments())
+                .containsExactly(new SqlSetVariables.CharacterSet(true, "binary", null),
+                        new SqlSetVariables.CharacterSet(false, null, null));
+        assertThat(((SqlSetVariables) StatementParser.parse("SET CHARSET 'latin1'")).assignments())
+                .containsExactly(new SqlSetVariables.CharacterSet(false, "latin1", null));
+        SqlSetTransaction transaction = (SqlSetTransaction) StatementParser.parse(
+                "SET GLOBAL TRANSACTION READ ONLY, ISOLATION LEVEL READ COMMITTED");
+        assertThat(transaction.global()).isTrue();
+        assertThat(transaction.readOnly()).isTrue();
+        assertThat(transaction.isolation()).isEqualTo(SqlSetTransaction.Isolation.READ_COMMITTED);
+        SqlSetTransaction session = (SqlSetTransaction) StatementParser.parse("SET SESSION TRANSACTION ISOLATION LEVEL"
+                + " REPEATABLE READ");
+        assertThat(session.global()).isFalse();
+        assertThat(session.readOnly()).isNull();
+        assertThat(session.isolation()).isEqualTo(SqlSetTransaction.Isolation.REPEATABLE_READ);
+        assertThat(((SqlSetTransaction) StatementParser.parse("set transaction read write")).readOnly()).isFalse();
+        for (String bad : List.of("SET", "SET @a", "SET @a = DEFAULT", "SET x", "SET TRANSACTION", "SET NAMES",
+                "SET TRANSACTION ISOLATION LEVEL READ", "SET a = 1,", "SET @@ = 1")) {
+            assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)
+                    .hasMessageContaining("SQL syntax");
+        }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
@@ -55,7 +56,11 @@ class ItSqlSystemVariables {
     }
 
     static Connection connect(SqlServer server) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false");
+        return connect(server, "");
+    }
+
+    static Connection connect(SqlServer server, String options) throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://" + server.address() + "/test?user=root&useSSL=false" + options);
     }
 
     static String single(Statement statement, String sql) throws SQLException {
@@ -183,6 +188,62 @@ class ItSqlSystemVariables {
             statement.execute("SET @v = NULL");
             assertThat(single(statement, "SELECT @v IS NULL")).isEqualTo("1");
         }
+    }
+
+    @Test
+    void setReadsEveryFormMySqlAcceptsInOneGrammar() throws SQLException {
+        try (Connection connection = connect(first, "&useServerPrepStmts=true");
+                Statement statement = connection.createStatement()) {
+            // Values are expressions, assigned left to right; a scope keyword holds for the names after it.
+            statement.execute("SET\n@a = 1, @b := @a + 1, sql_mode = CONCAT(@@sql_mode, ',NO_UNSIGNED_SUBTRACTION'),"
+                    + " @@session.autocommit := ON, SESSION net_read_timeout = 250, wait_timeout = 300");
+            assertThat(single(statement, "SELECT @a, @b, @@autocommit, @@net_read_timeout, @@wait_timeout"))
+                    .isEqualTo("1|2|1|250|300");
+            assertThat(single(statement, "SELECT @@sql_mode")).endsWith(",NO_UNSIGNED_SUBTRACTION");
+            statement.execute("SET @@sql_mode = DEFAULT, net_read_timeout = DEFAULT");
+            assertThat(single(statement, "SELECT @@sql_mode LIKE '%NO_UNSIGNED_SUBTRACTION%', @@net_read_timeout"))
+                    .isEqualTo("0|30");
+            statement.execute("SET @x = (SELECT count(*) FROM (SELECT 1 AS one UNION ALL SELECT 2) pair)");
+            assertThat(single(statement, "SELECT @x * 10")).isEqualTo("20");
+            // NAMES, CHARACTER SET and TRANSACTION, as drivers and mysqldump send them.
+            statement.execute("SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci");
+            statement.execute("SET CHARACTER SET DEFAULT");
+            statement.execute("/*!40101 SET NAMES binary */");
+            statement.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            assertThat(single(statement, "SELECT @@transaction_isolation")).isEqualTo("READ-COMMITTED");
+            statement.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ WRITE");
+            assertThat(single(statement, "SELECT @@transaction_isolation")).isEqualTo("REPEATABLE-READ");
+            // A statement prepared while @n held text (computed as DOUBLE, as MySQL does) is planned again once it
+            // holds an integer.
+            statement.execute("SET @n = '7'");
+            try (PreparedStatement typed = connection.prepareStatement("SELECT @n + ?");
+                    ResultSet result = bindAndRun(typed, 1)) {
+                assertThat(result.getMetaData().getColumnTypeName(1)).isEqualTo("DOUBLE");
+                assertThat(result.getDouble(1)).isEqualTo(8.0);
+            }
+            statement.execute("SET @n = 7");
+            try (PreparedStatement typed = connection.prepareStatement("SELECT @n + ?");
+                    ResultSet result = bindAndRun(typed, 1)) {
+                assertThat(result.getMetaData().getColumnTypeName(1)).isEqualTo("BIGINT");
+                assertThat(result.getLong(1)).isEqualTo(8);
+            }
+            // What MySQL refuses, refused with its errors.
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET @a = DEFAULT"))).isEqualTo(1064);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET no_such_variable = 1"))).isEqualTo(1193);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET @@global.no_such_variable = 1")))
+                    .isEqualTo(1193);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET time_zone = NULLIF(1, 1)"))).isEqualTo(1231);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET TRANSACTION ISOLATION LEVEL READ")))
+                    .isEqualTo(1064);
+        }
+    }
+
+    /** The statement's result with its one parameter set, on its first row. */
+    private static ResultSet bindAndRun(PreparedStatement statement, int parameter) throws SQLException {
+        statement.setInt(1, parameter);
+        ResultSet result = statement.executeQuery();
+        assertThat(result.next()).isTrue();
+        return result;
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.duetdb.sql.parser.generated;
 
+import static java.util.Objects.requireNonNull;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -12,6 +14,7 @@ import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.util.SourceStringReader;
 
 import io.duetdb.sql.parser.ExecutableComments;
+import io.duetdb.sql.parser.VariableTypes;
 
 /**
  * The generated lexer's tokens as MySQL reads them, where one token of look-ahead settles what Calcite's grammar
@@ -23,13 +26,11 @@ import io.duetdb.sql.parser.ExecutableComments;
  * Token positions are untouched. Hand-written, in the generated parser's package for its input stream.
  */
 public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
-    /** Calcite's parser factory for DuetDB's grammar, read through this token manager. */
-    public static final SqlParserImplFactory FACTORY = reader -> {
-        DuetSqlParserImpl parser = (DuetSqlParserImpl) DuetSqlParserImpl.FACTORY.getParser(
-                new SourceStringReader(ExecutableComments.reveal(readAll(reader))));
-        parser.token_source = new MySqlTokenManager(parser.jj_input_stream);
-        return parser;
-    };
+    /** Calcite's parser factory for DuetDB's grammar, read through this token manager, knowing no variables. */
+    public static final SqlParserImplFactory FACTORY = factory(VariableTypes.NONE);
+
+    /** What the session knows of its variables, which types their references. */
+    private final VariableTypes variableTypes;
 
     /** Tokens read ahead of the one handed over. */
     private final LinkedList<Token> ahead = new LinkedList<>();
@@ -58,8 +59,25 @@ public final class MySqlTokenManager extends DuetSqlParserImplTokenManager {
         return text.toString();
     }
 
-    private MySqlTokenManager(SimpleCharStream stream) {
+    private MySqlTokenManager(SimpleCharStream stream, VariableTypes variableTypes) {
         super(stream);
+        this.variableTypes = requireNonNull(variableTypes, "variableTypes is null");
+    }
+
+    /** Calcite's parser factory for DuetDB's grammar, read through this token manager, with a session's variables. */
+    public static SqlParserImplFactory factory(VariableTypes variableTypes) {
+        requireNonNull(variableTypes, "variableTypes is null");
+        return reader -> {
+            DuetSqlParserImpl parser = (DuetSqlParserImpl) DuetSqlParserImpl.FACTORY.getParser(
+                    new SourceStringReader(ExecutableComments.reveal(readAll(reader))));
+            parser.token_source = new MySqlTokenManager(parser.jj_input_stream, variableTypes);
+            return parser;
+        };
+    }
+
+    /** The variable types a parser's token source knows: none unless it is this token manager. */
+    static VariableTypes variableTypesOf(DuetSqlParserImplTokenManager source) {
+        return source instanceof MySqlTokenManager tokens ? tokens.variableTypes : VariableTypes.NONE;
     }
 
     @Override
