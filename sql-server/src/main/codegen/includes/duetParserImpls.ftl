@@ -1475,8 +1475,8 @@ SqlNode DuetVariableReference() :
 }
 
 /**
- * SET [GLOBAL | SESSION] TRANSACTION characteristic [, ...], or SET of variables, NAMES and CHARACTER SET (see
- * SqlSetVariables). SET PASSWORD is an account statement, which the session reads before the parser.
+ * SET PASSWORD [FOR user] = 'password', SET [GLOBAL | SESSION] TRANSACTION characteristic [, ...], or SET of
+ * variables, NAMES and CHARACTER SET (see SqlSetVariables).
  */
 SqlNode DuetSet() :
 {
@@ -1488,10 +1488,19 @@ SqlNode DuetSet() :
     final List<SqlSetVariables.Assignment> assignments = new ArrayList<SqlSetVariables.Assignment>();
     SqlSetVariables.Scope scope = SqlSetVariables.Scope.SESSION;
     SqlSetVariables.Assignment assignment;
+    AccountName account = null;
+    SqlNode password;
 }
 {
     <SET> { s = span(); }
     (
+        LOOKAHEAD({ getToken(1).kind == PASSWORD && (getToken(2).kind == EQ || getToken(2).kind == FOR) })
+        <PASSWORD> [ <FOR> account = DuetAccount() ] <EQ>
+        ( password = StringLiteral() | <PASSWORD> <LPAREN> password = StringLiteral() <RPAREN> )
+        {
+            return new SqlSetPassword(s.end(this), account, SqlLiteral.unchain(password).getValueAs(String.class));
+        }
+    |
         LOOKAHEAD({ getToken(1).kind == TRANSACTION
             || (getToken(1).kind == GLOBAL || getToken(1).kind == SESSION) && getToken(2).kind == TRANSACTION })
         [ <GLOBAL> { global = true; } | <SESSION> ] <TRANSACTION>
@@ -1774,6 +1783,199 @@ String DuetAccountPart() :
     )
 }
 
+/** An account: user[@host], each a name or a string; the host % when not given. */
+AccountName DuetAccount() :
+{
+    final String user;
+    String host = "%";
+}
+{
+    user = DuetAccountPart()
+    [ <AT_SIGN> host = DuetAccountPart() | <USER_VARIABLE_REFERENCE> { host = token.image.substring(1); } ]
+    {
+        return new AccountName(user, host);
+    }
+}
+
+/** An account, or CURRENT_USER[()] (null): the session's own. */
+AccountName DuetAccountOrCurrentUser() :
+{
+    final AccountName account;
+}
+{
+    <CURRENT_USER> [ LOOKAHEAD(2) <LPAREN> <RPAREN> ] { return null; }
+|
+    account = DuetAccount() { return account; }
+}
+
+/** IDENTIFIED [WITH plugin] [BY 'password'] | IDENTIFIED BY 'password', of {@code account}. */
+UserSpecification DuetIdentified(AccountName account) :
+{
+    String plugin = null;
+    SqlNode password = null;
+}
+{
+    <IDENTIFIED>
+    (
+        <WITH> plugin = DuetAccountPart() [ <BY> password = StringLiteral() ]
+    |
+        <BY> password = StringLiteral()
+    )
+    {
+        return new UserSpecification(account, plugin,
+            password == null ? "" : SqlLiteral.unchain(password).getValueAs(String.class));
+    }
+}
+
+/** user [IDENTIFIED ...]. */
+UserSpecification DuetUserSpecification() :
+{
+    final AccountName account;
+    UserSpecification user = null;
+}
+{
+    account = DuetAccount() [ user = DuetIdentified(account) ]
+    {
+        return user != null ? user : new UserSpecification(account, null, "");
+    }
+}
+
+/** CREATE USER [IF NOT EXISTS] user [IDENTIFIED ...] [, ...]. */
+SqlNode DuetCreateUser() :
+{
+    final Span s;
+    boolean ifNotExists = false;
+    final List<UserSpecification> users = new ArrayList<UserSpecification>();
+    UserSpecification user;
+}
+{
+    <CREATE> { s = span(); } <USER>
+    [ <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+    user = DuetUserSpecification() { users.add(user); }
+    ( <COMMA> user = DuetUserSpecification() { users.add(user); } )*
+    {
+        return new SqlCreateUser(s.end(this), ifNotExists, users);
+    }
+}
+
+/** DROP USER [IF EXISTS] user [, ...]. */
+SqlNode DuetDropUser() :
+{
+    final Span s;
+    boolean ifExists = false;
+    final List<AccountName> accounts = new ArrayList<AccountName>();
+    AccountName account;
+}
+{
+    <DROP> { s = span(); } <USER>
+    [ <IF> <EXISTS> { ifExists = true; } ]
+    account = DuetAccount() { accounts.add(account); }
+    ( <COMMA> account = DuetAccount() { accounts.add(account); } )*
+    {
+        return new SqlDropUser(s.end(this), ifExists, accounts);
+    }
+}
+
+/** ALTER USER [IF EXISTS] user IDENTIFIED ... (a new password, and maybe a new plugin). */
+SqlNode DuetAlterUser() :
+{
+    final Span s;
+    final AccountName account;
+    final UserSpecification user;
+}
+{
+    <ALTER> { s = span(); } <USER> [ <IF> <EXISTS> ]
+    account = DuetAccount() user = DuetIdentified(account)
+    {
+        return new SqlAlterUser(s.end(this), user);
+    }
+}
+
+/** GRANT privilege [, ...] ON level TO user [WITH GRANT OPTION]. */
+SqlNode DuetGrant() :
+{
+    final Span s;
+    final List<String> privileges;
+    final String level;
+    final AccountName account;
+    boolean withGrantOption = false;
+}
+{
+    <GRANT> { s = span(); } privileges = DuetPrivileges() <ON> level = DuetPrivilegeLevel()
+    <TO> account = DuetAccount() [ <WITH> <GRANT> <OPTION> { withGrantOption = true; } ]
+    {
+        return new SqlGrant(s.end(this), true, privileges, level, account, withGrantOption);
+    }
+}
+
+/** REVOKE privilege [, ...] ON level FROM user. */
+SqlNode DuetRevoke() :
+{
+    final Span s;
+    final List<String> privileges;
+    final String level;
+    final AccountName account;
+}
+{
+    <REVOKE> { s = span(); } privileges = DuetPrivileges() <ON> level = DuetPrivilegeLevel()
+    <FROM> account = DuetAccount()
+    {
+        return new SqlGrant(s.end(this), false, privileges, level, account, false);
+    }
+}
+
+/**
+ * The privileges of GRANT and REVOKE before ON, each its words in upper case (SELECT, CREATE USER, ALL PRIVILEGES,
+ * GRANT OPTION, ...): their names are MySQL's many words, keywords or not, which Privilege.parse knows.
+ */
+JAVACODE List<String> DuetPrivileges() {
+    List<String> privileges = new ArrayList<String>();
+    StringBuilder words = new StringBuilder();
+    while (true) {
+        Token next = getToken(1);
+        if (next.kind == EOF || (next.kind == ON || next.kind == COMMA) && words.length() == 0) {
+            throw generateParseException();
+        }
+        if (next.kind == ON || next.kind == COMMA) {
+            privileges.add(words.toString());
+            words.setLength(0);
+            if (next.kind == ON) {
+                return privileges;
+            }
+        } else {
+            words.append(words.length() == 0 ? "" : " ").append(next.image.toUpperCase(java.util.Locale.ROOT));
+        }
+        getNextToken();
+    }
+}
+
+/** The level of GRANT and REVOKE: [TABLE] *, *.*, db.*, db.table or table. */
+String DuetPrivilegeLevel() :
+{
+    final String first;
+    String second = null;
+}
+{
+    [ <TABLE> ]
+    ( <STAR> { first = "*"; } | first = Identifier() )
+    [ <DOT> ( <STAR> { second = "*"; } | second = Identifier() ) ]
+    {
+        return second == null ? first : first + "." + second;
+    }
+}
+
+/** FLUSH [NO_WRITE_TO_BINLOG | LOCAL] PRIVILEGES. */
+SqlNode DuetFlushPrivileges() :
+{
+    final Span s;
+}
+{
+    <FLUSH> { s = span(); } [ <NO_WRITE_TO_BINLOG> | <LOCAL> ] <PRIVILEGES>
+    {
+        return new SqlFlushPrivileges(s.end(this));
+    }
+}
+
 /** DROP VIEW [IF EXISTS] v [, v ...] [RESTRICT | CASCADE]. */
 SqlDrop DuetDropView(Span s, boolean replace) :
 {
@@ -1791,25 +1993,36 @@ SqlDrop DuetDropView(Span s, boolean replace) :
     }
 }
 
-/** ADMIN CHECKSUM TABLE t [, t ...] (TiDB's). */
-SqlNode DuetAdminChecksum() :
+/** TiDB's ADMIN CHECKSUM TABLE t [, t ...] and ADMIN SHOW DDL JOBS [n]. */
+SqlNode DuetAdmin() :
 {
     final Span s;
     final List<SqlNode> tables = new ArrayList<SqlNode>();
     final SqlIdentifier word;
     SqlIdentifier table;
+    SqlLiteral limit = null;
 }
 {
-    <ADMIN> { s = span(); } word = SimpleIdentifier() {
-        if (!word.getSimple().equalsIgnoreCase("CHECKSUM")) {
-            throw new ParseException("Encountered \"" + word.getSimple() + "\": ADMIN takes CHECKSUM TABLE here");
+    <ADMIN> { s = span(); }
+    (
+        <SHOW> DuetShowWord("DDL") DuetShowWord("JOBS") [ limit = UnsignedNumericLiteral() ]
+        {
+            return new SqlAdminShowDdlJobs(s.end(this), limit == null ? SqlAdminShowDdlJobs.DEFAULT_JOBS
+                : (int) Math.min(Integer.MAX_VALUE, limit.longValue(true)));
         }
-    }
-    <TABLE> table = CompoundIdentifier() { tables.add(table); }
-    ( <COMMA> table = CompoundIdentifier() { tables.add(table); } )*
-    {
-        return new SqlAdminChecksumTable(s.end(this), new SqlNodeList(tables, s.pos()));
-    }
+    |
+        word = SimpleIdentifier() {
+            if (!word.getSimple().equalsIgnoreCase("CHECKSUM")) {
+                throw new ParseException("Encountered \"" + word.getSimple() + "\": ADMIN takes CHECKSUM TABLE"
+                    + " or SHOW DDL JOBS here");
+            }
+        }
+        <TABLE> table = CompoundIdentifier() { tables.add(table); }
+        ( <COMMA> table = CompoundIdentifier() { tables.add(table); } )*
+        {
+            return new SqlAdminChecksumTable(s.end(this), new SqlNodeList(tables, s.pos()));
+        }
+    )
 }
 
 /** PREPARE name FROM {'statement' | @variable} (MySQL's SQL-level prepared statements). */
@@ -2030,10 +2243,17 @@ SqlNode DuetShow() :
     SqlNode like = null;
     SqlNode where = null;
     boolean ifNotExists = false;
+    AccountName account = null;
 }
 {
     <SHOW> { s = span(); }
     (
+        LOOKAHEAD({ getToken(1).image.equalsIgnoreCase("GRANTS") }) DuetSkipWord()
+        [ <FOR> account = DuetAccountOrCurrentUser() ]
+        {
+            return new SqlShowGrants(s.end(this), account);
+        }
+    |
         <CREATE>
         (
             <TABLE> { kind = SqlShow.Kind.CREATE_TABLE; }

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import org.apache.calcite.sql.SqlNode;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
@@ -18,150 +18,123 @@ import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.AuthenticationPlugin;
 import io.duetdb.sql.catalog.Privilege;
 import io.duetdb.sql.catalog.UserInfo;
+import io.duetdb.sql.parser.account.AccountName;
+import io.duetdb.sql.parser.account.SqlAlterUser;
+import io.duetdb.sql.parser.account.SqlCreateUser;
+import io.duetdb.sql.parser.account.SqlDropUser;
+import io.duetdb.sql.parser.account.SqlFlushPrivileges;
+import io.duetdb.sql.parser.account.SqlGrant;
+import io.duetdb.sql.parser.account.SqlSetPassword;
+import io.duetdb.sql.parser.account.SqlShowGrants;
+import io.duetdb.sql.parser.account.UserSpecification;
 import io.duetdb.sql.protocol.CachingSha2Password;
 import io.duetdb.sql.protocol.NativePassword;
 
-/** CREATE / DROP / ALTER USER, SET PASSWORD, GRANT, REVOKE and SHOW GRANTS. */
+/** CREATE / DROP / ALTER USER, SET PASSWORD, GRANT, REVOKE, SHOW GRANTS and FLUSH PRIVILEGES. */
 final class AccountStatements {
-    private static final String NAME = "(?:'([^']*)'|\"([^\"]*)\"|`([^`]*)`|([\\w.$-]+))";
-    private static final String ACCOUNT = NAME + "(?:\\s*@\\s*" + NAME + ")?";
-    /** IDENTIFIED [WITH plugin] [BY 'password']: groups plugin, password after a plugin, password without. */
-    private static final String IDENTIFIED = "\\s+identified\\s+(?:with\\s+['\"`]?(\\w+)['\"`]?(?:\\s+by\\s+'([^']*)')?"
-            + "|by\\s+'([^']*)')";
-    private static final Pattern CREATE = Pattern.compile("(?is)create\\s+user\\s+(if\\s+not\\s+exists\\s+)?"
-            + ACCOUNT + "(?:" + IDENTIFIED + ")?");
-    private static final Pattern DROP = Pattern.compile("(?is)drop\\s+user\\s+(if\\s+exists\\s+)?" + ACCOUNT);
-    private static final Pattern ALTER = Pattern.compile("(?is)alter\\s+user\\s+(?:if\\s+exists\\s+)?" + ACCOUNT
-            + IDENTIFIED);
-    private static final Pattern SET_PASSWORD = Pattern.compile("(?is)set\\s+password(?:\\s+for\\s+" + ACCOUNT
-            + ")?\\s*=\\s*(?:password\\s*\\(\\s*)?'([^']*)'\\s*\\)?");
-    private static final Pattern GRANT = Pattern.compile("(?is)grant\\s+(.+?)\\s+on\\s+(?:table\\s+)?(\\S+)\\s+to\\s+"
-            + ACCOUNT + "(\\s+with\\s+grant\\s+option)?");
-    private static final Pattern REVOKE = Pattern.compile("(?is)revoke\\s+(.+?)\\s+on\\s+(?:table\\s+)?(\\S+)\\s+from\\s+"
-            + ACCOUNT);
-    private static final Pattern SHOW_GRANTS = Pattern.compile("(?is)show\\s+grants(?:\\s+for\\s+(?:current_user(?:\\(\\))?|"
-            + ACCOUNT + "))?");
-
     private AccountStatements() {
     }
 
     /** Runs the statement if it is one of these; null otherwise. */
-    static StatementResult tryExecute(Session session, String sql) {
-        Matcher matcher;
-        if ((matcher = CREATE.matcher(sql)).matches()) {
+    static StatementResult tryExecute(Session session, SqlNode statement) {
+        if (statement instanceof SqlCreateUser create) {
             session.requireGlobal(Privilege.CREATE_USER);
-            String user = name(matcher, 2);
-            String host = host(matcher, 6);
-            AuthenticationPlugin plugin = matcher.group(10) == null
-                    ? session.manager().settings().defaultAuthenticationPlugin() : plugin(matcher.group(10));
-            String password = password(matcher, 11);
-            String hash = hash(plugin, password);
-            boolean ifNotExists = matcher.group(1) != null;
-            session.manager().catalog().runDdl("create user " + user + "@" + host, (ddl, current) -> {
-                if (current.user(user, host).isPresent()) {
-                    if (ifNotExists) {
-                        return null;
-                    }
-                    throw new DuetException(ErrorCode.CANNOT_USER, "Operation CREATE USER failed for '" + user + "'@'"
-                            + host + "'");
-                }
-                ddl.putUser(new UserInfo(user, host, plugin, hash, Set.of(), Map.of(), Map.of()));
-                return null;
-            });
+            for (UserSpecification user : create.users()) {
+                createUser(session, user, create.ifNotExists());
+            }
             return UpdateResult.NONE;
         }
-        if ((matcher = DROP.matcher(sql)).matches()) {
+        if (statement instanceof SqlDropUser drop) {
             session.requireGlobal(Privilege.CREATE_USER);
-            String user = name(matcher, 2);
-            String host = host(matcher, 6);
-            boolean ifExists = matcher.group(1) != null;
-            session.manager().catalog().runDdl("drop user " + user + "@" + host, (ddl, current) -> {
-                if (current.user(user, host).isEmpty()) {
-                    if (ifExists) {
-                        return null;
-                    }
-                    throw new DuetException(ErrorCode.CANNOT_USER, "Operation DROP USER failed for '" + user + "'@'"
-                            + host + "'");
-                }
-                ddl.deleteUser(user, host);
-                return null;
-            });
+            for (AccountName account : drop.accounts()) {
+                dropUser(session, account, drop.ifExists());
+            }
             return UpdateResult.NONE;
         }
-        if ((matcher = ALTER.matcher(sql)).matches()) {
+        if (statement instanceof SqlAlterUser alter) {
             session.requireGlobal(Privilege.CREATE_USER);
-            AuthenticationPlugin plugin = matcher.group(9) == null ? null : plugin(matcher.group(9));
-            changePassword(session, name(matcher, 1), host(matcher, 5), plugin, password(matcher, 10));
+            UserSpecification user = alter.user();
+            changePassword(session, user.account().user(), user.account().host(),
+                    user.plugin() == null ? null : plugin(user.plugin()), user.password());
             return UpdateResult.NONE;
         }
-        if ((matcher = SET_PASSWORD.matcher(sql)).matches()) {
-            String user = name(matcher, 1);
-            String host = user == null ? null : host(matcher, 5);
-            if (user == null) {
+        if (statement instanceof SqlSetPassword set) {
+            String user;
+            String host;
+            if (set.account() == null) {
                 UserInfo self = session.account();
                 user = self.user();
                 host = self.host();
             } else {
                 session.requireGlobal(Privilege.CREATE_USER);
+                user = set.account().user();
+                host = set.account().host();
             }
-            changePassword(session, user, host, null, matcher.group(9));
+            changePassword(session, user, host, null, set.password());
             return UpdateResult.NONE;
         }
-        if ((matcher = GRANT.matcher(sql)).matches()) {
+        if (statement instanceof SqlGrant grant) {
             session.requireGlobal(Privilege.GRANT_OPTION);
-            Set<Privilege> privileges = privileges(matcher.group(1), matcher.group(2));
-            if (matcher.group(11) != null) {
+            Set<Privilege> privileges = privileges(grant.privileges(), grant.level());
+            if (grant.withGrantOption()) {
                 privileges.add(Privilege.GRANT_OPTION);
             }
-            changeGrants(session, name(matcher, 3), host(matcher, 7), matcher.group(2), privileges, true);
+            changeGrants(session, grant.account().user(), grant.account().host(), grant.level(), privileges,
+                    grant.grant());
             return UpdateResult.NONE;
         }
-        if ((matcher = REVOKE.matcher(sql)).matches()) {
-            session.requireGlobal(Privilege.GRANT_OPTION);
-            Set<Privilege> privileges = privileges(matcher.group(1), matcher.group(2));
-            if (matcher.group(1).toUpperCase(Locale.ROOT).contains("GRANT OPTION")) {
-                privileges.add(Privilege.GRANT_OPTION);
-            }
-            changeGrants(session, name(matcher, 3), host(matcher, 7), matcher.group(2), privileges, false);
-            return UpdateResult.NONE;
-        }
-        if ((matcher = SHOW_GRANTS.matcher(sql)).matches()) {
-            String user = name(matcher, 1);
+        if (statement instanceof SqlShowGrants show) {
             UserInfo account;
-            if (user == null) {
+            if (show.account() == null) {
                 account = session.account();
             } else {
-                String host = host(matcher, 5);
+                String user = show.account().user();
+                String host = show.account().host();
                 account = session.manager().catalog().current().user(user, host).orElseThrow(() ->
                         new DuetException(ErrorCode.NONEXISTING_GRANT, "There is no such grant defined for user '"
                                 + user + "' on host '" + host + "'"));
             }
             return showGrants(account);
         }
-        if (sql.strip().toUpperCase(Locale.ROOT).matches("FLUSH\\s+PRIVILEGES")) {
+        if (statement instanceof SqlFlushPrivileges) {
             return UpdateResult.NONE;
         }
         return null;
     }
 
-    private static String name(Matcher matcher, int first) {
-        for (int i = first; i < first + 4; i++) {
-            if (matcher.group(i) != null) {
-                return matcher.group(i);
+    private static void createUser(Session session, UserSpecification specification, boolean ifNotExists) {
+        String user = specification.account().user();
+        String host = specification.account().host();
+        AuthenticationPlugin plugin = specification.plugin() == null
+                ? session.manager().settings().defaultAuthenticationPlugin() : plugin(specification.plugin());
+        String hash = hash(plugin, specification.password());
+        session.manager().catalog().runDdl("create user " + user + "@" + host, (ddl, current) -> {
+            if (current.user(user, host).isPresent()) {
+                if (ifNotExists) {
+                    return null;
+                }
+                throw new DuetException(ErrorCode.CANNOT_USER, "Operation CREATE USER failed for '" + user + "'@'"
+                        + host + "'");
             }
-        }
-        return null;
+            ddl.putUser(new UserInfo(user, host, plugin, hash, Set.of(), Map.of(), Map.of()));
+            return null;
+        });
     }
 
-    private static String host(Matcher matcher, int first) {
-        String host = name(matcher, first);
-        return host == null ? "%" : host;
-    }
-
-    /** The password of IDENTIFIED's two forms (with and without a plugin); empty when there is none. */
-    private static String password(Matcher matcher, int afterPlugin) {
-        String password = matcher.group(afterPlugin) != null ? matcher.group(afterPlugin) : matcher.group(afterPlugin + 1);
-        return password == null ? "" : password;
+    private static void dropUser(Session session, AccountName account, boolean ifExists) {
+        String user = account.user();
+        String host = account.host();
+        session.manager().catalog().runDdl("drop user " + user + "@" + host, (ddl, current) -> {
+            if (current.user(user, host).isEmpty()) {
+                if (ifExists) {
+                    return null;
+                }
+                throw new DuetException(ErrorCode.CANNOT_USER, "Operation DROP USER failed for '" + user + "'@'"
+                        + host + "'");
+            }
+            ddl.deleteUser(user, host);
+            return null;
+        });
     }
 
     private static AuthenticationPlugin plugin(String name) {
@@ -194,10 +167,9 @@ final class AccountStatements {
     }
 
     /** The privileges a GRANT or REVOKE lists; ALL [PRIVILEGES] expands to what the level allows. */
-    private static Set<Privilege> privileges(String list, String target) {
+    private static Set<Privilege> privileges(List<String> names, String target) {
         Set<Privilege> privileges = EnumSet.noneOf(Privilege.class);
-        for (String written : list.split(",")) {
-            String name = written.strip().toUpperCase(Locale.ROOT);
+        for (String name : names) {
             if (name.equals("ALL") || name.equals("ALL PRIVILEGES")) {
                 privileges.addAll(Privilege.all(target.equals("*.*") || target.equals("*")));
             } else if (name.equals("GRANT OPTION")) {
@@ -213,7 +185,7 @@ final class AccountStatements {
 
     private static void changeGrants(Session session, String user, String host, String target,
             Set<Privilege> privileges, boolean grant) {
-        String level = target.replace("`", "").toLowerCase(Locale.ROOT);
+        String level = target.toLowerCase(Locale.ROOT);
         if (!level.equals("*.*") && !level.equals("*") && !level.contains(".")) {
             level = session.currentDatabase() == null ? level : session.currentDatabase().toLowerCase(Locale.ROOT)
                     + "." + level;

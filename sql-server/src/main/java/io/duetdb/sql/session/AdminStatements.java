@@ -5,35 +5,20 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import io.duetdb.common.types.SqlType;
 import io.duetdb.sql.catalog.DdlJob;
 import io.duetdb.sql.catalog.UserInfo;
+import io.duetdb.sql.parser.ddl.SqlAdminShowDdlJobs;
 
 /** TiDB's ADMIN statements: ADMIN SHOW DDL JOBS [n]. */
 final class AdminStatements {
-    private static final Pattern SHOW_DDL_JOBS = Pattern.compile("(?is)admin\\s+show\\s+ddl\\s+jobs(?:\\s+(\\d+))?");
-    /** TiDB shows ten jobs unless told how many. */
-    private static final int DEFAULT_JOBS = 10;
-
     private AdminStatements() {
     }
 
-    /** Runs the statement if it is one of these; null otherwise. */
-    static StatementResult tryExecute(Session session, String sql) {
-        Matcher matcher = SHOW_DDL_JOBS.matcher(sql);
-        if (!matcher.matches()) {
-            return null;
-        }
-        int limit = matcher.group(1) == null ? DEFAULT_JOBS : (int) Math.min(Integer.MAX_VALUE,
-                Long.parseLong(matcher.group(1)));
-        return showDdlJobs(session, limit);
-    }
-
     /** The newest jobs first, those on databases the account may use (its global privileges show all). */
-    private static QueryResult showDdlJobs(Session session, int limit) {
+    static QueryResult showDdlJobs(Session session, SqlAdminShowDdlJobs statement) {
+        int limit = statement.limit();
         UserInfo account = session.account();
         List<Object[]> rows = new ArrayList<>();
         for (DdlJob job : session.manager().catalog().ddlJobs(Integer.MAX_VALUE)) {

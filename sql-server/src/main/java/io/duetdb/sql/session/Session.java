@@ -77,6 +77,7 @@ import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
 import io.duetdb.sql.parser.ddl.SqlCreateUnsupported;
+import io.duetdb.sql.parser.ddl.SqlAdminShowDdlJobs;
 import io.duetdb.sql.parser.session.SqlKill;
 import io.duetdb.sql.parser.session.SqlSetTransaction;
 import io.duetdb.sql.parser.session.SqlSetVariables;
@@ -1104,21 +1105,6 @@ public final class Session implements SessionFunctions {
         if (sql.isEmpty()) {
             throw new DuetException(ErrorCode.PARSE_ERROR, "Query was empty");
         }
-        String lower = sql.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("create user") || lower.startsWith("drop user") || lower.startsWith("alter user")
-                || lower.startsWith("grant ") || lower.startsWith("revoke ") || lower.startsWith("show grants")
-                || lower.startsWith("set password") || lower.startsWith("flush ")) {
-            StatementResult result = AccountStatements.tryExecute(this, sql);
-            if (result != null) {
-                return result;
-            }
-        }
-        if (lower.startsWith("admin ")) {
-            StatementResult result = AdminStatements.tryExecute(this, sql);
-            if (result != null) {
-                return result;
-            }
-        }
         SqlNode transactionControl = parsedTransactionControl.get(sql);
         if (transactionControl != null) {
             return dispatch(transactionControl, sql);
@@ -1218,6 +1204,13 @@ public final class Session implements SessionFunctions {
         SqlNode statement = parsed instanceof SqlCreateView create ? ViewPrivileges.checked(this, create) : parsed;
         if (statement instanceof SqlShow show) {
             return ShowStatements.execute(this, show);
+        }
+        StatementResult accountResult = AccountStatements.tryExecute(this, statement);
+        if (accountResult != null) {
+            return accountResult;
+        }
+        if (statement instanceof SqlAdminShowDdlJobs jobs) {
+            return AdminStatements.showDdlJobs(this, jobs);
         }
         if (statement instanceof SqlCreateUnsupported unsupported) {
             throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "This version of DuetDB doesn't yet support '"

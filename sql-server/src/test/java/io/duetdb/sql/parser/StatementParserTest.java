@@ -19,10 +19,20 @@ import org.junit.jupiter.api.Test;
 
 import io.duetdb.common.error.DuetException;
 import io.duetdb.common.error.ErrorCode;
+import io.duetdb.sql.parser.account.AccountName;
+import io.duetdb.sql.parser.account.SqlAlterUser;
+import io.duetdb.sql.parser.account.SqlCreateUser;
+import io.duetdb.sql.parser.account.SqlDropUser;
+import io.duetdb.sql.parser.account.SqlFlushPrivileges;
+import io.duetdb.sql.parser.account.SqlGrant;
+import io.duetdb.sql.parser.account.SqlSetPassword;
+import io.duetdb.sql.parser.account.SqlShowGrants;
+import io.duetdb.sql.parser.account.UserSpecification;
 import io.duetdb.sql.parser.bulk.SqlAdminChecksumTable;
 import io.duetdb.sql.parser.session.SqlSetTransaction;
 import io.duetdb.sql.parser.session.SqlSetVariables;
 import io.duetdb.sql.parser.bulk.SqlImportInto;
+import io.duetdb.sql.parser.ddl.SqlAdminShowDdlJobs;
 import io.duetdb.sql.parser.ddl.SqlAlterTable;
 import io.duetdb.sql.parser.ddl.SqlAlterTableAddColumn;
 import io.duetdb.sql.parser.ddl.SqlAlterTableCheck;
@@ -736,6 +746,57 @@ class StatementParserTest {
         assertThat(((SqlSetTransaction) StatementParser.parse("set transaction read write")).readOnly()).isFalse();
         for (String bad : List.of("SET", "SET @a", "SET @a = DEFAULT", "SET x", "SET TRANSACTION", "SET NAMES",
                 "SET TRANSACTION ISOLATION LEVEL READ", "SET a = 1,", "SET @@ = 1")) {
+            assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)
+                    .hasMessageContaining("SQL syntax");
+        }
+    }
+
+    @Test
+    void accountStatementsAreInTheGrammar() {
+        SqlCreateUser create = (SqlCreateUser) StatementParser.parse("CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY"
+                + " 's3cret', reader@localhost IDENTIFIED WITH caching_sha2_password BY 'x', `plain`");
+        assertThat(create.ifNotExists()).isTrue();
+        assertThat(create.users()).containsExactly(
+                new UserSpecification(new AccountName("app", "%"), null, "s3cret"),
+                new UserSpecification(new AccountName("reader", "localhost"), "caching_sha2_password", "x"),
+                new UserSpecification(new AccountName("plain", "%"), null, ""));
+        SqlDropUser drop = (SqlDropUser) StatementParser.parse("DROP USER IF EXISTS 'app'@'10.0.0.1', b");
+        assertThat(drop.ifExists()).isTrue();
+        assertThat(drop.accounts()).containsExactly(new AccountName("app", "10.0.0.1"), new AccountName("b", "%"));
+        SqlAlterUser alter = (SqlAlterUser) StatementParser.parse("ALTER USER app IDENTIFIED WITH"
+                + " 'mysql_native_password' BY 'new'");
+        assertThat(alter.user()).isEqualTo(new UserSpecification(new AccountName("app", "%"), "mysql_native_password",
+                "new"));
+        SqlSetPassword own = (SqlSetPassword) StatementParser.parse("SET PASSWORD = 'mine'");
+        assertThat(own.account()).isNull();
+        assertThat(own.password()).isEqualTo("mine");
+        SqlSetPassword other = (SqlSetPassword) StatementParser.parse("SET PASSWORD FOR 'app'@'%' = PASSWORD('p')");
+        assertThat(other.account()).isEqualTo(new AccountName("app", "%"));
+        assertThat(other.password()).isEqualTo("p");
+        SqlGrant grant = (SqlGrant) StatementParser.parse("GRANT SELECT, insert, CREATE USER, ALL PRIVILEGES ON"
+                + " TABLE `shop`.`orders` TO 'app'@'%' WITH GRANT OPTION");
+        assertThat(grant.grant()).isTrue();
+        assertThat(grant.privileges()).containsExactly("SELECT", "INSERT", "CREATE USER", "ALL PRIVILEGES");
+        assertThat(grant.level()).isEqualTo("shop.orders");
+        assertThat(grant.withGrantOption()).isTrue();
+        for (String level : List.of("*", "*.*", "shop.*", "orders")) {
+            assertThat(((SqlGrant) StatementParser.parse("GRANT USAGE ON " + level + " TO u")).level()).isEqualTo(level);
+        }
+        SqlGrant revoke = (SqlGrant) StatementParser.parse("REVOKE GRANT OPTION ON *.* FROM 'app'");
+        assertThat(revoke.grant()).isFalse();
+        assertThat(revoke.privileges()).containsExactly("GRANT OPTION");
+        assertThat(((SqlShowGrants) StatementParser.parse("SHOW GRANTS")).account()).isNull();
+        assertThat(((SqlShowGrants) StatementParser.parse("SHOW GRANTS FOR CURRENT_USER()")).account()).isNull();
+        assertThat(((SqlShowGrants) StatementParser.parse("SHOW GRANTS FOR app@'%'")).account())
+                .isEqualTo(new AccountName("app", "%"));
+        assertThat(StatementParser.parse("FLUSH PRIVILEGES")).isInstanceOf(SqlFlushPrivileges.class);
+        assertThat(StatementParser.parse("flush local privileges")).isInstanceOf(SqlFlushPrivileges.class);
+        assertThat(((SqlAdminShowDdlJobs) StatementParser.parse("ADMIN SHOW DDL JOBS")).limit()).isEqualTo(10);
+        assertThat(((SqlAdminShowDdlJobs) StatementParser.parse("admin show ddl jobs 3")).limit()).isEqualTo(3);
+        // The words are names elsewhere, as in MySQL.
+        assertThat(StatementParser.parse("SELECT password, identified, flush FROM t")).isInstanceOf(SqlSelect.class);
+        for (String bad : List.of("GRANT ON t TO u", "GRANT SELECT TO u", "GRANT SELECT ON t", "ALTER USER u",
+                "CREATE USER", "DROP USER u,", "FLUSH", "ADMIN SHOW DDL", "SET PASSWORD = 1", "REVOKE SELECT ON t TO u")) {
             assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)
                     .hasMessageContaining("SQL syntax");
         }
