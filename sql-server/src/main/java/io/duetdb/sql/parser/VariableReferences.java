@@ -7,6 +7,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
@@ -66,6 +67,18 @@ public final class VariableReferences {
         SystemVariableName variable = systemVariableName(token);
         return call(types.integerSystemVariable(variable.name()) ? INTEGER_SYSTEM_FUNCTION : SYSTEM_FUNCTION, pos,
                 SqlLiteral.createCharString(variable.scope(), pos), SqlLiteral.createCharString(variable.name(), pos));
+    }
+
+    /** The system variable a node reads (lower case), aliased or not; null when it reads none. */
+    public static String systemVariableOf(SqlNode node) {
+        SqlNode read = node.getKind() == SqlKind.AS ? ((SqlCall) node).operand(0) : node;
+        if (read instanceof SqlCall call && call.operandCount() == 2 && call.operand(1) instanceof SqlLiteral name) {
+            String function = call.getOperator().getName();
+            if (function.equalsIgnoreCase(SYSTEM_FUNCTION) || function.equalsIgnoreCase(INTEGER_SYSTEM_FUNCTION)) {
+                return name.getValueAs(String.class).toLowerCase(Locale.ROOT);
+            }
+        }
+        return null;
     }
 
     /** A system variable's name and the scope its reference names ("" when none), both in lower case. */

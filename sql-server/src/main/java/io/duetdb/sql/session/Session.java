@@ -13,10 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -120,11 +118,7 @@ public final class Session implements SessionFunctions {
     private boolean pointReadsAllowed;
     private final ReentrantLock statementLock = new ReentrantLock();
     private final Runnable disconnect;
-    /** Guards statementThread and interruptible: KILL QUERY interrupts only a thread in an interruptible phase. */
-    private final Object interruption = new Object();
-    private Thread statementThread;
-    private boolean interruptible;
-    private volatile boolean queryKilled;
+    private final RunningStatement running = new RunningStatement();
     private final List<Warning> warnings = new ArrayList<>();
     private String database;
     private Transaction transaction;
@@ -143,10 +137,6 @@ public final class Session implements SessionFunctions {
     private volatile long rowCount = -1;
     private volatile long foundRows;
     private LocalDateTime statementTime = LocalDateTime.now(ZoneOffset.UTC);
-    private volatile String currentStatement = "";
-    /** SHOW PROCESSLIST's State of the running statement: "executing", or MySQL's "User sleep" in SLEEP(). */
-    private volatile String statementState = "";
-    private volatile long statementStart;
     private volatile boolean closed;
 
     Session(SessionManager manager, long connectionId, String user, String host, String database, Runnable disconnect) {
@@ -164,10 +154,6 @@ public final class Session implements SessionFunctions {
     /** Statements that read the previous statement's warnings rather than clear them (as in MySQL). */
     /** Longer texts are no point get the event loop should parse: the usual way parses them. */
     public static final int POINT_GET_TEXT_LIMIT = 1024;
-
-    private static final Pattern READS_DIAGNOSTICS = Pattern.compile(
-            "(?is)\\s*(SHOW\\s+(WARNINGS|ERRORS|COUNT\\s*\\(\\s*\\*\\s*\\)\\s+(WARNINGS|ERRORS))\\b.*"
-                    + "|SELECT\\s+@@(SESSION\\.)?(WARNING_COUNT|ERROR_COUNT)\\b.*)");
 
     public StatementResult execute(String sql) {
         return counted(() -> executeText(sql));
@@ -213,9 +199,6 @@ public final class Session implements SessionFunctions {
         try {
             if (closed) {
                 throw new DuetException(ErrorCode.CONNECTION_KILLED, "Connection was killed");
-            }
-            if (!READS_DIAGNOSTICS.matcher(sql).matches()) {
-                warnings.clear();
             }
             statementTime = LocalDateTime.now(ZoneOffset.UTC);
             startStatement(sql);
@@ -300,12 +283,12 @@ public final class Session implements SessionFunctions {
     public PreparedStatementInfo prepare(String sql) {
         statementLock.lock();
         try {
-            if (!READS_DIAGNOSTICS.matcher(sql).matches()) {
-                warnings.clear();
-            }
             return prepareText(sql);
         } catch (DuetException e) {
             // A failed prepare leaves its error for SHOW WARNINGS and SHOW ERRORS, as a failed statement does.
+            if (e.code() == ErrorCode.PARSE_ERROR) {
+                warnings.clear();
+            }
             warnings.add(new Warning(Warning.Level.ERROR, e.code().errorNumber(), String.valueOf(e.getMessage())));
             throw e;
         } finally {
@@ -324,11 +307,13 @@ public final class Session implements SessionFunctions {
         List<ResultColumn> columns = List.of();
         if (entry != null && (!entry.query || entry.plan != null
                 && entry.planSchemaVersion == manager.catalog().current().version())) {
+            clearWarningsBefore(entry.parsed);
             manager.metrics().planCache.labelValues("hit").inc();
             columns = entry.query ? entry.planColumns : List.of();
         } else {
             manager.metrics().planCache.labelValues("miss").inc();
             SqlNode statement = StatementParser.parse(text, variableTypes);
+            clearWarningsBefore(statement);
             int parameterCount = ParameterBinder.count(statement);
             boolean isQuery = statement.getKind().belongsTo(SqlKind.QUERY) || statement instanceof SqlQueryWithLocking;
             entry = new Prepared(text, statement, parameterCount, isQuery,
@@ -548,12 +533,10 @@ public final class Session implements SessionFunctions {
         }
         warnings.clear();
         statementTime = LocalDateTime.now(ZoneOffset.UTC);
-        currentStatement = sql;
-        statementState = "executing";
         long start = System.nanoTime();
-        statementStart = start;
+        running.shown(sql, start);
         return Optional.of(read.get().thenApply(answer -> {
-            currentStatement = "";
+            running.hidden();
             if (!answer.answered()) {
                 manager.metrics().pointGetsWithoutBlocking.labelValues("retried").inc();
                 return Optional.empty();
@@ -567,75 +550,29 @@ public final class Session implements SessionFunctions {
         }));
     }
 
-    // ---- KILL QUERY ----
-    //
-    // KILL QUERY sets queryKilled and, while the statement is in an interruptible phase (its reads, writes and
-    // lock waits, never a commit, a rollback or DDL), interrupts its thread: Thread.sleep and gRPC calls give up
-    // at once, and the executor's loops and SLEEP() look at the flag. DDL polls the flag between batches.
+    // ---- the running statement ----
 
     private void startStatement(String sql) {
-        synchronized (interruption) {
-            statementThread = Thread.currentThread();
-            interruptible = false;
-            queryKilled = false;
-        }
-        currentStatement = sql;
-        statementState = "executing";
-        statementStart = System.nanoTime();
+        running.start(sql);
         manager.generalLog(this, sql);
     }
 
     private void endStatement() {
         storageHints = StorageHints.NONE;
-        synchronized (interruption) {
-            statementThread = null;
-            interruptible = false;
-        }
-        // An interrupt that arrived after the statement's last interruptible phase must not reach the next one.
-        Thread.interrupted();
-        currentStatement = "";
+        running.end();
     }
 
-    /** Runs a phase KILL QUERY may interrupt; leaves the thread uninterrupted, so cleanup can talk to the stores. */
     private <T> T interruptibly(Supplier<T> phase) {
-        synchronized (interruption) {
-            interruptible = statementThread == Thread.currentThread();
-        }
-        try {
-            checkNotKilled();
-            return phase.get();
-        } finally {
-            synchronized (interruption) {
-                interruptible = false;
-            }
-            Thread.interrupted();
-        }
+        return running.interruptibly(phase);
     }
 
-    /** A failure of a killed statement is reported as MySQL reports it: 1317. */
     private RuntimeException killedOr(RuntimeException failure) {
-        if (!queryKilled || failure instanceof DuetException duet && duet.code() == ErrorCode.QUERY_INTERRUPTED) {
-            return failure;
-        }
-        return queryInterrupted();
-    }
-
-    private static DuetException queryInterrupted() {
-        return new DuetException(ErrorCode.QUERY_INTERRUPTED, "Query execution was interrupted");
+        return running.killedOr(failure);
     }
 
     /** KILL QUERY from another connection; false when this session runs no statement. */
     boolean killQuery() {
-        synchronized (interruption) {
-            if (statementThread == null) {
-                return false;
-            }
-            queryKilled = true;
-            if (interruptible) {
-                statementThread.interrupt();
-            }
-            return true;
-        }
+        return running.kill();
     }
 
     /** KILL [CONNECTION]: the running statement stops, the connection closes and its transaction rolls back. */
@@ -644,37 +581,17 @@ public final class Session implements SessionFunctions {
         // The close goes to the channel before the statement is interrupted, so the interrupted statement's own
         // answer (SLEEP's 1, say) is queued behind it and never reaches the client, which sees the connection end.
         disconnect.run();
-        killQuery();
+        running.kill();
     }
 
     @Override
     public void checkNotKilled() {
-        if (queryKilled) {
-            throw queryInterrupted();
-        }
+        running.checkNotKilled();
     }
 
     @Override
     public long sleep(double seconds) {
-        long deadline = System.nanoTime() + (long) (seconds * 1e9);
-        statementState = "User sleep";
-        try {
-            while (!queryKilled) {
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    return 0;
-                }
-                try {
-                    Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(remaining) + 1, 1000));
-                } catch (InterruptedException e) {
-                    return 1;
-                }
-            }
-            // MySQL's SLEEP returns 1 when interrupted; the statement fails only if it goes on to other work.
-            return 1;
-        } finally {
-            statementState = "executing";
-        }
+        return running.sleep(seconds);
     }
 
     public int preparedParameterCount(int id) {
@@ -771,15 +688,15 @@ public final class Session implements SessionFunctions {
     }
 
     String runningStatement() {
-        return currentStatement;
+        return running.text();
     }
 
     String runningState() {
-        return statementState;
+        return running.state();
     }
 
     long runningSeconds() {
-        return currentStatement.isEmpty() ? 0 : (System.nanoTime() - statementStart) / 1_000_000_000L;
+        return running.runningSeconds();
     }
 
     // ---- privileges ----
@@ -837,7 +754,7 @@ public final class Session implements SessionFunctions {
         String[] name = qualifiedName(create.name());
         boolean existed = schema().table(name[0], name[1]).isPresent();
         DdlSettings settings = ddlSettings();
-        manager.ddl().execute(definition.table(), database, () -> queryKilled, settings).forEach(this::addWarning);
+        manager.ddl().execute(definition.table(), database, running::killed, settings).forEach(this::addWarning);
         if (existed) {
             // CREATE TABLE IF NOT EXISTS ... SELECT of a table that exists: a note, and no rows (MySQL 8.0).
             return UpdateResult.NONE;
@@ -1103,19 +1020,35 @@ public final class Session implements SessionFunctions {
 
     private StatementResult executeTrimmed(String sql) {
         if (sql.isEmpty()) {
+            warnings.clear();
             throw new DuetException(ErrorCode.PARSE_ERROR, "Query was empty");
         }
         SqlNode transactionControl = parsedTransactionControl.get(sql);
         if (transactionControl != null) {
+            warnings.clear();
             return dispatch(transactionControl, sql);
         }
-        SqlNode statement = sql.equals(parsedText) ? parsedStatement : StatementParser.parse(sql, variableTypes);
+        SqlNode statement;
+        try {
+            statement = sql.equals(parsedText) ? parsedStatement : StatementParser.parse(sql, variableTypes);
+        } catch (RuntimeException e) {
+            warnings.clear();
+            throw e;
+        }
         parsedText = null;
         parsedStatement = null;
+        clearWarningsBefore(statement);
         if (isPlainTransactionControl(statement) && parsedTransactionControl.size() < PARSED_TRANSACTION_CONTROL_TEXTS) {
             parsedTransactionControl.put(sql, statement);
         }
         return dispatch(statement, sql);
+    }
+
+    /** A statement starts with no warnings, unless it reads those of the statement before it. */
+    private void clearWarningsBefore(SqlNode statement) {
+        if (!DiagnosticStatements.readsDiagnostics(statement)) {
+            warnings.clear();
+        }
     }
 
     /** BEGIN, START TRANSACTION without AS OF, COMMIT and ROLLBACK: nodes no statement changes, the same for a text. */
@@ -1196,7 +1129,7 @@ public final class Session implements SessionFunctions {
         requireForDdl(ddl);
         // DDL commits the open transaction first, as MySQL does.
         endTransaction(true);
-        manager.ddl().execute(ddl, database, () -> queryKilled, ddlSettings()).forEach(this::addWarning);
+        manager.ddl().execute(ddl, database, running::killed, ddlSettings()).forEach(this::addWarning);
         return UpdateResult.NONE;
     }
 
@@ -1498,7 +1431,7 @@ public final class Session implements SessionFunctions {
                 return result;
             } catch (DuetException e) {
                 if (e.code() == ErrorCode.DUPLICATE_ENTRY && keyChecksAtPrewrite && own.presumesAbsentKeys()
-                        && !queryKilled) {
+                        && !running.killed()) {
                     // The prewrite found a duplicate and wrote nothing: run the statement again reading its keys
                     // first, for MySQL's message naming the entry and key (or success if that row went away).
                     keyChecksAtPrewrite = false;
@@ -1507,7 +1440,7 @@ public final class Session implements SessionFunctions {
                 }
                 boolean retryable = e.code() == ErrorCode.WRITE_CONFLICT || e.code() == ErrorCode.TRANSACTION_RETRYABLE
                         || e.code() == ErrorCode.SCHEMA_CHANGED;
-                if (!retryable || attempt >= AUTOCOMMIT_ATTEMPTS || queryKilled) {
+                if (!retryable || attempt >= AUTOCOMMIT_ATTEMPTS || running.killed()) {
                     throw e;
                 }
                 warnings.clear();
@@ -1755,7 +1688,7 @@ public final class Session implements SessionFunctions {
 
     /** Whether KILL QUERY stopped the running statement. */
     boolean killed() {
-        return queryKilled;
+        return running.killed();
     }
 
     /** ANALYZE of a table a physical import filled, so the optimizer knows its rows at once. */
