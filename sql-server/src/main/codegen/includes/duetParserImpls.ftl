@@ -1448,8 +1448,9 @@ SqlNode DuetReservedWordFunctionCall() :
 }
 
 /*
- * MySQL's variable references, one token each as MySQL reads them: @name and @@[scope.]name. An @ alone is the one
- * of 'user'@'host'; 'user'@host reads as a string and a user variable's token.
+ * MySQL's variable references, one token each as MySQL reads them: @name (the name also quoted: @`a b`, @'a b',
+ * @"a b") and @@[scope.]name. 'user'@host and 'user'@'host' read as a string and a user variable's token; an @ alone
+ * is the one of 'user' @ 'host'.
  */
 <DEFAULT, DQID, BTID, BQID, BQHID> TOKEN :
 {
@@ -1457,7 +1458,13 @@ SqlNode DuetReservedWordFunctionCall() :
 |
     < SYSTEM_VARIABLE_REFERENCE: "@@" (["a"-"z", "A"-"Z", "0"-"9", "_"])+ ( "." (["a"-"z", "A"-"Z", "0"-"9", "_"])+ )? >
 |
-    < USER_VARIABLE_REFERENCE: "@" (["a"-"z", "A"-"Z", "0"-"9", "_", "$", "."])+ >
+    < USER_VARIABLE_REFERENCE: "@"
+        (
+            (["a"-"z", "A"-"Z", "0"-"9", "_", "$", "."])+
+        |   "`" (~["`", "\n"])+ "`"
+        |   "'" (~["'", "\n"])+ "'"
+        |   "\"" (~["\"", "\n"])+ "\""
+        ) >
 }
 
 /** MySQL's variables in expressions: @name and @@[GLOBAL. | SESSION. | LOCAL.]name (see VariableReferences). */
@@ -1481,7 +1488,7 @@ SqlNode DuetVariableReference() :
 SqlNode DuetSet() :
 {
     final Span s;
-    boolean global = false;
+    SqlSetTransaction.Scope transactionScope = SqlSetTransaction.Scope.NEXT_TRANSACTION;
     SqlSetTransaction.Isolation isolation = null;
     Boolean readOnly = null;
     Object characteristic;
@@ -1503,7 +1510,12 @@ SqlNode DuetSet() :
     |
         LOOKAHEAD({ getToken(1).kind == TRANSACTION
             || (getToken(1).kind == GLOBAL || getToken(1).kind == SESSION) && getToken(2).kind == TRANSACTION })
-        [ <GLOBAL> { global = true; } | <SESSION> ] <TRANSACTION>
+        [
+            <GLOBAL> { transactionScope = SqlSetTransaction.Scope.GLOBAL; }
+        |
+            <SESSION> { transactionScope = SqlSetTransaction.Scope.SESSION; }
+        ]
+        <TRANSACTION>
         characteristic = DuetSetTransactionCharacteristic()
         {
             if (characteristic instanceof Boolean) {
@@ -1523,7 +1535,7 @@ SqlNode DuetSet() :
             }
         )*
         {
-            return new SqlSetTransaction(s.end(this), global, isolation, readOnly);
+            return new SqlSetTransaction(s.end(this), transactionScope, isolation, readOnly);
         }
     |
         [ LOOKAHEAD({ isSetScope(getToken(1), getToken(2)) }) scope = DuetSetScope() ]
@@ -1763,7 +1775,7 @@ String DuetAccountName() :
         <CURRENT_USER> [ LOOKAHEAD(2) <LPAREN> <RPAREN> ] { return "CURRENT_USER"; }
     |
         user = DuetAccountPart()
-        [ <AT_SIGN> host = DuetAccountPart() | <USER_VARIABLE_REFERENCE> { host = token.image.substring(1); } ]
+        [ <AT_SIGN> host = DuetAccountPart() | <USER_VARIABLE_REFERENCE> { host = VariableReferences.accountHost(token.image); } ]
         {
             return host == null ? user + "@%" : user + "@" + host;
         }
@@ -1791,7 +1803,7 @@ AccountName DuetAccount() :
 }
 {
     user = DuetAccountPart()
-    [ <AT_SIGN> host = DuetAccountPart() | <USER_VARIABLE_REFERENCE> { host = token.image.substring(1); } ]
+    [ <AT_SIGN> host = DuetAccountPart() | <USER_VARIABLE_REFERENCE> { host = VariableReferences.accountHost(token.image); } ]
     {
         return new AccountName(user, host);
     }

@@ -176,6 +176,8 @@ public enum ErrorCode {
     ILLEGAL_MIX_OF_COLLATIONS(1267, "HY000"),
     /** "Cannot execute statement in a READ ONLY transaction." */
     READ_ONLY_TRANSACTION(1792, "25006"),
+    /** "Transaction characteristics can't be changed while a transaction is in progress". */
+    TRANSACTION_CHARACTERISTICS_IN_PROGRESS(1568, "25001"),
 
     // TiDB's distributed-system errors.
     TRANSACTION_RETRYABLE(8002, "HY000"),

@@ -57,9 +57,20 @@ public final class VariableReferences {
         });
     }
 
-    /** The variable a {@code @name} token names, in lower case. */
+    /** The variable a {@code @name} token names (quoted or not), in lower case. */
     public static String userVariableName(String token) {
-        return token.substring(1).toLowerCase(Locale.ROOT);
+        return unquoted(token.substring(1)).toLowerCase(Locale.ROOT);
+    }
+
+    /** The host of an account written {@code user@host} or {@code user@'host'}: the user variable token's name. */
+    public static String accountHost(String token) {
+        return unquoted(token.substring(1));
+    }
+
+    private static String unquoted(String name) {
+        char first = name.charAt(0);
+        return name.length() >= 2 && (first == '`' || first == '\'' || first == '"')
+                && name.charAt(name.length() - 1) == first ? name.substring(1, name.length() - 1) : name;
     }
 
     /** The reference {@code token} ({@code @@[scope.]name}) to a system variable. */

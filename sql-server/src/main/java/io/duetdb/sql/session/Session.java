@@ -126,6 +126,9 @@ public final class Session implements SessionFunctions {
     /** The open transaction writes nothing (START TRANSACTION READ ONLY); reading history, it locks nothing either. */
     private boolean readOnlyTransaction;
     private boolean historicalTransaction;
+    /** SET TRANSACTION without a scope: the next transaction's isolation and access mode; null for the session's. */
+    private String nextTransactionIsolation;
+    private Boolean nextTransactionReadOnly;
     private boolean statementChecksKeysAtPrewrite;
     private long lastInsertId;
     /**
@@ -1282,7 +1285,11 @@ public final class Session implements SessionFunctions {
     }
 
     private void requireWritableTransaction() {
-        if (transaction != null && readOnlyTransaction) {
+        if (transaction != null ? readOnlyTransaction : transactionReadOnly()) {
+            if (transaction == null) {
+                // The statement was the next transaction, read-only and now over.
+                forgetNextTransactionCharacteristics();
+            }
             throw new DuetException(ErrorCode.READ_ONLY_TRANSACTION, "Cannot execute statement in a READ ONLY transaction.");
         }
     }
@@ -1297,8 +1304,34 @@ public final class Session implements SessionFunctions {
                 : manager.client().beginAt(AsOfTimestamp.of(start.asOf(), this::evaluateConstants,
                         manager.client()::learnerResolvedTs));
         explicitTransaction = true;
-        readOnlyTransaction = start.readOnly();
+        readOnlyTransaction = start.readOnly() || transactionReadOnly();
         historicalTransaction = start.asOf() != null;
+    }
+
+    /** Whether the next transaction is read-only: SET TRANSACTION READ ONLY, or the session's transaction_read_only. */
+    private boolean transactionReadOnly() {
+        return nextTransactionReadOnly != null ? nextTransactionReadOnly
+                : "1".equals(variable(SetStatements.TRANSACTION_READ_ONLY));
+    }
+
+    /** SET TRANSACTION without GLOBAL or SESSION: what the next transaction takes (null: the session's value). */
+    void characterizeNextTransaction(String isolation, Boolean readOnly) {
+        if (transaction != null) {
+            throw new DuetException(ErrorCode.TRANSACTION_CHARACTERISTICS_IN_PROGRESS, "Transaction characteristics"
+                    + " can't be changed while a transaction is in progress");
+        }
+        if (isolation != null) {
+            nextTransactionIsolation = isolation;
+        }
+        if (readOnly != null) {
+            nextTransactionReadOnly = readOnly;
+        }
+    }
+
+    /** The next transaction has begun: it took the characteristics SET TRANSACTION gave it. */
+    private void forgetNextTransactionCharacteristics() {
+        nextTransactionIsolation = null;
+        nextTransactionReadOnly = null;
     }
 
     /**
@@ -1393,6 +1426,7 @@ public final class Session implements SessionFunctions {
         if (transaction == null && !autocommit()) {
             transaction = beginTransaction();
             explicitTransaction = true;
+            readOnlyTransaction = transactionReadOnly();
         }
         if (transaction != null) {
             Transaction.Savepoint before = transaction.savepoint();
@@ -1448,6 +1482,7 @@ public final class Session implements SessionFunctions {
             } finally {
                 statementChecksKeysAtPrewrite = false;
                 own.close();
+                forgetNextTransactionCharacteristics();
             }
         }
     }
@@ -1472,7 +1507,8 @@ public final class Session implements SessionFunctions {
     }
 
     private Isolation isolation() {
-        String isolation = variable("transaction_isolation").toUpperCase(Locale.ROOT);
+        String isolation = (nextTransactionIsolation != null ? nextTransactionIsolation
+                : variable(SetStatements.TRANSACTION_ISOLATION)).toUpperCase(Locale.ROOT);
         return isolation.startsWith("READ-COMMITTED") || isolation.startsWith("READ COMMITTED")
                 ? Isolation.READ_COMMITTED : Isolation.REPEATABLE_READ;
     }
@@ -1493,6 +1529,7 @@ public final class Session implements SessionFunctions {
         if (open == null) {
             return;
         }
+        forgetNextTransactionCharacteristics();
         if (!commit) {
             tablesWritten.clear();
         }

@@ -20,6 +20,9 @@ import io.duetdb.sql.variables.TypedVariable;
 
 /** SET statements: variable assignments, NAMES, CHARACTER SET, and TRANSACTION characteristics. */
 final class SetStatements {
+    static final String TRANSACTION_ISOLATION = "transaction_isolation";
+    static final String TRANSACTION_READ_ONLY = "transaction_read_only";
+
     private SetStatements() {
     }
 
@@ -36,22 +39,39 @@ final class SetStatements {
         }
     }
 
+    /**
+     * SET TRANSACTION: GLOBAL sets the cluster's values new sessions start from, SESSION this session's, and neither
+     * the next transaction's only (MySQL's rule), which cannot change while a transaction is open.
+     */
     static void execute(Session session, SqlSetTransaction set) {
-        if (set.isolation() == null) {
-            // READ ONLY and READ WRITE: START TRANSACTION READ ONLY is how a read-only transaction is asked for here.
-            return;
+        String isolation = null;
+        if (set.isolation() != null) {
+            switch (set.isolation()) {
+                case READ_COMMITTED, REPEATABLE_READ -> isolation = set.isolation().variableValue();
+                case READ_UNCOMMITTED, SERIALIZABLE -> session.addWarning("The isolation level "
+                        + set.isolation().variableValue() + " is not supported; REPEATABLE READ is used");
+            }
         }
-        switch (set.isolation()) {
-            case READ_COMMITTED, REPEATABLE_READ -> {
-                if (set.global()) {
-                    session.requireGlobal(Privilege.SUPER);
-                    session.manager().globalVariables().set("transaction_isolation", set.isolation().variableValue());
-                } else {
-                    session.setVariable("transaction_isolation", set.isolation().variableValue());
+        String readOnly = set.readOnly() == null ? null : set.readOnly() ? "1" : "0";
+        switch (set.scope()) {
+            case GLOBAL -> {
+                session.requireGlobal(Privilege.SUPER);
+                if (isolation != null) {
+                    session.manager().globalVariables().set(TRANSACTION_ISOLATION, isolation);
+                }
+                if (readOnly != null) {
+                    session.manager().globalVariables().set(TRANSACTION_READ_ONLY, readOnly);
                 }
             }
-            case READ_UNCOMMITTED, SERIALIZABLE -> session.addWarning("The isolation level "
-                    + set.isolation().variableValue() + " is not supported; REPEATABLE READ is used");
+            case SESSION -> {
+                if (isolation != null) {
+                    session.setVariable(TRANSACTION_ISOLATION, isolation);
+                }
+                if (readOnly != null) {
+                    session.setVariable(TRANSACTION_READ_ONLY, readOnly);
+                }
+            }
+            case NEXT_TRANSACTION -> session.characterizeNextTransaction(isolation, set.readOnly());
         }
     }
 
@@ -71,7 +91,9 @@ final class SetStatements {
                             + "' is read-only. Use SET GLOBAL to assign the value");
         }
         if (name.equals("tx_isolation")) {
-            name = "transaction_isolation";
+            name = TRANSACTION_ISOLATION;
+        } else if (name.equals("tx_read_only")) {
+            name = TRANSACTION_READ_ONLY;
         }
         TypedVariable typed = TidbVariables.find(name).orElse(null);
         if (typed != null) {

@@ -653,6 +653,9 @@ class StatementParserTest {
         assertThat(select.getSelectList().get(5)).isInstanceOf(SqlLiteral.class);
         assertThat(select.getSelectList().get(6)).isInstanceOf(SqlIdentifier.class);
         assertThat(UserVariables.name(((SqlCall) select.getWhere()).operand(0))).isEqualTo("a.b$c");
+        // Quoted names, as MySQL allows them.
+        SqlSelect quoted = (SqlSelect) StatementParser.parse("SELECT @`My Var`, @'a b', @\"c\"", types);
+        assertThat(quoted.getSelectList().getList()).extracting(UserVariables::name).containsExactly("my var", "a b", "c");
         // Typed afresh, as SET does before each assignment.
         SqlNode retyped = VariableReferences.retyped(select.getSelectList().get(2), new VariableTypes() {
             @Override
@@ -683,6 +686,8 @@ class StatementParserTest {
         assertThat(view.options().definer()).isEqualTo("app@localhost");
         SqlCreateView quoted = (SqlCreateView) StatementParser.parse("CREATE DEFINER = 'app'@'10.0.0.1' VIEW v AS SELECT 1");
         assertThat(quoted.options().definer()).isEqualTo("app@10.0.0.1");
+        SqlCreateView spaced = (SqlCreateView) StatementParser.parse("CREATE DEFINER = 'app' @ '%' VIEW v AS SELECT 1");
+        assertThat(spaced.options().definer()).isEqualTo("app@%");
     }
 
     @Test
@@ -735,15 +740,17 @@ class StatementParserTest {
                 .containsExactly(new SqlSetVariables.CharacterSet(false, "latin1", null));
         SqlSetTransaction transaction = (SqlSetTransaction) StatementParser.parse(
                 "SET GLOBAL TRANSACTION READ ONLY, ISOLATION LEVEL READ COMMITTED");
-        assertThat(transaction.global()).isTrue();
+        assertThat(transaction.scope()).isEqualTo(SqlSetTransaction.Scope.GLOBAL);
         assertThat(transaction.readOnly()).isTrue();
         assertThat(transaction.isolation()).isEqualTo(SqlSetTransaction.Isolation.READ_COMMITTED);
         SqlSetTransaction session = (SqlSetTransaction) StatementParser.parse("SET SESSION TRANSACTION ISOLATION LEVEL"
                 + " REPEATABLE READ");
-        assertThat(session.global()).isFalse();
+        assertThat(session.scope()).isEqualTo(SqlSetTransaction.Scope.SESSION);
         assertThat(session.readOnly()).isNull();
         assertThat(session.isolation()).isEqualTo(SqlSetTransaction.Isolation.REPEATABLE_READ);
-        assertThat(((SqlSetTransaction) StatementParser.parse("set transaction read write")).readOnly()).isFalse();
+        SqlSetTransaction next = (SqlSetTransaction) StatementParser.parse("set transaction read write");
+        assertThat(next.scope()).isEqualTo(SqlSetTransaction.Scope.NEXT_TRANSACTION);
+        assertThat(next.readOnly()).isFalse();
         for (String bad : List.of("SET", "SET @a", "SET @a = DEFAULT", "SET x", "SET TRANSACTION", "SET NAMES",
                 "SET TRANSACTION ISOLATION LEVEL READ", "SET a = 1,", "SET @@ = 1")) {
             assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)

@@ -211,8 +211,10 @@ class ItSqlSystemVariables {
             statement.execute("/*!40101 SET NAMES binary */");
             statement.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
             assertThat(single(statement, "SELECT @@transaction_isolation")).isEqualTo("READ-COMMITTED");
+            // Without a scope, for the next transaction only: the session keeps its own.
             statement.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ WRITE");
-            assertThat(single(statement, "SELECT @@transaction_isolation")).isEqualTo("REPEATABLE-READ");
+            assertThat(single(statement, "SELECT @@transaction_isolation")).isEqualTo("READ-COMMITTED");
+            statement.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
             // A statement prepared while @n held text (computed as DOUBLE, as MySQL does) is planned again once it
             // holds an integer.
             statement.execute("SET @n = '7'");
@@ -235,6 +237,44 @@ class ItSqlSystemVariables {
             assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET time_zone = NULLIF(1, 1)"))).isEqualTo(1231);
             assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET TRANSACTION ISOLATION LEVEL READ")))
                     .isEqualTo(1064);
+        }
+    }
+
+    @Test
+    void transactionCharacteristicsHoldForTheNextTransactionOrForTheSession() throws SQLException {
+        // Local session state: Connector/J would otherwise read @@transaction_read_only before each write, and that
+        // read is itself the next transaction.
+        try (Connection connection = connect(first, "&useLocalSessionState=true");
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE characteristics (k INT PRIMARY KEY)");
+            // Without a scope, for the next transaction only: an autocommit statement, or one opened by BEGIN.
+            statement.execute("SET TRANSACTION READ ONLY");
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("INSERT INTO characteristics VALUES (1)")))
+                    .isEqualTo(1792);
+            statement.execute("INSERT INTO characteristics VALUES (1)");
+            statement.execute("SET TRANSACTION READ ONLY");
+            assertThat(single(statement, "SELECT count(*) FROM characteristics")).isEqualTo("1");
+            statement.execute("INSERT INTO characteristics VALUES (2)");
+            statement.execute("SET TRANSACTION READ ONLY, ISOLATION LEVEL READ COMMITTED");
+            statement.execute("BEGIN");
+            assertThat(single(statement, "SELECT count(*) FROM characteristics")).isEqualTo("2");
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("UPDATE characteristics SET k = k + 10")))
+                    .isEqualTo(1792);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SET TRANSACTION READ WRITE"))).isEqualTo(1568);
+            statement.execute("COMMIT");
+            statement.execute("UPDATE characteristics SET k = k + 10");
+            assertThat(single(statement, "SELECT @@transaction_isolation, @@transaction_read_only"))
+                    .isEqualTo("REPEATABLE-READ|0");
+            // For the session, until it is changed back (Connector/J's setReadOnly sends these).
+            statement.execute("SET SESSION TRANSACTION READ ONLY");
+            assertThat(single(statement, "SELECT @@transaction_read_only")).isEqualTo("1");
+            for (int attempt = 0; attempt < 2; attempt++) {
+                assertThat(ItSqlBasics.errorOf(() -> statement.execute("DELETE FROM characteristics")))
+                        .isEqualTo(1792);
+            }
+            statement.execute("SET SESSION TRANSACTION READ WRITE");
+            statement.execute("DELETE FROM characteristics");
+            assertThat(single(statement, "SELECT count(*) FROM characteristics")).isEqualTo("0");
         }
     }
 

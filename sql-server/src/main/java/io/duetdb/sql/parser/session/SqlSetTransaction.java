@@ -1,5 +1,7 @@
 package io.duetdb.sql.parser.session;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.List;
 
 import org.apache.calcite.sql.SqlNode;
@@ -13,6 +15,13 @@ import io.duetdb.sql.parser.DuetSqlCall;
  * ({@code READ ONLY | READ WRITE}), each possibly absent.
  */
 public final class SqlSetTransaction extends DuetSqlCall {
+    /** What the characteristics hold for: without GLOBAL or SESSION, the next transaction only (MySQL's rule). */
+    public enum Scope {
+        NEXT_TRANSACTION,
+        SESSION,
+        GLOBAL
+    }
+
     public enum Isolation {
         READ_UNCOMMITTED("READ-UNCOMMITTED"),
         READ_COMMITTED("READ-COMMITTED"),
@@ -31,20 +40,20 @@ public final class SqlSetTransaction extends DuetSqlCall {
         }
     }
 
-    private final boolean global;
+    private final Scope scope;
     private final Isolation isolation;
     private final Boolean readOnly;
 
     /** {@code isolation} and {@code readOnly} are null when the statement does not name them. */
-    public SqlSetTransaction(SqlParserPos pos, boolean global, Isolation isolation, Boolean readOnly) {
+    public SqlSetTransaction(SqlParserPos pos, Scope scope, Isolation isolation, Boolean readOnly) {
         super(pos, "SET TRANSACTION");
-        this.global = global;
+        this.scope = requireNonNull(scope, "scope is null");
         this.isolation = isolation;
         this.readOnly = readOnly;
     }
 
-    public boolean global() {
-        return global;
+    public Scope scope() {
+        return scope;
     }
 
     public Isolation isolation() {
