@@ -1103,7 +1103,7 @@ SqlIdentifier DuetDeleteTarget() :
 
 /**
  * A query, optionally followed by MySQL 8.0's locking clause: FOR UPDATE | FOR SHARE [OF t [, t] ...]
- * [NOWAIT | SKIP LOCKED], or LOCK IN SHARE MODE.
+ * [NOWAIT | SKIP LOCKED], or LOCK IN SHARE MODE; then optionally INTO @v [, @w ...].
  */
 SqlNode DuetQueryWithLocking() :
 {
@@ -1112,6 +1112,8 @@ SqlNode DuetQueryWithLocking() :
     SqlQueryWithLocking.WaitPolicy waitPolicy = SqlQueryWithLocking.WaitPolicy.WAIT;
     final List<SqlNode> tables = new ArrayList<SqlNode>();
     SqlIdentifier table;
+    final List<String> variables = new ArrayList<String>();
+    SqlNode statement;
 }
 {
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
@@ -1131,10 +1133,18 @@ SqlNode DuetQueryWithLocking() :
         <LOCK> <IN> <SHARE> <MODE> { mode = SqlQueryWithLocking.Mode.SHARE; }
     ]
     {
-        if (mode == null) {
-            return query;
+        statement = mode == null ? query
+            : new SqlQueryWithLocking(getPos(), query, mode, waitPolicy, new SqlNodeList(tables, getPos()));
+    }
+    [
+        <INTO> <USER_VARIABLE_REFERENCE> { variables.add(VariableReferences.userVariableName(token.image)); }
+        ( <COMMA> <USER_VARIABLE_REFERENCE> { variables.add(VariableReferences.userVariableName(token.image)); } )*
+        {
+            return new SqlSelectIntoVariables(getPos(), statement, variables);
         }
-        return new SqlQueryWithLocking(getPos(), query, mode, waitPolicy, new SqlNodeList(tables, getPos()));
+    ]
+    {
+        return statement;
     }
 }
 

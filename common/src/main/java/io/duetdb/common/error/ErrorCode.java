@@ -141,6 +141,10 @@ public enum ErrorCode {
     INVALID_GROUP_FUNCTION_USE(1111, "HY000"),
     NON_UNIQUE_TABLE(1066, "42000"),
     SELECTS_DIFFERENT_COLUMN_COUNTS(1222, "21000"),
+    /** "Result consisted of more than one row": SELECT ... INTO variables of a query with several. */
+    RESULT_HAS_MORE_THAN_ONE_ROW(1172, "42000"),
+    /** "No data - zero rows fetched, selected, or processed" (a warning). */
+    NO_DATA(1329, "02000"),
     FUNCTION_DOES_NOT_EXIST(1305, "42000"),
     WRONG_PARAMETER_COUNT(1582, "42000"),
     FIELD_IN_ORDER_NOT_SELECT(3065, "HY000"),

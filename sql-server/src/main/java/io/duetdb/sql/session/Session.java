@@ -71,6 +71,7 @@ import io.duetdb.sql.parser.dml.SqlMultiTableDelete;
 import io.duetdb.sql.parser.dml.SqlMultiTableUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking.WaitPolicy;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.dml.SqlSelectIntoVariables;
 import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
@@ -1242,6 +1243,9 @@ public final class Session implements SessionFunctions {
         }
         if (statement instanceof SqlExplainQuery explain) {
             return inReadTransaction(transaction -> new ExplainStatement(this, transaction).run(explain), false);
+        }
+        if (statement instanceof SqlSelectIntoVariables into) {
+            return SelectInto.store(this, into.variables(), dispatchUnmeasured(into.query(), rewritten));
         }
         if (statement instanceof SqlQueryWithLocking locking) {
             return inLockingTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));

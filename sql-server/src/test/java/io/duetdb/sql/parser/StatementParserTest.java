@@ -56,6 +56,7 @@ import io.duetdb.sql.parser.dml.SqlMySqlUpdate;
 import io.duetdb.sql.parser.dml.SqlMultiTableDelete;
 import io.duetdb.sql.parser.dml.SqlMultiTableUpdate;
 import io.duetdb.sql.parser.dml.SqlQueryWithLocking;
+import io.duetdb.sql.parser.dml.SqlSelectIntoVariables;
 import io.duetdb.sql.parser.prepare.SqlDeallocatePrepare;
 import io.duetdb.sql.parser.prepare.SqlExecute;
 import io.duetdb.sql.parser.prepare.SqlPrepare;
@@ -678,6 +679,20 @@ class StatementParserTest {
         // The position of a reference is its token's, so that a select item's label is its text.
         assertThat(select.getSelectList().get(3).getParserPosition().getColumnNum()).isEqualTo(24);
         assertThat(select.getSelectList().get(3).getParserPosition().getEndColumnNum()).isEqualTo(34);
+    }
+
+    @Test
+    void aQueryMayEndWithIntoVariables() {
+        SqlSelectIntoVariables into = (SqlSelectIntoVariables) StatementParser.parse("SELECT count(*), max(a) FROM t"
+                + " WHERE a > 1 FOR UPDATE INTO @N, @`max a`");
+        assertThat(into.variables()).containsExactly("n", "max a");
+        assertThat(into.query()).isInstanceOf(SqlQueryWithLocking.class);
+        assertThat(((SqlSelectIntoVariables) StatementParser.parse("SELECT 1 INTO @one")).query())
+                .isInstanceOf(SqlSelect.class);
+        for (String bad : List.of("SELECT 1 INTO", "SELECT 1 INTO one", "SELECT 1 INTO @a,")) {
+            assertThatThrownBy(() -> StatementParser.parse(bad)).as(bad).isInstanceOf(DuetException.class)
+                    .hasMessageContaining("SQL syntax");
+        }
     }
 
     @Test

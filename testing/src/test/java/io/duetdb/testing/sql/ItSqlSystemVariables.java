@@ -278,6 +278,30 @@ class ItSqlSystemVariables {
         }
     }
 
+    @Test
+    void selectIntoStoresTheOneRowInUserVariables() throws SQLException {
+        try (Connection connection = connect(first); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE answers (k INT PRIMARY KEY, v VARCHAR(10))");
+            statement.execute("INSERT INTO answers VALUES (1, 'one'), (2, 'two')");
+            assertThat(statement.executeUpdate("SELECT count(*), max(v) FROM answers INTO @count, @`max v`"))
+                    .isEqualTo(1);
+            assertThat(single(statement, "SELECT @count + 1, @`max v`, ROW_COUNT()")).isEqualTo("3|two|1");
+            // No row: the variables keep their values, with MySQL's warning.
+            statement.execute("SELECT v FROM answers WHERE k = 9 INTO @count");
+            assertThat(statement.getWarnings().getErrorCode()).isEqualTo(1329);
+            assertThat(single(statement, "SELECT @count")).isEqualTo("2");
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SELECT v FROM answers INTO @x"))).isEqualTo(1172);
+            assertThat(ItSqlBasics.errorOf(() -> statement.execute("SELECT k, v FROM answers WHERE k = 1 INTO @x")))
+                    .isEqualTo(1222);
+            // With a locking clause, inside a transaction.
+            statement.execute("BEGIN");
+            statement.execute("SELECT v FROM answers WHERE k = 1 FOR UPDATE INTO @locked");
+            statement.execute("UPDATE answers SET v = concat(@locked, '!') WHERE k = 1");
+            statement.execute("COMMIT");
+            assertThat(single(statement, "SELECT v FROM answers WHERE k = 1")).isEqualTo("one!");
+        }
+    }
+
     /** The statement's result with its one parameter set, on its first row. */
     private static ResultSet bindAndRun(PreparedStatement statement, int parameter) throws SQLException {
         statement.setInt(1, parameter);
