@@ -216,7 +216,7 @@ public final class Session implements SessionFunctions {
     }
 
     /**
-     * A statement prepared by COM_STMT_PREPARE: its text (system variables rewritten), its placeholder count,
+     * A statement prepared by COM_STMT_PREPARE: its text, its placeholder count,
      * and for queries the plan with the placeholders left as dynamic parameters, valid for one schema version.
      */
     private static final class Prepared {
@@ -1062,9 +1062,9 @@ public final class Session implements SessionFunctions {
     }
 
     /** Runs a parsed statement, counted and timed by kind; {@code sql} is its text (for column labels). */
-    private StatementResult dispatch(SqlNode statement, String rewritten) {
-        storageHints = storageHintsOf(statement, rewritten);
-        return measured(kindOf(statement), () -> dispatchUnmeasured(statement, rewritten));
+    private StatementResult dispatch(SqlNode statement, String text) {
+        storageHints = storageHintsOf(statement, text);
+        return measured(kindOf(statement), () -> dispatchUnmeasured(statement, text));
     }
 
     /** The statement's READ_FROM_STORAGE hints; what they cannot use becomes warnings. */
@@ -1137,7 +1137,7 @@ public final class Session implements SessionFunctions {
         return UpdateResult.NONE;
     }
 
-    private StatementResult dispatchUnmeasured(SqlNode parsed, String rewritten) {
+    private StatementResult dispatchUnmeasured(SqlNode parsed, String text) {
         SqlNode statement = parsed instanceof SqlCreateView create ? ViewPrivileges.checked(this, create) : parsed;
         if (statement instanceof SqlShow show) {
             return ShowStatements.execute(this, show);
@@ -1165,10 +1165,10 @@ public final class Session implements SessionFunctions {
             return BulkStatements.importInto(this, importInto);
         }
         if (statement instanceof SqlCreateTable create && create.temporary()) {
-            return temporaryTables.create(create, rewritten);
+            return temporaryTables.create(create, text);
         }
         if (statement instanceof SqlCreateTable create && create.query() != null) {
-            return createTableAsSelect(create, rewritten);
+            return createTableAsSelect(create, text);
         }
         if (isDdl(statement)) {
             return ddl(statement);
@@ -1220,7 +1220,7 @@ public final class Session implements SessionFunctions {
                 || statement.getKind().belongsTo(SqlKind.QUERY)) {
             Optional<SqlNode> asOf = StaleReadClause.take(statement);
             if (asOf.isPresent()) {
-                return staleRead(statement, asOf.get(), rewritten);
+                return staleRead(statement, asOf.get(), text);
             }
         }
         if (statement instanceof SqlMySqlInsert insert) {
@@ -1245,10 +1245,10 @@ public final class Session implements SessionFunctions {
             return inReadTransaction(transaction -> new ExplainStatement(this, transaction).run(explain), false);
         }
         if (statement instanceof SqlSelectIntoVariables into) {
-            return SelectInto.store(this, into.variables(), dispatchUnmeasured(into.query(), rewritten));
+            return SelectInto.store(this, into.variables(), dispatchUnmeasured(into.query(), text));
         }
         if (statement instanceof SqlQueryWithLocking locking) {
-            return inLockingTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), rewritten));
+            return inLockingTransaction(transaction -> query(transaction, locking.query(), locking.waitPolicy(), text));
         }
         if (statement.getKind().belongsTo(SqlKind.QUERY)) {
             java.util.Optional<PointGetFastPath> pointGet = PointGetFastPath.match(statement, schema(),
@@ -1256,7 +1256,7 @@ public final class Session implements SessionFunctions {
             if (pointGet.isPresent() && ReadEngines.of(this).rowStore()) {
                 return pointGet(pointGet.get(), pointGet.get().handles(List.of()).orElseThrow());
             }
-            return inReadTransaction(transaction -> query(transaction, statement, null, rewritten), false);
+            return inReadTransaction(transaction -> query(transaction, statement, null, text), false);
         }
         throw new DuetException(ErrorCode.NOT_SUPPORTED_YET, "statement not supported yet: " + statement.getKind());
     }
@@ -1342,7 +1342,7 @@ public final class Session implements SessionFunctions {
      * A read with TiDB's AS OF TIMESTAMP after its tables: outside a transaction, and not with tidb_snapshot, it
      * reads at that time in a transaction of its own.
      */
-    private StatementResult staleRead(SqlNode statement, SqlNode time, String rewritten) {
+    private StatementResult staleRead(SqlNode statement, SqlNode time, String text) {
         if (transaction != null) {
             throw new DuetException(ErrorCode.INVALID_READ_TIMESTAMP,
                     "invalid as of timestamp: as of timestamp can't be set in transaction.");
@@ -1357,7 +1357,7 @@ public final class Session implements SessionFunctions {
         long readTs = AsOfTimestamp.of(time, this::evaluateConstants, manager.client()::learnerResolvedTs);
         TransactionWork work = statement instanceof SqlExplainQuery explain
                 ? transaction -> new ExplainStatement(this, transaction).run(explain)
-                : transaction -> query(transaction, statement, null, rewritten);
+                : transaction -> query(transaction, statement, null, text);
         return atTimestamp(work, readTs);
     }
 
