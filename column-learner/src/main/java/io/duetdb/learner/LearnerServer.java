@@ -342,11 +342,18 @@ public final class LearnerServer implements AutoCloseable {
                 continue;
             }
             Region region = known.get().getRegion();
-            boolean listed = region.getPeersList().stream().map(Peer::getStoreId).anyMatch(id -> id == storeId);
+            Optional<Long> own = peerIdOnThisStore(local);
+            boolean listed = own.isPresent() && own.equals(peerIdOnThisStore(region));
             if (!listed && region.getEpoch().getConfVersion() > local.getEpoch().getConfVersion()) {
-                current.destroy(local.getId(), "placement's record of the region no longer lists this learner");
+                current.destroy(replica, peerIdOnThisStore(region).isEmpty()
+                        ? "placement's record of the region no longer lists this learner"
+                        : "placement's record of the region lists a newer peer on this learner");
             }
         }
+    }
+
+    private Optional<Long> peerIdOnThisStore(Region region) {
+        return region.getPeersList().stream().filter(peer -> peer.getStoreId() == storeId).map(Peer::getId).findFirst();
     }
 
     /** Creates replicas that placement lists on this learner but that it does not host (see LearnerNode#createMissing). */

@@ -157,8 +157,15 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
     /** Creates an empty replica that installs a snapshot from the leader (placement added this learner). */
     public synchronized CreatePeerResponse createPeer(CreatePeerRequest request) {
         Region region = request.getRegion();
-        if (replicas.containsKey(region.getId())) {
-            return CreatePeerResponse.newBuilder().setAlreadyExists(true).build();
+        ColumnarRegion existing = replicas.get(region.getId());
+        if (existing != null) {
+            Optional<String> stale = staleIncarnation(existing, request.getPeer());
+            if (stale.isEmpty()) {
+                return CreatePeerResponse.newBuilder().setAlreadyExists(true).build();
+            }
+            // The replica belongs to an earlier peer of this store that placement removed; left in place, it would
+            // replay its own removal from the leader's log and go, after acknowledging entries a new replica lacks.
+            destroy(existing, stale.get());
         }
         List<RaftPeerSpec> members = new ArrayList<>();
         for (RaftMember member : request.getMembersList()) {
@@ -180,6 +187,24 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
         LOG.info("created an empty learner replica of region {} (peer {}); it will fetch a snapshot", region.getId(),
                 request.getPeer().getId());
         return CreatePeerResponse.getDefaultInstance();
+    }
+
+    /** Why the hosted replica is not the peer placement now adds on this store, if it is not. */
+    private Optional<String> staleIncarnation(ColumnarRegion replica, Peer added) {
+        if (replica.state() == ReplicaState.TOMBSTONE) {
+            return Optional.of("it was removed from the region, and a new peer " + added.getId() + " replaces it");
+        }
+        Region known = replica.region();
+        if (known == null) {
+            // Still waiting for its first snapshot, which brings the region as the leader has it.
+            return Optional.empty();
+        }
+        Optional<Peer> own = known.getPeersList().stream().filter(peer -> peer.getStoreId() == storeId).findFirst();
+        if (own.isPresent() && own.get().getId() == added.getId()) {
+            return Optional.empty();
+        }
+        return Optional.of("its peer " + own.map(peer -> String.valueOf(peer.getId())).orElse("(none)")
+                + " was removed from the region, and a new peer " + added.getId() + " replaces it");
     }
 
     /**
@@ -242,14 +267,14 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
             return null;
         }
         source.tombstone();
-        background.execute(() -> destroy(sourceRegionId, "merged into its neighbour"));
+        background.execute(() -> destroy(source, "merged into its neighbour"));
         return source.layers();
     }
 
     @Override
     public void removed(ColumnarRegion region, String why) {
         region.tombstone();
-        background.execute(() -> destroy(region.regionId(), why));
+        background.execute(() -> destroy(region, why));
     }
 
     @Override
@@ -277,13 +302,18 @@ public final class LearnerNode implements ColumnarRegion.Listener, AutoCloseable
         return new ReplicationLag(committed - applied, (now - since) / 1e9);
     }
 
-    /** Leaves the region's Raft group and deletes the replica's file. */
-    public synchronized void destroy(long regionId, String why) {
-        ColumnarRegion replica = replicas.remove(regionId);
-        caughtUpNanos.remove(regionId);
-        if (replica != null) {
-            replica.tombstone();
+    /**
+     * Leaves the region's Raft group and deletes the replica's file, if the replica is still the one hosted: a
+     * destruction decided for an earlier incarnation of the region's replica must not reach its successor.
+     */
+    public synchronized void destroy(ColumnarRegion replica, String why) {
+        long regionId = replica.regionId();
+        replica.tombstone();
+        if (!replicas.remove(regionId, replica)) {
+            LOG.debug("region {}: its earlier learner replica is already gone ({})", regionId, why);
+            return;
         }
+        caughtUpNanos.remove(regionId);
         try {
             raftNode.removeGroup(RaftGroupKey.region(regionId));
         } catch (IOException | RuntimeException e) {

@@ -27,9 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.duetdb.client.placement.PlacementClient;
+import io.duetdb.common.region.RegionDescriptions;
 import io.duetdb.common.keys.Keys;
 import io.duetdb.common.time.Timestamp;
+import io.duetdb.learner.LearnerServer;
+import io.duetdb.proto.meta.Peer;
 import io.duetdb.proto.placement.PlacementRule;
+import io.duetdb.proto.placement.RegionInfo;
 import io.duetdb.sql.server.SqlServer;
 import io.duetdb.testing.CtlRun;
 import io.duetdb.testing.LocalCluster;
@@ -305,6 +309,32 @@ class ItColumnLearner {
             awaitSameOnBothEngines(statement, afterRetype, "the learner's answers after the packs merged",
                     Duration.ofSeconds(30));
             assertSameOnBothEngines(statement, afterRetype);
+        }
+    }
+
+    /**
+     * A replica dropped and asked for again at once, while the learner may not yet know its peer was removed: the
+     * learner replaces its earlier replica of the region by the new peer's instead of replaying its own removal.
+     */
+    @Test
+    void aReplicaRemovedAndAskedForAgainAtOnceComesBack() throws Exception {
+        try (Connection connection = DriverManager.getConnection(url); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE flapping (id INT PRIMARY KEY, v INT)");
+            SqlTesting.insertRows(statement, "flapping", 1, 300, i -> i + ", " + i);
+            List<String> queries = List.of("SELECT count(*), sum(v) FROM flapping", "SELECT * FROM flapping WHERE id > 290");
+            for (int round = 0; round < 6; round++) {
+                statement.execute("ALTER TABLE flapping SET TIFLASH REPLICA 1");
+                awaitAvailable(statement, "flapping");
+                assertSameOnBothEngines(statement, queries);
+                statement.execute("ALTER TABLE flapping SET TIFLASH REPLICA 0");
+                statement.execute("UPDATE flapping SET v = v + 1 WHERE id = " + (round + 1));
+                // Asked for again before, at, and after the moment placement removes the learner peer (one region
+                // heartbeat a second).
+                Thread.sleep(round * 300L);
+            }
+            statement.execute("ALTER TABLE flapping SET TIFLASH REPLICA 1");
+            awaitAvailable(statement, "flapping");
+            assertSameOnBothEngines(statement, queries);
         }
     }
 
@@ -663,6 +693,33 @@ class ItColumnLearner {
     }
 
     private static void awaitAvailable(Statement statement, String table) {
+        try {
+            awaitStablyAvailable(statement, table);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; " + replicaState(statement, table), e);
+        }
+    }
+
+    /** What placement and the learner say of the table's regions, for a replica that did not become available. */
+    private static String replicaState(Statement statement, String table) {
+        StringBuilder state = new StringBuilder();
+        try (PlacementClient placement = cluster.newPlacementClient()) {
+            long tableId = Long.parseLong(SqlTesting.rows(statement, "SELECT TABLE_ID FROM information_schema.tiflash_replica"
+                    + " WHERE TABLE_NAME = '" + table + "'").get(0));
+            for (RegionInfo region : placement.scanRegions(Keys.recordPrefix(tableId), Keys.recordEnd(tableId), 0)) {
+                state.append("placement: ").append(RegionDescriptions.describe(region.getRegion()))
+                        .append(" pending ").append(region.getPendingPeersList().stream().map(Peer::getId).toList())
+                        .append(" down ").append(region.getDownPeersList().stream().map(Peer::getId).toList()).append("; ");
+            }
+            state.append("learner: ").append(cluster.learner(0).map(LearnerServer::status).map(status -> status.get("replicas"))
+                    .orElse("stopped"));
+        } catch (Exception | AssertionError e) {
+            state.append("(state unavailable: ").append(e).append(')');
+        }
+        return state.toString();
+    }
+
+    private static void awaitStablyAvailable(Statement statement, String table) {
         long[] availableSince = {0};
         LocalCluster.await("a learner replica of " + table, AVAILABLE_WITHIN, () -> {
             try {
