@@ -5,10 +5,17 @@ import static java.util.Objects.requireNonNull;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
+import com.google.protobuf.ByteString;
+
+import io.duetdb.client.txn.Transaction;
 import io.duetdb.common.catalog.ColumnInfo;
 import io.duetdb.common.catalog.IndexInfo;
 import io.duetdb.common.catalog.TableInfo;
@@ -248,22 +255,29 @@ public final class TableAccess {
      * The handles of the index entries in [start, end), in index order, handed to {@code page} a page of
      * {@code pageSize} entries at a time: a unique index's entry holds its handle as the value, others in the key.
      */
-    void forEachIndexPage(io.duetdb.client.txn.Transaction transaction, IndexInfo index, byte[] start, byte[] end,
-            int pageSize, java.util.function.Consumer<List<Handle>> page) {
+    void forEachIndexPage(Transaction transaction, IndexInfo index, byte[] start, byte[] end, int pageSize,
+            Consumer<List<Handle>> page) {
         forEachIndexPageWhile(transaction, index, start, end, pageSize, handles -> {
             page.accept(handles);
             return true;
         });
     }
 
-    /** As {@link #forEachIndexPage}, stopping after a page for which {@code page} answers false. */
-    void forEachIndexPageWhile(io.duetdb.client.txn.Transaction transaction, IndexInfo index, byte[] start, byte[] end,
-            int pageSize, java.util.function.Predicate<List<Handle>> page) {
+    /**
+     * As {@link #forEachIndexPage}, stopping after a page for which {@code page} answers false. A range whose start
+     * is not before its end (a condition such as {@code a BETWEEN 9 AND 1}) holds no entries.
+     */
+    void forEachIndexPageWhile(Transaction transaction, IndexInfo index, byte[] start, byte[] end, int pageSize,
+            Predicate<List<Handle>> page) {
+        if (end.length > 0 && Arrays.compareUnsigned(start, end) >= 0) {
+            page.test(List.of());
+            return;
+        }
         byte[] from = start;
         while (true) {
-            List<java.util.Map.Entry<com.google.protobuf.ByteString, byte[]>> entries = transaction.scan(from, end, pageSize);
+            List<Map.Entry<ByteString, byte[]>> entries = transaction.scan(from, end, pageSize);
             List<Handle> handles = new ArrayList<>(entries.size());
-            for (java.util.Map.Entry<com.google.protobuf.ByteString, byte[]> entry : entries) {
+            for (Map.Entry<ByteString, byte[]> entry : entries) {
                 handles.add(handleOfIndexEntry(index, entry.getKey().toByteArray(), entry.getValue()));
             }
             if (!page.test(handles) || entries.size() < pageSize) {
@@ -296,7 +310,7 @@ public final class TableAccess {
             case FLOAT64 -> Values.toDouble(value);
             case DECIMAL -> Values.toDecimal(value);
             case STRING -> Values.toText(value);
-            case BYTES -> value instanceof byte[] ? value : Values.toText(value).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            case BYTES -> value instanceof byte[] ? value : Values.toText(value).getBytes(StandardCharsets.UTF_8);
             default -> value;
         };
     }

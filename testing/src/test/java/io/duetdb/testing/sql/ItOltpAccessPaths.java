@@ -369,6 +369,24 @@ class ItOltpAccessPaths {
         }
     }
 
+    /**
+     * A range whose bounds cross (found by ItRandomQueries: seed 99, {@code n0 BETWEEN 133 AND 5}) holds no rows on
+     * every path: read through the index then the rows, covered by the index, and under a locking read.
+     */
+    @Test
+    void aRangeWhoseBoundsCrossReadsNoRows() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(sqlCluster.url()); Statement statement = connection.createStatement()) {
+            assertThat(SqlTesting.rows(statement, "SELECT s_w_id, count(*), max(s_data) FROM stock"
+                    + " WHERE s_w_id BETWEEN 3 AND 1 GROUP BY s_w_id")).isEmpty();
+            assertThat(SqlTesting.rows(statement, "SELECT count(DISTINCT s_quantity, s_data) FROM stock"
+                    + " WHERE s_w_id = 2 AND s_i_id BETWEEN 40 AND 4")).containsExactly("0");
+            assertThat(SqlTesting.rows(statement, "SELECT s_i_id FROM stock WHERE s_w_id = 2 AND s_i_id > 30"
+                    + " AND s_i_id < 20")).isEmpty();
+            assertThat(SqlTesting.rows(statement, "SELECT c_id FROM customer WHERE c_w_id = 1 AND c_last BETWEEN 'K' AND 'B'"
+                    + " FOR UPDATE")).isEmpty();
+        }
+    }
+
     /** The first plan line's operator, estimated rows, task and access object. */
     private static String operator(Statement statement, String query) throws SQLException {
         for (String row : SqlTesting.rows(statement, "EXPLAIN " + query)) {
