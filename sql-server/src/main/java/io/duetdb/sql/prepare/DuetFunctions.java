@@ -6,6 +6,7 @@ import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.SqlOperandCountRanges;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -16,6 +17,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlOperatorTables;
+
+import io.duetdb.sql.parser.MySqlOperators;
 
 /**
  * MySQL functions Calcite lacks: the session's (evaluated by DuetDB's executor from the session's state), MySQL's
@@ -187,20 +190,29 @@ public final class DuetFunctions {
     public static final SqlFunction FROM_DAYS = pure("FROM_DAYS", ReturnTypes.explicit(SqlTypeName.DATE)
             .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.ANY);
 
+    /**
+     * {@code LPAD(str, len, padstr)} and {@code RPAD}: NULL when an argument is NULL or len is negative (Calcite's own
+     * are typed NOT NULL, so that {@code LPAD(c, 3, '*') IS NULL} folded to FALSE).
+     */
+    public static final SqlFunction LPAD = pure("LPAD", NULLABLE_VARCHAR, OperandTypes.family(SqlTypeFamily.ANY,
+            SqlTypeFamily.ANY, SqlTypeFamily.ANY));
+    public static final SqlFunction RPAD = pure("RPAD", NULLABLE_VARCHAR, OperandTypes.family(SqlTypeFamily.ANY,
+            SqlTypeFamily.ANY, SqlTypeFamily.ANY));
+
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(SYSTEM_VARIABLE, INTEGER_SYSTEM_VARIABLE, USER_VARIABLE, SET_USER_VARIABLE, DATABASE,
             SCHEMA, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT, FOUND_ROWS, USER, CURRENT_USER, NOW, SLEEP, BENCHMARK, TRUTH,
-            io.duetdb.sql.parser.MySqlOperators.XOR, DIVIDE,
+            MySqlOperators.XOR, DIVIDE,
             LENGTH, DATE_ADD, DATE_SUB, ADDDATE, SUBDATE, LOCATE, DATEDIFF, DATE_FORMAT, STR_TO_DATE, DATE, DAY, HEX, FORMAT, UUID, CURDATE,
-            UNIX_TIMESTAMP, FROM_UNIXTIME, io.duetdb.sql.parser.MySqlOperators.INTEGER_DIVIDE, REGEXP_INSTR, REGEXP_SUBSTR,
+            UNIX_TIMESTAMP, FROM_UNIXTIME, MySqlOperators.INTEGER_DIVIDE, REGEXP_INSTR, REGEXP_SUBSTR,
             SHA2, UNHEX, TO_BASE64, FROM_BASE64, CRC32, INET_ATON, INET_NTOA, BIN, OCT, FIND_IN_SET, FIELD, ELT, WEEK,
             YEARWEEK, WEEKDAY, TO_DAYS, FROM_DAYS,
             // MySQL functions Calcite defines for other dialects, with the types MySQL gives them.
-            org.apache.calcite.sql.fun.SqlLibraryOperators.IF, org.apache.calcite.sql.fun.SqlLibraryOperators.IFNULL,
-            org.apache.calcite.sql.fun.SqlLibraryOperators.GREATEST, org.apache.calcite.sql.fun.SqlLibraryOperators.LEAST,
-            org.apache.calcite.sql.fun.SqlLibraryOperators.LPAD, org.apache.calcite.sql.fun.SqlLibraryOperators.RPAD,
-            org.apache.calcite.sql.fun.SqlLibraryOperators.LTRIM, org.apache.calcite.sql.fun.SqlLibraryOperators.RTRIM,
-            org.apache.calcite.sql.fun.SqlLibraryOperators.SUBSTRING_INDEX,
-            org.apache.calcite.sql.fun.SqlLibraryOperators.POW);
+            SqlLibraryOperators.IF, SqlLibraryOperators.IFNULL,
+            SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST,
+            LPAD, RPAD,
+            SqlLibraryOperators.LTRIM, SqlLibraryOperators.RTRIM,
+            SqlLibraryOperators.SUBSTRING_INDEX,
+            SqlLibraryOperators.POW);
 
     private DuetFunctions() {
     }

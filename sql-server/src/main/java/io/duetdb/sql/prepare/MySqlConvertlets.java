@@ -1,9 +1,14 @@
 package io.duetdb.sql.prepare;
 
 import org.apache.calcite.rel.type.RelDataType;
+import java.util.Set;
+
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -12,16 +17,22 @@ import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
+import io.duetdb.common.error.DuetException;
+import io.duetdb.sql.exec.Values;
 import io.duetdb.sql.parser.MySqlOperators;
 
 /**
  * Calcite's conversion of calls into row expressions, with MySQL's truth values: {@link DuetFunctions#TRUTH} of a
  * truth value is the value, of a number {@code x <> 0} (which Calcite simplifies and the stores evaluate), of
  * anything else the truth function itself (evaluated by the SQL layer); {@code a XOR b} is {@code a <> b} of the
- * two truth values.
+ * two truth values; a date compared with a string that reads as no date compares with MySQL's zero date.
  */
 final class MySqlConvertlets implements SqlRexConvertletTable {
     static final MySqlConvertlets INSTANCE = new MySqlConvertlets();
+
+    private static final Set<SqlKind> TEMPORAL_COMPARISONS = Set.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS, SqlKind.LESS_THAN,
+            SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL, SqlKind.IS_NOT_DISTINCT_FROM,
+            SqlKind.IS_DISTINCT_FROM);
 
     private MySqlConvertlets() {
     }
@@ -39,7 +50,54 @@ final class MySqlConvertlets implements SqlRexConvertletTable {
                 || call.getOperator() == DateTimeFunctions.TIME_ARGUMENT) {
             return MySqlConvertlets::temporalArgument;
         }
+        if (TEMPORAL_COMPARISONS.contains(call.getKind()) && call.operandCount() == 2) {
+            return MySqlConvertlets::comparison;
+        }
         return StandardConvertletTable.INSTANCE.get(call);
+    }
+
+    /**
+     * A comparison of a date or datetime with a string that reads as none ({@code d <> ''}, {@code d = 'abc'}):
+     * MySQL compares with the zero date then, which is before every date DuetDB stores (it stores no zero dates) and
+     * is not NULL, where an explicit CAST of the string gives NULL. The comparison's outcome is known but for a NULL
+     * date.
+     */
+    private static RexNode comparison(SqlRexContext context, SqlCall call) {
+        for (int side = 0; side < 2; side++) {
+            if (unreadableTemporal(context, call.operand(side))) {
+                RexBuilder builder = context.getRexBuilder();
+                RexNode other = context.convertExpression(call.operand(1 - side));
+                SqlKind kind = side == 0 ? call.getKind().reverse() : call.getKind();
+                RexNode nullBoolean = builder.makeNullLiteral(builder.getTypeFactory().createSqlType(SqlTypeName.BOOLEAN));
+                return switch (kind) {
+                    case IS_NOT_DISTINCT_FROM -> builder.makeLiteral(false);
+                    case IS_DISTINCT_FROM -> builder.makeLiteral(true);
+                    // other = zero, other < zero, other <= zero: false for every stored date.
+                    case EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL -> builder.makeCall(SqlStdOperatorTable.CASE,
+                            builder.makeCall(SqlStdOperatorTable.IS_NULL, other), nullBoolean, builder.makeLiteral(false));
+                    default -> builder.makeCall(SqlStdOperatorTable.CASE,
+                            builder.makeCall(SqlStdOperatorTable.IS_NULL, other), nullBoolean, builder.makeLiteral(true));
+                };
+            }
+        }
+        return StandardConvertletTable.INSTANCE.get(call).convertCall(context, call);
+    }
+
+    private static boolean unreadableTemporal(SqlRexContext context, SqlNode operand) {
+        if (operand.getKind() != SqlKind.CAST || !(operand instanceof SqlCall cast)
+                || !(cast.operand(0) instanceof SqlCharStringLiteral literal)) {
+            return false;
+        }
+        SqlTypeName target = context.getValidator().getValidatedNodeType(cast).getSqlTypeName();
+        if (target != SqlTypeName.DATE && target != SqlTypeName.TIMESTAMP) {
+            return false;
+        }
+        try {
+            Values.toDateTime(literal.getValueAs(String.class));
+            return false;
+        } catch (DuetException e) {
+            return true;
+        }
     }
 
     /** A date or time argument that already has the type it is read as is the argument itself. */

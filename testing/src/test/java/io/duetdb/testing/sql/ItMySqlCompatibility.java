@@ -63,6 +63,29 @@ class ItMySqlCompatibility {
         return rows;
     }
 
+    /**
+     * Found by ItRandomQueries (seed 5): a date compared with a string that reads as no date compares with the zero
+     * date, as MySQL does ({@code d <> ''} keeps every dated row; it was NULL, and {@code d <=> 'ab'} matched the
+     * NULL dates); LPAD and RPAD give NULL for NULL (IS NULL of them folded to FALSE).
+     */
+    @Test
+    void datesAgainstUnreadableStringsAndPaddingOfNull() throws SQLException {
+        onBoth("CREATE TABLE dated (id INT PRIMARY KEY, d DATE, t DATETIME, s VARCHAR(10), KEY (d), KEY (s))",
+                "INSERT INTO dated VALUES (1, NULL, NULL, NULL), (2, '2024-01-05', '2024-01-05 10:00:00', ''),"
+                        + " (3, '2024-02-01', NULL, 'abc'), (4, NULL, '2023-12-31 23:59:59', ' a')");
+        assertShared("SELECT id, d <=> 'ab', d > 'ab', d = 'ab', d <> '', 'x' < d, '' >= d, t <> 'never' FROM dated"
+                + " ORDER BY id", "1|0|null|null|null|null|null|null", "2|0|1|0|1|1|0|1", "3|0|1|0|1|1|0|null",
+                "4|0|null|null|null|null|null|1");
+        assertShared("SELECT id FROM dated WHERE d <> '' ORDER BY id", "2", "3");
+        assertShared("SELECT id FROM dated WHERE d <=> 'ab' OR t = '' ORDER BY id");
+        assertShared("SELECT id FROM dated WHERE NOT (d < 'nope') ORDER BY id", "2", "3");
+        assertShared("SELECT id, LPAD(s, 3, '*'), RPAD(s, 2, '-') FROM dated ORDER BY id", "1|null|null", "2|***|--",
+                "3|abc|ab", "4|* a| a");
+        assertShared("SELECT id FROM dated WHERE LPAD(s, 3, '*') IS NULL OR RPAD(s, 3, '*') IS NULL ORDER BY id", "1");
+        assertShared("SELECT id FROM dated WHERE NOT (LPAD(s, 3, '*') IS NULL) ORDER BY id", "2", "3", "4");
+        assertShared("SELECT LPAD('a', -1, '*') IS NULL", "1");
+    }
+
     @Test
     void showWarningsListsNotesAndTheLastError() throws SQLException {
         List<String> expected = List.of(

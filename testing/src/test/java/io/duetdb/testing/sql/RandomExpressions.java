@@ -7,8 +7,8 @@ import java.util.Random;
 
 /**
  * Random SQL expressions over a table's columns, for metamorphic testing: literals of MySQL's everyday types,
- * column references, arithmetic, comparisons, logic, NULL tests, BETWEEN, IN, LIKE, CASE, IF, COALESCE and common
- * functions, nested to a bounded depth. Every expression the generator writes is valid SQL that MySQL accepts.
+ * column references, arithmetic, comparisons (across types too), logic, NULL and truth tests, BETWEEN, IN, LIKE,
+ * REGEXP, CASE, IF, COALESCE and common string, numeric and date functions, nested to a bounded depth. Every expression the generator writes is valid SQL that MySQL accepts.
  */
 final class RandomExpressions {
     /** A column the expressions may read, and whether it holds numbers, text or dates. */
@@ -29,6 +29,7 @@ final class RandomExpressions {
         "' a'", "'zz'"};
     private static final String[] DATES = {"'2024-01-31'", "'2023-12-31'", "'2024-02-29'", "DATE '2024-06-01'",
         "'2024-01-31 10:20:30'"};
+    private static final String[] PATTERNS = {"'^a'", "'b$'", "'[0-9]'", "'^$'", "'a|x'"};
     private static final String[] COMPARISONS = {"=", "<>", "<", "<=", ">", ">=", "<=>"};
     private static final String[] ARITHMETIC = {"+", "-", "*"};
 
@@ -45,7 +46,7 @@ final class RandomExpressions {
         if (depth <= 0) {
             return comparison(0);
         }
-        return switch (random.nextInt(9)) {
+        return switch (random.nextInt(10)) {
             case 0 -> "(" + condition(depth - 1) + " AND " + condition(depth - 1) + ")";
             case 1 -> "(" + condition(depth - 1) + " OR " + condition(depth - 1) + ")";
             case 2 -> "(NOT " + condition(depth - 1) + ")";
@@ -57,15 +58,27 @@ final class RandomExpressions {
             case 6 -> "(" + text(depth - 1) + (random.nextBoolean() ? " LIKE " : " NOT LIKE ")
                     + WORDS[random.nextInt(WORDS.length)] + ")";
             case 7 -> "(" + condition(depth - 1) + " XOR " + condition(depth - 1) + ")";
+            case 8 -> switch (random.nextInt(4)) {
+                case 0 -> "(" + text(depth - 1) + (random.nextBoolean() ? " IN (" : " NOT IN (")
+                        + WORDS[random.nextInt(WORDS.length)] + ", " + WORDS[random.nextInt(WORDS.length)] + "))";
+                case 1 -> "(" + condition(depth - 1) + (random.nextBoolean() ? " IS TRUE)" : " IS NOT FALSE)");
+                case 2 -> "(" + text(depth - 1) + (random.nextBoolean() ? " REGEXP " : " NOT REGEXP ")
+                        + PATTERNS[random.nextInt(PATTERNS.length)] + ")";
+                default -> "(" + number(depth - 1) + ")";
+            };
             default -> comparison(depth - 1);
         };
     }
 
     private String comparison(int depth) {
         String operator = COMPARISONS[random.nextInt(COMPARISONS.length)];
-        return switch (random.nextInt(4)) {
+        return switch (random.nextInt(7)) {
             case 0 -> "(" + text(depth) + " " + operator + " " + text(depth) + ")";
             case 1 -> "(" + date(depth) + " " + operator + " " + date(depth) + ")";
+            // MySQL's comparisons across types: a string against a number compares as numbers, a date against a
+            // string as dates.
+            case 2 -> "(" + number(depth) + " " + operator + " " + text(depth) + ")";
+            case 3 -> "(" + date(depth) + " " + operator + " " + text(depth) + ")";
             default -> "(" + number(depth) + " " + operator + " " + number(depth) + ")";
         };
     }
@@ -98,6 +111,20 @@ final class RandomExpressions {
                     + number(depth - 1) + " END";
             case 6 -> "LENGTH(" + text(depth - 1) + ")";
             case 7 -> "IFNULL(" + number(depth - 1) + ", " + numberLiteral() + ")";
+            case 8 -> switch (random.nextInt(12)) {
+                case 0 -> "MOD(" + number(depth - 1) + ", " + number(depth - 1) + ")";
+                case 1 -> "(" + number(depth - 1) + " / " + number(depth - 1) + ")";
+                case 2 -> "(" + number(depth - 1) + " DIV " + number(depth - 1) + ")";
+                case 3 -> (random.nextBoolean() ? "FLOOR(" : "CEILING(") + number(depth - 1) + ")";
+                case 4 -> "SIGN(" + number(depth - 1) + ")";
+                case 5 -> "LEAST(" + number(depth - 1) + ", " + number(depth - 1) + ")";
+                case 6 -> "NULLIF(" + number(depth - 1) + ", " + number(depth - 1) + ")";
+                case 7 -> "CAST(" + text(depth - 1) + (random.nextBoolean() ? " AS SIGNED)" : " AS DECIMAL(10,2))");
+                case 8 -> (random.nextBoolean() ? "MONTH(" : "DAYOFWEEK(") + date(depth - 1) + ")";
+                case 9 -> "LOCATE(" + text(depth - 1) + ", " + text(depth - 1) + ")";
+                case 10 -> "STRCMP(" + text(depth - 1) + ", " + text(depth - 1) + ")";
+                default -> "(" + text(depth - 1) + " + 0)";
+            };
             // A space after the minus: "--" and a digit would read as a comment in Calcite's lexer (in MySQL
             // only "-- " starts one).
             default -> "(- " + number(depth - 1) + ")";
@@ -109,7 +136,17 @@ final class RandomExpressions {
         if (depth <= 0 || random.nextInt(3) == 0) {
             return random.nextInt(3) == 0 ? WORDS[random.nextInt(WORDS.length)] : column(Column.Kind.TEXT);
         }
-        return switch (random.nextInt(6)) {
+        return switch (random.nextInt(8)) {
+            case 6 -> switch (random.nextInt(6)) {
+                case 0 -> "LEFT(" + text(depth - 1) + ", " + random.nextInt(3) + ")";
+                case 1 -> "REPLACE(" + text(depth - 1) + ", 'a', 'b')";
+                case 2 -> "REVERSE(" + text(depth - 1) + ")";
+                case 3 -> "LPAD(" + text(depth - 1) + ", 3, '*')";
+                case 4 -> "CAST(" + number(depth - 1) + " AS CHAR)";
+                default -> "IF(" + condition(depth - 1) + ", " + text(depth - 1) + ", " + text(depth - 1) + ")";
+            };
+            case 7 -> "CASE WHEN " + condition(depth - 1) + " THEN " + text(depth - 1) + " ELSE " + text(depth - 1)
+                    + " END";
             case 0 -> "CONCAT(" + text(depth - 1) + ", " + text(depth - 1) + ")";
             case 1 -> "UPPER(" + text(depth - 1) + ")";
             case 2 -> "LOWER(" + text(depth - 1) + ")";
@@ -124,7 +161,9 @@ final class RandomExpressions {
         if (depth <= 0 || random.nextInt(2) == 0) {
             return random.nextInt(3) == 0 ? DATES[random.nextInt(DATES.length)] : column(Column.Kind.DATE);
         }
-        return switch (random.nextInt(3)) {
+        return switch (random.nextInt(5)) {
+            case 3 -> "DATE_SUB(" + date(depth - 1) + ", INTERVAL " + random.nextInt(3) + " MONTH)";
+            case 4 -> "LAST_DAY(" + date(depth - 1) + ")";
             case 0 -> "DATE_ADD(" + date(depth - 1) + ", INTERVAL " + random.nextInt(40) + " DAY)";
             case 1 -> "COALESCE(" + date(depth - 1) + ", " + DATES[random.nextInt(DATES.length)] + ")";
             default -> "DATE(" + date(depth - 1) + ")";
