@@ -21,6 +21,12 @@ import io.duetdb.common.error.ErrorCode;
  * 102030), dates and times as they are. An argument that is no valid date or time reads as NULL, as in MySQL.
  */
 final class DateTimeExpressions {
+    /**
+     * MySQL's zero date as a comparison sees it: before every date DuetDB stores (the first it stores is 0000-01-01);
+     * it is only ever compared, never returned.
+     */
+    static final LocalDateTime ZERO_DATE = LocalDateTime.of(-1, 12, 31, 0, 0);
+
     private static final long SECONDS_PER_DAY = 86_400;
 
     private DateTimeExpressions() {
@@ -30,6 +36,10 @@ final class DateTimeExpressions {
     static Function<Object[], Object> of(String name, SessionFunctions session) {
         return switch (name) {
             case "DUET_DATETIME_ARGUMENT" -> args -> dateTimeOrNull(args[0], session);
+            case "DUET_DATETIME_COMPARAND" -> args -> {
+                LocalDateTime value = dateTimeOrNull(args[0], session);
+                return value == null ? ZERO_DATE : value;
+            };
             case "DUET_TIME_ARGUMENT" -> args -> timeOrNull(args[0]);
             case "DUET_TIMESTAMPDIFF" -> args -> {
                 LocalDateTime from = dateTimeOrNull(args[1], session);

@@ -60,6 +60,13 @@ public final class DateTimeFunctions {
         }
         return nullable(binding.getTypeFactory(), binding.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 6));
     }, OperandTypes.ANY);
+    /**
+     * A string compared with a date or date-time, read as MySQL's comparison reads it: a DATETIME(6), and MySQL's
+     * zero date (before every date DuetDB stores) when it reads as none, where a CAST would give NULL. Literals take
+     * a CAST instead, which folds (MySqlConvertlets handles the ones that read as no date).
+     */
+    public static final SqlFunction DATETIME_COMPARAND = pure("DUET_DATETIME_COMPARAND", binding -> nullable(
+            binding.getTypeFactory(), binding.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 6)), OperandTypes.ANY);
     /** An argument read as a time: times stay, date-times give their time, strings are read as times. */
     public static final SqlFunction TIME_ARGUMENT = pure("DUET_TIME_ARGUMENT", binding -> {
         RelDataType type = binding.getOperandType(0);
@@ -106,7 +113,7 @@ public final class DateTimeFunctions {
     public static final SqlFunction TIMESTAMP_DIFFERENCE = pure("DUET_TIMESTAMPDIFF", NULLABLE_BIGINT,
             OperandTypes.repeat(SqlOperandCountRanges.of(3), OperandTypes.ANY));
 
-    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(DATETIME_ARGUMENT, TIME_ARGUMENT, TIMESTAMP_DIFFERENCE, TIME_TO_SEC,
+    static final SqlOperatorTable OPERATORS = SqlOperatorTables.of(DATETIME_ARGUMENT, DATETIME_COMPARAND, TIME_ARGUMENT, TIMESTAMP_DIFFERENCE, TIME_TO_SEC,
             SEC_TO_TIME, MAKEDATE, MAKETIME, TIMESTAMP, TIME, ADDTIME, SUBTIME, TIMEDIFF, CONVERT_TZ, PERIOD_ADD,
             PERIOD_DIFF, TO_SECONDS, MICROSECOND, TIME_FORMAT, UTC_TIMESTAMP, UTC_DATE, UTC_TIME, CURTIME, SYSDATE);
 

@@ -254,6 +254,24 @@ final class MySqlTypeCoercion extends TypeCoercionImpl {
             }
             return coerced;
         }
+        for (int i = 0; i < 2; i++) {
+            RelDataType temporal = type(scope, call.operand(1 - i));
+            if (SqlTypeUtil.isCharacter(type(scope, call.operand(i))) && !isStringLiteral(call.operand(i))
+                    && (temporal.getSqlTypeName() == SqlTypeName.DATE
+                            || temporal.getSqlTypeName() == SqlTypeName.TIMESTAMP)) {
+                // A date with a string that is not a constant: the string is read row by row as MySQL's comparison
+                // reads it (the zero date when it reads as no date), and both compare as date-times.
+                SqlNode text = call.operand(i);
+                SqlNode comparand = DateTimeFunctions.DATETIME_COMPARAND.createCall(text.getParserPosition(), text);
+                updateInferredType(comparand, validator.deriveType(scope, comparand));
+                call.setOperand(i, comparand);
+                if (temporal.getSqlTypeName() == SqlTypeName.DATE) {
+                    cast(scope, call, 1 - i, factory.createTypeWithNullability(
+                            factory.createSqlType(SqlTypeName.TIMESTAMP, 0), temporal.isNullable()));
+                }
+                return true;
+            }
+        }
         if (SqlTypeUtil.isBinary(left) && SqlTypeUtil.isCharacter(right)) {
             return cast(scope, call, 1, factory.createSqlType(SqlTypeName.VARBINARY));
         }

@@ -84,6 +84,14 @@ class ItMySqlCompatibility {
         assertShared("SELECT id FROM dated WHERE LPAD(s, 3, '*') IS NULL OR RPAD(s, 3, '*') IS NULL ORDER BY id", "1");
         assertShared("SELECT id FROM dated WHERE NOT (LPAD(s, 3, '*') IS NULL) ORDER BY id", "2", "3", "4");
         assertShared("SELECT LPAD('a', -1, '*') IS NULL", "1");
+        // A string that is not a constant is read row by row the same way, and compares as a date-time.
+        onBoth("CREATE TABLE due (id INT PRIMARY KEY, d DATE, s VARCHAR(30))",
+                "INSERT INTO due VALUES (1, NULL, NULL), (2, '2024-01-05', ''), (3, '2024-02-01', '2024-01-05'),"
+                        + " (4, '2024-03-01', '2024-03-01 00:00:01'), (5, '2024-03-02', NULL)");
+        assertShared("SELECT id, d >= s, d <> s, d = CONCAT(s, ''), s < d, d <=> s, d >= LOWER('X%') FROM due ORDER BY id",
+                "1|null|null|null|null|1|null", "2|1|1|0|1|0|1", "3|1|1|0|1|0|1", "4|0|1|0|0|0|1",
+                "5|null|null|null|null|0|1");
+        assertShared("SELECT id FROM due WHERE d >= s ORDER BY id", "2", "3");
     }
 
     @Test

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <li>NoREC: the rows WHERE p (which the optimizer may read through an index or filter in the stores) are the rows
  * whose p, computed as a select item, IS TRUE;</li>
  * <li>the same rows in a twin table without secondary indexes answer WHERE p alike;</li>
- * <li>the groups of WHERE p count its rows, and COUNT(DISTINCT a, b) counts the distinct non-NULL pairs.</li>
+ * <li>the groups of WHERE p count its rows, and COUNT(DISTINCT a, b) counts the distinct non-NULL pairs;</li>
+ * <li>where MariaDB is installed (bin/setup-test-tools mariadb), a private MariaDB with the same rows answers WHERE p
+ * alike, when both answer (MySQL's own type rules, which MariaDB shares for these expressions).</li>
  * </ul>
  * The seed and the number of queries come from {@code -Dduet.random.seed} and {@code -Dduet.random.queries}; CI
  * runs a fixed seed for a bounded count, a longer run takes other seeds. A mismatch names its seed and query; each
@@ -34,6 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ItRandomQueries {
     @RegisterExtension
     static final SqlCluster sqlCluster = new SqlCluster(3);
+    @RegisterExtension
+    static final MariaDbAnswers mariaDbAnswers = new MariaDbAnswers(sqlCluster);
 
     /** Errors a valid query may raise for some rows (an overflow, a value out of a type's range). */
     private static final Set<Integer> EXPECTED_ERRORS = Set.of(1690, 1292, 1264, 3064);
@@ -50,9 +54,22 @@ class ItRandomQueries {
         long seed = Long.getLong("duet.random.seed", 20261128L);
         int queries = Integer.getInteger("duet.random.queries", 150);
         Random random = new Random(seed);
+        PrivateMariaDbServer mariaDb = mariaDbAnswers.server();
         try (Connection connection = DriverManager.getConnection(sqlCluster.url());
-                Statement statement = connection.createStatement()) {
-            createTables(statement, random);
+                Statement statement = connection.createStatement();
+                Connection reference = mariaDb == null ? null : DriverManager.getConnection(mariaDb.url());
+                Statement referenceStatement = reference == null ? null : reference.createStatement()) {
+            if (referenceStatement != null) {
+                // DuetDB's literals are utf8mb4_bin, as TiDB's are (MySQL's and MariaDB's compare case-insensitively).
+                referenceStatement.execute("SET NAMES utf8mb4 COLLATE utf8mb4_bin");
+            }
+            for (String sql : tables(random)) {
+                statement.execute(sql);
+                if (referenceStatement != null) {
+                    referenceStatement.execute(sql.startsWith("CREATE TABLE") ? sql + " COLLATE utf8mb4_bin" : sql);
+                }
+            }
+            statement.execute("ANALYZE TABLE t0");
             RandomExpressions expressions = new RandomExpressions(random, COLUMNS);
             List<String> mismatches = new ArrayList<>();
             int checked = 0;
@@ -60,6 +77,9 @@ class ItRandomQueries {
                 String condition = expressions.condition(1 + random.nextInt(3));
                 try {
                     String mismatch = check(statement, condition);
+                    if (mismatch == null && referenceStatement != null) {
+                        mismatch = compareWithReference(statement, referenceStatement, condition);
+                    }
                     if (mismatch != null) {
                         mismatches.add("seed " + seed + ", query " + i + ": " + mismatch);
                     }
@@ -131,11 +151,27 @@ class ItRandomQueries {
         return null;
     }
 
-    private static void createTables(Statement statement, Random random) throws SQLException {
+    /** MariaDB's rows of WHERE p against DuetDB's, or null when they agree or MariaDB refuses the query. */
+    private static String compareWithReference(Statement statement, Statement reference, String condition)
+            throws SQLException {
+        String query = "SELECT id FROM t0 WHERE " + condition;
+        List<String> expected;
+        try {
+            expected = ids(reference, query);
+        } catch (SQLException e) {
+            return null;
+        }
+        List<String> actual = ids(statement, query);
+        return actual.equals(expected) ? null : "WHERE p gives " + actual + ", on MariaDB " + expected + "; p = " + condition;
+    }
+
+    /** The tables t0 (with secondary indexes) and t1 (without), holding the same random rows. */
+    private static List<String> tables(Random random) {
         String columns = "(id INT PRIMARY KEY, n0 INT, n1 DECIMAL(10,2), n2 BIGINT, s0 VARCHAR(10), s1 VARCHAR(10),"
                 + " d0 DATE";
-        statement.execute("CREATE TABLE t0 " + columns + ", KEY (n0), KEY (s0), KEY (d0), KEY (n1, s1))");
-        statement.execute("CREATE TABLE t1 " + columns + ")");
+        List<String> statements = new ArrayList<>();
+        statements.add("CREATE TABLE t0 " + columns + ", KEY (n0), KEY (s0), KEY (d0), KEY (n1, s1))");
+        statements.add("CREATE TABLE t1 " + columns + ")");
         StringBuilder rows = new StringBuilder();
         String[] words = {"a", "B", "ab", "abc", "x", "10", "-3", "2.5", " a", "zz", ""};
         for (int id = 1; id <= 40; id++) {
@@ -149,9 +185,9 @@ class ItRandomQueries {
                             + "'"))
                     .append(')');
         }
-        statement.execute("INSERT INTO t0 VALUES " + rows);
-        statement.execute("INSERT INTO t1 SELECT * FROM t0");
-        statement.execute("ANALYZE TABLE t0");
+        statements.add("INSERT INTO t0 VALUES " + rows);
+        statements.add("INSERT INTO t1 SELECT * FROM t0");
+        return statements;
     }
 
     private static String maybeNull(Random random, String value) {
