@@ -212,7 +212,7 @@ final class CoprocessorPlanner {
         List<String> conditionTexts = new ArrayList<>();
         if (chain.condition() != null) {
             Selection.Builder selection = Selection.newBuilder();
-            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
+            for (RexNode conjunct : RelOptUtil.conjunctions(SearchExpansion.expand(compiler.rexBuilder(),
                     pruning.remap(chain.condition())))) {
                 Expression expression = translator.translate(conjunct, shape.types());
                 if (expression == null || !ExpressionTranslator.isCondition(expression, shape.types())) {
@@ -426,7 +426,7 @@ final class CoprocessorPlanner {
         List<String> pushedTexts = new ArrayList<>();
         IntFunction<String> names = columnNames(access, pruning);
         if (condition != null) {
-            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, condition))) {
+            for (RexNode conjunct : RelOptUtil.conjunctions(SearchExpansion.expand(compiler.rexBuilder(), condition))) {
                 Expression expression = translator.translate(conjunct, shape.types());
                 if (expression != null && ExpressionTranslator.isCondition(expression, shape.types())) {
                     pushed.add(expression);
@@ -501,7 +501,7 @@ final class CoprocessorPlanner {
         List<String> conditionTexts = new ArrayList<>();
         if (condition != null) {
             Selection.Builder selection = Selection.newBuilder();
-            for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null,
+            for (RexNode conjunct : RelOptUtil.conjunctions(SearchExpansion.expand(compiler.rexBuilder(),
                     pruning.remap(condition)))) {
                 Expression expression = translator.translate(conjunct, shape.types());
                 if (expression == null || !ExpressionTranslator.isCondition(expression, shape.types())) {

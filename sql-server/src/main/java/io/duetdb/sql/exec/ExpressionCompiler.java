@@ -20,7 +20,6 @@ import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
@@ -56,7 +55,7 @@ public final class ExpressionCompiler {
     }
 
     public RowExpression compile(RexNode node) {
-        RexNode expanded = RexUtil.expandSearch(rexBuilder, null, node);
+        RexNode expanded = SearchExpansion.expand(rexBuilder, node);
         return compileExpanded(expanded);
     }
 

@@ -19,7 +19,6 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexUtil;
 
 import com.google.protobuf.ByteString;
 
@@ -151,7 +150,7 @@ public final class HandleLookup {
         }
         Map<Integer, RexNode> fixed = new HashMap<>();
         if (condition != null) {
-            RexNode expanded = RexUtil.expandSearch(join.getCluster().getRexBuilder(), null, condition);
+            RexNode expanded = SearchExpansion.expand(join.getCluster().getRexBuilder(), condition);
             for (RexNode conjunct : RelOptUtil.conjunctions(expanded)) {
                 KeyPoints.equality(conjunct).ifPresent(equality -> fixed.putIfAbsent(equality.getKey(), equality.getValue()));
             }

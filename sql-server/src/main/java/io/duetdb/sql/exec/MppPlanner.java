@@ -16,7 +16,6 @@ import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexUtil;
 
 import com.google.protobuf.ByteString;
 
@@ -186,7 +185,7 @@ final class MppPlanner {
 
     private Part filtered(RexNode condition, Part input) {
         Selection.Builder selection = Selection.newBuilder();
-        for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, condition))) {
+        for (RexNode conjunct : RelOptUtil.conjunctions(SearchExpansion.expand(compiler.rexBuilder(), condition))) {
             Expression expression = translator.translate(conjunct, input.types());
             if (expression == null || !ExpressionTranslator.isCondition(expression, input.types())) {
                 return null;

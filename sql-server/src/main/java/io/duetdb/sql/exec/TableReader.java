@@ -11,7 +11,6 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexUtil;
 
 import com.google.protobuf.ByteString;
 
@@ -136,7 +135,7 @@ public final class TableReader {
         }
         List<ColumnInfo> publicColumns = access.table().publicColumns();
         List<RexNode> conjuncts = org.apache.calcite.plan.RelOptUtil.conjunctions(
-                RexUtil.expandSearch(compiler.rexBuilder(), null, conditionNode));
+                SearchExpansion.expand(compiler.rexBuilder(), conditionNode));
         // Equalities column = constant, by public column position.
         Map<Integer, Object> fixed = new HashMap<>();
         for (RexNode conjunct : conjuncts) {

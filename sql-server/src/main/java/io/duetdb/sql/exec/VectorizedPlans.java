@@ -622,7 +622,7 @@ final class VectorizedPlans {
 
     private BatchOperator selection(BatchOperator input, RexNode condition, BufferAllocator allocator) {
         List<VectorExpression> conditions = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(compiler.rexBuilder(), null, condition))) {
+        for (RexNode conjunct : RelOptUtil.conjunctions(SearchExpansion.expand(compiler.rexBuilder(), condition))) {
             VectorExpression translated = expression(conjunct, input.outputTypes());
             if (translated == null || !VectorExpressions.isBoolean(translated)) {
                 input.close();
@@ -831,7 +831,7 @@ final class VectorizedPlans {
         List<VectorExpression> rightConditions = new ArrayList<>();
         List<RexNode> kept = new ArrayList<>();
         RexNode expanded = condition.isAlwaysTrue() ? condition
-                : RexUtil.expandSearch(compiler.rexBuilder(), null, condition);
+                : SearchExpansion.expand(compiler.rexBuilder(), condition);
         for (RexNode conjunct : condition.isAlwaysTrue() ? List.<RexNode>of() : RelOptUtil.conjunctions(expanded)) {
             org.apache.calcite.util.ImmutableBitSet fields = RelOptUtil.InputFinder.bits(conjunct);
             if (!fields.isEmpty() && leftFilters && fields.nextSetBit(leftWidth) < 0) {

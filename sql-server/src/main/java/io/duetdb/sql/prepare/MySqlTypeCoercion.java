@@ -2,6 +2,7 @@ package io.duetdb.sql.prepare;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -27,6 +28,8 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
 
+import io.duetdb.common.error.DuetException;
+import io.duetdb.sql.exec.Values;
 import io.duetdb.sql.parser.MySqlOperators;
 
 /**
@@ -256,6 +259,15 @@ final class MySqlTypeCoercion extends TypeCoercionImpl {
         }
         for (int i = 0; i < 2; i++) {
             RelDataType temporal = type(scope, call.operand(1 - i));
+            if (temporal.getSqlTypeName() == SqlTypeName.DATE && isStringLiteral(call.operand(i))
+                    && hasTimeOfDay(((SqlLiteral) call.operand(i)).getValueAs(String.class))) {
+                // A date with a date-time constant compares as date-times (d = '2024-01-31 10:20:30' is false for
+                // 2024-01-31), where a CAST of the constant to DATE would drop its time.
+                cast(scope, call, 1 - i, factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.TIMESTAMP, 0),
+                        temporal.isNullable()));
+                cast(scope, call, i, factory.createSqlType(SqlTypeName.TIMESTAMP, 6));
+                return true;
+            }
             if (SqlTypeUtil.isCharacter(type(scope, call.operand(i))) && !isStringLiteral(call.operand(i))
                     && (temporal.getSqlTypeName() == SqlTypeName.DATE
                             || temporal.getSqlTypeName() == SqlTypeName.TIMESTAMP)) {
@@ -279,6 +291,14 @@ final class MySqlTypeCoercion extends TypeCoercionImpl {
             return cast(scope, call, 0, factory.createSqlType(SqlTypeName.VARBINARY));
         }
         return null;
+    }
+
+    private static boolean hasTimeOfDay(String text) {
+        try {
+            return !Values.toDateTime(text).toLocalTime().equals(LocalTime.MIDNIGHT);
+        } catch (DuetException e) {
+            return false;
+        }
     }
 
     /** Operand {@code index}, a date or time, as the number MySQL reads it as. */

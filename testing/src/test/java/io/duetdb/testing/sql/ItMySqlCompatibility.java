@@ -92,6 +92,22 @@ class ItMySqlCompatibility {
                 "1|null|null|null|null|1|null", "2|1|1|0|1|0|1", "3|1|1|0|1|0|1", "4|0|1|0|0|0|1",
                 "5|null|null|null|null|0|1");
         assertShared("SELECT id FROM due WHERE d >= s ORDER BY id", "2", "3");
+        // A date with a date-time constant compares as date-times (seed 99: '2024-01-31 10:20:30' <> LAST_DAY(d)).
+        assertShared("SELECT id, d = '2024-01-05 10:00:00', d < '2024-01-05 00:00:01', '2024-02-01 00:00:00' = d,"
+                + " LAST_DAY(d) <> '2024-01-31 10:20:30' FROM due ORDER BY id", "1|null|null|null|null", "2|0|1|0|1",
+                "3|0|0|1|1", "4|0|0|0|1", "5|0|0|0|1");
+        assertShared("SELECT id FROM due WHERE d = '2024-01-05 10:00:00' OR d > '2024-03-01 12:00:00' ORDER BY id", "5");
+    }
+
+    /** Found by ItRandomQueries (seed 31337): an IN list over a CASE whose condition is an IN list failed with 1105. */
+    @Test
+    void inListsNestedInInListsEvaluate() throws SQLException {
+        onBoth("CREATE TABLE nested_in (id INT PRIMARY KEY, s0 VARCHAR(10), s1 VARCHAR(10), KEY (s0))",
+                "INSERT INTO nested_in VALUES (1, 'a', 'b'), (2, 'x%', NULL), (3, NULL, 'q'), (4, 'B', ''), (5, 'c', NULL)");
+        String condition = "CASE WHEN s0 NOT IN ('x%', 'B') THEN COALESCE(s1, 'ab') ELSE UPPER(s1) END IN ('a', '', 'ab')";
+        assertShared("SELECT id, (" + condition + ") IS TRUE FROM nested_in ORDER BY id", "1|0", "2|0", "3|0", "4|1", "5|1");
+        assertShared("SELECT id FROM nested_in WHERE " + condition + " ORDER BY id", "4", "5");
+        assertShared("SELECT id FROM nested_in WHERE NOT (" + condition + ") ORDER BY id", "1", "3");
     }
 
     @Test

@@ -162,7 +162,16 @@ class ItRandomQueries {
             return null;
         }
         List<String> actual = ids(statement, query);
-        return actual.equals(expected) ? null : "WHERE p gives " + actual + ", on MariaDB " + expected + "; p = " + condition;
+        if (actual.equals(expected)) {
+            return null;
+        }
+        List<String> differing = new ArrayList<>(actual);
+        differing.removeAll(expected);
+        List<String> missing = new ArrayList<>(expected);
+        missing.removeAll(actual);
+        differing.addAll(missing);
+        return "WHERE p gives " + actual + ", on MariaDB " + expected + "; p = " + condition + "; the rows that differ: "
+                + SqlTesting.rows(statement, "SELECT * FROM t0 WHERE id IN (" + String.join(", ", differing) + ")");
     }
 
     /** The tables t0 (with secondary indexes) and t1 (without), holding the same random rows. */
