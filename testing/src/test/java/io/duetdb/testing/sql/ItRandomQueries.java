@@ -151,9 +151,16 @@ class ItRandomQueries {
         return null;
     }
 
-    /** MariaDB's rows of WHERE p against DuetDB's, or null when they agree or MariaDB refuses the query. */
+    /**
+     * MariaDB's rows of WHERE p against DuetDB's, or null when they agree or MariaDB refuses the query. Conditions
+     * with MOD are left out: MariaDB's (and MySQL's) decimal MOD gives a negative zero that compares unequal to 0
+     * ({@code MOD(-15.44, -15.44) = 0} is 0 there), which DuetDB's decimals do not have.
+     */
     private static String compareWithReference(Statement statement, Statement reference, String condition)
             throws SQLException {
+        if (condition.contains("MOD(")) {
+            return null;
+        }
         String query = "SELECT id FROM t0 WHERE " + condition;
         List<String> expected;
         try {
