@@ -164,7 +164,9 @@ class ItRandomQueries {
         String query = "SELECT id FROM t0 WHERE " + condition;
         List<String> expected;
         try {
-            expected = ids(reference, query);
+            // MariaDB's twin table without secondary indexes: its range optimizer has bugs of its own (with KEY (n1,
+            // s1), 2023 NOT BETWEEN n1 AND n0 finds no rows in MariaDB 10.11).
+            expected = ids(reference, "SELECT id FROM t1 WHERE " + condition);
         } catch (SQLException e) {
             return null;
         }
